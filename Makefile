@@ -1,0 +1,88 @@
+# dslc - a compiler and linter for DAOS storage clusters.
+#
+#   make            build build/dslc
+#   make check      unit, golden, validator and tree tests; then the whole
+#                   suite again under ASan+UBSan, and under valgrind
+#   make demo       build the reference example into out/hgx-b200
+#   make golden     regenerate golden files (review the diff before committing)
+#   make install PREFIX=/usr/local
+
+CC       ?= gcc
+PREFIX   ?= /usr/local
+PKGS      = yaml-0.1 jansson nettle
+CPPFLAGS += -I. -Ibuild -D_GNU_SOURCE
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
+LDLIBS   += $(shell pkg-config --libs $(PKGS))
+BUILD    ?= build
+
+SRC_LIB = compiler/arena.c compiler/buf.c compiler/source.c compiler/rules.c compiler/diag.c \
+          compiler/ast.c compiler/parse.c compiler/value.c compiler/strmap.c compiler/daos.c \
+          compiler/topology.c compiler/kwargs.c compiler/keywords.c compiler/resolve.c \
+          compiler/place.c compiler/lint.c compiler/output.c compiler/compile.c \
+          targets/yaml_out.c targets/daos_server.c targets/daos_agent.c
+GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
+OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o
+UNIT_SRC = $(wildcard tests/unit/*.c)
+
+all: $(BUILD)/dslc
+
+$(BUILD)/parser.c $(BUILD)/parser.h &: grammar/parser.y
+	@mkdir -p $(BUILD)
+	bison -Wall -Werror -d -o $(BUILD)/parser.c $<
+
+$(BUILD)/lexer.c: grammar/lexer.l $(BUILD)/parser.h
+	flex -o $@ $<
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/parser.o: $(BUILD)/parser.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-but-set-variable -c $< -o $@
+
+$(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
+
+$(BUILD)/libdslc.a: $(OBJ_LIB)
+	ar rcs $@ $^
+
+$(BUILD)/dslc: $(BUILD)/obj/compiler/main.o $(BUILD)/libdslc.a
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
+	$(CC) $(CFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs check) -o $@
+
+# ---- tests -----------------------------------------------------------------
+
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+check: all $(BUILD)/unit_tests
+	@tests/run_all.sh $(BUILD)
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" asan-suite
+	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
+
+asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
+
+golden: all
+	tests/golden.sh $(BUILD)/dslc update
+
+demo: all
+	$(BUILD)/dslc lint examples/hgx-b200/cluster.dsl
+	$(BUILD)/dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200
+	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"
+	@cat out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BUILD)/dslc $(DESTDIR)$(PREFIX)/bin/dslc
+
+clean:
+	rm -rf build build-asan out
+
+.PHONY: all check asan-suite golden demo install clean
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,66 @@
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void buf_init(buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void buf_free(buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void buf_reset(buf *b)
+{
+	b->len = 0;
+}
+
+static void buf_reserve(buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t nc = b->cap ? b->cap : 256;
+	while (nc < b->len + extra + 1)
+		nc *= 2;
+	char *p = realloc(b->data, nc);
+	if (!p) {
+		fputs("dslc: out of memory\n", stderr);
+		exit(2);
+	}
+	b->data = p;
+	b->cap = nc;
+}
+
+void buf_add(buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_printf(buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}

@@ -1,0 +1,22 @@
+/* compile.h - one compilation: source -> AST -> model -> plans -> findings.
+ * Everything it allocates lives in its arena. */
+#ifndef DSLC_COMPILE_H
+#define DSLC_COMPILE_H
+
+#include "diag.h"
+#include "model.h"
+
+typedef struct compilation {
+	arena ar;
+	src_set src;
+	diag_ctx dc;
+	model m;
+	bool parsed; /* false: the main file could not be read (errno kept) */
+} compilation;
+
+/* Runs the pipeline up to lint. Returns false only when the main file cannot
+ * be read; findings (including syntax errors) are in c->dc. */
+bool compile_file(compilation *c, const char *path);
+void compile_free(compilation *c);
+
+#endif

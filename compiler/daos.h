@@ -1,0 +1,40 @@
+/* daos.h - DAOS releases and their configuration keys (tables in schemas/). */
+#ifndef DSLC_DAOS_H
+#define DSLC_DAOS_H
+
+typedef enum daos_release_id {
+#define RELEASE(e, name, ctx, ram) e,
+#include "schemas/daos_releases.def"
+#undef RELEASE
+	DAOS__NRELEASES
+} daos_release_id;
+
+typedef struct daos_release {
+	daos_release_id id;
+	const char *name;
+	int ctx_cap;
+	int system_ram_reserved_gib;
+} daos_release;
+
+typedef enum daos_key {
+#define DAOS_KEY(e, sec, n26, n28) e,
+#include "schemas/daos_keys.def"
+#undef DAOS_KEY
+	DAOS__NKEYS
+} daos_key;
+
+typedef struct daos_key_info {
+	const char *section;
+	const char *name[DAOS__NRELEASES];
+} daos_key_info;
+
+extern const daos_release daos_releases[DAOS__NRELEASES];
+extern const daos_key_info daos_keys[DAOS__NKEYS];
+
+const daos_release *daos_release_find(const char *name);
+/* The key's name in that release, or NULL when the release has no such key. */
+const char *daos_key_name(const daos_release *rel, daos_key key);
+/* "2.6, 2.8", for messages. */
+const char *daos_release_list(void);
+
+#endif

@@ -1,0 +1,183 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_init(diag_ctx *dc, arena *ar, src_set *src)
+{
+	memset(dc, 0, sizeof(*dc));
+	dc->ar = ar;
+	dc->src = src;
+	dc->sink.notes_tail = &dc->sink.notes;
+}
+
+static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* True when the hash was already present. */
+static bool seen_insert(diag_ctx *dc, unsigned long long h)
+{
+	if (h == 0)
+		h = 1;
+	if ((dc->seen_n + 1) * 2 > dc->seen_cap) {
+		size_t nc = dc->seen_cap ? dc->seen_cap * 2 : 64;
+		unsigned long long *ns = arena_alloc(dc->ar, nc * sizeof(*ns));
+		for (size_t i = 0; i < dc->seen_cap; i++) {
+			unsigned long long v = dc->seen[i];
+			if (!v)
+				continue;
+			size_t j = v & (nc - 1);
+			while (ns[j])
+				j = (j + 1) & (nc - 1);
+			ns[j] = v;
+		}
+		dc->seen = ns;
+		dc->seen_cap = nc;
+	}
+	size_t j = h & (dc->seen_cap - 1);
+	while (dc->seen[j]) {
+		if (dc->seen[j] == h)
+			return true;
+		j = (j + 1) & (dc->seen_cap - 1);
+	}
+	dc->seen[j] = h;
+	dc->seen_n++;
+	return false;
+}
+
+diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = arena_vprintf(dc->ar, fmt, ap);
+	va_end(ap);
+
+	unsigned long long h = 1469598103934665603ULL;
+	h = fnv(h, &rule, sizeof(rule));
+	h = fnv(h, &loc, sizeof(loc));
+	h = fnv(h, msg, strlen(msg));
+	if (seen_insert(dc, h)) {
+		dc->sink.notes = NULL;
+		dc->sink.notes_tail = &dc->sink.notes;
+		return &dc->sink;
+	}
+	diag *d = arena_alloc(dc->ar, sizeof(*d));
+	d->rule = &rule_table[rule];
+	d->severity = d->rule->severity;
+	d->loc = loc;
+	d->msg = msg;
+	d->notes_tail = &d->notes;
+	d->seq = (unsigned)dc->n;
+	ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, d);
+	dc->counts[d->severity]++;
+	return d;
+}
+
+void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
+{
+	if (d == &dc->sink)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	diag_note *n = arena_alloc(dc->ar, sizeof(*n));
+	n->loc = loc;
+	n->msg = arena_vprintf(dc->ar, fmt, ap);
+	va_end(ap);
+	*d->notes_tail = n;
+	d->notes_tail = &n->next;
+}
+
+void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
+{
+	if (d == &dc->sink)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	d->help = arena_vprintf(dc->ar, fmt, ap);
+	va_end(ap);
+}
+
+unsigned diag_count(const diag_ctx *dc, diag_severity sev)
+{
+	return dc->counts[sev];
+}
+
+static int diag_cmp(const void *a, const void *b)
+{
+	const diag *x = *(diag *const *)a, *y = *(diag *const *)b;
+	/* Findings without a location (whole-cluster facts) come first. */
+	if (x->loc.file != y->loc.file)
+		return x->loc.file < y->loc.file ? -1 : 1;
+	if (x->loc.start != y->loc.start)
+		return x->loc.start < y->loc.start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void diag_sort(diag_ctx *dc)
+{
+	if (dc->n > 1)
+		qsort(dc->items, dc->n, sizeof(*dc->items), diag_cmp);
+}
+
+static void print_where(diag_ctx *dc, FILE *out, src_loc loc)
+{
+	const src_file *f = src_get(dc->src, loc.file);
+	if (!f) {
+		fputs("dslc: ", out);
+		return;
+	}
+	src_pos p = src_position(dc->src, loc.file, loc.start);
+	fprintf(out, "%s:%u:%u: ", f->path, p.line, p.col);
+}
+
+static void print_snippet(diag_ctx *dc, FILE *out, src_loc loc)
+{
+	if (!src_get(dc->src, loc.file))
+		return;
+	src_pos p = src_position(dc->src, loc.file, loc.start);
+	size_t len;
+	const char *line = src_line_text(dc->src, loc.file, p.line, &len);
+	int w = fprintf(out, "%5u | ", p.line) - 2;
+	fwrite(line, 1, len, out);
+	fputc('\n', out);
+	fprintf(out, "%*s| ", w, "");
+	size_t col = p.col - 1;
+	for (size_t i = 0; i < col && i < len; i++)
+		fputc(line[i] == '\t' ? '\t' : ' ', out);
+	size_t span = loc.end > loc.start ? loc.end - loc.start : 1;
+	if (col + span > len)
+		span = len > col ? len - col : 1;
+	for (size_t i = 0; i < span; i++)
+		fputc('^', out);
+	fputc('\n', out);
+}
+
+void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < dc->n; i++) {
+		if (max_shown && shown == max_shown) {
+			fprintf(out, "dslc: %zu more finding%s not shown (--max-findings)\n",
+				dc->n - shown, dc->n - shown == 1 ? "" : "s");
+			break;
+		}
+		diag *d = dc->items[i];
+		print_where(dc, out, d->loc);
+		fprintf(out, "%s[%s]: %s\n", severity_name(d->severity), d->rule->id, d->msg);
+		print_snippet(dc, out, d->loc);
+		for (diag_note *n = d->notes; n; n = n->next) {
+			if (src_get(dc->src, n->loc.file))
+				print_where(dc, out, n->loc);
+			fprintf(out, "note: %s\n", n->msg);
+		}
+		if (d->help)
+			fprintf(out, "help: %s\n", d->help);
+		shown++;
+	}
+}

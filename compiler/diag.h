@@ -1,0 +1,53 @@
+/* diag.h - diagnostics are queued while compiling and printed at the end, in
+ * source order, in any format. A finding reported twice at the same place
+ * with the same text (a profile applied to 1,000 nodes) is kept once. */
+#ifndef DSLC_DIAG_H
+#define DSLC_DIAG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "rules.h"
+#include "source.h"
+
+typedef struct diag_note {
+	src_loc loc; /* may be SRC_LOC_NONE */
+	const char *msg;
+	struct diag_note *next;
+} diag_note;
+
+typedef struct diag {
+	const rule_info *rule;
+	diag_severity severity;
+	src_loc loc;
+	const char *msg;
+	const char *help; /* may be NULL */
+	diag_note *notes, **notes_tail;
+	unsigned seq; /* report order, breaks ties */
+} diag;
+
+typedef struct diag_ctx {
+	arena *ar;
+	src_set *src;
+	diag **items;
+	size_t n, cap;
+	unsigned long long *seen; /* open-addressing set of finding hashes */
+	size_t seen_cap, seen_n;
+	diag sink; /* a duplicate's notes and help go here and are dropped */
+	unsigned counts[3];
+} diag_ctx;
+
+void diag_init(diag_ctx *dc, arena *ar, src_set *src);
+diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+unsigned diag_count(const diag_ctx *dc, diag_severity sev);
+/* Sorts by file, offset and report order. */
+void diag_sort(diag_ctx *dc);
+/* Prints at most max_shown diagnostics (0 = all) as text. */
+void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown);
+
+#endif

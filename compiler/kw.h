@@ -1,0 +1,111 @@
+/* kw.h - keyword tables and the dispatcher that applies them (resolver
+ * internals).
+ *
+ * A statement is a stream of values; the dispatcher reads a keyword, looks it
+ * up in the block's tables and calls its handler, which consumes the keyword's
+ * arguments. Several keywords may share a line. A block `{ }` belongs to the
+ * last keyword of the statement. Simple settings need no handler code: the
+ * table names the field (offset), its type and its range. */
+#ifndef DSLC_KW_H
+#define DSLC_KW_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* A `nodes` or `node` statement, resolved after every profile is known. */
+typedef struct pending_nodes {
+	bool single;              /* `node HOST`, an override or a lone node */
+	ast_value *hosts;         /* host lists, up to the ':' */
+	const char *profile;      /* NULL when not given */
+	src_loc profile_loc, loc;
+	ast_block *body;
+} pending_nodes;
+
+typedef struct resolver {
+	model *m;
+	arena *ar;
+	diag_ctx *dc;
+	pending_nodes *pend;
+	size_t npend, pend_cap;
+} resolver;
+
+typedef struct keyword keyword;
+
+typedef struct kw_ctx {
+	resolver *r;
+	const keyword *kw;
+	ast_stmt *st;
+	ast_value *cur;   /* next unread value */
+	src_loc kwloc;    /* the keyword itself */
+	src_loc last;     /* the last value read, for "missing argument" */
+	src_loc scope;    /* the enclosing block: a setting given twice in it is a duplicate */
+	void *target;
+	int numa;         /* NUMA node of the enclosing `numa N` block */
+	bool block_taken;
+	bool failed;      /* the rest of the statement is skipped */
+} kw_ctx;
+
+typedef void (*kw_fn)(kw_ctx *k);
+
+typedef enum kw_type {
+	KW_CUSTOM,   /* the handler reads its own arguments */
+	KW_INT,      /* opt_int in [min, max] */
+	KW_SIZE,     /* opt_int bytes in [min, max] */
+	KW_DURATION, /* opt_int milliseconds in [min, max] */
+	KW_WORD,     /* opt_str, a bare word or a string */
+	KW_ENUM,     /* opt_str, one of choices */
+	KW_BOOL,     /* opt_int 0/1 from true/false */
+} kw_type;
+
+struct keyword {
+	const char *name;
+	const char *syntax;  /* as shown in help and SPEC.md */
+	const char *doc;     /* one line for SPEC.md */
+	kw_type type;
+	size_t offset;       /* field in the target, for the typed kinds */
+	int64_t min, max;
+	const char *const *choices;
+	kw_fn fn;            /* KW_CUSTOM */
+};
+
+typedef struct kw_table {
+	const char *block;   /* "cluster", "engine", ... */
+	const keyword *kws;
+	size_t n;
+} kw_table;
+
+#define KW_TABLE(name, arr) { name, arr, sizeof(arr) / sizeof(arr[0]) }
+
+/* Applies the statements of block (or the top-level statements) to target. */
+void kw_apply(resolver *r, ast_block *block, const kw_table *const *tables, size_t ntables,
+	      void *target, int numa);
+
+/* ---- argument readers: each reports a located error and returns false ---- */
+ast_value *kw_next(kw_ctx *k);              /* any value, or NULL */
+bool kw_peek_word(kw_ctx *k, const char *w); /* next value is that word */
+bool kw_expect_word(kw_ctx *k, const char *w);
+bool kw_word(kw_ctx *k, const char *what, const char **out, src_loc *loc);
+bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc);
+bool kw_int(kw_ctx *k, const char *what, int64_t min, int64_t max, int64_t *out, src_loc *loc);
+bool kw_size(kw_ctx *k, const char *what, uint64_t *out, src_loc *loc);
+bool kw_pci(kw_ctx *k, const char *what, char out[16], src_loc *loc);
+bool kw_env(kw_ctx *k, env_list *env);
+ast_block *kw_block(kw_ctx *k);             /* the statement's block, required */
+/* Marks a setting; false (and a duplicate-definition error) when the same
+ * block already set it. */
+bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set);
+void kw_missing(kw_ctx *k, const char *what);
+void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "did you mean" over a NULL-terminated list, or NULL. */
+const char *kw_suggest(const char *word, const char *const *names, size_t n);
+
+/* The tables (keywords.c). */
+extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,
+	kw_engine, kw_node_addr, kw_pool, kw_container;
+/* Fills in a hardware's derived topology once its block is applied. */
+void hardware_finish(resolver *r, hardware *hw);
+node_spec *spec_copy(arena *a, const node_spec *src);
+profile_def *profile_find(const model *m, const char *name);
+
+#endif

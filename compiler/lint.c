@@ -1,0 +1,385 @@
+#include "lint.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kw.h"
+#include "place.h"
+#include "value.h"
+
+/* ---- shared validators ------------------------------------------------- */
+
+static bool in_list(const char *s, size_t n, const char *const *list, bool icase)
+{
+	for (const char *const *p = list; *p; p++)
+		if (strlen(*p) == n && (icase ? strncasecmp(*p, s, n) : strncmp(*p, s, n)) == 0)
+			return true;
+	return false;
+}
+
+/* src/control/server/engine/utils.go: ValidateLogMasks */
+const char *lint_engine_log_mask(const char *mask)
+{
+	static const char *const levels[] = {"DEBUG", "DBUG", "INFO", "NOTE", "WARN", "ERROR", "ERR", "CRIT",
+		"ALRT", "FATAL", "EMRG", "EMIT", NULL};
+	static const char *const subsystems[] = {"DAOS", "ARRAY", "KV", "COMMON", "TREE", "VOS", "CLIENT",
+		"SERVER", "RDB", "RSVC", "POOL", "CONTAINER", "OBJECT", "PLACEMENT", "REBUILD", "MGMT", "BIO",
+		"TESTS", "DFS", "DUNS", "DRPC", "SECURITY", "DTX", "DFUSE", "IL", "CSUM", "STACK", "MISC", "MEM",
+		"SWIM", "FI", "TELEM", "CRT", "RPC", "BULK", "CORPC", "GRP", "LM", "HG", "EXTERNAL", "ST", "IV",
+		"CTL", NULL};
+	size_t len = strlen(mask);
+	if (len == 0)
+		return "the mask is empty";
+	if (len > 1023)
+		return "the mask is longer than 1023 characters";
+	for (const char *p = mask; *p; p++)
+		if (!(isalpha((unsigned char)*p) || *p == ',' || *p == '=' || *p == '_'))
+			return "a mask has only letters, ',', '=' and '_'";
+	const char *p = mask;
+	bool first = true;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', n);
+		if (!eq) {
+			if (!first)
+				return "only the first item may be a bare level; later ones are SUBSYS=LEVEL";
+			if (!in_list(p, n, levels, true))
+				return "unknown level (DEBUG, DBUG, INFO, NOTE, WARN, ERROR, ERR, CRIT, ALRT, FATAL, EMRG, EMIT)";
+		} else {
+			size_t sn = (size_t)(eq - p);
+			if (!in_list(p, sn, subsystems, true))
+				return "unknown subsystem before '='";
+			if (!in_list(eq + 1, n - sn - 1, levels, true))
+				return "unknown level after '='";
+		}
+		first = false;
+		if (!end)
+			break;
+		p = end + 1;
+		if (!*p)
+			return "the mask ends with ','";
+	}
+	return NULL;
+}
+
+/* src/cart/crt_hg.c provider names; src/control/server/config/server.go:
+ * one provider only. */
+const char *lint_provider(const char *provider)
+{
+	static const char *const known[] = {"ofi+tcp", "ofi+tcp;ofi_rxm", "ofi+verbs;ofi_rxm", "ofi+verbs",
+		"ofi+cxi", "ofi+opx", "sm", NULL};
+	if (strchr(provider, ','))
+		return "daos_server accepts a single provider (multi-provider is disabled)";
+	if (strncmp(provider, "ucx+", 4) == 0 && provider[4])
+		return NULL;
+	if (!in_list(provider, strlen(provider), known, false))
+		return "unknown provider";
+	return NULL;
+}
+
+/* ---- cluster ------------------------------------------------------------ */
+
+static void lint_cluster(model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	diag_ctx *dc = m->dc;
+	if (!c->defined || c->tainted)
+		return;
+	size_t nl = strlen(c->name);
+	bool name_ok = nl >= 1 && nl <= 15;
+	for (size_t i = 0; i < nl; i++)
+		name_ok &= isalnum((unsigned char)c->name[i]) || c->name[i] == '-' || c->name[i] == '_';
+	if (!name_ok) {
+		diag *d = diag_report(dc, R_SYSTEM_NAME, c->name_loc,
+				      "'%s' is not a valid DAOS system name (1-15 letters, digits, '-' or '_')", c->name);
+		diag_help(dc, d, "rename the cluster, e.g. `cluster %.15s {`", c->name);
+	}
+	if (!c->provider.set) {
+		diag *d = diag_report(dc, R_PROVIDER, c->name_loc, "the cluster has no fabric provider");
+		diag_help(dc, d, "add `provider \"ofi+verbs;ofi_rxm\"` (RoCE/InfiniBand) or `provider \"ofi+tcp;ofi_rxm\"`");
+	} else {
+		const char *why = lint_provider(c->provider.v);
+		if (why) {
+			diag *d = diag_report(dc, R_PROVIDER, c->provider.loc, "provider '%s': %s", c->provider.v, why);
+			diag_help(dc, d, "use one of ofi+verbs;ofi_rxm, ofi+tcp;ofi_rxm, ofi+tcp, ofi+cxi, ofi+opx, "
+				  "ucx+<transport> (quoted: ';' ends a statement)");
+		}
+	}
+	if (c->crt_timeout_ms.set && c->crt_timeout_ms.v % 1000) {
+		diag *d = diag_report(dc, R_BAD_VALUE, c->crt_timeout_ms.loc, "crt_timeout is whole seconds");
+		diag_help(dc, d, "write `crt_timeout %llds`", (long long)(c->crt_timeout_ms.v / 1000 + 1));
+	}
+	if (c->system_ram_reserved.set && c->system_ram_reserved.v % (int64_t)GiB) {
+		diag *d = diag_report(dc, R_BAD_VALUE, c->system_ram_reserved.loc, "system_ram_reserved is whole GiB");
+		diag_help(dc, d, "write `system_ram_reserved %lldGiB`",
+			  (long long)(c->system_ram_reserved.v / (int64_t)GiB + 1));
+	}
+	if (c->log_mask.set) {
+		const char *why = lint_engine_log_mask(c->log_mask.v);
+		if (why) {
+			diag *d = diag_report(dc, R_LOG_MASK, c->log_mask.loc, "log_mask '%s': %s", c->log_mask.v, why);
+			diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
+		} else if (strncasecmp(c->log_mask.v, "DEBUG", 5) == 0 || strncasecmp(c->log_mask.v, "DBUG", 4) == 0) {
+			diag *d = diag_report(dc, R_LOG_MASK_DEBUG, c->log_mask.loc, "every engine of the cluster logs at DEBUG");
+			diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
+		}
+	}
+
+	/* access points */
+	if (!c->aps_set || c->naps == 0) {
+		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->name_loc, "the cluster names no access points");
+		diag_help(dc, d, "add `access_points <3 nodes>`, e.g. the first three: access_points gpu[001-003]");
+		return;
+	}
+	strmap seen;
+	strmap_init(&seen, m->ar);
+	for (size_t i = 0; i < c->naps; i++) {
+		const ap_entry *ap = &c->aps[i];
+		const ap_entry *prev = strmap_put(&seen, ap->host, (void *)ap);
+		if (prev) {
+			diag *d = diag_report(dc, R_ACCESS_POINTS_DUPLICATE, ap->loc, "access point %s is listed twice", ap->host);
+			diag_note_at(dc, d, prev->loc, "first listed here");
+			diag_help(dc, d, "list each node once");
+		}
+		if (!model_node(m, ap->host)) {
+			const char *names[1024];
+			size_t n = 0;
+			for (size_t k = 0; k < m->nnodes && n < 1024; k++)
+				names[n++] = m->nodes[k].host;
+			const char *sug = kw_suggest(ap->host, names, n);
+			diag *d = diag_report(dc, R_ACCESS_POINTS_UNKNOWN, ap->loc, "access point %s is not a node of the cluster",
+					      ap->host);
+			if (sug)
+				diag_help(dc, d, "did you mean '%s'?", sug);
+			else
+				diag_help(dc, d, "name nodes defined by `nodes` blocks");
+		}
+	}
+	if (c->naps % 2 == 0) {
+		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->aps_loc,
+				      "%zu access points: DAOS needs an odd number", c->naps);
+		diag_help(dc, d, "use %zu (or %zu) access points; a Raft group of %zu tolerates no more failures than %zu",
+			  c->naps - 1, c->naps + 1, c->naps, c->naps - 1);
+	}
+}
+
+static void lint_env(model *m, const env_list *env)
+{
+	static const struct { const char *name, *instead; } reserved[] = {
+		{"CRT_TIMEOUT", "use `crt_timeout <duration>` in the cluster block: daos_server overrides this entry"},
+		{"FI_OFI_RXM_USE_SRX", "leave SRX to daos_server (disable_srx): this entry reaches clients but not engines"},
+		{"D_LOG_MASK", "use `log_mask`: daos_server overrides this entry"},
+		{"D_PROVIDER", "use `provider` in the cluster block"},
+		{"D_INTERFACE", "use `nic <ifname>` in the engine block"},
+		{"D_PORT", "use `fabric_port`"},
+		{"FI_VERBS_GID_IDX", "use `fabric roce { gid_index <n> }`: it also reaches clients"},
+		{"SWIM_SUSPECT_TIMEOUT", "use `swim_suspect_timeout <duration>` in the cluster block"},
+	};
+	for (size_t i = 0; i < env->n; i++)
+		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++)
+			if (strcmp(env->items[i].name, reserved[k].name) == 0) {
+				diag *d = diag_report(m->dc, R_ENV_RESERVED, env->items[i].loc,
+						      "%s is set through env", reserved[k].name);
+				diag_help(m->dc, d, "%s", reserved[k].instead);
+			}
+}
+
+/* ---- per plan ------------------------------------------------------------ */
+
+static uint64_t pow2_floor_gib(uint64_t bytes)
+{
+	uint64_t g = 4;
+	while (g * 2 * GiB <= bytes)
+		g *= 2;
+	return g;
+}
+
+static uint64_t reserved_bytes(const model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	return c->system_ram_reserved.set ? (uint64_t)c->system_ram_reserved.v
+		: (uint64_t)(m->release ? m->release->system_ram_reserved_gib : 16) * GiB;
+}
+
+/* Hugepages each NUMA node holds: in pinned mode DAOS spreads them over the
+ * engines' nodes; in first_core (legacy) mode it asks for all on node 0. */
+static uint64_t hugepages_on(const node_plan *p, int numa)
+{
+	if (!p->nengines)
+		return 0;
+	if (!p->pinned_mode)
+		return numa == 0 ? p->hugepage_bytes : 0;
+	int used = 0;
+	bool here = false;
+	for (int i = 0; i < p->nengines; i++) {
+		used++;
+		here |= p->engines[i].numa == numa;
+	}
+	return here ? p->hugepage_bytes / (uint64_t)used : 0;
+}
+
+static void lint_memory(model *m, const node_plan *p)
+{
+	diag_ctx *dc = m->dc;
+	const topology *t = p->topo;
+	uint64_t rsv_share = reserved_bytes(m) / (uint64_t)t->nnuma;
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		if (!ep->placed)
+			continue;
+		uint64_t mem = t->numa[ep->numa].memory;
+		uint64_t hp = hugepages_on(p, ep->numa);
+		if (e->scm_class.set && !e->scm_size.set) {
+			diag *d = diag_report(dc, R_SCM_SIZE_UNPINNED, e->scm_class.loc,
+					      "RAM-backed SCM without a size: daos_server would give it all free memory");
+			if (mem > hp + rsv_share) {
+				uint64_t sug = pow2_floor_gib((mem - hp - rsv_share) / 8);
+				diag_help(dc, d, "pin it: `scm ram %lluGiB` keeps 7/8 of NUMA node %d's %llu GiB for the OS, "
+					  "hugepages and workloads; size it for your metadata",
+					  (unsigned long long)sug, ep->numa, (unsigned long long)(mem / GiB));
+			} else {
+				diag_help(dc, d, "pin it: `scm ram <N>GiB` (describe the NUMA node's memory to get a proposal)");
+			}
+		}
+		if (e->scm_size.set && ep->scm_bytes < 4 * GiB) {
+			diag *d = diag_report(dc, R_SCM_SIZE_SMALL, e->scm_size.loc, "scm_size %llu GiB is under DAOS's 4 GiB minimum",
+					      (unsigned long long)(ep->scm_bytes / GiB));
+			diag_help(dc, d, "write `scm ram 4GiB` or more");
+		}
+	}
+	if (!p->ok)
+		return; /* budgets of a plan that could not be placed mislead */
+	if (p->nengines && p->hugepage_bytes) {
+		for (int i = 0; i < p->nengines; i++) {
+			const engine_plan *ep = &p->engines[i];
+			uint64_t per_target = p->hugepage_bytes / (uint64_t)p->nengines / (uint64_t)ep->targets;
+			if (ep->nnvmes && per_target < 256 * MiB) {
+				const node_spec *s = p->spec;
+				diag *d = diag_report(dc, R_HUGEPAGES_PER_TARGET, s->hugepages.set ? s->hugepages.loc : ep->spec->loc,
+						      "%llu MiB of hugepages per target; engines need at least 256 MiB",
+						      (unsigned long long)(per_target / MiB));
+				diag_help(dc, d, "write `hugepages %lluGiB` or more, or drop it to use DAOS's minimum",
+					  (unsigned long long)((256 * MiB * (uint64_t)ep->targets * (uint64_t)p->nengines + GiB - 1) / GiB));
+				break;
+			}
+		}
+	}
+	for (int n = 0; n < t->nnuma; n++) {
+		uint64_t mem = t->numa[n].memory;
+		if (!mem)
+			continue;
+		uint64_t scm = 0;
+		const engine_plan *on = NULL;
+		for (int i = 0; i < p->nengines; i++)
+			if (p->engines[i].numa == n) {
+				scm += p->engines[i].scm_bytes;
+				on = &p->engines[i];
+			}
+		uint64_t hp = hugepages_on(p, n), need = scm + hp + rsv_share;
+		if (need > mem) {
+			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
+				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;
+			diag *d = diag_report(dc, R_MEMORY_OVERCOMMIT, where,
+					      "NUMA node %d needs %llu GiB (SCM %llu + hugepages %llu + reserved %llu) but has %llu GiB",
+					      n, (unsigned long long)(need / GiB), (unsigned long long)(scm / GiB),
+					      (unsigned long long)(hp / GiB), (unsigned long long)(rsv_share / GiB),
+					      (unsigned long long)(mem / GiB));
+			if (!p->pinned_mode && n == 0 && hp)
+				diag_note_at(dc, d, SRC_LOC_NONE, "in first_core mode DAOS requests every hugepage on NUMA node 0");
+			diag_help(dc, d, "lower the SCM size or hugepages so they fit in %llu GiB",
+				  (unsigned long long)((mem > hp + rsv_share ? mem - hp - rsv_share : 0) / GiB));
+		}
+	}
+}
+
+static void lint_engines(model *m, const node_plan *p)
+{
+	diag_ctx *dc = m->dc;
+	int cap = m->release ? m->release->ctx_cap : 64;
+	const engine_plan *first = NULL;
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		if (!ep->placed)
+			continue;
+		int ctx = 2 + ep->targets + (ep->helpers < ep->targets ? ep->helpers : ep->targets);
+		if (ctx > cap) {
+			diag *d = diag_report(dc, R_ENGINE_CONTEXT_CAP, e->targets.loc,
+					      "the engine needs %d network contexts (2 + %d targets + %d helpers); DAOS %s allows %d",
+					      ctx, ep->targets, ep->helpers < ep->targets ? ep->helpers : ep->targets,
+					      m->release ? m->release->name : "2.6", cap);
+			diag_help(dc, d, "lower targets and helpers so that 2 + targets + min(helpers, targets) <= %d", cap);
+		}
+		if (ep->helpers > 2 * ep->targets) {
+			diag *d = diag_report(dc, R_HELPERS_CLAMPED, e->helpers.loc,
+					      "%d helpers for %d targets: the engine uses at most %d", ep->helpers,
+					      ep->targets, 2 * ep->targets);
+			diag_help(dc, d, "write `helpers %d` or fewer", 2 * ep->targets);
+		}
+		if (e->log_mask.set) {
+			const char *why = lint_engine_log_mask(e->log_mask.v);
+			if (why) {
+				diag *d = diag_report(dc, R_LOG_MASK, e->log_mask.loc, "log_mask '%s': %s", e->log_mask.v, why);
+				diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items");
+			} else if (strncasecmp(e->log_mask.v, "DEBUG", 5) == 0 || strncasecmp(e->log_mask.v, "DBUG", 4) == 0) {
+				diag *d = diag_report(dc, R_LOG_MASK_DEBUG, e->log_mask.loc, "engine log mask DEBUG");
+				diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
+			}
+		}
+		if (e->roles_set) {
+			bool seen[3] = {false, false, false}, ok = ep->nroles == 3;
+			static const char *const names[] = {"wal", "meta", "data"};
+			for (int r = 0; r < ep->nroles; r++) {
+				int k = -1;
+				for (int j = 0; j < 3; j++)
+					if (strcmp(ep->roles[r], names[j]) == 0)
+						k = j;
+				if (k < 0 || seen[k])
+					ok = false;
+				else
+					seen[k] = true;
+			}
+			if (!ok) {
+				diag *d = diag_report(dc, R_BDEV_ROLES, e->roles_loc,
+						      "one NVMe tier needs the roles wal, meta and data, each once");
+				diag_help(dc, d, "write `nvme roles [wal meta data]`");
+			} else if (!ep->nnvmes) {
+				diag *d = diag_report(dc, R_ENGINE_NO_NVME, e->roles_loc,
+						      "MD-on-SSD roles, but the engine on NUMA node %d has no NVMe drive", ep->numa);
+				diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
+			}
+		}
+		lint_env(m, &e->env);
+		if (!first) {
+			first = ep;
+			continue;
+		}
+		if (ep->targets != first->targets || ep->helpers != first->helpers) {
+			bool t = ep->targets != first->targets;
+			const opt_int *o = t ? &e->targets : &e->helpers;
+			diag *d = diag_report(dc, R_ENGINE_MISMATCH, o->set ? o->loc : e->loc,
+					      "the engine on NUMA node %d has %d %s, the one on NUMA node %d has %d", ep->numa,
+					      t ? ep->targets : ep->helpers, t ? "targets" : "helpers", first->numa,
+					      t ? first->targets : first->helpers);
+			diag_help(dc, d, "give every engine of a node the same targets and helpers");
+		}
+	}
+	lint_env(m, &p->spec->env);
+}
+
+void lint_model(model *m)
+{
+	lint_cluster(m);
+	lint_env(m, &m->cluster.env);
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (!p || !p->topo)
+			continue;
+		lint_engines(m, p);
+		lint_memory(m, p);
+	}
+}

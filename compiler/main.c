@@ -1,0 +1,301 @@
+/* main.c - the dslc command line. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "kw.h"
+#include "output.h"
+#include "place.h"
+#include "rules.h"
+#include "targets/targets.h"
+
+#ifndef DSLC_VERSION
+#define DSLC_VERSION "0.1.0"
+#endif
+
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+
+static const char usage[] =
+	"usage: dslc <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
+	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
+	"  lint FILE                     report findings only\n"
+	"  explain ID                    print a rule's explanation\n"
+	"  rules [--markdown]            list every rule\n"
+	"  keywords --markdown           print the keyword reference (SPEC.md)\n"
+	"  version                       print the version\n"
+	"\n"
+	"options:\n"
+	"  --fail-on error|warning|note  lowest severity that fails (default: error)\n"
+	"  --max-findings N              print at most N findings (default 100, 0 = all)\n"
+	"\n"
+	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
+
+typedef struct cli {
+	const char *cmd, *file, *out;
+	bool check, markdown;
+	diag_severity fail_on;
+	unsigned max_findings;
+} cli;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "dslc: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fail_on = SEV_ERROR;
+	c->max_findings = 100;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs a directory", a);
+			c->out = argv[i];
+		} else if (strcmp(a, "--check") == 0) {
+			c->check = true;
+		} else if (strcmp(a, "--markdown") == 0) {
+			c->markdown = true;
+		} else if (strcmp(a, "--fail-on") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs error, warning or note", a);
+			if (strcmp(argv[i], "error") == 0)
+				c->fail_on = SEV_ERROR;
+			else if (strcmp(argv[i], "warning") == 0)
+				c->fail_on = SEV_WARNING;
+			else if (strcmp(argv[i], "note") == 0)
+				c->fail_on = SEV_NOTE;
+			else
+				return usage_error("--fail-on takes error, warning or note, not '%s'", argv[i]);
+		} else if (strcmp(a, "--max-findings") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number", a);
+			long v = strtol(argv[i], &end, 10);
+			if (*end || v < 0)
+				return usage_error("--max-findings takes a number, not '%s'", argv[i]);
+			c->max_findings = (unsigned)v;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			c->cmd = "help";
+		} else if (strcmp(a, "--version") == 0) {
+			c->cmd = "version";
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option '%s'", a);
+		} else if (!c->cmd) {
+			c->cmd = a;
+		} else if (!c->file) {
+			c->file = a;
+		} else {
+			return usage_error("unexpected argument '%s'", a);
+		}
+	}
+	if (!c->cmd)
+		return usage_error("%s", "no command given");
+	return -1;
+}
+
+static void print_summary(const compilation *comp, FILE *out)
+{
+	unsigned e = diag_count(&comp->dc, SEV_ERROR), w = diag_count(&comp->dc, SEV_WARNING),
+		 n = diag_count(&comp->dc, SEV_NOTE);
+	if (e + w + n)
+		fprintf(out, "dslc: %u error%s, %u warning%s%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
+			n ? (n == 1 ? ", 1 note" : ", notes") : "");
+}
+
+static bool fails(const compilation *comp, diag_severity fail_on)
+{
+	for (int s = fail_on; s <= SEV_ERROR; s++)
+		if (diag_count(&comp->dc, (diag_severity)s))
+			return true;
+	return false;
+}
+
+static int compile_or_fail(compilation *comp, const char *file)
+{
+	if (!file) {
+		fprintf(stderr, "dslc: no input file\n%s", usage);
+		return EXIT_USAGE;
+	}
+	if (!compile_file(comp, file)) {
+		fprintf(stderr, "dslc: cannot read '%s': %s\n", file,
+			errno == EFBIG ? "larger than 16 MiB" : errno == EILSEQ ? "not a text file (NUL byte)" : strerror(errno));
+		return EXIT_USAGE;
+	}
+	diag_sort(&comp->dc);
+	return -1;
+}
+
+static int cmd_lint(const cli *c)
+{
+	compilation comp;
+	int rc = compile_or_fail(&comp, c->file);
+	if (rc >= 0) {
+		compile_free(&comp);
+		return rc;
+	}
+	diag_print_text(&comp.dc, stdout, c->max_findings);
+	print_summary(&comp, stderr);
+	rc = fails(&comp, c->fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
+	compile_free(&comp);
+	return rc;
+}
+
+static void describe_placement(const model *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (!p || !p->nengines)
+			continue;
+		fprintf(out, "dslc: %s: %d engine%s, %s", m->specs[i]->origin, p->nengines, p->nengines == 1 ? "" : "s",
+			p->pinned_mode ? "pinned_numa_node (each engine starts at its NUMA node's first core)"
+				       : "first_core (engine cores do not start at their NUMA node's first core; "
+					 "DAOS then drops NUMA pinning)");
+		fputc('\n', out);
+	}
+}
+
+static int cmd_build(const cli *c)
+{
+	if (!c->out) {
+		fprintf(stderr, "dslc: build needs -o DIR\n%s", usage);
+		return EXIT_USAGE;
+	}
+	compilation comp;
+	int rc = compile_or_fail(&comp, c->file);
+	if (rc >= 0) {
+		compile_free(&comp);
+		return rc;
+	}
+	diag_print_text(&comp.dc, stderr, c->max_findings);
+	print_summary(&comp, stderr);
+	if (diag_count(&comp.dc, SEV_ERROR)) {
+		fprintf(stderr, "dslc: nothing written: fix the errors above\n");
+		compile_free(&comp);
+		return EXIT_FINDINGS;
+	}
+	output_stats st;
+	rc = output_build(&comp.m, c->out, c->check, "dslc " DSLC_VERSION, &st);
+	if (rc == 0 && !c->check) {
+		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,
+			comp.m.nnodes, c->out, st.written, st.unchanged, st.removed);
+		describe_placement(&comp.m, stderr);
+	} else if (c->check) {
+		if (rc == 0)
+			fprintf(stderr, "dslc: %s is up to date (%zu files)\n", c->out, st.files);
+		else if (rc == 1)
+			fprintf(stderr, "dslc: %s is stale: %zu of %zu files differ, are missing or extra; run dslc build\n",
+				c->out, st.stale, st.files);
+	}
+	if (rc == 0 && fails(&comp, c->fail_on))
+		rc = EXIT_FINDINGS;
+	compile_free(&comp);
+	return rc;
+}
+
+static void print_rule(const rule_info *r, bool markdown)
+{
+	if (markdown) {
+		printf("### `%s`\n\n", r->id);
+		printf("- severity: %s\n- category: %s\n- summary: %s\n\n", severity_name(r->severity), r->category, r->summary);
+		printf("%s\n\nFix: %s\n\n", r->explanation, r->fix);
+		return;
+	}
+	printf("%s (%s, %s): %s\n\n%s\n\nfix: %s\n", r->id, severity_name(r->severity), r->category, r->summary,
+	       r->explanation, r->fix);
+}
+
+static int cmd_explain(const cli *c)
+{
+	if (!c->file) {
+		fprintf(stderr, "dslc: explain needs a rule id (see `dslc rules`)\n");
+		return EXIT_USAGE;
+	}
+	const rule_info *r = rule_find(c->file);
+	if (!r) {
+		const char *names[R__COUNT];
+		for (int i = 0; i < R__COUNT; i++)
+			names[i] = rule_table[i].id;
+		const char *sug = kw_suggest(c->file, names, R__COUNT);
+		fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", c->file, sug ? "; did you mean '" : "",
+			sug ? sug : "", sug ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	print_rule(r, false);
+	return EXIT_CLEAN;
+}
+
+static int cmd_rules(const cli *c)
+{
+	for (int i = 0; i < R__COUNT; i++) {
+		const rule_info *r = &rule_table[i];
+		if (c->markdown)
+			print_rule(r, true);
+		else
+			printf("%-26s %-8s %-10s %s\n", r->id, severity_name(r->severity), r->category, r->summary);
+	}
+	return EXIT_CLEAN;
+}
+
+static void print_table(const kw_table *t, const char *title)
+{
+	printf("### %s\n\n| keyword | syntax | meaning |\n|---|---|---|\n", title);
+	for (size_t i = 0; i < t->n; i++)
+		printf("| `%s` | `%s` | %s |\n", t->kws[i].name, t->kws[i].syntax, t->kws[i].doc);
+	printf("\n");
+}
+
+static int cmd_keywords(void)
+{
+	print_table(&kw_top, "Top level");
+	print_table(&kw_cluster, "`cluster` block");
+	print_table(&kw_fabric, "`fabric` block (in `cluster`)");
+	print_table(&kw_hardware, "`hardware` block");
+	print_table(&kw_numa, "`numa` block (in `hardware`)");
+	print_table(&kw_profile, "`profile` block (also in `nodes` and `node` blocks)");
+	print_table(&kw_engine, "`engine` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
+	print_table(&kw_pool, "`pool` block");
+	print_table(&kw_container, "`container` block");
+	printf("### Artifacts\n\n| target | path in `out/nodes/<host>/` | content |\n|---|---|---|\n");
+	for (size_t i = 0; i < target_count; i++)
+		printf("| `%s` | `%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);
+	printf("| `manifest` | `out/manifest.json` | Every file with its node, target, size and sha256 (schemas/manifest.schema.json). |\n\n");
+	return EXIT_CLEAN;
+}
+
+int main(int argc, char **argv)
+{
+	cli c;
+	int rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
+	if (strcmp(c.cmd, "build") == 0)
+		return cmd_build(&c);
+	if (strcmp(c.cmd, "lint") == 0)
+		return cmd_lint(&c);
+	if (strcmp(c.cmd, "explain") == 0)
+		return cmd_explain(&c);
+	if (strcmp(c.cmd, "rules") == 0)
+		return cmd_rules(&c);
+	if (strcmp(c.cmd, "keywords") == 0)
+		return cmd_keywords();
+	if (strcmp(c.cmd, "version") == 0) {
+		printf("dslc %s\n", DSLC_VERSION);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c.cmd, "help") == 0) {
+		fputs(usage, stdout);
+		return EXIT_CLEAN;
+	}
+	return usage_error("unknown command '%s'", c.cmd);
+}

@@ -1,0 +1,212 @@
+/* model.h - the cluster model: what the source says, resolved.
+ *
+ * Every setting carries the location of the statement that set it, so lint
+ * findings point at the line the user has to change. A node_spec is the fold
+ * of hardware -> profile chain -> nodes block -> node block; nodes without
+ * their own override share one spec (and one placement plan). */
+#ifndef DSLC_MODEL_H
+#define DSLC_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "daos.h"
+#include "diag.h"
+#include "strmap.h"
+#include "topology.h"
+
+enum { MODEL_MAX_NUMA = 64, MODEL_MAX_NODES = 1048576 };
+
+typedef struct opt_int {
+	int64_t v;
+	src_loc loc;
+	bool set;
+} opt_int;
+
+typedef struct opt_str {
+	const char *v;
+	src_loc loc;
+	bool set;
+} opt_str;
+
+typedef struct env_entry {
+	const char *name, *value;
+	src_loc loc;
+} env_entry;
+
+typedef struct env_list {
+	env_entry *items;
+	size_t n, cap;
+} env_list;
+
+/* ---- hardware ----------------------------------------------------------- */
+
+typedef struct nic_desc {
+	const char *name;
+	char pci[16];
+	const char *role; /* "storage", "mgmt", ... */
+	const char *rdma; /* RDMA device (mlx5_0), NULL when not described */
+	int numa;
+	src_loc loc;
+} nic_desc;
+
+typedef struct nvme_desc {
+	char pci[16];
+	int numa;
+	src_loc loc;
+} nvme_desc;
+
+typedef struct hardware {
+	const char *name;
+	src_loc loc, name_loc;
+	ast_block *body;
+	opt_int sockets, cores_per_socket, threads_per_core, numa_per_socket;
+	opt_int memory_per_numa, hugepage_size;
+	opt_str cpu_numbering, topology_file;
+	opt_int numa_memory[MODEL_MAX_NUMA];
+	src_loc numa_loc[MODEL_MAX_NUMA];
+	nic_desc *nics;
+	size_t nnics, nics_cap;
+	nvme_desc *nvmes;
+	size_t nnvmes, nvmes_cap;
+	topology *topo; /* NULL when the description is incomplete or wrong */
+} hardware;
+
+/* ---- profiles and nodes -------------------------------------------------- */
+
+typedef struct engine_spec {
+	bool present;
+	src_loc loc; /* the `engine` statement that declared it */
+	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
+	opt_str scm_class, log_mask, log_file, nic;
+	const char *roles[4];
+	int nroles;
+	src_loc roles_loc;
+	bool roles_set;
+	struct pci_ref *drives; /* explicit drive list; NULL = the NUMA node's drives */
+	size_t ndrives, drives_cap;
+	env_list env;
+} engine_spec;
+
+typedef struct pci_ref {
+	char pci[16];
+	src_loc loc;
+} pci_ref;
+
+typedef struct storage_addr {
+	const char *iface;
+	const char *tmpl;
+	src_loc loc;
+} storage_addr;
+
+typedef struct node_plan node_plan;
+
+typedef struct node_spec {
+	const char *origin; /* "profile converged", "node gpu007", for messages */
+	hardware *hw;
+	opt_str os;
+	opt_int os_cores;
+	opt_str os_at; /* "start" (default) or "end" of each NUMA node */
+	opt_int hugepages; /* bytes per node; unset = DAOS's minimum */
+	engine_spec eng[MODEL_MAX_NUMA];
+	pci_ref *excluded;
+	size_t nexcluded, excluded_cap;
+	env_list env;
+	/* per-node addresses (templates) */
+	opt_str mgmt, gateway, bmc;
+	storage_addr *storage;
+	size_t nstorage, storage_cap;
+	node_plan *plan; /* computed once per spec by placement */
+	bool registered, used;
+	bool tainted; /* an error while resolving it: not placed, so no cascade */
+} node_spec;
+
+typedef struct profile_def {
+	const char *name;
+	src_loc loc, name_loc;
+	const char *parent;
+	src_loc parent_loc;
+	ast_block *body;
+	node_spec *spec;
+	int state; /* 0 new, 1 resolving, 2 done */
+} profile_def;
+
+typedef struct node {
+	const char *host;
+	src_loc loc; /* the host list word that defined it */
+	int64_t index, number; /* {i} and {n} */
+	node_spec *spec;
+	const char *mgmt, *gateway, *bmc;
+	const char **storage; /* evaluated, parallel to spec->storage */
+} node;
+
+typedef struct ap_entry {
+	const char *host;
+	src_loc loc;
+} ap_entry;
+
+typedef struct cluster_spec {
+	bool defined;
+	const char *name;
+	src_loc loc, name_loc;
+	opt_str provider, log_mask, control_log_mask, transport;
+	opt_int crt_timeout_ms, swim_suspect_ms, port, system_ram_reserved, telemetry_port;
+	opt_int fabric_port, disable_srx;
+	opt_str fabric_kind;
+	opt_int gid_index;
+	ap_entry *aps;
+	size_t naps, aps_cap;
+	src_loc aps_loc;
+	bool aps_set;
+	env_list env;
+	bool tainted;
+} cluster_spec;
+
+/* ---- pools and containers (artifacts come with their own issue) ---------- */
+
+typedef struct pool_spec {
+	const char *name;
+	src_loc loc, name_loc;
+	opt_int size_bytes, size_pct, svc_rf;
+	opt_str owner, group;
+} pool_spec;
+
+typedef struct container_spec {
+	const char *name;
+	src_loc loc, name_loc;
+	const char *pool;
+	src_loc pool_loc;
+	opt_str type, tolerate_level, files, directories, cksum, oclass, dir_oclass, file_oclass;
+	opt_str rd_lvl, label;
+	opt_int tolerate, chunk, ec_cell, rd_fac, srv_cksum;
+} container_spec;
+
+typedef struct model {
+	arena *ar;
+	diag_ctx *dc;
+	const daos_release *release;
+	src_loc release_loc;
+	cluster_spec cluster;
+	hardware **hws;
+	size_t nhws, hws_cap;
+	profile_def **profiles;
+	size_t nprofiles, profiles_cap;
+	node *nodes;
+	size_t nnodes, nodes_cap;
+	strmap node_index; /* host -> node index + 1 */
+	node_spec **specs; /* distinct specs, in first-use order */
+	size_t nspecs, specs_cap;
+	pool_spec **pools;
+	size_t npools, pools_cap;
+	container_spec **containers;
+	size_t ncontainers, containers_cap;
+} model;
+
+/* Resolves the AST into the model. Findings go to dc. */
+void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
+node *model_node(const model *m, const char *host);
+hardware *model_hardware(const model *m, const char *name);
+void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc);
+
+#endif

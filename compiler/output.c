@@ -1,0 +1,341 @@
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "targets/targets.h"
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	struct sha256_ctx ctx;
+	uint8_t d[SHA256_DIGEST_SIZE];
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, sizeof(d), d);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+typedef struct writer {
+	const char *dir;     /* the tree being replaced */
+	char *stage;         /* sibling staging directory */
+	bool check_only, exists;
+	output_stats *st;
+	json_t *files;
+} writer;
+
+static int io_error(const char *what, const char *path)
+{
+	fprintf(stderr, "dslc: %s '%s': %s\n", what, path, strerror(errno));
+	return 2;
+}
+
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int r = mkdir(path, 0755);
+		*p = '/';
+		if (r != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+/* 1 when path holds exactly data (a regular file, not a link), 0 otherwise. */
+static int same_content(const char *path, const buf *data)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != data->len)
+		return 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char chunk[65536];
+	size_t off = 0;
+	int same = 1;
+	while (same && off < data->len) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n <= 0) {
+			same = 0;
+			break;
+		}
+		same = off + (size_t)n <= data->len && memcmp(chunk, data->data + off, (size_t)n) == 0;
+		off += (size_t)n;
+	}
+	close(fd);
+	return same && off == data->len;
+}
+
+static int write_file(const char *path, const buf *data)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	size_t off = 0;
+	while (off < data->len) {
+		ssize_t n = write(fd, data->data + off, data->len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	return close(fd);
+}
+
+/* Puts one artifact into the staged tree (or compares it, in check mode). */
+static int emit_file(writer *w, const char *rel, const char *node, const char *target, const buf *data)
+{
+	char hex[65];
+	sha256_hex(data->data, data->len, hex);
+	json_t *f = json_object();
+	json_object_set_new(f, "path", json_string(rel));
+	if (node)
+		json_object_set_new(f, "node", json_string(node));
+	json_object_set_new(f, "target", json_string(target));
+	json_object_set_new(f, "sha256", json_string(hex));
+	json_object_set_new(f, "size", json_integer((json_int_t)data->len));
+	json_array_append_new(w->files, f);
+	w->st->files++;
+
+	char old[4096], neu[4096];
+	if (snprintf(old, sizeof(old), "%s/%s", w->dir, rel) >= (int)sizeof(old)) {
+		errno = ENAMETOOLONG;
+		return io_error("path too long", rel);
+	}
+	int same = w->exists && same_content(old, data);
+	if (w->check_only) {
+		if (!same) {
+			fprintf(stderr, "dslc: %s: %s\n", rel, access(old, F_OK) == 0 ? "differs" : "missing");
+			w->st->stale++;
+		}
+		return 0;
+	}
+	snprintf(neu, sizeof(neu), "%s/%s", w->stage, rel);
+	if (mkdirs(neu) != 0)
+		return io_error("cannot create directories for", neu);
+	if (same && link(old, neu) == 0) {
+		w->st->unchanged++;
+		return 0;
+	}
+	if (write_file(neu, data) != 0)
+		return io_error("cannot write", neu);
+	w->st->written++;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Files of the old tree that the new one does not have. */
+static struct {
+	const strmap *paths;
+	size_t root_len;
+	size_t extra;
+	bool report;
+} g_walk;
+
+static int count_extra(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag != FTW_F && flag != FTW_SL)
+		return 0;
+	const char *rel = path + g_walk.root_len + 1;
+	if (!strmap_get(g_walk.paths, rel)) {
+		g_walk.extra++;
+		if (g_walk.report)
+			fprintf(stderr, "dslc: %s: not generated any more\n", rel);
+	}
+	return 0;
+}
+
+/* dslc replaces only its own trees: an empty directory, or one holding a
+ * manifest.json. Never a home directory given by mistake. */
+static bool replaceable(const char *dir)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s/manifest.json", dir);
+	if (access(p, F_OK) == 0)
+		return true;
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool empty = true;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
+{
+	buf b;
+	buf_init(&b);
+	int rc = 0;
+	for (size_t i = 0; i < m->nnodes && !rc; i++) {
+		const node *nd = &m->nodes[i];
+		for (size_t t = 0; t < target_count && !rc; t++) {
+			buf_reset(&b);
+			if (!target_table[t].fn(m, nd, &b)) {
+				fprintf(stderr, "dslc: internal error: target %s failed for %s\n", target_table[t].name, nd->host);
+				rc = 2;
+				break;
+			}
+			char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, target_table[t].path);
+			strmap_put(paths, rel, rel);
+			rc = emit_file(w, rel, nd->host, target_table[t].name, &b);
+		}
+	}
+	buf_free(&b);
+	return rc;
+}
+
+static int emit_manifest(const model *m, writer *w, strmap *paths, const char *version)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "generator", json_string(version));
+	json_object_set_new(root, "daos_release", json_string(m->release->name));
+	json_object_set_new(root, "cluster", json_string(m->cluster.name));
+	json_object_set_new(root, "nodes", json_integer((json_int_t)m->nnodes));
+	json_object_set(root, "files", w->files);
+	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return io_error("cannot serialise", "manifest.json");
+	buf b;
+	buf_init(&b);
+	buf_puts(&b, text);
+	buf_puts(&b, "\n");
+	free(text);
+	strmap_put(paths, "manifest.json", "manifest.json");
+	/* the manifest lists the artifacts, not itself */
+	w->st->files--;
+	json_t *saved = w->files;
+	w->files = json_array();
+	int rc = emit_file(w, "manifest.json", NULL, "manifest", &b);
+	json_decref(w->files);
+	w->files = saved;
+	w->st->files++;
+	buf_free(&b);
+	return rc;
+}
+
+static int swap_in(writer *w)
+{
+	if (!w->exists) {
+		if (rename(w->stage, w->dir) != 0)
+			return io_error("cannot move the new tree to", w->dir);
+		return 0;
+	}
+	if (renameat2(AT_FDCWD, w->stage, AT_FDCWD, w->dir, RENAME_EXCHANGE) == 0) {
+		remove_tree(w->stage); /* now holds the old tree */
+		return 0;
+	}
+	if (errno != EINVAL && errno != ENOSYS)
+		return io_error("cannot replace", w->dir);
+	/* a file system without RENAME_EXCHANGE: two renames */
+	char old[4096];
+	snprintf(old, sizeof(old), "%s.dslc-old-%ld", w->dir, (long)getpid());
+	if (rename(w->dir, old) != 0)
+		return io_error("cannot move aside", w->dir);
+	if (rename(w->stage, w->dir) != 0) {
+		int e = errno;
+		rename(old, w->dir);
+		errno = e;
+		return io_error("cannot move the new tree to", w->dir);
+	}
+	remove_tree(old);
+	return 0;
+}
+
+int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	writer w = {0};
+	w.dir = dir;
+	w.check_only = check_only;
+	w.st = st;
+	struct stat sb;
+	if (stat(dir, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode)) {
+			errno = ENOTDIR;
+			return io_error("output is not a directory:", dir);
+		}
+		w.exists = true;
+		if (!check_only && !replaceable(dir)) {
+			fprintf(stderr, "dslc: '%s' is not empty and has no manifest.json: refusing to replace it\n"
+				"help: give an empty or new directory; dslc owns its output tree\n", dir);
+			return 2;
+		}
+	} else if (errno != ENOENT) {
+		return io_error("cannot access", dir);
+	}
+	arena ar;
+	arena_init(&ar);
+	strmap paths;
+	strmap_init(&paths, &ar);
+	if (!check_only) {
+		size_t len = strlen(dir);
+		while (len > 1 && dir[len - 1] == '/')
+			len--;
+		w.stage = arena_printf(&ar, "%.*s.dslc-new-%ld", (int)len, dir, (long)getpid());
+		remove_tree(w.stage);
+		if (mkdir(w.stage, 0755) != 0) {
+			arena_free(&ar);
+			return io_error("cannot create", w.stage);
+		}
+	}
+	w.files = json_array();
+	int rc = render_all(m, &w, &paths, &ar);
+	if (!rc)
+		rc = emit_manifest(m, &w, &paths, version);
+	json_decref(w.files);
+	if (!rc && w.exists) {
+		g_walk.paths = &paths;
+		g_walk.root_len = strlen(dir);
+		g_walk.extra = 0;
+		g_walk.report = check_only;
+		nftw(dir, count_extra, 32, FTW_PHYS);
+		if (check_only)
+			st->stale += g_walk.extra;
+		else
+			st->removed = g_walk.extra;
+	}
+	if (!check_only) {
+		if (!rc)
+			rc = swap_in(&w);
+		if (rc)
+			remove_tree(w.stage);
+	}
+	arena_free(&ar);
+	if (!rc && check_only && st->stale)
+		return 1;
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* output.h - the output tree: out/nodes/<host>/... and out/manifest.json.
+ *
+ * The tree is replaced atomically: everything is rendered and staged in a
+ * sibling directory, unchanged files are hard-linked from the old tree (so
+ * they are not rewritten), and the staged tree is swapped in with one
+ * renameat2(RENAME_EXCHANGE). A failure leaves the previous tree as it was. */
+#ifndef DSLC_OUTPUT_H
+#define DSLC_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+typedef struct output_stats {
+	size_t files, written, unchanged, removed;
+	size_t stale; /* --check: files that differ, are missing or extra */
+} output_stats;
+
+/* Returns 0 on success, 1 when --check found a stale tree, 2 on I/O errors
+ * (message already printed to stderr). */
+int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st);
+
+void sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif

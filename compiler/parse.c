@@ -1,0 +1,145 @@
+/* parse.c - runs the scanner and parser on one file, and expands includes. */
+#include "parse.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+
+typedef struct yy_buffer_state *YY_BUFFER_STATE;
+int dsl_yylex_init_extra(parse_ctx *extra, yyscan_t *scanner);
+int dsl_yylex_destroy(yyscan_t scanner);
+YY_BUFFER_STATE dsl_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
+void dsl_yy_delete_buffer(YY_BUFFER_STATE b, yyscan_t scanner);
+
+ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file)
+{
+	const src_file *f = src_get(dc->src, file);
+	parse_ctx pc = {0};
+	pc.ar = ar;
+	pc.dc = dc;
+	pc.file = file;
+	pc.text = f->text;
+	yyscan_t sc;
+	if (dsl_yylex_init_extra(&pc, &sc) != 0)
+		return ast_block_new(ar);
+	YY_BUFFER_STATE b = dsl_yy_scan_bytes(f->text, (int)f->len, sc);
+	dsl_yyparse(sc, &pc);
+	dsl_yy_delete_buffer(b, sc);
+	dsl_yylex_destroy(sc);
+	return pc.root ? pc.root : ast_block_new(ar);
+}
+
+typedef struct include_frame {
+	const char *real;
+	const struct include_frame *up;
+	int depth;
+} include_frame;
+
+static bool is_word(const ast_value *v, const char *w)
+{
+	return v && v->kind == AST_WORD && strcmp(v->text, w) == 0;
+}
+
+static const char *resolve_relative(arena *ar, const char *from, const char *path)
+{
+	if (path[0] == '/')
+		return arena_strdup(ar, path);
+	const char *slash = strrchr(from, '/');
+	if (!slash)
+		return arena_strdup(ar, path);
+	return arena_printf(ar, "%.*s/%s", (int)(slash - from), from, path);
+}
+
+static void expand_includes(arena *ar, diag_ctx *dc, ast_block *blk, uint32_t file,
+			    const include_frame *frame);
+
+/* Returns the statements of the included file, or NULL. */
+static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t file,
+			     const include_frame *frame)
+{
+	ast_value *arg = st->values->next;
+	if (!arg || arg->kind != AST_STRING || arg->next || st->block) {
+		diag *d = diag_report(dc, R_INCLUDE, st->loc, "include takes one quoted path");
+		diag_help(dc, d, "write `include \"nodes/rack1.dsl\"`");
+		return NULL;
+	}
+	if (frame->depth >= PARSE_MAX_INCLUDE_DEPTH) {
+		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "includes nested deeper than %d files",
+				      PARSE_MAX_INCLUDE_DEPTH);
+		diag_help(dc, d, "include the files from a shallower level");
+		return NULL;
+	}
+	const char *path = resolve_relative(ar, src_get(dc->src, file)->path, arg->text);
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "cannot read '%s': %s", path, strerror(errno));
+		diag_help(dc, d, "include paths are relative to the including file");
+		return NULL;
+	}
+	for (const include_frame *f = frame; f; f = f->up) {
+		if (strcmp(f->real, real) == 0) {
+			diag *d = diag_report(dc, R_INCLUDE, arg->loc, "'%s' includes itself", path);
+			for (const include_frame *g = frame; g; g = g->up)
+				diag_note_at(dc, d, SRC_LOC_NONE, "included from %s", g->real);
+			diag_help(dc, d, "remove this include; each file may be included once per chain");
+			return NULL;
+		}
+	}
+	uint32_t id = src_load(dc->src, path);
+	if (!id) {
+		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "cannot read '%s': %s", path,
+				      errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
+		diag_help(dc, d, "include a readable text file");
+		return NULL;
+	}
+	dc->src->files[id].included_from = st->loc;
+	unsigned before = diag_count(dc, SEV_ERROR);
+	ast_block *sub = parse_file(ar, dc, id);
+	if (diag_count(dc, SEV_ERROR) != before)
+		return NULL;
+	include_frame next = {arena_strdup(ar, real), frame, frame->depth + 1};
+	expand_includes(ar, dc, sub, id, &next);
+	return sub->first;
+}
+
+static void expand_includes(arena *ar, diag_ctx *dc, ast_block *blk, uint32_t file,
+			    const include_frame *frame)
+{
+	ast_stmt *old = blk->first;
+	blk->first = NULL;
+	blk->tail = &blk->first;
+	while (old) {
+		ast_stmt *next = old->next;
+		old->next = NULL;
+		if (is_word(old->values, "include")) {
+			ast_stmt *sub = include_one(ar, dc, old, file, frame);
+			while (sub) {
+				ast_stmt *sn = sub->next;
+				sub->next = NULL;
+				ast_block_add(blk, sub);
+				sub = sn;
+			}
+		} else {
+			ast_block_add(blk, old);
+		}
+		old = next;
+	}
+}
+
+ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path)
+{
+	uint32_t id = src_load(src, path);
+	if (!id)
+		return NULL;
+	unsigned before = diag_count(dc, SEV_ERROR);
+	ast_block *root = parse_file(ar, dc, id);
+	if (diag_count(dc, SEV_ERROR) != before)
+		return root;
+	char real[PATH_MAX];
+	include_frame top = {arena_strdup(ar, realpath(path, real) ? real : path), NULL, 0};
+	expand_includes(ar, dc, root, id, &top);
+	return root;
+}

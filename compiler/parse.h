@@ -1,0 +1,37 @@
+/* parse.h - from files to one AST: the grammar, plus include expansion. */
+#ifndef DSLC_PARSE_H
+#define DSLC_PARSE_H
+
+#include <stdbool.h>
+
+#include "ast.h"
+#include "diag.h"
+
+enum { PARSE_MAX_NESTING = 64, PARSE_MAX_INCLUDE_DEPTH = 16 };
+
+/* State shared by the scanner and the parser of one file. */
+typedef struct parse_ctx {
+	arena *ar;
+	diag_ctx *dc;
+	uint32_t file;
+	const char *text;
+	ast_block *root;
+	/* scanner state */
+	uint32_t offset;
+	int bracket_depth;
+	bool after_comma;
+	src_loc braces[PARSE_MAX_NESTING];
+	int brace_depth;
+	bool aborted; /* a bound was hit: stop without a cascade */
+} parse_ctx;
+
+/* Parses one file already in the source set. Returns its top-level block
+ * (possibly partial when there were syntax errors, which are in dc). */
+ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file);
+
+/* Loads path, parses it and expands top-level includes (relative to the
+ * including file, cycles refused, depth bounded). Returns NULL when the main
+ * file cannot be read (errno set); include failures are diagnostics. */
+ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path);
+
+#endif

@@ -1,0 +1,395 @@
+#include "place.h"
+
+#include <string.h>
+
+#include "kw.h"
+#include "value.h"
+
+enum { DEFAULT_FABRIC_PORT = 31416, FABRIC_PORT_STRIDE = 1000 };
+
+int place_cpus(const topology *t, int first, int n, int *out)
+{
+	int k = 0;
+	for (int c = first; c < first + n && c < t->ncores; c++)
+		for (int p = 0; p < t->cores[c].npus; p++)
+			out[k++] = t->cores[c].pus[p];
+	return k;
+}
+
+static src_loc engine_where(const engine_spec *e, const opt_int *o)
+{
+	return o->set ? o->loc : e->loc;
+}
+
+static void os_reservation(model *m, node_plan *p)
+{
+	const node_spec *s = p->spec;
+	const topology *t = p->topo;
+	int r = s->os_cores.set ? (int)s->os_cores.v : 0;
+	bool at_end = s->os_at.set && strcmp(s->os_at.v, "end") == 0;
+	for (int n = 0; n < t->nnuma; n++) {
+		const topo_numa *tn = &t->numa[n];
+		if (r > tn->ncores) {
+			diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, s->os_cores.loc,
+					      "%d OS cores per NUMA node, but NUMA node %d of %s has %d cores", r, n,
+					      s->hw->name, tn->ncores);
+			diag_help(m->dc, d, "reserve at most %d", tn->ncores);
+			p->ok = false;
+			r = tn->ncores;
+		}
+		p->os_count[n] = r;
+		p->os_first[n] = at_end ? tn->first_core + tn->ncores - r : tn->first_core;
+	}
+}
+
+static const nic_desc *pick_nic(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	const engine_spec *e = ep->spec;
+	if (e->nic.set) {
+		const char *names[256];
+		size_t n = 0;
+		for (size_t i = 0; i < hw->nnics; i++) {
+			if (strcmp(hw->nics[i].name, e->nic.v) == 0) {
+				const nic_desc *nic = &hw->nics[i];
+				if (nic->numa != ep->numa) {
+					diag *d = diag_report(m->dc, R_NIC_NOT_LOCAL, e->nic.loc,
+							      "NIC %s is on NUMA node %d, but this engine runs on NUMA node %d",
+							      nic->name, nic->numa, ep->numa);
+					diag_note_at(m->dc, d, nic->loc, "%s is described here", nic->name);
+					for (size_t j = 0; j < hw->nnics; j++)
+						if (hw->nics[j].numa == ep->numa && strcmp(hw->nics[j].role, "storage") == 0) {
+							diag_help(m->dc, d, "use the storage NIC of NUMA node %d: `nic %s`, or drop the override",
+								  ep->numa, hw->nics[j].name);
+							return nic;
+						}
+					diag_help(m->dc, d, "give NUMA node %d a storage NIC, or drop the override", ep->numa);
+				}
+				return nic;
+			}
+			if (n < 256)
+				names[n++] = hw->nics[i].name;
+		}
+		const char *sug = kw_suggest(e->nic.v, names, n);
+		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, e->nic.loc, "hardware %s has no NIC named '%s'",
+				      hw->name, e->nic.v);
+		if (sug)
+			diag_help(m->dc, d, "did you mean '%s'?", sug);
+		else
+			diag_help(m->dc, d, "describe the NIC in a `numa` block of hardware %s", hw->name);
+		return NULL;
+	}
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (hw->nics[i].numa == ep->numa && strcmp(hw->nics[i].role, "storage") == 0)
+			return &hw->nics[i];
+	diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, e->loc, "no storage NIC on NUMA node %d of %s for its engine",
+			      ep->numa, hw->name);
+	diag_help(m->dc, d, "describe one: `numa %d { nic <ifname> pci <address> role storage }`", ep->numa);
+	return NULL;
+}
+
+static bool excluded(const node_spec *s, const char *pci)
+{
+	for (size_t i = 0; i < s->nexcluded; i++)
+		if (strcmp(s->excluded[i].pci, pci) == 0)
+			return true;
+	return false;
+}
+
+static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	const engine_spec *e = ep->spec;
+	ep->nvmes = arena_alloc(m->ar, (e->ndrives + 1) * sizeof(*ep->nvmes));
+	for (size_t i = 0; i < e->ndrives; i++) {
+		const nvme_desc *found = NULL;
+		for (size_t j = 0; j < hw->nnvmes && !found; j++)
+			if (strcmp(hw->nvmes[j].pci, e->drives[i].pci) == 0)
+				found = &hw->nvmes[j];
+		if (!found) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "hardware %s has no NVMe drive %s",
+					      hw->name, e->drives[i].pci);
+			diag_help(m->dc, d, "name a drive of the hardware block, or drop the list to use the NUMA node's drives");
+			p->ok = false;
+			continue;
+		}
+		if (found->numa != ep->numa) {
+			diag *d = diag_report(m->dc, R_NVME_NOT_LOCAL, e->drives[i].loc,
+					      "NVMe %s is on NUMA node %d, but this engine runs on NUMA node %d",
+					      found->pci, found->numa, ep->numa);
+			diag_note_at(m->dc, d, found->loc, "%s is described here", found->pci);
+			diag_help(m->dc, d, "give the engine drives of NUMA node %d, or drop the list to use them all",
+				  ep->numa);
+			p->ok = false;
+		}
+		ep->nvmes[ep->nnvmes++] = found;
+	}
+}
+
+static void pick_nvmes(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	if (ep->spec->ndrives) {
+		explicit_nvmes(m, p, ep);
+		return;
+	}
+	ep->nvmes = arena_alloc(m->ar, (hw->nnvmes + 1) * sizeof(*ep->nvmes));
+	for (size_t i = 0; i < hw->nnvmes; i++)
+		if (hw->nvmes[i].numa == ep->numa && !excluded(p->spec, hw->nvmes[i].pci))
+			ep->nvmes[ep->nnvmes++] = &hw->nvmes[i];
+}
+
+static void check_excluded(model *m, const node_spec *s)
+{
+	const hardware *hw = s->hw;
+	for (size_t i = 0; i < s->nexcluded; i++) {
+		bool found = false;
+		for (size_t j = 0; j < hw->nnvmes && !found; j++)
+			found = strcmp(hw->nvmes[j].pci, s->excluded[i].pci) == 0;
+		if (!found) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, s->excluded[i].loc,
+					      "hardware %s has no NVMe drive %s", hw->name, s->excluded[i].pci);
+			if (hw->nnvmes)
+				diag_note_at(m->dc, d, hw->nvmes[0].loc, "the drives of %s are described here", hw->name);
+			diag_help(m->dc, d, "exclude an address the hardware block lists");
+		}
+	}
+}
+
+/* Checks a user-given first_core and returns false when it cannot be used. */
+static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planned)
+{
+	const topology *t = p->topo;
+	const topo_numa *tn = &t->numa[ep->numa];
+	const engine_spec *e = ep->spec;
+	int fc = (int)e->first_core.v;
+	int last = tn->first_core + tn->ncores - 1;
+	if (fc < tn->first_core || fc > last) {
+		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,
+				      "first_core %d is outside NUMA node %d (cores %d-%d)", fc, ep->numa,
+				      tn->first_core, last);
+		if (fc < tn->ncores && tn->first_core != 0)
+			diag_note_at(m->dc, d, SRC_LOC_NONE,
+				     "%d looks NUMA-relative; DAOS reads first_core as an absolute core index, "
+				     "so the engine would run on NUMA node %d's cores, away from its NIC and drives",
+				     fc, fc < t->ncores ? t->cores[fc].numa : 0);
+		diag_help(m->dc, d, "write `first_core %d` (core %d of NUMA node %d in hwloc logical order), "
+			  "or drop first_core and let dslc place the engine", planned, planned - tn->first_core, ep->numa);
+		return false;
+	}
+	if (fc + ep->needed > t->ncores) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
+				      "cores %d-%d run past the last core (%d) and wrap to core 0", fc,
+				      fc + ep->needed - 1, t->ncores - 1);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->needed + 1);
+		return false;
+	}
+	if (fc + ep->needed - 1 > last) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
+				      "cores %d-%d run past the last core of NUMA node %d (%d)", fc,
+				      fc + ep->needed - 1, ep->numa, last);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->needed + 1);
+		return false;
+	}
+	return true;
+}
+
+static bool ranges_overlap(int a, int an, int b, int bn)
+{
+	return an > 0 && bn > 0 && a < b + bn && b < a + an;
+}
+
+static void place_engine(model *m, node_plan *p, engine_plan *ep)
+{
+	const node_spec *s = p->spec;
+	const engine_spec *e = ep->spec;
+	const topology *t = p->topo;
+	const topo_numa *tn = &t->numa[ep->numa];
+	if (!e->targets.set) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no targets", ep->numa);
+		diag_help(m->dc, d, "add `targets <n>` to the engine block");
+		p->ok = false;
+		return;
+	}
+	ep->targets = (int)e->targets.v;
+	ep->helpers = e->helpers.set ? (int)e->helpers.v : ep->targets / 4;
+	ep->needed = 2 + ep->targets + ep->helpers;
+	ep->ncores = e->cores.set ? (int)e->cores.v : ep->needed;
+	if (ep->ncores < ep->needed) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, e->cores.loc,
+				      "cores %d is less than the 2 + %d targets + %d helpers = %d cores the engine uses",
+				      ep->ncores, ep->targets, ep->helpers, ep->needed);
+		diag_help(m->dc, d, "write `cores %d`, or lower targets or helpers", ep->needed);
+		p->ok = false;
+		return;
+	}
+	int win_first = tn->first_core, win_n = tn->ncores - p->os_count[ep->numa];
+	if (p->os_first[ep->numa] == tn->first_core)
+		win_first += p->os_count[ep->numa];
+	if (ep->ncores > win_n) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, engine_where(e, e->cores.set ? &e->cores : &e->targets),
+				      "the engine needs %d cores, but NUMA node %d of %s has %d left after %d OS cores",
+				      ep->ncores, ep->numa, s->hw->name, win_n, p->os_count[ep->numa]);
+		diag_help(m->dc, d, "lower targets or helpers so that 2 + targets + helpers <= %d", win_n);
+		p->ok = false;
+		return;
+	}
+	ep->first_core = win_first;
+	if (e->first_core.set) {
+		if (!check_first_core(m, p, ep, win_first)) {
+			p->ok = false;
+			return;
+		}
+		ep->first_core = (int)e->first_core.v;
+		ep->explicit_first_core = true;
+		if (e->pinned_numa.set) {
+			diag *d = diag_report(m->dc, R_FIRST_CORE_WITH_PIN, e->first_core.loc,
+					      "first_core and pinned_numa_node are both set");
+			diag_note_at(m->dc, d, e->pinned_numa.loc, "pinned_numa_node is set here");
+			diag_help(m->dc, d, "remove one: with first_core, DAOS 2.6 drops pinned_numa_node on every engine");
+		}
+	}
+	if (e->pinned_numa.set && e->pinned_numa.v != ep->numa) {
+		diag *d = diag_report(m->dc, R_PINNED_NUMA_MISMATCH, e->pinned_numa.loc,
+				      "pinned_numa_node %lld, but this engine is placed on NUMA node %d",
+				      (long long)e->pinned_numa.v, ep->numa);
+		diag_help(m->dc, d, "remove pinned_numa_node, or declare the engine with `engine numa %lld`",
+			  (long long)e->pinned_numa.v);
+	}
+	int os_n = p->os_count[ep->numa], os_f = p->os_first[ep->numa];
+	if (ranges_overlap(ep->first_core, ep->needed, os_f, os_n)) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_OVERLAP, engine_where(e, &e->first_core),
+				      "engine cores %d-%d overlap the OS cores %d-%d of NUMA node %d", ep->first_core,
+				      ep->first_core + ep->needed - 1, os_f, os_f + os_n - 1, ep->numa);
+		diag_note_at(m->dc, d, s->os_cores.loc, "the OS cores are reserved here");
+		diag_help(m->dc, d, "write `first_core %d`, or drop first_core", win_first);
+		p->ok = false;
+	}
+	ep->nic = pick_nic(m, p, ep);
+	if (!ep->nic)
+		p->ok = false;
+	pick_nvmes(m, p, ep);
+	if (e->roles_set) {
+		memcpy(ep->roles, e->roles, sizeof(ep->roles));
+		ep->nroles = e->nroles;
+	}
+	if (e->scm_size.set) {
+		if (e->scm_size.v % (int64_t)GiB) {
+			diag *d = diag_report(m->dc, R_BAD_VALUE, e->scm_size.loc, "scm_size is a whole number of GiB");
+			diag_help(m->dc, d, "write `scm ram %lldGiB`", (long long)(e->scm_size.v / (int64_t)GiB));
+			p->ok = false;
+		}
+		ep->scm_bytes = (uint64_t)e->scm_size.v;
+	}
+	if (!e->scm_class.set) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no SCM tier", ep->numa);
+		diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
+		p->ok = false;
+	}
+	ep->scm_mount = arena_printf(m->ar, "/mnt/daos%d", ep->index);
+	const cluster_spec *c = &m->cluster;
+	ep->log_mask = e->log_mask.set ? e->log_mask.v : c->log_mask.set ? c->log_mask.v : "ERR";
+	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
+	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
+	ep->fabric_port = e->fabric_port.set ? (int)e->fabric_port.v : base + FABRIC_PORT_STRIDE * ep->index;
+
+	/* env_vars: cluster, derived settings, profile, engine; later wins */
+	env_list *env = &ep->env;
+	for (size_t i = 0; i < c->env.n; i++)
+		env_set(m->ar, env, c->env.items[i].name, c->env.items[i].value, c->env.items[i].loc);
+	if (c->gid_index.set)
+		env_set(m->ar, env, "FI_VERBS_GID_IDX", arena_printf(m->ar, "%lld", (long long)c->gid_index.v), c->gid_index.loc);
+	if (c->swim_suspect_ms.set)
+		env_set(m->ar, env, "SWIM_SUSPECT_TIMEOUT", arena_printf(m->ar, "%lld", (long long)c->swim_suspect_ms.v),
+			c->swim_suspect_ms.loc);
+	for (size_t i = 0; i < s->env.n; i++)
+		env_set(m->ar, env, s->env.items[i].name, s->env.items[i].value, s->env.items[i].loc);
+	for (size_t i = 0; i < e->env.n; i++)
+		env_set(m->ar, env, e->env.items[i].name, e->env.items[i].value, e->env.items[i].loc);
+	ep->placed = true;
+}
+
+static void cross_engine(model *m, node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *a = &p->engines[i];
+		if (!a->placed)
+			continue;
+		for (int j = 0; j < i; j++) {
+			engine_plan *b = &p->engines[j];
+			if (!b->placed || !ranges_overlap(a->first_core, a->ncores, b->first_core, b->ncores))
+				continue;
+			const engine_spec *e = a->spec->first_core.set ? a->spec : b->spec;
+			diag *d = diag_report(m->dc, R_ENGINE_CORES_OVERLAP, engine_where(e, &e->first_core),
+					      "the engines on NUMA nodes %d and %d share cores (%d-%d and %d-%d)", b->numa,
+					      a->numa, b->first_core, b->first_core + b->ncores - 1, a->first_core,
+					      a->first_core + a->ncores - 1);
+			diag_help(m->dc, d, "give each engine its own cores; drop first_core to let dslc place them");
+			p->ok = false;
+		}
+	}
+}
+
+static void hugepages(model *m, node_plan *p)
+{
+	const node_spec *s = p->spec;
+	p->hugepage_size = p->topo->hugepage_size;
+	/* DAOS's minimum (SetNrHugepages): 1 GiB per target of engines with
+	 * drives, +1 per such engine with a meta role. */
+	uint64_t t = 0;
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *ep = &p->engines[i];
+		if (!ep->nnvmes)
+			continue;
+		t += (uint64_t)ep->targets;
+		for (int r = 0; r < ep->nroles; r++)
+			t += strcmp(ep->roles[r], "meta") == 0;
+	}
+	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;
+	p->nr_hugepages = (int64_t)((p->hugepage_bytes + p->hugepage_size - 1) / p->hugepage_size);
+	(void)m;
+}
+
+static void place_spec(model *m, node_spec *s)
+{
+	node_plan *p = arena_alloc(m->ar, sizeof(*p));
+	s->plan = p;
+	p->spec = s;
+	p->ok = true;
+	if (!s->hw || !s->hw->topo || s->tainted) {
+		p->ok = false;
+		return;
+	}
+	p->topo = s->hw->topo;
+	os_reservation(m, p);
+	check_excluded(m, s);
+	int n = 0;
+	for (int k = 0; k < p->topo->nnuma; k++)
+		n += s->eng[k].present;
+	p->engines = arena_alloc(m->ar, (size_t)(n ? n : 1) * sizeof(engine_plan));
+	for (int k = 0; k < p->topo->nnuma; k++) {
+		if (!s->eng[k].present)
+			continue;
+		engine_plan *ep = &p->engines[p->nengines];
+		ep->index = p->nengines++;
+		ep->numa = k;
+		ep->spec = &s->eng[k];
+		place_engine(m, p, ep);
+	}
+	cross_engine(m, p);
+	/* pinned_numa_node reproduces the plan only when every engine starts at
+	 * its NUMA node's first core: DAOS then takes exactly those cores. */
+	p->pinned_mode = p->nengines > 0;
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *ep = &p->engines[i];
+		if (ep->explicit_first_core || ep->first_core != p->topo->numa[ep->numa].first_core)
+			p->pinned_mode = false;
+	}
+	hugepages(m, p);
+}
+
+void place_model(model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++)
+		place_spec(m, m->specs[i]);
+}

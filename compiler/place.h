@@ -1,0 +1,53 @@
+/* place.h - placement: the per-node plan the targets render.
+ *
+ * Placement decides everything a target writes: which physical cores each
+ * engine runs on, how DAOS is told (pinned_numa_node when the engine starts at
+ * its NUMA node's first core, otherwise an absolute first_core), its NIC,
+ * port, drives, SCM size, hugepages and environment. One plan per node_spec:
+ * nodes without overrides share it. */
+#ifndef DSLC_PLACE_H
+#define DSLC_PLACE_H
+
+#include "model.h"
+
+typedef struct engine_plan {
+	int index; /* position in daos_server.yml's engines list */
+	int numa;
+	const engine_spec *spec;
+	int targets, helpers;
+	int needed;     /* 2 + targets + helpers: cores DAOS uses */
+	int ncores;     /* cores reserved (>= needed) */
+	int first_core; /* hwloc logical index of the first core */
+	bool explicit_first_core;
+	bool placed; /* placement succeeded; lint judges only placed engines */
+	const nic_desc *nic;
+	int fabric_port;
+	const nvme_desc **nvmes;
+	int nnvmes;
+	const char *roles[4];
+	int nroles;
+	uint64_t scm_bytes; /* 0: not pinned */
+	const char *scm_mount;
+	const char *log_mask, *log_file;
+	env_list env;
+} engine_plan;
+
+struct node_plan {
+	const node_spec *spec;
+	const topology *topo;
+	int os_first[MODEL_MAX_NUMA], os_count[MODEL_MAX_NUMA];
+	engine_plan *engines;
+	int nengines;
+	bool pinned_mode;
+	uint64_t hugepage_size, hugepage_bytes;
+	int64_t nr_hugepages;
+	bool ok; /* no placement error: the plan can be rendered */
+};
+
+/* Places every spec of the model; findings go to the model's diagnostics. */
+void place_model(model *m);
+
+/* Linux CPU numbers of the cores [first, first + n) (all SMT siblings). */
+int place_cpus(const topology *t, int first, int n, int *out);
+
+#endif

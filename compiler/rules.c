@@ -1,0 +1,27 @@
+#include "rules.h"
+
+#include <string.h>
+
+const rule_info rule_table[R__COUNT] = {
+#define RULE(e, id, sev, cat, sum, expl, fix) [e] = {e, id, sev, cat, sum, expl, fix},
+#include "rules.def"
+#undef RULE
+};
+
+const rule_info *rule_find(const char *id)
+{
+	for (int i = 0; i < R__COUNT; i++)
+		if (strcmp(rule_table[i].id, id) == 0)
+			return &rule_table[i];
+	return NULL;
+}
+
+const char *severity_name(diag_severity s)
+{
+	switch (s) {
+	case SEV_NOTE: return "note";
+	case SEV_WARNING: return "warning";
+	case SEV_ERROR: return "error";
+	}
+	return "error";
+}

@@ -1,0 +1,29 @@
+/* rules.h - the rule registry (see rules.def). */
+#ifndef DSLC_RULES_H
+#define DSLC_RULES_H
+
+typedef enum diag_severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } diag_severity;
+
+typedef enum rule_id {
+#define RULE(e, id, sev, cat, sum, expl, fix) e,
+#include "rules.def"
+#undef RULE
+	R__COUNT
+} rule_id;
+
+typedef struct rule_info {
+	rule_id rule;
+	const char *id;
+	diag_severity severity;
+	const char *category;
+	const char *summary;
+	const char *explanation;
+	const char *fix;
+} rule_info;
+
+extern const rule_info rule_table[R__COUNT];
+
+const rule_info *rule_find(const char *id);
+const char *severity_name(diag_severity s);
+
+#endif

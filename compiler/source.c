@@ -1,0 +1,145 @@
+#include "source.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void src_set_init(src_set *s, arena *ar)
+{
+	s->ar = ar;
+	s->files = NULL;
+	s->nfiles = 0;
+	s->cap = 0;
+	src_file none = {0};
+	ARENA_PUSH(ar, s->files, s->nfiles, s->cap, none);
+}
+
+uint32_t src_add(src_set *s, const char *path, const char *text, size_t len)
+{
+	src_file f = {0};
+	f.path = arena_strdup(s->ar, path);
+	f.text = text;
+	f.len = len;
+	ARENA_PUSH(s->ar, s->files, s->nfiles, s->cap, f);
+	return s->nfiles - 1;
+}
+
+uint32_t src_load(src_set *s, const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return 0;
+	struct stat st;
+	if (fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		return 0;
+	}
+	if (st.st_size > SRC_MAX_FILE_BYTES) {
+		fclose(fp);
+		errno = EFBIG;
+		return 0;
+	}
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *text = arena_alloc(s->ar, cap);
+	size_t n;
+	while ((n = fread(text + len, 1, cap - 1 - len, fp)) > 0) {
+		len += n;
+		if (len == cap - 1)
+			break; /* the file grew while we read: keep what fstat saw */
+	}
+	int err = ferror(fp);
+	fclose(fp);
+	if (err) {
+		errno = EIO;
+		return 0;
+	}
+	text[len] = '\0';
+	if (memchr(text, '\0', len)) {
+		errno = EILSEQ; /* a NUL byte: not a text file */
+		return 0;
+	}
+	return src_add(s, path, text, len);
+}
+
+const src_file *src_get(const src_set *s, uint32_t id)
+{
+	return id && id < s->nfiles ? &s->files[id] : NULL;
+}
+
+static void build_lines(src_set *s, src_file *f)
+{
+	uint32_t n = 1;
+	for (size_t i = 0; i < f->len; i++)
+		n += f->text[i] == '\n';
+	f->line_starts = arena_alloc(s->ar, (n + 1) * sizeof(uint32_t));
+	uint32_t k = 0;
+	f->line_starts[k++] = 0;
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n')
+			f->line_starts[k++] = (uint32_t)i + 1;
+	f->nlines = k;
+}
+
+src_pos src_position(src_set *s, uint32_t file, uint32_t offset)
+{
+	src_pos p = {0, 0};
+	if (!file || file >= s->nfiles)
+		return p;
+	src_file *f = &s->files[file];
+	if (!f->line_starts)
+		build_lines(s, f);
+	if (offset > f->len)
+		offset = (uint32_t)f->len;
+	uint32_t lo = 0, hi = f->nlines; /* last line start <= offset */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (f->line_starts[mid] <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	p.line = lo + 1;
+	p.col = offset - f->line_starts[lo] + 1;
+	return p;
+}
+
+const char *src_line_text(src_set *s, uint32_t file, uint32_t line, size_t *len)
+{
+	*len = 0;
+	if (!file || file >= s->nfiles || line == 0)
+		return "";
+	src_file *f = &s->files[file];
+	if (!f->line_starts)
+		build_lines(s, f);
+	if (line > f->nlines)
+		return "";
+	uint32_t st = f->line_starts[line - 1];
+	const char *nl = memchr(f->text + st, '\n', f->len - st);
+	size_t n = nl ? (size_t)(nl - (f->text + st)) : f->len - st;
+	if (n && f->text[st + n - 1] == '\r')
+		n--;
+	*len = n;
+	return f->text + st;
+}
+
+src_loc src_loc_join(src_loc a, src_loc b)
+{
+	if (!a.file)
+		return b;
+	if (!b.file || a.file != b.file)
+		return a;
+	src_loc r = a;
+	if (b.start < r.start)
+		r.start = b.start;
+	if (b.end > r.end)
+		r.end = b.end;
+	return r;
+}
+
+bool src_loc_valid(src_loc l)
+{
+	return l.file != 0;
+}

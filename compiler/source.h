@@ -1,0 +1,57 @@
+/* source.h - source files and the one location type.
+ *
+ * A location is a file id and a byte range; it flows from the lexer into every
+ * AST node, every model field and every diagnostic. Lines and columns are
+ * computed only when a location is printed (as jq does). */
+#ifndef DSLC_SOURCE_H
+#define DSLC_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef struct src_loc {
+	uint32_t file;  /* 0 = no location (built-in default) */
+	uint32_t start; /* byte offset of the first byte */
+	uint32_t end;   /* byte offset one past the last byte */
+} src_loc;
+
+#define SRC_LOC_NONE ((src_loc){0, 0, 0})
+
+typedef struct src_file {
+	const char *path;  /* as given or as resolved from include */
+	const char *text;  /* NUL-terminated contents */
+	size_t len;
+	uint32_t *line_starts; /* built on first use */
+	uint32_t nlines;
+	src_loc included_from; /* where an include statement pulled it in */
+} src_file;
+
+typedef struct src_set {
+	arena *ar;
+	src_file *files; /* index 0 unused */
+	uint32_t nfiles, cap;
+} src_set;
+
+enum { SRC_MAX_FILE_BYTES = 16 * 1024 * 1024 };
+
+void src_set_init(src_set *s, arena *ar);
+/* Adds a file whose text is already in memory; returns its id. */
+uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
+/* Reads a file; returns its id, or 0 with errno set (EFBIG over the bound). */
+uint32_t src_load(src_set *s, const char *path);
+const src_file *src_get(const src_set *s, uint32_t id);
+
+typedef struct src_pos {
+	uint32_t line, col; /* 1-based; col counts bytes */
+} src_pos;
+
+src_pos src_position(src_set *s, uint32_t file, uint32_t offset);
+/* The text of the line holding offset, without its newline. */
+const char *src_line_text(src_set *s, uint32_t file, uint32_t line, size_t *len);
+src_loc src_loc_join(src_loc a, src_loc b);
+bool src_loc_valid(src_loc l);
+
+#endif

@@ -1,0 +1,510 @@
+#include "value.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool val_int(const char *s, int64_t *out)
+{
+	if (!*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end || !(isdigit((unsigned char)s[0]) || s[0] == '-'))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Splits "64GiB" into 64 and "GiB". */
+static bool split_number(const char *s, uint64_t *num, const char **unit)
+{
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	*num = v;
+	*unit = end;
+	return true;
+}
+
+static bool mul_ok(uint64_t a, uint64_t b, uint64_t *r)
+{
+	if (a && b > UINT64_MAX / a)
+		return false;
+	*r = a * b;
+	return true;
+}
+
+bool val_size(const char *s, uint64_t *bytes, const char **why)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB},
+	};
+	uint64_t n;
+	const char *u;
+	if (!split_number(s, &n, &u)) {
+		*why = "a size is a whole number with a unit, e.g. 64GiB";
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(u, units[i].u) == 0) {
+			if (!mul_ok(n, units[i].m, bytes)) {
+				*why = "the size is too large";
+				return false;
+			}
+			return true;
+		}
+	if (!*u)
+		*why = "a size needs a unit: B, KiB, MiB, GiB or TiB";
+	else if (strchr("KMGTkmgt", u[0]))
+		*why = "decimal or ambiguous unit: write KiB, MiB, GiB or TiB (DAOS reads 64K as 64000 bytes)";
+	else
+		*why = "unknown size unit: use B, KiB, MiB, GiB or TiB";
+	return false;
+}
+
+bool val_duration(const char *s, uint64_t *ms, const char **why)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"ms", 1}, {"s", 1000}, {"min", 60000}, {"h", 3600000},
+	};
+	uint64_t n;
+	const char *u;
+	if (!split_number(s, &n, &u)) {
+		*why = "a duration is a whole number with a unit, e.g. 600s";
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(u, units[i].u) == 0) {
+			if (!mul_ok(n, units[i].m, ms)) {
+				*why = "the duration is too large";
+				return false;
+			}
+			return true;
+		}
+	*why = *u ? "unknown time unit: use ms, s, min or h"
+		  : "a duration needs a unit: ms, s, min or h";
+	return false;
+}
+
+bool val_percent(const char *s, int64_t *pct, const char **why)
+{
+	uint64_t n;
+	const char *u;
+	if (!split_number(s, &n, &u) || strcmp(u, "%") != 0 || n < 1 || n > 100) {
+		*why = "a share is a whole percentage from 1% to 100%";
+		return false;
+	}
+	*pct = (int64_t)n;
+	return true;
+}
+
+bool val_hostname(const char *s, const char **why)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 253) {
+		*why = "a host name has 1 to 253 characters";
+		return false;
+	}
+	if (!isalnum((unsigned char)s[0])) {
+		*why = "a host name starts with a letter or digit";
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!(isalnum(c) || c == '-' || c == '.' || c == '_')) {
+			*why = "a host name has only letters, digits, '-', '_' and '.'";
+			return false;
+		}
+	}
+	if (strstr(s, "..")) {
+		*why = "a host name has no empty label ('..')";
+		return false;
+	}
+	return true;
+}
+
+/* One bracket group: "001-014,020" -> list of (value, width). */
+typedef struct hl_item {
+	int64_t v;
+	int width;
+} hl_item;
+
+static bool parse_group(arena *a, const char *s, size_t len, hl_item **items, size_t *n,
+			size_t max, const char **why)
+{
+	size_t cap = 0;
+	*items = NULL;
+	*n = 0;
+	size_t i = 0;
+	while (i < len) {
+		size_t st = i;
+		while (i < len && isdigit((unsigned char)s[i]))
+			i++;
+		if (i == st) {
+			*why = "a host range is digits, e.g. [001-014] or [001-003,007]";
+			return false;
+		}
+		int width = (int)(i - st);
+		int64_t lo = strtoll(s + st, NULL, 10), hi = lo;
+		if (i < len && s[i] == '-') {
+			size_t st2 = ++i;
+			while (i < len && isdigit((unsigned char)s[i]))
+				i++;
+			if (i == st2) {
+				*why = "a host range needs an upper bound, e.g. [001-014]";
+				return false;
+			}
+			hi = strtoll(s + st2, NULL, 10);
+		}
+		if (width > 9 || hi - lo > (int64_t)max) {
+			*why = "the host range is too large";
+			return false;
+		}
+		if (hi < lo) {
+			*why = "the host range runs backwards";
+			return false;
+		}
+		for (int64_t v = lo; v <= hi; v++) {
+			if (*n >= max) {
+				*why = "the host list is larger than 65,536 hosts";
+				return false;
+			}
+			hl_item it = {v, width};
+			ARENA_PUSH(a, *items, *n, cap, it);
+		}
+		if (i < len) {
+			if (s[i] != ',') {
+				*why = "host ranges are separated by ',', e.g. [001-003,007]";
+				return false;
+			}
+			i++;
+			if (i == len) {
+				*why = "a host range list cannot end with ','";
+				return false;
+			}
+		}
+	}
+	if (*n == 0) {
+		*why = "an empty host range []";
+		return false;
+	}
+	return true;
+}
+
+bool hostlist_expand(arena *a, const char *s, const char ***hosts, int64_t **numbers,
+		     size_t *n, size_t max, const char **why)
+{
+	const char *lb = strchr(s, '[');
+	if (!lb) {
+		if (strchr(s, ']')) {
+			*why = "']' without '[' in the host list";
+			return false;
+		}
+		if (!val_hostname(s, why))
+			return false;
+		*hosts = arena_alloc(a, sizeof(char *));
+		*numbers = arena_alloc(a, sizeof(int64_t));
+		(*hosts)[0] = arena_strdup(a, s);
+		/* {n} of a plain name is its trailing number, or 0. */
+		size_t l = strlen(s), k = l;
+		while (k > 0 && isdigit((unsigned char)s[k - 1]))
+			k--;
+		(*numbers)[0] = k < l && l - k < 10 ? strtoll(s + k, NULL, 10) : 0;
+		*n = 1;
+		return true;
+	}
+	const char *rb = strchr(lb, ']');
+	if (!rb) {
+		*why = "'[' without ']' in the host list";
+		return false;
+	}
+	hl_item *items;
+	size_t ni;
+	if (!parse_group(a, lb + 1, (size_t)(rb - lb - 1), &items, &ni, max, why))
+		return false;
+	/* Expand the rest recursively, then take the product. */
+	const char **tails;
+	int64_t *tnums;
+	size_t nt;
+	if (rb[1]) {
+		if (!hostlist_expand(a, rb + 1, &tails, &tnums, &nt, max, why)) {
+			/* a suffix without a range, e.g. "-ib" */
+			if (strchr(rb + 1, '[') || strchr(rb + 1, ']'))
+				return false;
+			tails = arena_alloc(a, sizeof(char *));
+			tnums = NULL;
+			tails[0] = rb + 1;
+			nt = 1;
+		}
+	} else {
+		tails = arena_alloc(a, sizeof(char *));
+		tnums = NULL;
+		tails[0] = "";
+		nt = 1;
+	}
+	if (ni * nt > max) {
+		*why = "the host list is larger than 65,536 hosts";
+		return false;
+	}
+	*n = ni * nt;
+	*hosts = arena_alloc(a, *n * sizeof(char *));
+	*numbers = arena_alloc(a, *n * sizeof(int64_t));
+	size_t k = 0;
+	int plen = (int)(lb - s);
+	for (size_t x = 0; x < ni; x++)
+		for (size_t y = 0; y < nt; y++) {
+			const char *h = arena_printf(a, "%.*s%0*lld%s", plen, s, items[x].width,
+						     (long long)items[x].v, tails[y]);
+			if (!val_hostname(h, why))
+				return false;
+			(*hosts)[k] = h;
+			(*numbers)[k] = tnums ? tnums[y] : items[x].v;
+			k++;
+		}
+	return true;
+}
+
+/* ---- address templates ---------------------------------------------- */
+
+typedef struct texpr {
+	const char *p;
+	int64_t i, n;
+	const char *why;
+} texpr;
+
+static int64_t te_sum(texpr *t);
+
+static void te_space(texpr *t)
+{
+	while (*t->p == ' ')
+		t->p++;
+}
+
+static int64_t te_atom(texpr *t)
+{
+	te_space(t);
+	if (*t->p == '(') {
+		t->p++;
+		int64_t v = te_sum(t);
+		te_space(t);
+		if (*t->p != ')') {
+			t->why = "missing ')' in the address expression";
+			return 0;
+		}
+		t->p++;
+		return v;
+	}
+	if (*t->p == 'i' || *t->p == 'n') {
+		int64_t v = *t->p == 'i' ? t->i : t->n;
+		t->p++;
+		return v;
+	}
+	if (isdigit((unsigned char)*t->p)) {
+		int64_t v = 0;
+		while (isdigit((unsigned char)*t->p)) {
+			v = v * 10 + (*t->p - '0');
+			if (v > 1000000000) {
+				t->why = "a number in the address expression is too large";
+				return 0;
+			}
+			t->p++;
+		}
+		return v;
+	}
+	t->why = "an address expression uses integers, i (position in the host list, from 0), "
+		 "n (the host's number), + - * and parentheses";
+	return 0;
+}
+
+static int64_t te_prod(texpr *t)
+{
+	int64_t v = te_atom(t);
+	for (;;) {
+		te_space(t);
+		if (*t->p != '*' || t->why)
+			return v;
+		t->p++;
+		v *= te_atom(t);
+	}
+}
+
+static int64_t te_sum(texpr *t)
+{
+	int64_t v = te_prod(t);
+	for (;;) {
+		te_space(t);
+		if ((*t->p != '+' && *t->p != '-') || t->why)
+			return v;
+		char op = *t->p++;
+		int64_t w = te_prod(t);
+		v = op == '+' ? v + w : v - w;
+	}
+}
+
+bool template_has_vars(const char *tmpl)
+{
+	return strchr(tmpl, '{') != NULL;
+}
+
+bool template_eval(arena *a, const char *tmpl, int64_t i, int64_t n, const char **out,
+		   const char **why)
+{
+	char res[256];
+	size_t k = 0;
+	for (const char *p = tmpl; *p;) {
+		if (*p == '{') {
+			const char *close = strchr(p, '}');
+			if (!close) {
+				*why = "'{' without '}' in the address";
+				return false;
+			}
+			char expr[128];
+			size_t el = (size_t)(close - p - 1);
+			if (el == 0 || el >= sizeof(expr)) {
+				*why = "an empty or overlong {expression} in the address";
+				return false;
+			}
+			memcpy(expr, p + 1, el);
+			expr[el] = '\0';
+			texpr t = {expr, i, n, NULL};
+			int64_t v = te_sum(&t);
+			te_space(&t);
+			if (!t.why && *t.p)
+				t.why = "unexpected text in the address expression";
+			if (t.why) {
+				*why = t.why;
+				return false;
+			}
+			int w = snprintf(res + k, sizeof(res) - k, "%lld", (long long)v);
+			if (w < 0 || (size_t)w >= sizeof(res) - k) {
+				*why = "the address is too long";
+				return false;
+			}
+			k += (size_t)w;
+			p = close + 1;
+		} else {
+			if (k + 1 >= sizeof(res)) {
+				*why = "the address is too long";
+				return false;
+			}
+			res[k++] = *p++;
+		}
+	}
+	res[k] = '\0';
+	*out = arena_strndup(a, res, k);
+	return true;
+}
+
+bool val_ipv4(const char *s, bool allow_prefix, uint32_t *addr, int *prefix, const char **why)
+{
+	unsigned oct[4];
+	int pos = 0;
+	const char *p = s;
+	*prefix = -1;
+	for (int k = 0; k < 4; k++) {
+		if (!isdigit((unsigned char)*p)) {
+			*why = "an IPv4 address is four numbers 0-255 separated by '.'";
+			return false;
+		}
+		unsigned v = 0;
+		int digits = 0;
+		while (isdigit((unsigned char)*p)) {
+			v = v * 10 + (unsigned)(*p++ - '0');
+			if (++digits > 3)
+				break;
+		}
+		if (v > 255 || digits > 3) {
+			*why = "an IPv4 address octet is 0-255";
+			return false;
+		}
+		oct[k] = v;
+		if (k < 3) {
+			if (*p != '.') {
+				*why = "an IPv4 address is four numbers 0-255 separated by '.'";
+				return false;
+			}
+			p++;
+		}
+	}
+	(void)pos;
+	if (*p == '/') {
+		if (!allow_prefix) {
+			*why = "this address takes no /prefix";
+			return false;
+		}
+		p++;
+		int64_t pl;
+		if (!val_int(p, &pl) || pl < 0 || pl > 32) {
+			*why = "a prefix length is 0-32";
+			return false;
+		}
+		*prefix = (int)pl;
+	} else if (*p) {
+		*why = "unexpected text after the IPv4 address";
+		return false;
+	}
+	*addr = oct[0] << 24 | oct[1] << 16 | oct[2] << 8 | oct[3];
+	return true;
+}
+
+static bool hexrun(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+bool val_pci(const char *s, char *out, const char **why)
+{
+	/* DDDD:BB:DD.F or XXXXXX:BB:DD.F (VMD backing device) */
+	size_t n = strlen(s);
+	size_t dl = n == 12 ? 4 : n == 14 ? 6 : 0;
+	if (!dl || s[dl] != ':' || s[dl + 3] != ':' || s[dl + 6] != '.' || !hexrun(s, dl) ||
+	    !hexrun(s + dl + 1, 2) || !hexrun(s + dl + 4, 2) || !hexrun(s + dl + 7, 1)) {
+		*why = "a PCI address is DDDD:BB:DD.F in hex, e.g. 0000:21:00.0";
+		return false;
+	}
+	unsigned dev = (unsigned)strtoul(s + dl + 4, NULL, 16), fn = (unsigned)(s[dl + 7] - '0');
+	if (dev > 0x1f || fn > 7) {
+		*why = "a PCI device is 00-1f and a function 0-7";
+		return false;
+	}
+	for (size_t i = 0; i <= n; i++)
+		out[i] = (char)tolower((unsigned char)s[i]);
+	return true;
+}
+
+size_t val_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = prev + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}

@@ -1,0 +1,61 @@
+# The reference deployment: 14 converged GPU nodes that are also DAOS servers.
+#
+# Each node: 2x AMD EPYC 9V45 (96 cores per socket, SMT siblings at +192),
+# NUMA 0 = CPUs 0-95,192-287 and NUMA 1 = CPUs 96-191,288-383; per NUMA node
+# one 400G RoCE NIC and four Gen5 NVMe drives. One engine per NUMA node,
+# 16 targets + 2 helpers (20 cores), 4 OS cores at the start of each NUMA
+# node: OS cores 0-3 and 96-99, engine cores 4-23 and 100-119.
+
+daos 2.6
+
+cluster tier0 {
+  provider      "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]              # odd count, nodes of the cluster
+  crt_timeout   600s
+  swim_suspect_timeout 120s
+  log_mask      ERR
+  fabric roce { gid_index 5 }             # FI_VERBS_GID_IDX=5 for engines and clients
+}
+
+hardware hgx-b200 {
+  sockets          2
+  cores_per_socket 96
+  threads_per_core 2                      # siblings at +192 (linear numbering)
+  memory_per_numa  768GiB
+  numa 0 {
+    nic  ens1f0np0 pci 0000:1a:00.0 role storage rdma mlx5_0
+    nvme 0000:21:00.0 0000:22:00.0 0000:23:00.0 0000:24:00.0
+  }
+  numa 1 {
+    nic  ens2f0np0 pci 0000:9a:00.0 role storage rdma mlx5_1
+    nvme 0000:a1:00.0 0000:a2:00.0 0000:a3:00.0 0000:a4:00.0
+  }
+}
+
+profile converged : hgx-b200 {
+  os azurelinux3
+  reserve os 4 cores per numa             # housekeeping + kubelet, at the NUMA edge
+  engine per numa {
+    cores   20                            # 2 + targets + helpers
+    targets 16
+    helpers 2
+    scm ram 64GiB                         # pinned scm_size (MD-on-SSD)
+    nvme roles [wal meta data]
+  }
+}
+
+nodes gpu[001-014] : converged {
+  mgmt    10.10.0.{10+i}/24 gateway 10.10.0.1
+  storage ens1f0np0 10.20.0.{10+i}/24, ens2f0np0 10.21.0.{10+i}/24
+  bmc     10.30.0.{10+i}
+}
+
+node gpu007 { exclude nvme 0000:a4:00.0 }  # one node differs: a failed drive
+
+pool tier0 { size 90% svc_rf 2 }
+container training in tier0 {
+  type posix
+  tolerate 2 node failures
+  files large
+  checksum crc32 server
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs what dslc needs to build and test on Debian 12 (run as root, or
+# with sudo available). Safe to run again: apt-get skips what is installed.
+set -eu
+PKGS="build-essential pkg-config flex bison libyaml-dev libjansson-dev libhwloc-dev hwloc nettle-dev check libsubunit-dev python3 python3-yaml valgrind"
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+echo "install-deps: all build and test dependencies are present"

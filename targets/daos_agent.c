@@ -1,0 +1,66 @@
+/* daos_agent.c - etc/daos/daos_agent.yml. The agent keeps the key
+ * access_points in every release (src/control/cmd/daos_agent/config.go). */
+#include <string.h>
+
+#include "targets.h"
+#include "yaml_out.h"
+
+/* fabric_ifaces pins each NUMA node's clients to its local storage NIC;
+ * written only when every storage NIC's RDMA device (domain) is known. */
+static void fabric_ifaces(yaml_out *y, const node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++)
+		if (!p->engines[i].nic || !p->engines[i].nic->rdma)
+			return;
+	if (!p->nengines)
+		return;
+	yo_key(y, K_AGENT_FABRIC_IFACES);
+	yo_seq(y);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		yo_map(y);
+		yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[ep->numa].os_index);
+		yo_key(y, K_AGENT_DEVICES);
+		yo_seq(y);
+		yo_map(y);
+		yo_kstr(y, K_AGENT_IFACE, ep->nic->name);
+		yo_kstr(y, K_AGENT_DOMAIN, ep->nic->rdma);
+		yo_map_end(y);
+		yo_seq_end(y);
+		yo_map_end(y);
+	}
+	yo_seq_end(y);
+}
+
+bool target_daos_agent(const model *m, const node *nd, buf *out)
+{
+	const cluster_spec *c = &m->cluster;
+	yaml_out y;
+	if (!yo_begin(&y, out, m->release))
+		return false;
+	yo_map(&y);
+	yo_kstr(&y, K_AGENT_NAME, c->name);
+	yo_key(&y, K_AGENT_ACCESS_POINTS);
+	yo_seq(&y);
+	for (size_t i = 0; i < c->naps; i++)
+		yo_str(&y, daos_access_point(m, i));
+	yo_seq_end(&y);
+	yo_kint(&y, K_AGENT_PORT, c->port.set ? c->port.v : 10001);
+	transport_out(&y, m, false);
+	yo_kstr(&y, K_AGENT_RUNTIME_DIR, "/var/run/daos_agent");
+	yo_kstr(&y, K_AGENT_LOG_FILE, "/var/log/daos/daos_agent.log");
+	yo_kstr(&y, K_AGENT_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
+	fabric_ifaces(&y, nd->spec->plan);
+	yo_map_end(&y);
+	return yo_end(&y);
+}
+
+const target_info target_table[] = {
+	{"daos_server", "etc/daos/daos_server.yml",
+	 "DAOS server configuration: engines with cores, NIC, port, drives, SCM and hugepages as placed.",
+	 target_daos_server},
+	{"daos_agent", "etc/daos/daos_agent.yml",
+	 "DAOS agent configuration: system name, access points, transport, per-NUMA fabric interfaces.",
+	 target_daos_agent},
+};
+const size_t target_count = sizeof(target_table) / sizeof(target_table[0]);

@@ -1,0 +1,137 @@
+/* daos_server.c - etc/daos/daos_server.yml, in the key names of the declared
+ * release, with every value DAOS would otherwise derive at start written
+ * out (scm_size, nr_hugepages, system_ram_reserved). */
+#include <string.h>
+
+#include "compiler/value.h"
+#include "targets.h"
+#include "yaml_out.h"
+
+enum { DEFAULT_CONTROL_PORT = 10001, DEFAULT_TELEMETRY_PORT = 9191 };
+
+const char *daos_access_point(const model *m, size_t i)
+{
+	int port = m->cluster.port.set ? (int)m->cluster.port.v : DEFAULT_CONTROL_PORT;
+	return arena_printf(m->ar, "%s:%d", m->cluster.aps[i].host, port);
+}
+
+static void engine_out(yaml_out *y, const model *m, const node_plan *p, const engine_plan *ep)
+{
+	yo_map(y);
+	yo_kint(y, K_TARGETS, ep->targets);
+	yo_kint(y, K_NR_XS_HELPERS, ep->helpers);
+	if (p->pinned_mode)
+		yo_kint(y, K_PINNED_NUMA_NODE, p->topo->numa[ep->numa].os_index);
+	else
+		yo_kint(y, K_FIRST_CORE, ep->first_core);
+	yo_kstr(y, K_FABRIC_IFACE, ep->nic->name);
+	yo_kint(y, K_FABRIC_IFACE_PORT, ep->fabric_port);
+	yo_kstr(y, K_LOG_MASK, ep->log_mask);
+	yo_kstr(y, K_LOG_FILE, ep->log_file);
+	if (ep->env.n) {
+		yo_key(y, K_ENV_VARS);
+		yo_seq(y);
+		for (size_t i = 0; i < ep->env.n; i++)
+			yo_str(y, arena_printf(m->ar, "%s=%s", ep->env.items[i].name, ep->env.items[i].value));
+		yo_seq_end(y);
+	}
+	yo_key(y, K_STORAGE);
+	yo_seq(y);
+	yo_map(y);
+	yo_kstr(y, K_CLASS, "ram");
+	yo_kstr(y, K_SCM_MOUNT, ep->scm_mount);
+	yo_kint(y, K_SCM_SIZE, (int64_t)(ep->scm_bytes / GiB));
+	yo_map_end(y);
+	if (ep->nnvmes) {
+		yo_map(y);
+		yo_kstr(y, K_CLASS, "nvme");
+		yo_key(y, K_BDEV_LIST);
+		yo_seq(y);
+		for (int i = 0; i < ep->nnvmes; i++)
+			yo_str(y, ep->nvmes[i]->pci);
+		yo_seq_end(y);
+		if (ep->nroles) {
+			yo_key(y, K_BDEV_ROLES);
+			yo_seq(y);
+			for (int i = 0; i < ep->nroles; i++)
+				yo_str(y, ep->roles[i]);
+			yo_seq_end(y);
+		}
+		yo_map_end(y);
+	}
+	yo_seq_end(y);
+	yo_map_end(y);
+}
+
+static bool has_meta_role(const node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++)
+		for (int r = 0; r < p->engines[i].nroles; r++)
+			if (strcmp(p->engines[i].roles[r], "meta") == 0)
+				return true;
+	return false;
+}
+
+void transport_out(yaml_out *y, const model *m, bool server)
+{
+	bool insecure = m->cluster.transport.set && strcmp(m->cluster.transport.v, "insecure") == 0;
+	yo_key(y, server ? K_TRANSPORT_CONFIG : K_AGENT_TRANSPORT_CONFIG);
+	yo_map(y);
+	yo_kbool(y, K_ALLOW_INSECURE, insecure);
+	if (!insecure) {
+		if (server)
+			yo_kstr(y, K_CLIENT_CERT_DIR, "/etc/daos/certs/clients");
+		yo_kstr(y, K_CA_CERT, "/etc/daos/certs/daosCA.crt");
+		yo_kstr(y, K_CERT, server ? "/etc/daos/certs/server.crt" : "/etc/daos/certs/agent.crt");
+		yo_kstr(y, K_KEY, server ? "/etc/daos/certs/server.key" : "/etc/daos/certs/agent.key");
+	}
+	yo_map_end(y);
+}
+
+bool target_daos_server(const model *m, const node *nd, buf *out)
+{
+	const cluster_spec *c = &m->cluster;
+	const node_plan *p = nd->spec->plan;
+	yaml_out y;
+	if (!yo_begin(&y, out, m->release))
+		return false;
+	yo_map(&y);
+	yo_kstr(&y, K_NAME, c->name);
+	yo_key(&y, K_ACCESS_POINTS);
+	yo_seq(&y);
+	for (size_t i = 0; i < c->naps; i++)
+		yo_str(&y, daos_access_point(m, i));
+	yo_seq_end(&y);
+	yo_kint(&y, K_PORT, c->port.set ? c->port.v : DEFAULT_CONTROL_PORT);
+	transport_out(&y, m, true);
+	yo_kstr(&y, K_PROVIDER, c->provider.v);
+	if (c->crt_timeout_ms.set)
+		yo_kint(&y, K_CRT_TIMEOUT, c->crt_timeout_ms.v / 1000);
+	yo_kstr(&y, K_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
+	yo_kstr(&y, K_CONTROL_LOG_FILE, "/var/log/daos/daos_server.log");
+	yo_kstr(&y, K_HELPER_LOG_FILE, "/var/log/daos/daos_server_helper.log");
+	yo_kint(&y, K_TELEMETRY_PORT, c->telemetry_port.set ? c->telemetry_port.v : DEFAULT_TELEMETRY_PORT);
+	yo_kint(&y, K_NR_HUGEPAGES, p->nr_hugepages);
+	yo_kint(&y, K_SYSTEM_RAM_RESERVED,
+		c->system_ram_reserved.set ? c->system_ram_reserved.v / (int64_t)GiB : m->release->system_ram_reserved_gib);
+	if (c->gid_index.set) {
+		/* clients need the same GID index as the engines */
+		yo_key(&y, K_CLIENT_ENV_VARS);
+		yo_seq(&y);
+		yo_str(&y, arena_printf(m->ar, "FI_VERBS_GID_IDX=%lld", (long long)c->gid_index.v));
+		yo_seq_end(&y);
+	}
+	if (has_meta_role(p)) {
+		yo_key(&y, K_CONTROL_METADATA);
+		yo_map(&y);
+		yo_kstr(&y, K_CM_PATH, "/var/daos/config");
+		yo_map_end(&y);
+	}
+	yo_key(&y, K_ENGINES);
+	yo_seq(&y);
+	for (int i = 0; i < p->nengines; i++)
+		engine_out(&y, m, p, &p->engines[i]);
+	yo_seq_end(&y);
+	yo_map_end(&y);
+	return yo_end(&y);
+}

@@ -1,0 +1,30 @@
+/* targets.h - artifacts: each a function from a node's plan to bytes.
+ * A target never decides policy; placement did. */
+#ifndef DSLC_TARGETS_H
+#define DSLC_TARGETS_H
+
+#include <stdbool.h>
+
+#include "compiler/buf.h"
+#include "compiler/model.h"
+#include "compiler/place.h"
+
+typedef bool (*target_fn)(const model *m, const node *nd, buf *out);
+
+typedef struct target_info {
+	const char *name; /* for the manifest and SPEC.md */
+	const char *path; /* inside out/nodes/<host>/ */
+	const char *doc;
+	target_fn fn;
+} target_info;
+
+extern const target_info target_table[];
+extern const size_t target_count;
+
+bool target_daos_server(const model *m, const node *nd, buf *out);
+bool target_daos_agent(const model *m, const node *nd, buf *out);
+
+/* Shared by both DAOS configs. */
+const char *daos_access_point(const model *m, size_t i);
+
+#endif

@@ -1,0 +1,40 @@
+/* yaml_out.h - a thin layer over libyaml's emitter for the YAML targets.
+ * Keys come from the release's key table (schemas/daos_keys.def), so a key
+ * that does not exist in the declared release cannot be written. */
+#ifndef DSLC_YAML_OUT_H
+#define DSLC_YAML_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "compiler/buf.h"
+#include "compiler/daos.h"
+
+typedef struct yaml_out {
+	yaml_emitter_t em;
+	buf *out;
+	const daos_release *rel;
+	bool failed;
+} yaml_out;
+
+bool yo_begin(yaml_out *y, buf *out, const daos_release *rel);
+bool yo_end(yaml_out *y); /* false when anything failed */
+void yo_map(yaml_out *y);
+void yo_map_end(yaml_out *y);
+void yo_seq(yaml_out *y);
+void yo_seq_end(yaml_out *y);
+void yo_key(yaml_out *y, daos_key k);
+void yo_str(yaml_out *y, const char *s);
+void yo_int(yaml_out *y, int64_t v);
+void yo_bool(yaml_out *y, bool v);
+/* key: value shorthands */
+void yo_kstr(yaml_out *y, daos_key k, const char *s);
+void yo_kint(yaml_out *y, daos_key k, int64_t v);
+void yo_kbool(yaml_out *y, daos_key k, bool v);
+
+/* transport_config of the server or the agent (daos_server.c). */
+struct model;
+void transport_out(yaml_out *y, const struct model *m, bool server);
+
+#endif
