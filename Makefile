@@ -83,6 +83,9 @@ install: all
 clean:
 	rm -rf build build-asan out
 
-.PHONY: all check asan-suite golden demo install clean
+.PHONY: all check asan-suite golden demo install clean spec
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+spec: all
+	tests/update_spec.sh $(BUILD)/dslc

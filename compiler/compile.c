@@ -6,12 +6,26 @@
 #include "parse.h"
 #include "place.h"
 
+static bool compile_root(compilation *c, ast_block *root);
+
 bool compile_file(compilation *c, const char *path)
 {
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
 	diag_init(&c->dc, &c->ar, &c->src);
-	ast_block *root = parse_program(&c->ar, &c->dc, &c->src, path);
+	return compile_root(c, parse_program(&c->ar, &c->dc, &c->src, path));
+}
+
+bool compile_text(compilation *c, const char *name, const char *text)
+{
+	arena_init(&c->ar);
+	src_set_init(&c->src, &c->ar);
+	diag_init(&c->dc, &c->ar, &c->src);
+	return compile_root(c, parse_program_text(&c->ar, &c->dc, &c->src, name, text));
+}
+
+static bool compile_root(compilation *c, ast_block *root)
+{
 	c->parsed = root != NULL;
 	if (!root)
 		return false;

@@ -17,6 +17,7 @@ typedef struct compilation {
 /* Runs the pipeline up to lint. Returns false only when the main file cannot
  * be read; findings (including syntax errors) are in c->dc. */
 bool compile_file(compilation *c, const char *path);
+bool compile_text(compilation *c, const char *name, const char *text);
 void compile_free(compilation *c);
 
 #endif

@@ -76,6 +76,8 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	d->seq = (unsigned)dc->n;
 	ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, d);
 	dc->counts[d->severity]++;
+	if (dc->context)
+		diag_note_at(dc, d, SRC_LOC_NONE, "for %s", dc->context);
 	return d;
 }
 

@@ -35,6 +35,7 @@ typedef struct diag_ctx {
 	size_t seen_cap, seen_n;
 	diag sink; /* a duplicate's notes and help go here and are dropped */
 	unsigned counts[3];
+	const char *context; /* when set, each new finding gets the note "for <context>" */
 } diag_ctx;
 
 void diag_init(diag_ctx *dc, arena *ar, src_set *src);

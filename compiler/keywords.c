@@ -19,6 +19,7 @@ static void top_daos(kw_ctx *k)
 	src_loc l;
 	if (!kw_word(k, "a release", &v, &l))
 		return;
+	m->release_given = true;
 	const daos_release *rel = daos_release_find(v);
 	if (!rel) {
 		diag *d = diag_report(k->r->dc, R_RELEASE, l, "DAOS release '%s' is not supported", v);

@@ -87,6 +87,7 @@ bool kw_peek_word(kw_ctx *k, const char *w); /* next value is that word */
 bool kw_expect_word(kw_ctx *k, const char *w);
 bool kw_word(kw_ctx *k, const char *what, const char **out, src_loc *loc);
 bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc);
+bool kw_word_glued(kw_ctx *k, const char *what, const char **out, src_loc *loc);
 bool kw_int(kw_ctx *k, const char *what, int64_t min, int64_t max, int64_t *out, src_loc *loc);
 bool kw_size(kw_ctx *k, const char *what, uint64_t *out, src_loc *loc);
 bool kw_pci(kw_ctx *k, const char *what, char out[16], src_loc *loc);

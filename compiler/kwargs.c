@@ -79,6 +79,26 @@ bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc)
 	return kw_word(k, what, out, loc);
 }
 
+/* A value written without spaces, such as ERR,MGMT=DEBUG, reaches us as
+ * several tokens that touch; they are one value. */
+bool kw_word_glued(kw_ctx *k, const char *what, const char **out, src_loc *loc)
+{
+	src_loc l;
+	if (!kw_word(k, what, out, &l))
+		return false;
+	const char *s = *out;
+	while (k->cur && k->cur->loc.file == l.file && k->cur->loc.start == l.end &&
+	       (k->cur->kind == AST_WORD || k->cur->kind == AST_PUNCT)) {
+		ast_value *v = kw_next(k);
+		s = arena_printf(k->r->ar, "%s%s", s, v->text);
+		l.end = v->loc.end;
+	}
+	*out = s;
+	if (loc)
+		*loc = l;
+	return true;
+}
+
 bool kw_int(kw_ctx *k, const char *what, int64_t min, int64_t max, int64_t *out, src_loc *loc)
 {
 	const char *s;
@@ -244,7 +264,7 @@ static void kw_typed(kw_ctx *k)
 		opt_str *o = (opt_str *)field;
 		const char *s;
 		src_loc l;
-		if (!kw_word(k, kw->syntax + strlen(kw->name) + 1, &s, &l))
+		if (!(kw->type == KW_WORD ? kw_word_glued : kw_word)(k, kw->syntax + strlen(kw->name) + 1, &s, &l))
 			return;
 		if (kw->type == KW_ENUM) {
 			size_t nc = 0;

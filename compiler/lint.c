@@ -144,7 +144,7 @@ static void lint_cluster(model *m)
 			diag_note_at(dc, d, prev->loc, "first listed here");
 			diag_help(dc, d, "list each node once");
 		}
-		if (!model_node(m, ap->host)) {
+		if (!model_node(m, ap->host) && !m->nodes_incomplete) {
 			const char *names[1024];
 			size_t n = 0;
 			for (size_t k = 0; k < m->nnodes && n < 1024; k++)
@@ -379,7 +379,9 @@ void lint_model(model *m)
 		const node_plan *p = m->specs[i]->plan;
 		if (!p || !p->topo)
 			continue;
+		place_context(m, m->specs[i]);
 		lint_engines(m, p);
 		lint_memory(m, p);
 	}
+	place_context(m, NULL);
 }

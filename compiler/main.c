@@ -26,7 +26,7 @@ static const char usage[] =
 	"  lint FILE                     report findings only\n"
 	"  explain ID                    print a rule's explanation\n"
 	"  rules [--markdown]            list every rule\n"
-	"  keywords --markdown           print the keyword reference (SPEC.md)\n"
+	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
 	"  version                       print the version\n"
 	"\n"
 	"options:\n"
@@ -144,6 +144,7 @@ static int cmd_lint(const cli *c)
 		return rc;
 	}
 	diag_print_text(&comp.dc, stdout, c->max_findings);
+	fflush(stdout);
 	print_summary(&comp, stderr);
 	rc = fails(&comp, c->fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
 	compile_free(&comp);
@@ -254,8 +255,16 @@ static void print_table(const kw_table *t, const char *title)
 	printf("\n");
 }
 
-static int cmd_keywords(void)
+static int cmd_keywords(bool markdown)
 {
+	if (!markdown) {
+		const kw_table *all[] = {&kw_top, &kw_cluster, &kw_fabric, &kw_hardware, &kw_numa, &kw_profile,
+			&kw_engine, &kw_node_addr, &kw_pool, &kw_container};
+		for (size_t t = 0; t < sizeof(all) / sizeof(all[0]); t++)
+			for (size_t i = 0; i < all[t]->n; i++)
+				printf("%s\t%s\n", all[t]->block, all[t]->kws[i].name);
+		return EXIT_CLEAN;
+	}
 	print_table(&kw_top, "Top level");
 	print_table(&kw_cluster, "`cluster` block");
 	print_table(&kw_fabric, "`fabric` block (in `cluster`)");
@@ -288,7 +297,7 @@ int main(int argc, char **argv)
 	if (strcmp(c.cmd, "rules") == 0)
 		return cmd_rules(&c);
 	if (strcmp(c.cmd, "keywords") == 0)
-		return cmd_keywords();
+		return cmd_keywords(c.markdown);
 	if (strcmp(c.cmd, "version") == 0) {
 		printf("dslc %s\n", DSLC_VERSION);
 		return EXIT_CLEAN;

@@ -186,6 +186,7 @@ typedef struct model {
 	arena *ar;
 	diag_ctx *dc;
 	const daos_release *release;
+	bool release_given; /* a daos line exists, valid or not */
 	src_loc release_loc;
 	cluster_spec cluster;
 	hardware **hws;
@@ -195,6 +196,7 @@ typedef struct model {
 	node *nodes;
 	size_t nnodes, nodes_cap;
 	strmap node_index; /* host -> node index + 1 */
+	bool nodes_incomplete; /* a nodes statement failed: node lookups may miss */
 	node_spec **specs; /* distinct specs, in first-use order */
 	size_t nspecs, specs_cap;
 	pool_spec **pools;

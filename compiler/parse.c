@@ -33,7 +33,8 @@ ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file)
 }
 
 typedef struct include_frame {
-	const char *real;
+	const char *real;    /* for cycle detection */
+	const char *shown;   /* for messages: the path as resolved from the user's */
 	const struct include_frame *up;
 	int depth;
 } include_frame;
@@ -83,7 +84,7 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 		if (strcmp(f->real, real) == 0) {
 			diag *d = diag_report(dc, R_INCLUDE, arg->loc, "'%s' includes itself", path);
 			for (const include_frame *g = frame; g; g = g->up)
-				diag_note_at(dc, d, SRC_LOC_NONE, "included from %s", g->real);
+				diag_note_at(dc, d, SRC_LOC_NONE, "included from %s", g->shown);
 			diag_help(dc, d, "remove this include; each file may be included once per chain");
 			return NULL;
 		}
@@ -100,7 +101,7 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 	ast_block *sub = parse_file(ar, dc, id);
 	if (diag_count(dc, SEV_ERROR) != before)
 		return NULL;
-	include_frame next = {arena_strdup(ar, real), frame, frame->depth + 1};
+	include_frame next = {arena_strdup(ar, real), path, frame, frame->depth + 1};
 	expand_includes(ar, dc, sub, id, &next);
 	return sub->first;
 }
@@ -129,17 +130,28 @@ static void expand_includes(arena *ar, diag_ctx *dc, ast_block *blk, uint32_t fi
 	}
 }
 
-ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path)
+static ast_block *parse_loaded(arena *ar, diag_ctx *dc, uint32_t id, const char *path)
 {
-	uint32_t id = src_load(src, path);
-	if (!id)
-		return NULL;
 	unsigned before = diag_count(dc, SEV_ERROR);
 	ast_block *root = parse_file(ar, dc, id);
 	if (diag_count(dc, SEV_ERROR) != before)
 		return root;
 	char real[PATH_MAX];
-	include_frame top = {arena_strdup(ar, realpath(path, real) ? real : path), NULL, 0};
+	include_frame top = {arena_strdup(ar, realpath(path, real) ? real : path), path, NULL, 0};
 	expand_includes(ar, dc, root, id, &top);
 	return root;
+}
+
+ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path)
+{
+	uint32_t id = src_load(src, path);
+	if (!id)
+		return NULL;
+	return parse_loaded(ar, dc, id, path);
+}
+
+ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text)
+{
+	uint32_t id = src_add(src, name, arena_strdup(ar, text), strlen(text));
+	return parse_loaded(ar, dc, id, name);
 }

@@ -34,4 +34,7 @@ ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file);
  * file cannot be read (errno set); include failures are diagnostics. */
 ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path);
 
+/* The same for text already in memory (tests, stdin). */
+ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text);
+
 #endif

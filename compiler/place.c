@@ -181,14 +181,14 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
 				      "cores %d-%d run past the last core (%d) and wrap to core 0", fc,
 				      fc + ep->needed - 1, t->ncores - 1);
-		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->needed + 1);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->ncores + 1);
 		return false;
 	}
-	if (fc + ep->needed - 1 > last) {
+	if (fc + ep->ncores - 1 > last) {
 		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
 				      "cores %d-%d run past the last core of NUMA node %d (%d)", fc,
-				      fc + ep->needed - 1, ep->numa, last);
-		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->needed + 1);
+				      fc + ep->ncores - 1, ep->numa, last);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->ncores + 1);
 		return false;
 	}
 	return true;
@@ -257,10 +257,10 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 			  (long long)e->pinned_numa.v);
 	}
 	int os_n = p->os_count[ep->numa], os_f = p->os_first[ep->numa];
-	if (ranges_overlap(ep->first_core, ep->needed, os_f, os_n)) {
+	if (ranges_overlap(ep->first_core, ep->ncores, os_f, os_n)) {
 		diag *d = diag_report(m->dc, R_ENGINE_CORES_OVERLAP, engine_where(e, &e->first_core),
 				      "engine cores %d-%d overlap the OS cores %d-%d of NUMA node %d", ep->first_core,
-				      ep->first_core + ep->needed - 1, os_f, os_f + os_n - 1, ep->numa);
+				      ep->first_core + ep->ncores - 1, os_f, os_f + os_n - 1, ep->numa);
 		diag_note_at(m->dc, d, s->os_cores.loc, "the OS cores are reserved here");
 		diag_help(m->dc, d, "write `first_core %d`, or drop first_core", win_first);
 		p->ok = false;
@@ -388,8 +388,17 @@ static void place_spec(model *m, node_spec *s)
 	hugepages(m, p);
 }
 
+/* Findings about a node's own override name the node. */
+void place_context(model *m, const node_spec *s)
+{
+	m->dc->context = s && s->origin && strncmp(s->origin, "node ", 5) == 0 ? s->origin : NULL;
+}
+
 void place_model(model *m)
 {
-	for (size_t i = 0; i < m->nspecs; i++)
+	for (size_t i = 0; i < m->nspecs; i++) {
+		place_context(m, m->specs[i]);
 		place_spec(m, m->specs[i]);
+	}
+	place_context(m, NULL);
 }

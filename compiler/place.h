@@ -44,6 +44,9 @@ struct node_plan {
 	bool ok; /* no placement error: the plan can be rendered */
 };
 
+/* Sets the diagnostics context to a node override's origin (or clears it). */
+void place_context(model *m, const node_spec *s);
+
 /* Places every spec of the model; findings go to the model's diagnostics. */
 void place_model(model *m);
 

@@ -329,27 +329,40 @@ static void override_node(resolver *r, pending_nodes *pn, const char *host, src_
 
 typedef struct addr_check {
 	strmap owners; /* address -> host */
+	strmap broken; /* templates already reported, by location */
 } addr_check;
 
-static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, addr_check *ac)
+/* Node overrides copy a template; report a broken one once. */
+static bool already_broken(resolver *r, addr_check *ac, src_loc l)
+{
+	char *key = arena_printf(r->ar, "%u:%u", l.file, l.start);
+	return strmap_put(&ac->broken, key, key) != NULL;
+}
+
+static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, addr_check *ac,
+			     addr_check *seen)
 {
 	if (!o->set)
 		return NULL;
 	const char *out, *why;
 	if (!template_eval(r->ar, o->v, nd->index, nd->number, &out, &why)) {
+		o->set = false;
+		if (already_broken(r, seen, o->loc))
+			return NULL;
 		diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s': %s", o->v, why);
 		diag_help(r->dc, d, "write per-node addresses like 10.20.0.{10+i}/24 (i counts from 0 in the host list)");
-		o->set = false; /* report a broken template once, not once per node */
 		return NULL;
 	}
 	uint32_t a;
 	int pl;
 	if (!val_ipv4(out, prefix, &a, &pl, &why) || (prefix && pl < 0)) {
+		o->set = false; /* report a broken template once, not once per node */
+		if (already_broken(r, seen, o->loc))
+			return NULL;
 		diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s' gives '%s' for %s: %s", o->v, out, nd->host,
 				      prefix && pl < 0 && !why ? "missing /prefix" : why ? why : "missing /prefix");
 		diag_help(r->dc, d, prefix ? "write an IPv4 address with its prefix, e.g. 10.20.0.{10+i}/24"
 					   : "write an IPv4 address without a prefix");
-		o->set = false;
 		return NULL;
 	}
 	if (!ac)
@@ -373,19 +386,20 @@ static void eval_addresses(resolver *r)
 	model *m = r->m;
 	addr_check ac;
 	strmap_init(&ac.owners, r->ar);
+	strmap_init(&ac.broken, r->ar);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		node *nd = &m->nodes[i];
 		node_spec *s = nd->spec;
 		if (!s)
 			continue;
-		nd->mgmt = eval_addr(r, nd, &s->mgmt, true, &ac);
-		nd->gateway = eval_addr(r, nd, &s->gateway, false, NULL);
-		nd->bmc = eval_addr(r, nd, &s->bmc, false, &ac);
+		nd->mgmt = eval_addr(r, nd, &s->mgmt, true, &ac, &ac);
+		nd->gateway = eval_addr(r, nd, &s->gateway, false, NULL, &ac);
+		nd->bmc = eval_addr(r, nd, &s->bmc, false, &ac, &ac);
 		if (s->nstorage) {
 			nd->storage = arena_alloc(r->ar, s->nstorage * sizeof(char *));
 			for (size_t k = 0; k < s->nstorage; k++) {
 				opt_str o = {s->storage[k].tmpl, s->storage[k].loc, true};
-				nd->storage[k] = eval_addr(r, nd, &o, true, &ac);
+				nd->storage[k] = eval_addr(r, nd, &o, true, &ac, &ac);
 				if (!o.set)
 					s->storage[k].tmpl = "";
 			}
@@ -433,7 +447,7 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 
 	uint32_t main_file = root->first ? root->first->loc.file : 1;
 	src_loc file_start = {main_file, 0, 0};
-	if (!m->release) {
+	if (!m->release_given) {
 		diag *d = diag_report(dc, R_RELEASE, file_start, "the file does not say which DAOS release it is for");
 		diag_help(dc, d, "start the file with `daos 2.6` (supported: %s)", daos_release_list());
 	}
@@ -449,8 +463,10 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 		if (pn->single)
 			continue;
 		node_spec *base = pending_profile(&r, pn);
-		if (!base)
+		if (!base) {
+			m->nodes_incomplete = true;
 			continue;
+		}
 		node_spec *s = pending_spec(&r, pn, base, arena_printf(ar, "nodes %s", pn->hosts->text));
 		spec_register(m, s);
 		for_each_host(&r, pn, add_node, s);

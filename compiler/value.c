@@ -320,7 +320,7 @@ static int64_t te_atom(texpr *t)
 		return v;
 	}
 	t->why = "an address expression uses integers, i (position in the host list, from 0), "
-		 "n (the host's number), + - * and parentheses";
+		 "n (the host's number), + - * / % and parentheses";
 	return 0;
 }
 
@@ -329,10 +329,19 @@ static int64_t te_prod(texpr *t)
 	int64_t v = te_atom(t);
 	for (;;) {
 		te_space(t);
-		if (*t->p != '*' || t->why)
+		char op = *t->p;
+		if ((op != '*' && op != '/' && op != '%') || t->why)
 			return v;
 		t->p++;
-		v *= te_atom(t);
+		int64_t w = te_atom(t);
+		if (op == '*') {
+			v *= w;
+		} else if (w == 0) {
+			t->why = "division by zero in the address expression";
+			return 0;
+		} else {
+			v = op == '/' ? v / w : v % w;
+		}
 	}
 }
 

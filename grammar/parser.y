@@ -64,7 +64,7 @@ body:
 	  %empty                 { $$ = ast_block_new(pc->ar); }
 	| body sep               { $$ = $1; }
 	| body values sep        { ast_block_add($1, ast_stmt_new(pc->ar, $2, NULL, @2)); $$ = $1; }
-	| body values block      { ast_block_add($1, ast_stmt_new(pc->ar, $2, $3, @$)); $$ = $1; }
+	| body values block      { ast_block_add($1, ast_stmt_new(pc->ar, $2, $3, src_loc_join(@2, @3))); $$ = $1; }
 	| body error sep         { yyerrok; $$ = $1; }
 	;
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPEC.md against the tables: the generated references match dslc's output,
+# every keyword appears in a dsl example, every rule has a failing fixture
+# whose expected output carries that rule's ID.
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   spec $1"; }
+no() { fail=$((fail + 1)); echo "FAIL spec $1"; }
+
+section() { # the text between the markers of one generated section
+	awk -v m="<!-- BEGIN GENERATED: $1 -->" '$0 == m {on = 1; next} /^<!-- END GENERATED -->$/ {on = 0} on' SPEC.md
+}
+for cmd in "dslc keywords --markdown" "dslc rules --markdown"; do
+	if [ "$(section "$cmd")" = "$($DSLC ${cmd#dslc })" ]; then
+		ok "section '$cmd' is current"
+	else
+		no "section '$cmd' differs from the tables: regenerate it (see SPEC.md's markers)"
+	fi
+done
+
+examples=$(awk '/^```dsl$/ {on = 1; next} /^```$/ {on = 0} on' SPEC.md)
+missing=""
+while IFS=$'\t' read -r block kw; do
+	grep -qw -- "$kw" <<<"$examples" || missing="$missing $block/$kw"
+done < <($DSLC keywords)
+if [ -z "$missing" ]; then ok "every keyword has a dsl example"; else no "keywords without an example:$missing"; fi
+
+nofix=""
+for id in $($DSLC rules | awk '{print $1}'); do
+	f=tests/golden/diag/$id.dsl
+	[ -f "$f" ] && grep -q "\[$id\]" "${f%.dsl}.expected" 2>/dev/null || nofix="$nofix $id"
+	$DSLC explain "$id" >/dev/null || nofix="$nofix explain:$id"
+done
+if [ -z "$nofix" ]; then ok "every rule has a failing fixture and an explanation"; else no "rules without a fixture:$nofix"; fi
+grep -q '^exit: 0$' tests/golden/diag/clean.expected && [ "$(wc -l <tests/golden/diag/clean.expected)" = 1 ] \
+	&& ok "the passing fixture is clean" || no "tests/golden/diag/clean.dsl has findings"
+
+echo "spec: $pass passed, $fail failed"
+[ "$fail" = 0 ]

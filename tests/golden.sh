@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Golden tests: exact diagnostics of every fixture in tests/golden/diag, and
+# the exact output tree of the reference example in tests/golden/build.
+#   tests/golden.sh DSLC          compare; prints "ok"/"FAIL" lines
+#   tests/golden.sh DSLC update   regenerate (review the diff before committing)
+set -u
+DSLC=$1
+MODE=${2:-check}
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+
+result() { # name, ok?
+	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "ok   golden $1"; else fail=$((fail + 1)); echo "FAIL golden $1"; fi
+}
+
+for f in tests/golden/diag/*.dsl; do
+	case "$f" in *-b.dsl) continue ;; esac   # included by another fixture
+	exp=${f%.dsl}.expected
+	act=$($DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
+	if [ "$MODE" = update ]; then
+		printf '%s\n' "$act" > "$exp"
+		continue
+	fi
+	if [ -f "$exp" ] && [ "$act" = "$(cat "$exp")" ]; then
+		result "$f" 0
+	else
+		result "$f" 1
+		diff <(printf '%s\n' "$act") "$exp" | head -20
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if $DSLC build examples/hgx-b200/cluster.dsl -o "$tmp/out" 2>"$tmp/log"; then
+	if [ "$MODE" = update ]; then
+		rm -rf tests/golden/build/hgx-b200
+		mkdir -p tests/golden/build
+		cp -r "$tmp/out" tests/golden/build/hgx-b200
+	else
+		diff -r "$tmp/out" tests/golden/build/hgx-b200 >"$tmp/diff" 2>&1
+		result "build tree of examples/hgx-b200" $?
+		head -30 "$tmp/diff"
+	fi
+else
+	cat "$tmp/log"
+	result "build of examples/hgx-b200" 1
+fi
+[ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,18 @@
+# MD-on-SSD roles on an engine left without drives
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+  exclude nvme 0000:a1:00.0 0000:a2:00.0 0000:a3:00.0 0000:a4:00.0
+}
+nodes gpu[001-014] : converged

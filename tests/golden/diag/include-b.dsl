@@ -1,0 +1,2 @@
+# included by include.dsl, includes it back
+include "include.dsl"

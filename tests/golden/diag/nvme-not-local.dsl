@@ -1,0 +1,18 @@
+# a drive of NUMA node 1 given to the NUMA 0 engine
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+  engine numa 0 { nvme 0000:21:00.0 0000:a1:00.0 }
+}
+nodes gpu[001-014] : converged

@@ -1,0 +1,5 @@
+# end of file inside two blocks
+daos 2.6
+cluster tier0 {
+  provider "ofi+tcp"
+  fabric roce {

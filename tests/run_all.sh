@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the whole suite against one build directory and prints one closing
+# line "N passed, N failed".
+#   tests/run_all.sh BUILD            plain
+#   tests/run_all.sh BUILD asan       the same binaries built with ASan+UBSan
+#   tests/run_all.sh BUILD valgrind   dslc and the unit tests under valgrind
+set -u
+cd "$(dirname "$0")/.."
+BUILD=$1
+MODE=${2:-plain}
+DSLC="$BUILD/dslc"
+UNIT="$BUILD/unit_tests"
+QUICK=""
+if [ "$MODE" = valgrind ]; then
+	if ! command -v valgrind >/dev/null; then
+		echo "skip valgrind suite: valgrind is not installed"
+		exit 0
+	fi
+	VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+	DSLC="$VG $BUILD/dslc"
+	UNIT="env CK_FORK=no $VG $BUILD/unit_tests"
+	QUICK=quick
+fi
+echo "== suite ($MODE)"
+pass=0 fail=0
+count() { # log file
+	pass=$((pass + $(grep -c '^ok ' "$1"))) fail=$((fail + $(grep -c '^FAIL' "$1")))
+}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# unit tests (Check)
+$UNIT >"$log" 2>&1
+rc=$?
+cat "$log"
+checks=$(sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' "$log")
+if [ -n "$checks" ] && [ $rc = 0 ]; then
+	set -- $checks
+	pass=$((pass + $1 - $2 - $3)) fail=$((fail + $2 + $3))
+else
+	fail=$((fail + 1))
+	echo "FAIL unit tests (exit $rc)"
+fi
+
+tests/golden.sh "$DSLC" >"$log" 2>&1
+grep -v '^ok ' "$log"
+count "$log"
+
+tests/tree_tests.sh "$DSLC" $QUICK >"$log" 2>&1
+grep -v '^ok ' "$log"
+count "$log"
+
+if [ "$MODE" = plain ]; then
+	tests/check_spec.sh "$DSLC" >"$log" 2>&1
+	grep -v '^ok ' "$log"
+	count "$log"
+fi
+
+echo "$MODE: $pass passed, $fail failed"
+[ "$fail" = 0 ]

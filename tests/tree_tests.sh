@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Output-tree tests: determinism, no rewrites, atomic replacement, --check,
+# safety of the output directory, scale, and DAOS's own rules on every file.
+#   tests/tree_tests.sh DSLC [quick]     (quick: skip the 1,000-node build)
+set -u
+DSLC=$1
+QUICK=${2:-}
+cd "$(dirname "$0")/.."
+PY=/usr/bin/python3
+CHECKER=tests/validate/daos_config_check.py
+EX=examples/hgx-b200
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   tree $1"; }
+no() { fail=$((fail + 1)); echo "FAIL tree $1"; }
+check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+snapshot() { (cd "$1" && find . -type f -printf '%p %i %T@ %s\n' | sort); }
+hashes() { (cd "$1" && find . -type f -exec sha256sum {} + | sort -k2); }
+variant() { # name, sed expression: a copy of the example next to its hardware file
+	mkdir -p "$T/$1"
+	cp "$EX/hardware.dsl" "$T/$1/"
+	sed "$2" "$EX/cluster.dsl" >"$T/$1/cluster.dsl"
+}
+
+# 1. builds are deterministic and valid for DAOS
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log1"
+check "first build exits 0" "[ $? = 0 ]"
+$DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
+check "two builds give identical bytes" "diff -r '$T/a' '$T/b' >/dev/null"
+check "14 nodes x 2 configs + manifest" "[ \$(find '$T/a' -type f | wc -l) = 29 ]"
+if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
+	check "every YAML passes DAOS 2.6's loader rules" "$PY $CHECKER --release 2.6 \$(find '$T/a' -name '*.yml') >'$T/v26' 2>&1"
+else
+	echo "skip tree DAOS loader rules: /usr/bin/python3 with PyYAML is missing (scripts/install-deps.sh installs it)"
+fi
+check "engine 1 of gpu001 runs at first_core 100" "grep -q '^  first_core: 100$' '$T/a/nodes/gpu001/etc/daos/daos_server.yml'"
+check "gpu007 keeps its excluded drive out" "! grep -q 0000:a4:00.0 '$T/a/nodes/gpu007/etc/daos/daos_server.yml' && grep -q 0000:a4:00.0 '$T/a/nodes/gpu006/etc/daos/daos_server.yml'"
+check "the manifest's hashes match the files" "$PY - '$T/a' <<'PYEOF'
+import hashlib, json, sys, os
+root = sys.argv[1]
+m = json.load(open(os.path.join(root, 'manifest.json')))
+bad = [f['path'] for f in m['files'] if hashlib.sha256(open(os.path.join(root, f['path']), 'rb').read()).hexdigest() != f['sha256']]
+sys.exit(1 if bad or len(m['files']) != 28 else 0)
+PYEOF"
+
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	check "manifest.json validates against schemas/manifest.schema.json" "$PY -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '$T/a/manifest.json' schemas/manifest.schema.json"
+else
+	echo "skip tree manifest schema: python3-jsonschema is missing (scripts/install-deps.sh installs it)"
+fi
+
+# 2. an unchanged rebuild rewrites nothing
+snapshot "$T/a" >"$T/s1"
+sleep 1
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
+snapshot "$T/a" >"$T/s2"
+check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/dev/null"
+check "unchanged rebuild reports 0 written" "grep -q '0 written, 29 unchanged, 0 removed' '$T/log2'"
+check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-* 2>/dev/null)\" ]"
+
+# 3. --check
+$DSLC build $EX/cluster.dsl -o "$T/a" --check 2>/dev/null
+check "--check on a fresh tree exits 0" "[ $? = 0 ]"
+cp -a "$T/a" "$T/c"
+echo "# edited" >>"$T/c/nodes/gpu003/etc/daos/daos_agent.yml"
+$DSLC build $EX/cluster.dsl -o "$T/c" --check 2>"$T/log3"
+check "--check finds an edited file (exit 1)" "[ $? = 1 ] && grep -q 'gpu003/etc/daos/daos_agent.yml: differs' '$T/log3'"
+cp -a "$T/a" "$T/d"
+touch "$T/d/nodes/stray"
+$DSLC build $EX/cluster.dsl -o "$T/d" --check 2>/dev/null
+check "--check finds an extra file (exit 1)" "[ $? = 1 ]"
+
+# 4. a failed build leaves the previous tree as it was
+variant broken 's/^  reserve os 4 cores per numa.*/&\n  engine numa 1 { first_core 4 }/'
+hashes "$T/a" >"$T/h1"
+$DSLC build "$T/broken/cluster.dsl" -o "$T/a" 2>"$T/log4"
+rc=$?
+hashes "$T/a" >"$T/h2"
+check "a build with errors exits 1" "[ $rc = 1 ]"
+check "a build with errors writes nothing" "diff '$T/h1' '$T/h2' >/dev/null && grep -q 'nothing written' '$T/log4'"
+
+# 5. changes rewrite only what changed; removed nodes disappear
+variant changed 's/crt_timeout   600s/crt_timeout   300s/; s/gpu\[001-014\] : converged/gpu[001-013] : converged/'
+snapshot "$T/a" >"$T/s3"
+$DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
+check "a changed timeout rewrites servers and the manifest only" "grep -q '14 written, 13 unchanged, 2 removed' '$T/log5'"
+check "agents of kept nodes keep their inode" "[ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
+check "the removed node's files are gone" "[ ! -e '$T/a/nodes/gpu014' ]"
+
+# 6. the output directory is ours alone
+mkdir -p "$T/home"
+echo precious >"$T/home/notes.txt"
+$DSLC build $EX/cluster.dsl -o "$T/home" 2>"$T/log6"
+check "refuses a non-empty directory without a manifest (exit 2)" "[ $? = 2 ] && [ \"\$(cat '$T/home/notes.txt')\" = precious ]"
+echo secret >"$T/secret"
+rm "$T/b/nodes/gpu001/etc/daos/daos_agent.yml"
+ln -s "$T/secret" "$T/b/nodes/gpu001/etc/daos/daos_agent.yml"
+$DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
+check "a symlink in the old tree is replaced, its target untouched" "[ ! -L '$T/b/nodes/gpu001/etc/daos/daos_agent.yml' ] && [ \"\$(cat '$T/secret')\" = secret ]"
+printf 'x' >"$T/plainfile"
+$DSLC build $EX/cluster.dsl -o "$T/plainfile" 2>/dev/null
+check "an output path that is a file is refused (exit 2)" "[ $? = 2 ]"
+
+# 7. other releases
+variant r28 's/^daos 2.6/daos 2.8/'
+$DSLC build "$T/r28/cluster.dsl" -o "$T/r28/out" 2>/dev/null
+check "the 2.8 variant writes mgmt_svc_replicas" "grep -q '^mgmt_svc_replicas:' '$T/r28/out/nodes/gpu001/etc/daos/daos_server.yml'"
+if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
+	check "every YAML passes DAOS 2.8's loader rules" "$PY $CHECKER --release 2.8 \$(find '$T/r28/out' -name '*.yml') >/dev/null 2>&1"
+fi
+
+# 8. a 1,000-node variant builds (the timing is make bench's job, not a test's)
+if [ "$QUICK" != quick ]; then
+	# 1,000 nodes: spread the addresses over octets with / and %
+	variant big 's/gpu\[001-014\]/gpu[0001-1000]/; s/gpu\[001-003\]/gpu[0001-0003]/; s/node gpu007/node gpu0007/; s/\.0\.{10+i}/.{i\/200}.{10+i%200}/g'
+	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log8"
+	check "the 1,000-node variant builds 2,001 files" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 2001 ]"
+	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log9"
+	check "its rebuild rewrites nothing" "grep -q '0 written, 2001 unchanged' '$T/log9'"
+fi
+
+echo "tree: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,93 @@
+#include <string.h>
+
+#include "compiler/diag.h"
+#include "compiler/output.h"
+#include "unit.h"
+
+START_TEST(positions_from_offsets)
+{
+	arena a;
+	arena_init(&a);
+	src_set s;
+	src_set_init(&s, &a);
+	uint32_t id = src_add(&s, "x.dsl", "ab\ncde\n\nf", 9);
+	src_pos p = src_position(&s, id, 4);
+	ck_assert_uint_eq(p.line, 2);
+	ck_assert_uint_eq(p.col, 2);
+	p = src_position(&s, id, 8);
+	ck_assert_uint_eq(p.line, 4);
+	ck_assert_uint_eq(p.col, 1);
+	size_t len;
+	const char *line = src_line_text(&s, id, 2, &len);
+	ck_assert_uint_eq(len, 3);
+	ck_assert(strncmp(line, "cde", 3) == 0);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(same_finding_twice_is_kept_once)
+{
+	arena a;
+	arena_init(&a);
+	src_set s;
+	src_set_init(&s, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &s);
+	src_loc l = {1, 5, 9};
+	diag_report(&dc, R_SCM_SIZE_SMALL, l, "too small");
+	diag *d = diag_report(&dc, R_SCM_SIZE_SMALL, l, "too small");
+	diag_note_at(&dc, d, l, "dropped with the duplicate");
+	diag_report(&dc, R_SCM_SIZE_SMALL, l, "another message");
+	ck_assert_uint_eq(dc.n, 2);
+	ck_assert_ptr_null(dc.items[0]->notes);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(findings_sort_in_source_order)
+{
+	arena a;
+	arena_init(&a);
+	src_set s;
+	src_set_init(&s, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &s);
+	diag_report(&dc, R_SYNTAX, (src_loc){1, 50, 51}, "late");
+	diag_report(&dc, R_SYNTAX, (src_loc){1, 10, 11}, "early");
+	diag_sort(&dc);
+	ck_assert_str_eq(dc.items[0]->msg, "early");
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(sha256_known_vector)
+{
+	char hex[65];
+	sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+END_TEST
+
+START_TEST(every_rule_is_documented)
+{
+	for (int i = 0; i < R__COUNT; i++) {
+		const rule_info *r = &rule_table[i];
+		ck_assert_msg(r->id && strlen(r->summary) > 10 && strlen(r->explanation) > 40 && strlen(r->fix) > 5,
+			      "rule %d lacks text", i);
+		ck_assert_ptr_eq(rule_find(r->id), r);
+	}
+}
+END_TEST
+
+Suite *suite_diag(void)
+{
+	Suite *s = suite_create("diag");
+	TCase *tc = tcase_create("diag");
+	tcase_add_test(tc, positions_from_offsets);
+	tcase_add_test(tc, same_finding_twice_is_kept_once);
+	tcase_add_test(tc, findings_sort_in_source_order);
+	tcase_add_test(tc, sha256_known_vector);
+	tcase_add_test(tc, every_rule_is_documented);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,22 @@
+/* unit.h - the Check suites of dslc's unit tests. */
+#ifndef DSLC_UNIT_H
+#define DSLC_UNIT_H
+
+#include <check.h>
+
+#include "compiler/compile.h"
+
+Suite *suite_value(void);
+Suite *suite_topology(void);
+Suite *suite_diag(void);
+Suite *suite_place(void);
+
+/* Compiles text; the caller frees with compile_free. */
+void unit_compile(compilation *c, const char *text);
+/* True when a finding with that rule id was reported. */
+int unit_has(const compilation *c, const char *rule_id);
+/* The first finding's message for that rule, or "". */
+const char *unit_msg(const compilation *c, const char *rule_id);
+const char *unit_help(const compilation *c, const char *rule_id);
+
+#endif
