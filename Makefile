@@ -5,6 +5,7 @@
 #                   suite again under ASan+UBSan, and under valgrind
 #   make demo       build the reference example into out/hgx-b200
 #   make golden     regenerate golden files (review the diff before committing)
+#   make bench      build and lint figures for 1,000 to 16,384 nodes
 #   make install PREFIX=/usr/local
 
 CC       ?= gcc
@@ -83,9 +84,12 @@ install: all
 clean:
 	rm -rf build build-asan out
 
-.PHONY: all check asan-suite golden demo install clean spec
+.PHONY: all check asan-suite golden demo install clean spec bench
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 spec: all
 	tests/update_spec.sh $(BUILD)/dslc
+
+bench: all
+	/usr/bin/python3 tests/bench.py $(BUILD)/dslc

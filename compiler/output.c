@@ -29,7 +29,10 @@ void sha256_hex(const void *data, size_t len, char out[65])
 typedef struct writer {
 	const char *dir;     /* the tree being replaced */
 	char *stage;         /* sibling staging directory */
+	char last_dir[4096]; /* the directory of the previous file: already created */
+	const strmap *paths; /* every path of the new tree */
 	bool check_only, exists;
+	bool quiet; /* compare without reporting (the probe before a build) */
 	output_stats *st;
 	json_t *files;
 } writer;
@@ -40,9 +43,22 @@ static int io_error(const char *what, const char *path)
 	return 2;
 }
 
-static int mkdirs(char *path)
+/* Creates the directories of path that the previous file's directory (last)
+ * did not already have: files come grouped by node, so most need none. */
+static int mkdirs(char *path, char *last)
 {
-	for (char *p = path + 1; *p; p++) {
+	char *slash = strrchr(path, '/');
+	if (!slash)
+		return 0;
+	size_t dl = (size_t)(slash - path);
+	if (strlen(last) == dl && strncmp(path, last, dl) == 0)
+		return 0;
+	size_t common = 0;
+	while (common < dl && path[common] == last[common])
+		common++;
+	while (common > 0 && path[common] != '/' && last[common] != '\0')
+		common--;
+	for (char *p = path + common + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
@@ -50,6 +66,10 @@ static int mkdirs(char *path)
 		*p = '/';
 		if (r != 0 && errno != EEXIST)
 			return -1;
+	}
+	if (dl < 4096) {
+		memcpy(last, path, dl);
+		last[dl] = '\0';
 	}
 	return 0;
 }
@@ -121,13 +141,14 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	int same = w->exists && same_content(old, data);
 	if (w->check_only) {
 		if (!same) {
-			fprintf(stderr, "dslc: %s: %s\n", rel, access(old, F_OK) == 0 ? "differs" : "missing");
+			if (!w->quiet)
+				fprintf(stderr, "dslc: %s: %s\n", rel, access(old, F_OK) == 0 ? "differs" : "missing");
 			w->st->stale++;
 		}
 		return 0;
 	}
 	snprintf(neu, sizeof(neu), "%s/%s", w->stage, rel);
-	if (mkdirs(neu) != 0)
+	if (mkdirs(neu, w->last_dir) != 0)
 		return io_error("cannot create directories for", neu);
 	if (same && link(old, neu) == 0) {
 		w->st->unchanged++;
@@ -139,19 +160,8 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Files of the old tree that the new one does not have. */
+/* Files of the old tree that the new one does not have: counted while
+ * walking the old tree (check mode), or while deleting it (build mode). */
 static struct {
 	const strmap *paths;
 	size_t root_len;
@@ -159,18 +169,47 @@ static struct {
 	bool report;
 } g_walk;
 
-static int count_extra(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+static void walk_start(const strmap *paths, const char *root, bool report)
 {
-	(void)sb;
-	(void)ftw;
-	if (flag != FTW_F && flag != FTW_SL)
-		return 0;
+	g_walk.paths = paths;
+	g_walk.root_len = strlen(root);
+	g_walk.extra = 0;
+	g_walk.report = report;
+}
+
+static void walk_file(const char *path)
+{
+	if (!g_walk.paths || strlen(path) <= g_walk.root_len)
+		return;
 	const char *rel = path + g_walk.root_len + 1;
 	if (!strmap_get(g_walk.paths, rel)) {
 		g_walk.extra++;
 		if (g_walk.report)
 			fprintf(stderr, "dslc: %s: not generated any more\n", rel);
 	}
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path);
+	walk_file(path);
+	return unlink(path);
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+static int count_extra(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_F || flag == FTW_SL)
+		walk_file(path);
 	return 0;
 }
 
@@ -255,7 +294,9 @@ static int swap_in(writer *w)
 		return 0;
 	}
 	if (renameat2(AT_FDCWD, w->stage, AT_FDCWD, w->dir, RENAME_EXCHANGE) == 0) {
+		walk_start(w->paths, w->stage, false);
 		remove_tree(w->stage); /* now holds the old tree */
+		w->st->removed = g_walk.extra;
 		return 0;
 	}
 	if (errno != EINVAL && errno != ENOSYS)
@@ -271,71 +312,116 @@ static int swap_in(writer *w)
 		errno = e;
 		return io_error("cannot move the new tree to", w->dir);
 	}
+	walk_start(w->paths, old, false);
 	remove_tree(old);
+	w->st->removed = g_walk.extra;
 	return 0;
+}
+
+/* Compares the rendered tree with dir: 0 identical, 1 stale, 2 error. */
+static int compare_tree(const model *m, const char *dir, const char *version, output_stats *st, arena *ar,
+			bool quiet)
+{
+	writer w = {0};
+	w.dir = dir;
+	w.check_only = true;
+	w.exists = true;
+	w.quiet = quiet;
+	w.st = st;
+	w.files = json_array();
+	strmap paths;
+	strmap_init(&paths, ar);
+	int rc = render_all(m, &w, &paths, ar);
+	if (!rc)
+		rc = emit_manifest(m, &w, &paths, version);
+	json_decref(w.files);
+	if (!rc) {
+		walk_start(&paths, dir, !quiet);
+		nftw(dir, count_extra, 32, FTW_PHYS);
+		st->stale += g_walk.extra;
+	}
+	return rc ? rc : st->stale ? 1 : 0;
+}
+
+/* Refuses what dslc must not replace; sets *exists. 0 or 2. */
+static int check_dir(const char *dir, bool check_only, bool *exists)
+{
+	struct stat sb;
+	*exists = false;
+	if (stat(dir, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return io_error("cannot access", dir);
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		return io_error("output is not a directory:", dir);
+	}
+	*exists = true;
+	if (!check_only && !replaceable(dir)) {
+		fprintf(stderr, "dslc: '%s' is not empty and has no manifest.json: refusing to replace it\n"
+			"help: give an empty or new directory; dslc owns its output tree\n", dir);
+		return 2;
+	}
+	return 0;
+}
+
+/* Renders into a sibling staging directory and swaps it in. */
+static int stage_and_swap(const model *m, const char *dir, bool exists, const char *version, output_stats *st,
+			  arena *ar)
+{
+	memset(st, 0, sizeof(*st));
+	writer w = {0};
+	w.dir = dir;
+	w.exists = exists;
+	w.st = st;
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	w.stage = arena_printf(ar, "%.*s.dslc-new-%ld", (int)len, dir, (long)getpid());
+	walk_start(NULL, w.stage, false);
+	remove_tree(w.stage);
+	if (mkdir(w.stage, 0755) != 0)
+		return io_error("cannot create", w.stage);
+	strmap paths;
+	strmap_init(&paths, ar);
+	w.paths = &paths;
+	w.files = json_array();
+	int rc = render_all(m, &w, &paths, ar);
+	if (!rc)
+		rc = emit_manifest(m, &w, &paths, version);
+	json_decref(w.files);
+	if (!rc)
+		rc = swap_in(&w);
+	if (rc) {
+		walk_start(NULL, w.stage, false);
+		remove_tree(w.stage);
+	}
+	return rc;
 }
 
 int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	writer w = {0};
-	w.dir = dir;
-	w.check_only = check_only;
-	w.st = st;
-	struct stat sb;
-	if (stat(dir, &sb) == 0) {
-		if (!S_ISDIR(sb.st_mode)) {
-			errno = ENOTDIR;
-			return io_error("output is not a directory:", dir);
-		}
-		w.exists = true;
-		if (!check_only && !replaceable(dir)) {
-			fprintf(stderr, "dslc: '%s' is not empty and has no manifest.json: refusing to replace it\n"
-				"help: give an empty or new directory; dslc owns its output tree\n", dir);
-			return 2;
-		}
-	} else if (errno != ENOENT) {
-		return io_error("cannot access", dir);
-	}
+	bool exists;
+	int rc = check_dir(dir, check_only, &exists);
+	if (rc)
+		return rc;
 	arena ar;
 	arena_init(&ar);
-	strmap paths;
-	strmap_init(&paths, &ar);
-	if (!check_only) {
-		size_t len = strlen(dir);
-		while (len > 1 && dir[len - 1] == '/')
-			len--;
-		w.stage = arena_printf(&ar, "%.*s.dslc-new-%ld", (int)len, dir, (long)getpid());
-		remove_tree(w.stage);
-		if (mkdir(w.stage, 0755) != 0) {
-			arena_free(&ar);
-			return io_error("cannot create", w.stage);
+	if (check_only) {
+		if (exists) {
+			rc = compare_tree(m, dir, version, st, &ar, false);
+		} else {
+			fprintf(stderr, "dslc: %s does not exist\n", dir);
+			st->stale = 1;
+			rc = 1;
 		}
-	}
-	w.files = json_array();
-	int rc = render_all(m, &w, &paths, &ar);
-	if (!rc)
-		rc = emit_manifest(m, &w, &paths, version);
-	json_decref(w.files);
-	if (!rc && w.exists) {
-		g_walk.paths = &paths;
-		g_walk.root_len = strlen(dir);
-		g_walk.extra = 0;
-		g_walk.report = check_only;
-		nftw(dir, count_extra, 32, FTW_PHYS);
-		if (check_only)
-			st->stale += g_walk.extra;
-		else
-			st->removed = g_walk.extra;
-	}
-	if (!check_only) {
-		if (!rc)
-			rc = swap_in(&w);
-		if (rc)
-			remove_tree(w.stage);
+	} else if (exists && compare_tree(m, dir, version, st, &ar, true) == 0) {
+		st->unchanged = st->files; /* nothing to stage, link or swap */
+	} else {
+		rc = stage_and_swap(m, dir, exists, version, st, &ar);
 	}
 	arena_free(&ar);
-	if (!rc && check_only && st->stale)
-		return 1;
 	return rc;
 }
