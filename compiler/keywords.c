@@ -473,27 +473,25 @@ static void numa_nic(kw_ctx *k)
 static void numa_nvme(kw_ctx *k)
 {
 	hardware *hw = k->target;
-	int count = 0;
-	const char *why;
-	char tmp[16];
-	while (k->cur && k->cur->kind == AST_WORD && (count == 0 || val_pci(k->cur->text, tmp, &why))) {
-		nvme_desc d = {0};
-		d.numa = k->numa;
-		if (!kw_pci(k, "a PCI address", d.pci, &d.loc))
-			return;
+	pci_ref *list = NULL;
+	size_t n = 0, cap = 0;
+	if (!kw_pci_list(k, &list, &n, &cap))
+		return;
+	for (size_t j = 0; j < n; j++) {
 		for (size_t i = 0; i < hw->nnvmes; i++)
-			if (strcmp(hw->nvmes[i].pci, d.pci) == 0) {
-				diag *dd = diag_report(k->r->dc, R_DUPLICATE, d.loc, "NVMe %s is described twice", d.pci);
+			if (strcmp(hw->nvmes[i].pci, list[j].pci) == 0) {
+				diag *dd = diag_report(k->r->dc, R_DUPLICATE, list[j].loc, "NVMe %s is described twice", list[j].pci);
 				diag_note_at(k->r->dc, dd, hw->nvmes[i].loc, "first described here");
 				diag_help(k->r->dc, dd, "describe each drive once, under its NUMA node");
 				k->failed = true;
 				return;
 			}
+		nvme_desc d = {0};
+		memcpy(d.pci, list[j].pci, sizeof(d.pci));
+		d.numa = k->numa;
+		d.loc = list[j].loc;
 		ARENA_PUSH(k->r->ar, hw->nvmes, hw->nnvmes, hw->nvmes_cap, d);
-		count++;
 	}
-	if (!count)
-		kw_missing(k, "PCI addresses");
 }
 
 static const keyword numa_kws[] = {
@@ -594,18 +592,7 @@ static void pr_exclude(kw_ctx *k)
 	node_spec *s = k->target;
 	if (!kw_expect_word(k, "nvme"))
 		return;
-	int count = 0;
-	const char *why;
-	char tmp[16];
-	while (k->cur && k->cur->kind == AST_WORD && (count == 0 || val_pci(k->cur->text, tmp, &why))) {
-		pci_ref p;
-		if (!kw_pci(k, "a PCI address", p.pci, &p.loc))
-			return;
-		ARENA_PUSH(k->r->ar, s->excluded, s->nexcluded, s->excluded_cap, p);
-		count++;
-	}
-	if (!count)
-		kw_missing(k, "PCI addresses");
+	kw_pci_list(k, &s->excluded, &s->nexcluded, &s->excluded_cap);
 }
 
 static const char *const os_names[] = {"debian12", "debian13", "ubuntu22.04", "ubuntu24.04", "rhel8", "rhel9",
@@ -666,16 +653,7 @@ static void en_nvme(kw_ctx *k)
 		e->ndrives = 0;
 		e->drives_cap = 0;
 		e->drives = NULL;
-		const char *why;
-		char tmp[16];
-		while (k->cur && k->cur->kind == AST_WORD && (e->ndrives == 0 || val_pci(k->cur->text, tmp, &why))) {
-			pci_ref p;
-			if (!kw_pci(k, "'roles [...]' or PCI addresses", p.pci, &p.loc))
-				return;
-			ARENA_PUSH(k->r->ar, e->drives, e->ndrives, e->drives_cap, p);
-		}
-		if (!e->ndrives)
-			kw_missing(k, "'roles [...]' or PCI addresses");
+		kw_pci_list(k, &e->drives, &e->ndrives, &e->drives_cap);
 		return;
 	}
 	kw_next(k);

@@ -91,6 +91,8 @@ bool kw_word_glued(kw_ctx *k, const char *what, const char **out, src_loc *loc);
 bool kw_int(kw_ctx *k, const char *what, int64_t min, int64_t max, int64_t *out, src_loc *loc);
 bool kw_size(kw_ctx *k, const char *what, uint64_t *out, src_loc *loc);
 bool kw_pci(kw_ctx *k, const char *what, char out[16], src_loc *loc);
+/* One or more PCI addresses, appended; the list ends at the first word that is not one. */
+bool kw_pci_list(kw_ctx *k, pci_ref **items, size_t *n, size_t *cap);
 bool kw_env(kw_ctx *k, env_list *env);
 ast_block *kw_block(kw_ctx *k);             /* the statement's block, required */
 /* Marks a setting; false (and a duplicate-definition error) when the same

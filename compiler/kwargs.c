@@ -151,6 +151,24 @@ bool kw_pci(kw_ctx *k, const char *what, char out[16], src_loc *loc)
 	return true;
 }
 
+bool kw_pci_list(kw_ctx *k, pci_ref **items, size_t *n, size_t *cap)
+{
+	size_t start = *n;
+	const char *why;
+	char tmp[16];
+	while (k->cur && k->cur->kind == AST_WORD && (*n == start || val_pci(k->cur->text, tmp, &why))) {
+		pci_ref p;
+		if (!kw_pci(k, "a PCI address", p.pci, &p.loc))
+			return false;
+		ARENA_PUSH(k->r->ar, *items, *n, *cap, p);
+	}
+	if (*n == start) {
+		kw_missing(k, "PCI addresses");
+		return false;
+	}
+	return true;
+}
+
 /* env NAME=VALUE, or env NAME = VALUE (a quoted VALUE keeps spaces). */
 bool kw_env(kw_ctx *k, env_list *env)
 {

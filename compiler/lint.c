@@ -82,6 +82,20 @@ const char *lint_provider(const char *provider)
 
 /* ---- cluster ------------------------------------------------------------ */
 
+static void check_log_mask(model *m, const opt_str *mask, const char *debug_msg)
+{
+	if (!mask->set)
+		return;
+	const char *why = lint_engine_log_mask(mask->v);
+	if (why) {
+		diag *d = diag_report(m->dc, R_LOG_MASK, mask->loc, "log_mask '%s': %s", mask->v, why);
+		diag_help(m->dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
+	} else if (strncasecmp(mask->v, "DEBUG", 5) == 0 || strncasecmp(mask->v, "DBUG", 4) == 0) {
+		diag *d = diag_report(m->dc, R_LOG_MASK_DEBUG, mask->loc, "%s", debug_msg);
+		diag_help(m->dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
+	}
+}
+
 static void lint_cluster(model *m)
 {
 	const cluster_spec *c = &m->cluster;
@@ -117,16 +131,7 @@ static void lint_cluster(model *m)
 		diag_help(dc, d, "write `system_ram_reserved %lldGiB`",
 			  (long long)(c->system_ram_reserved.v / (int64_t)GiB + 1));
 	}
-	if (c->log_mask.set) {
-		const char *why = lint_engine_log_mask(c->log_mask.v);
-		if (why) {
-			diag *d = diag_report(dc, R_LOG_MASK, c->log_mask.loc, "log_mask '%s': %s", c->log_mask.v, why);
-			diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
-		} else if (strncasecmp(c->log_mask.v, "DEBUG", 5) == 0 || strncasecmp(c->log_mask.v, "DBUG", 4) == 0) {
-			diag *d = diag_report(dc, R_LOG_MASK_DEBUG, c->log_mask.loc, "every engine of the cluster logs at DEBUG");
-			diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
-		}
-	}
+	check_log_mask(m, &c->log_mask, "every engine of the cluster logs at DEBUG");
 
 	/* access points */
 	if (!c->aps_set || c->naps == 0) {
@@ -320,16 +325,7 @@ static void lint_engines(model *m, const node_plan *p)
 					      ep->targets, 2 * ep->targets);
 			diag_help(dc, d, "write `helpers %d` or fewer", 2 * ep->targets);
 		}
-		if (e->log_mask.set) {
-			const char *why = lint_engine_log_mask(e->log_mask.v);
-			if (why) {
-				diag *d = diag_report(dc, R_LOG_MASK, e->log_mask.loc, "log_mask '%s': %s", e->log_mask.v, why);
-				diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items");
-			} else if (strncasecmp(e->log_mask.v, "DEBUG", 5) == 0 || strncasecmp(e->log_mask.v, "DBUG", 4) == 0) {
-				diag *d = diag_report(dc, R_LOG_MASK_DEBUG, e->log_mask.loc, "engine log mask DEBUG");
-				diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
-			}
-		}
+		check_log_mask(m, &e->log_mask, "engine log mask DEBUG");
 		if (e->roles_set) {
 			bool seen[3] = {false, false, false}, ok = ep->nroles == 3;
 			static const char *const names[] = {"wal", "meta", "data"};

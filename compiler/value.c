@@ -42,55 +42,56 @@ static bool mul_ok(uint64_t a, uint64_t b, uint64_t *r)
 	return true;
 }
 
+typedef struct unit {
+	const char *name;
+	uint64_t scale;
+} unit;
+
+typedef enum unit_result { UNIT_OK, UNIT_NO_NUMBER, UNIT_MISSING, UNIT_UNKNOWN, UNIT_OVERFLOW } unit_result;
+
+/* "64GiB" with the table {..., {"GiB", 1<<30}} -> 64 << 30. */
+static unit_result scaled(const char *s, const unit *units, size_t n, uint64_t *out, const char **suffix)
+{
+	uint64_t v;
+	if (!split_number(s, &v, suffix))
+		return UNIT_NO_NUMBER;
+	if (!**suffix)
+		return UNIT_MISSING;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(*suffix, units[i].name) == 0)
+			return mul_ok(v, units[i].scale, out) ? UNIT_OK : UNIT_OVERFLOW;
+	return UNIT_UNKNOWN;
+}
+
 bool val_size(const char *s, uint64_t *bytes, const char **why)
 {
-	static const struct { const char *u; uint64_t m; } units[] = {
-		{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB},
-	};
-	uint64_t n;
+	static const unit units[] = {{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}};
 	const char *u;
-	if (!split_number(s, &n, &u)) {
-		*why = "a size is a whole number with a unit, e.g. 64GiB";
-		return false;
+	switch (scaled(s, units, sizeof(units) / sizeof(units[0]), bytes, &u)) {
+	case UNIT_OK: return true;
+	case UNIT_NO_NUMBER: *why = "a size is a whole number with a unit, e.g. 64GiB"; break;
+	case UNIT_MISSING: *why = "a size needs a unit: B, KiB, MiB, GiB or TiB"; break;
+	case UNIT_OVERFLOW: *why = "the size is too large"; break;
+	case UNIT_UNKNOWN:
+		*why = strchr("KMGTkmgt", u[0])
+			? "decimal or ambiguous unit: write KiB, MiB, GiB or TiB (DAOS reads 64K as 64000 bytes)"
+			: "unknown size unit: use B, KiB, MiB, GiB or TiB";
+		break;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(u, units[i].u) == 0) {
-			if (!mul_ok(n, units[i].m, bytes)) {
-				*why = "the size is too large";
-				return false;
-			}
-			return true;
-		}
-	if (!*u)
-		*why = "a size needs a unit: B, KiB, MiB, GiB or TiB";
-	else if (strchr("KMGTkmgt", u[0]))
-		*why = "decimal or ambiguous unit: write KiB, MiB, GiB or TiB (DAOS reads 64K as 64000 bytes)";
-	else
-		*why = "unknown size unit: use B, KiB, MiB, GiB or TiB";
 	return false;
 }
 
 bool val_duration(const char *s, uint64_t *ms, const char **why)
 {
-	static const struct { const char *u; uint64_t m; } units[] = {
-		{"ms", 1}, {"s", 1000}, {"min", 60000}, {"h", 3600000},
-	};
-	uint64_t n;
+	static const unit units[] = {{"ms", 1}, {"s", 1000}, {"min", 60000}, {"h", 3600000}};
 	const char *u;
-	if (!split_number(s, &n, &u)) {
-		*why = "a duration is a whole number with a unit, e.g. 600s";
-		return false;
+	switch (scaled(s, units, sizeof(units) / sizeof(units[0]), ms, &u)) {
+	case UNIT_OK: return true;
+	case UNIT_NO_NUMBER: *why = "a duration is a whole number with a unit, e.g. 600s"; break;
+	case UNIT_MISSING: *why = "a duration needs a unit: ms, s, min or h"; break;
+	case UNIT_OVERFLOW: *why = "the duration is too large"; break;
+	case UNIT_UNKNOWN: *why = "unknown time unit: use ms, s, min or h"; break;
 	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(u, units[i].u) == 0) {
-			if (!mul_ok(n, units[i].m, ms)) {
-				*why = "the duration is too large";
-				return false;
-			}
-			return true;
-		}
-	*why = *u ? "unknown time unit: use ms, s, min or h"
-		  : "a duration needs a unit: ms, s, min or h";
 	return false;
 }
 

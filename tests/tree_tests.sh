@@ -104,7 +104,17 @@ printf 'x' >"$T/plainfile"
 $DSLC build $EX/cluster.dsl -o "$T/plainfile" 2>/dev/null
 check "an output path that is a file is refused (exit 2)" "[ $? = 2 ]"
 
-# 7. other releases
+# 7. include depth is bounded (16 files)
+mkdir -p "$T/deep"
+cp "$EX/hardware.dsl" "$T/deep/f17.dsl"
+for i in $(seq 16 -1 0); do printf 'include "f%d.dsl"\n' $((i + 1)) >"$T/deep/f$i.dsl"; done
+$DSLC lint "$T/deep/f0.dsl" >"$T/log7" 2>&1
+check "an include chain deeper than 16 files is refused" "[ $? = 1 ] && grep -q 'error\[include\]: includes nested deeper than 16 files' '$T/log7'"
+rm "$T/deep/f0.dsl"
+$DSLC lint "$T/deep/f1.dsl" >"$T/log7b" 2>&1
+check "a chain of 16 includes is read" "! grep -q 'error\[include\]' '$T/log7b'"
+
+# 8. other releases
 variant r28 's/^daos 2.6/daos 2.8/'
 $DSLC build "$T/r28/cluster.dsl" -o "$T/r28/out" 2>/dev/null
 check "the 2.8 variant writes mgmt_svc_replicas" "grep -q '^mgmt_svc_replicas:' '$T/r28/out/nodes/gpu001/etc/daos/daos_server.yml'"
@@ -112,7 +122,7 @@ if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.8's loader rules" "$PY $CHECKER --release 2.8 \$(find '$T/r28/out' -name '*.yml') >/dev/null 2>&1"
 fi
 
-# 8. a 1,000-node variant builds (the timing is make bench's job, not a test's)
+# 9. a 1,000-node variant builds (the timing is make bench's job, not a test's)
 if [ "$QUICK" != quick ]; then
 	# 1,000 nodes: spread the addresses over octets with / and %
 	variant big 's/gpu\[001-014\]/gpu[0001-1000]/; s/gpu\[001-003\]/gpu[0001-0003]/; s/node gpu007/node gpu0007/; s/\.0\.{10+i}/.{i\/200}.{10+i%200}/g'
