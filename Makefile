@@ -10,17 +10,17 @@
 
 CC       ?= gcc
 PREFIX   ?= /usr/local
-PKGS      = yaml-0.1 jansson nettle
+PKGS      = yaml-0.1 jansson nettle hwloc
 CPPFLAGS += -I. -Ibuild -D_GNU_SOURCE
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
+OPT      ?= -O2 -g
+CFLAGS   += $(OPT) -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS))
 BUILD    ?= build
 
 SRC_LIB = compiler/arena.c compiler/buf.c compiler/source.c compiler/rules.c compiler/diag.c \
           compiler/ast.c compiler/parse.c compiler/value.c compiler/strmap.c compiler/daos.c \
-          compiler/topology.c compiler/kwargs.c compiler/keywords.c compiler/resolve.c \
-          compiler/place.c compiler/lint.c compiler/output.c compiler/compile.c \
+          compiler/topology.c compiler/topology_xml.c compiler/hardware.c compiler/kwargs.c compiler/keywords.c compiler/resolve.c \
+          compiler/place.c compiler/lint.c compiler/output.c compiler/compile.c compiler/show.c \
           targets/yaml_out.c targets/daos_server.c targets/daos_agent.c
 GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
 OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o
@@ -62,7 +62,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 check: all $(BUILD)/unit_tests
 	@tests/run_all.sh $(BUILD)
-	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" asan-suite
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" asan-suite
 	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
 
 asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests

@@ -388,6 +388,25 @@ static void hw_numa(kw_ctx *k)
 	kw_apply(k->r, b, t, 1, hw, (int)n);
 }
 
+static void hw_auto(kw_ctx *k, opt_int *flag)
+{
+	src_loc l;
+	const char *w;
+	if (!kw_word(k, "auto", &w, &l))
+		return;
+	if (strcmp(w, "auto") != 0) {
+		kw_bad(k, l, "at the hardware level '%s' takes only 'auto'; describe a device in its numa block", k->kw->name);
+		return;
+	}
+	if (!kw_once(k, &flag->loc, &flag->set))
+		return;
+	flag->v = 1;
+	flag->loc = src_loc_join(k->kwloc, l);
+}
+
+static void hw_nic_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nic_auto); }
+static void hw_nvme_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nvme_auto); }
+
 static const char *const numberings[] = {"linear", "interleaved", NULL};
 
 static const keyword hardware_kws[] = {
@@ -399,6 +418,9 @@ static const keyword hardware_kws[] = {
 	{"memory_per_numa", "memory_per_numa <size>", "Memory of each NUMA node (a numa block's memory wins).", KW_SIZE, F(hardware, memory_per_numa), (int64_t)GiB, (int64_t)(1024 * TiB), NULL, NULL},
 	{"hugepage_size", "hugepage_size <size>", "Default hugepage size of the OS (default 2MiB).", KW_SIZE, F(hardware, hugepage_size), (int64_t)(2 * MiB), (int64_t)GiB, NULL, NULL},
 	{"numa", "numa <n> { ... }", "One NUMA node: its memory, NICs and NVMe drives.", KW_CUSTOM, 0, 0, 0, NULL, hw_numa},
+	{"topology", "topology \"<lstopo-export.xml>\"", "An `lstopo --of xml` export of this node type (relative to this file); every hand-described fact is checked against it.", KW_WORD, F(hardware, topology_file), 0, 0, NULL, NULL},
+	{"nic", "nic auto", "Take every NIC of the topology export with a known NUMA node (role storage for fabric NICs: an RDMA device, InfiniBand/OPA, Slingshot; mgmt otherwise).", KW_CUSTOM, 0, 0, 0, NULL, hw_nic_auto},
+	{"nvme", "nvme auto", "Take every NVMe drive (and VMD endpoint) of the topology export with a known NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, hw_nvme_auto},
 };
 const kw_table kw_hardware = KW_TABLE("hardware", hardware_kws);
 
@@ -534,9 +556,10 @@ static void pr_reserve(kw_ctx *k)
 	s->os_at.loc = s->os_cores.loc;
 }
 
-static void apply_engine(kw_ctx *k, engine_spec *e, ast_block *b)
+static void apply_engine(kw_ctx *k, engine_spec *e, ast_block *b, bool per_numa)
 {
 	e->present = true;
+	e->per_numa = per_numa;
 	e->loc = k->st->loc;
 	const kw_table *t[] = {&kw_engine};
 	kw_apply(k->r, b, t, 1, e, -1);
@@ -554,11 +577,11 @@ static void pr_engine(kw_ctx *k)
 		if (!b)
 			return;
 		for (int n = 0; n < nnuma; n++)
-			apply_engine(k, &s->eng[n], b);
+			apply_engine(k, &s->eng[n], b, true);
 		if (nnuma == 0) {
 			/* unknown hardware: still read the block, for its own errors */
 			engine_spec scratch = {0};
-			apply_engine(k, &scratch, b);
+			apply_engine(k, &scratch, b, true);
 		}
 		return;
 	}
@@ -578,7 +601,7 @@ static void pr_engine(kw_ctx *k)
 			k->failed = true;
 			return;
 		}
-		apply_engine(k, &s->eng[n], b);
+		apply_engine(k, &s->eng[n], b, false);
 		return;
 	}
 	if (!k->cur)

@@ -9,6 +9,7 @@
 #include "output.h"
 #include "place.h"
 #include "rules.h"
+#include "show.h"
 #include "targets/targets.h"
 
 #ifndef DSLC_VERSION
@@ -24,6 +25,8 @@ static const char usage[] =
 	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
 	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
 	"  lint FILE                     report findings only\n"
+	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
+	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
 	"  explain ID                    print a rule's explanation\n"
 	"  rules [--markdown]            list every rule\n"
 	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
@@ -36,7 +39,7 @@ static const char usage[] =
 	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
 
 typedef struct cli {
-	const char *cmd, *file, *out;
+	const char *cmd, *file, *out, *node, *format;
 	bool check, markdown;
 	diag_severity fail_on;
 	unsigned max_findings;
@@ -61,6 +64,12 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (++i == argc)
 				return usage_error("%s needs a directory", a);
 			c->out = argv[i];
+		} else if (strcmp(a, "--format") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs text or json", a);
+			if (strcmp(argv[i], "text") && strcmp(argv[i], "json"))
+				return usage_error("--format takes text or json, not '%s'", argv[i]);
+			c->format = argv[i];
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
 		} else if (strcmp(a, "--markdown") == 0) {
@@ -94,6 +103,8 @@ static int parse_args(int argc, char **argv, cli *c)
 			c->cmd = a;
 		} else if (!c->file) {
 			c->file = a;
+		} else if (!c->node) {
+			c->node = a;
 		} else {
 			return usage_error("unexpected argument '%s'", a);
 		}
@@ -203,6 +214,37 @@ static int cmd_build(const cli *c)
 	return rc;
 }
 
+static int cmd_show(const cli *c)
+{
+	if (!c->node) {
+		fprintf(stderr, "dslc: show needs a node name: dslc show FILE NODE\n");
+		return EXIT_USAGE;
+	}
+	compilation comp;
+	int rc = compile_or_fail(&comp, c->file);
+	if (rc >= 0) {
+		compile_free(&comp);
+		return rc;
+	}
+	const node *nd = model_node(&comp.m, c->node);
+	if (diag_count(&comp.dc, SEV_ERROR) || !nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
+		diag_print_text(&comp.dc, stderr, c->max_findings);
+		print_summary(&comp, stderr);
+		if (!nd)
+			fprintf(stderr, "dslc: %s is not a node of %s\n", c->node, c->file);
+		else
+			fprintf(stderr, "dslc: the plan of %s cannot be shown: fix the errors above\n", c->node);
+		compile_free(&comp);
+		return EXIT_FINDINGS;
+	}
+	if (c->format && strcmp(c->format, "json") == 0)
+		rc = show_node_json(&comp.m, nd, stdout);
+	else
+		show_node_text(&comp.m, nd, stdout);
+	compile_free(&comp);
+	return rc > 0 ? rc : EXIT_CLEAN;
+}
+
 static void print_rule(const rule_info *r, bool markdown)
 {
 	if (markdown) {
@@ -292,6 +334,8 @@ int main(int argc, char **argv)
 		return cmd_build(&c);
 	if (strcmp(c.cmd, "lint") == 0)
 		return cmd_lint(&c);
+	if (strcmp(c.cmd, "show") == 0)
+		return cmd_show(&c);
 	if (strcmp(c.cmd, "explain") == 0)
 		return cmd_explain(&c);
 	if (strcmp(c.cmd, "rules") == 0)

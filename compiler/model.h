@@ -64,6 +64,7 @@ typedef struct hardware {
 	opt_int sockets, cores_per_socket, threads_per_core, numa_per_socket;
 	opt_int memory_per_numa, hugepage_size;
 	opt_str cpu_numbering, topology_file;
+	opt_int nic_auto, nvme_auto; /* import the export's devices */
 	opt_int numa_memory[MODEL_MAX_NUMA];
 	src_loc numa_loc[MODEL_MAX_NUMA];
 	nic_desc *nics;
@@ -77,6 +78,7 @@ typedef struct hardware {
 
 typedef struct engine_spec {
 	bool present;
+	bool per_numa; /* declared by `engine per numa`: only where a storage NIC is */
 	src_loc loc; /* the `engine` statement that declared it */
 	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
 	opt_str scm_class, log_mask, log_file, nic;

@@ -165,6 +165,17 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 	int fc = (int)e->first_core.v;
 	int last = tn->first_core + tn->ncores - 1;
 	if (fc < tn->first_core || fc > last) {
+		/* where Linux numbers CPUs differently, a CPU number names another core */
+		for (int c = tn->first_core; c <= last; c++)
+			for (int k = 0; k < t->cores[c].npus; k++)
+				if (t->cores[c].pus[k] == fc && c != fc) {
+					diag *d = diag_report(m->dc, R_FIRST_CORE_LINUX_CPU, e->first_core.loc,
+							      "first_core %d is Linux CPU %d, which is hwloc logical core %d",
+							      fc, fc, c);
+					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
+						  "or drop first_core and let dslc place the engine", c == fc ? planned : c);
+					return false;
+				}
 		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,
 				      "first_core %d is outside NUMA node %d (cores %d-%d)", fc, ep->numa,
 				      tn->first_core, last);
@@ -249,7 +260,12 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 			diag_help(m->dc, d, "remove one: with first_core, DAOS 2.6 drops pinned_numa_node on every engine");
 		}
 	}
-	if (e->pinned_numa.set && e->pinned_numa.v != ep->numa) {
+	if (e->pinned_numa.set && e->pinned_numa.v >= t->nnuma) {
+		diag *d = diag_report(m->dc, R_PINNED_NUMA_RANGE, e->pinned_numa.loc,
+				      "pinned_numa_node %lld, but %s has NUMA nodes 0 to %d", (long long)e->pinned_numa.v,
+				      s->hw->name, t->nnuma - 1);
+		diag_help(m->dc, d, "remove pinned_numa_node: dslc pins this engine to NUMA node %d", ep->numa);
+	} else if (e->pinned_numa.set && e->pinned_numa.v != ep->numa) {
 		diag *d = diag_report(m->dc, R_PINNED_NUMA_MISMATCH, e->pinned_numa.loc,
 				      "pinned_numa_node %lld, but this engine is placed on NUMA node %d",
 				      (long long)e->pinned_numa.v, ep->numa);
@@ -350,6 +366,34 @@ static void hugepages(model *m, node_plan *p)
 	(void)m;
 }
 
+static bool storage_nic_on(const hardware *hw, int numa)
+{
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (hw->nics[i].numa == numa && strcmp(hw->nics[i].role, "storage") == 0)
+			return true;
+	return false;
+}
+
+/* `engine per numa` places engines only where a storage NIC is local (with
+ * several NUMA nodes per socket, not every node has one). */
+static bool skip_numa(model *m, const node_spec *s, int numa)
+{
+	const engine_spec *e = &s->eng[numa];
+	if (!e->per_numa || e->nic.set || storage_nic_on(s->hw, numa))
+		return false;
+	int drives = 0;
+	for (size_t i = 0; i < s->hw->nnvmes; i++)
+		drives += s->hw->nvmes[i].numa == numa && !excluded(s, s->hw->nvmes[i].pci);
+	if (drives) {
+		diag *d = diag_report(m->dc, R_NUMA_WITHOUT_NIC, e->loc,
+				      "NUMA node %d of %s has %d NVMe drive%s but no storage NIC: no engine there", numa,
+				      s->hw->name, drives, drives == 1 ? "" : "s");
+		diag_help(m->dc, d, "its drives serve no engine; move a NIC or the drives, or declare "
+			  "`engine numa %d { nic <ifname> }` knowing its traffic crosses NUMA nodes", numa);
+	}
+	return true;
+}
+
 static void place_spec(model *m, node_spec *s)
 {
 	node_plan *p = arena_alloc(m->ar, sizeof(*p));
@@ -363,18 +407,29 @@ static void place_spec(model *m, node_spec *s)
 	p->topo = s->hw->topo;
 	os_reservation(m, p);
 	check_excluded(m, s);
-	int n = 0;
+	int n = 0, skipped = 0;
 	for (int k = 0; k < p->topo->nnuma; k++)
 		n += s->eng[k].present;
 	p->engines = arena_alloc(m->ar, (size_t)(n ? n : 1) * sizeof(engine_plan));
 	for (int k = 0; k < p->topo->nnuma; k++) {
 		if (!s->eng[k].present)
 			continue;
+		if (skip_numa(m, s, k)) {
+			skipped++;
+			continue;
+		}
 		engine_plan *ep = &p->engines[p->nengines];
 		ep->index = p->nengines++;
 		ep->numa = k;
 		ep->spec = &s->eng[k];
 		place_engine(m, p, ep);
+	}
+	if (skipped && !p->nengines) {
+		diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, s->eng[0].loc.file ? s->eng[0].loc : s->hw->name_loc,
+				      "no NUMA node of %s has a storage NIC: `engine per numa` places no engine", s->hw->name);
+		diag_help(m->dc, d, "describe the storage NICs (`numa N { nic <ifname> pci <address> }`, or `nic auto` "
+			  "with a topology export)");
+		p->ok = false;
 	}
 	cross_engine(m, p);
 	/* pinned_numa_node reproduces the plan only when every engine starts at

@@ -72,57 +72,6 @@ node_spec *spec_copy(arena *a, const node_spec *src)
 	return s;
 }
 
-/* ---- hardware ------------------------------------------------------------ */
-
-void hardware_finish(resolver *r, hardware *hw)
-{
-	diag_ctx *dc = r->dc;
-	if (!hw->sockets.set || !hw->cores_per_socket.set) {
-		diag *d = diag_report(dc, R_BAD_VALUE, hw->name_loc, "hardware %s does not describe its CPUs",
-				      hw->name);
-		diag_help(dc, d, "add `sockets <n>` and `cores_per_socket <n>` (and threads_per_core for SMT)");
-		return;
-	}
-	int sockets = (int)hw->sockets.v, cps = (int)hw->cores_per_socket.v;
-	int threads = hw->threads_per_core.set ? (int)hw->threads_per_core.v : 1;
-	int nps = hw->numa_per_socket.set ? (int)hw->numa_per_socket.v : 1;
-	if (cps % nps) {
-		diag *d = diag_report(dc, R_BAD_VALUE, hw->numa_per_socket.loc,
-				      "%d cores per socket do not split evenly into %d NUMA nodes", cps, nps);
-		diag_help(dc, d, "check cores_per_socket and numa_per_socket against `lscpu`");
-		return;
-	}
-	if (sockets * nps > MODEL_MAX_NUMA) {
-		diag *d = diag_report(dc, R_LIMIT, hw->numa_per_socket.loc, "more than %d NUMA nodes", MODEL_MAX_NUMA);
-		diag_help(dc, d, "check sockets and numa_per_socket");
-		return;
-	}
-	topo_numbering nb = hw->cpu_numbering.set && strcmp(hw->cpu_numbering.v, "interleaved") == 0
-				    ? TOPO_INTERLEAVED : TOPO_LINEAR;
-	topology *t = topo_regular(r->ar, sockets, cps, threads, nps, nb);
-	bool ok = true;
-	for (int n = 0; n < MODEL_MAX_NUMA; n++) {
-		if (n < t->nnuma) {
-			t->numa[n].memory = hw->numa_memory[n].set ? (uint64_t)hw->numa_memory[n].v
-				: hw->memory_per_numa.set ? (uint64_t)hw->memory_per_numa.v : 0;
-		} else if (hw->numa_loc[n].file) {
-			diag *d = diag_report(dc, R_BAD_VALUE, hw->numa_loc[n],
-					      "hardware %s has %d NUMA nodes (sockets x numa_per_socket), not %d",
-					      hw->name, t->nnuma, n + 1);
-			diag_help(dc, d, "NUMA nodes are numbered from 0 to %d", t->nnuma - 1);
-			ok = false;
-		}
-	}
-	t->hugepage_size = hw->hugepage_size.set ? (uint64_t)hw->hugepage_size.v : 2 * MiB;
-	if (t->hugepage_size != 2 * MiB && t->hugepage_size != GiB) {
-		diag *d = diag_report(dc, R_BAD_VALUE, hw->hugepage_size.loc, "hugepages are 2MiB or 1GiB on x86-64");
-		diag_help(dc, d, "write `hugepage_size 2MiB`");
-		ok = false;
-	}
-	if (ok)
-		hw->topo = t;
-}
-
 /* ---- profiles -------------------------------------------------------------- */
 
 static void unknown_parent(resolver *r, const char *name, src_loc loc, const char *what)

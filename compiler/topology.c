@@ -15,6 +15,7 @@ topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
 	t->nsockets = sockets;
 	t->cores = arena_alloc(a, (size_t)total * sizeof(topo_core));
 	t->nnuma = sockets * numa_per_socket;
+	t->numa_os_mismatch = -1;
 	t->numa = arena_alloc(a, (size_t)t->nnuma * sizeof(topo_numa));
 	for (int n = 0; n < t->nnuma; n++) {
 		t->numa[n].os_index = n;

@@ -6,6 +6,7 @@
 #ifndef DSLC_TOPOLOGY_H
 #define DSLC_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -26,6 +27,23 @@ typedef struct topo_numa {
 	uint64_t memory; /* bytes, 0 when unknown */
 } topo_numa;
 
+typedef enum topo_dev_kind { TOPO_NIC, TOPO_NVME, TOPO_VMD } topo_dev_kind;
+
+enum { TOPO_NUMA_UNKNOWN = -1, TOPO_NUMA_SEVERAL = -2 };
+
+/* A PCI device an engine may use, as an lstopo export describes it. */
+typedef struct topo_device {
+	topo_dev_kind kind;
+	char pci[16];           /* dddd:bb:dd.f */
+	const char *net;        /* network interface, e.g. ens1f0np0 (NICs) */
+	const char *rdma;       /* RDMA device on the same function, e.g. mlx5_0 */
+	const char *block;      /* block device, NULL when bound to vfio/SPDK */
+	const char *link;       /* ethernet, infiniband, ... (NICs) */
+	bool fabric;            /* a storage-fabric NIC: RDMA device, IB/OPA class or Slingshot */
+	int numa;               /* logical NUMA index, TOPO_NUMA_UNKNOWN or _SEVERAL */
+	uint64_t numa_mask;     /* every NUMA node (logical index) it is local to */
+} topo_device;
+
 typedef struct topology {
 	int ncores;
 	topo_core *cores;
@@ -33,6 +51,9 @@ typedef struct topology {
 	topo_numa *numa;
 	int nsockets;
 	uint64_t hugepage_size;
+	topo_device *devices; /* from an XML export; none for a hand description */
+	int ndevices;
+	int numa_os_mismatch; /* first NUMA node whose os index differs from its logical index, or -1 */
 } topology;
 
 typedef enum topo_numbering { TOPO_LINEAR, TOPO_INTERLEAVED } topo_numbering;
@@ -44,6 +65,11 @@ typedef enum topo_numbering { TOPO_LINEAR, TOPO_INTERLEAVED } topo_numbering;
  * (siblings again at + k*C). */
 topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
 		       int numa_per_socket, topo_numbering numbering);
+
+/* Loads an lstopo XML export (hwloc v1 or v2 format) with its I/O devices.
+ * Never falls back to the machine dslc runs on. NULL with *why on failure. */
+topology *topo_load_xml(arena *a, const char *path, const char **why);
+const topo_device *topo_find_device(const topology *t, const char *pci);
 
 /* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */
 char *topo_cpulist(arena *a, const int *cpus, int n);

@@ -21,7 +21,8 @@ EX = os.path.join(ROOT, "examples", "hgx-b200")
 def variant(tmp, n):
     d = os.path.join(tmp, f"n{n}")
     os.makedirs(d)
-    shutil.copy(os.path.join(EX, "hardware.dsl"), d)
+    for f in ("hardware.dsl", "hgx-b200.xml"):
+        shutil.copy(os.path.join(EX, f), d)
     w = len(str(n))
     src = open(os.path.join(EX, "cluster.dsl")).read()
     src = src.replace("gpu[001-014]", f"gpu[{1:0{w}d}-{n:0{w}d}]")

@@ -29,6 +29,21 @@ for f in tests/golden/diag/*.dsl; do
 	fi
 done
 
+# dslc show, text and JSON, for the node with an override
+mkdir -p tests/golden/show
+for fmt in text json; do
+	exp=tests/golden/show/gpu007.$fmt
+	act=$($DSLC show examples/hgx-b200/cluster.dsl gpu007 --format $fmt 2>&1; echo "exit: $?")
+	if [ "$MODE" = update ]; then
+		printf '%s\n' "$act" > "$exp"
+	elif [ "$act" = "$(cat "$exp" 2>/dev/null)" ]; then
+		result "show gpu007 --format $fmt" 0
+	else
+		result "show gpu007 --format $fmt" 1
+		diff <(printf '%s\n' "$act") "$exp" | head -20
+	fi
+done
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if $DSLC build examples/hgx-b200/cluster.dsl -o "$tmp/out" 2>"$tmp/log"; then

@@ -19,7 +19,7 @@ snapshot() { (cd "$1" && find . -type f -printf '%p %i %T@ %s\n' | sort); }
 hashes() { (cd "$1" && find . -type f -exec sha256sum {} + | sort -k2); }
 variant() { # name, sed expression: a copy of the example next to its hardware file
 	mkdir -p "$T/$1"
-	cp "$EX/hardware.dsl" "$T/$1/"
+	cp "$EX/hardware.dsl" "$EX/hgx-b200.xml" "$T/$1/"
 	sed "$2" "$EX/cluster.dsl" >"$T/$1/cluster.dsl"
 }
 

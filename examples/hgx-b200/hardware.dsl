@@ -1,8 +1,14 @@
 # The node type of the reference deployment: 2x AMD EPYC 9V45, 96 cores per
 # socket with SMT (Linux numbers the siblings at +192), one NUMA node per
 # socket with 768 GiB, a 400G RoCE NIC and four Gen5 NVMe drives each.
+#
+# hgx-b200.xml is its topology in `lstopo --of xml` form. It is synthetic (an
+# hwloc synthetic CPU tree with injected NICs and drives, made by
+# tests/topologies/generate.sh), standing in for an export of a real node.
+# Every line below is checked against it.
 
 hardware hgx-b200 {
+  topology         "hgx-b200.xml"
   sockets          2
   cores_per_socket 96
   threads_per_core 2                      # siblings at +192 (linear numbering)

@@ -1,4 +1,4 @@
-# NUMA node 1 has no storage NIC for its engine
+# the engine declared on NUMA node 1 has no storage NIC there
 daos 2.6
 cluster tier0 {
   provider "ofi+verbs;ofi_rxm"
@@ -19,5 +19,6 @@ profile converged : hgx-b200 {
     scm ram 64GiB
     nvme roles [wal meta data]
   }
+  engine numa 1 { helpers 2 }
 }
 nodes gpu[001-014] : converged

@@ -1,0 +1,232 @@
+/* topology_xml.c - a node type's topology from an `lstopo --of xml` export.
+ * Facts in ../shared/facts/hwloc.md: I/O filters must be set before loading
+ * (P3), a failed set_xml must never be followed by a load of this machine
+ * (P2), NUMA nodes are memory children (P5), cores are counted from Core
+ * objects and cpusets, never PU arithmetic (P4). */
+#include <errno.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "topology.h"
+
+enum { TOPO_MAX_XML_BYTES = 64 * 1024 * 1024 };
+
+static char *read_file(arena *a, const char *path, size_t *len, const char **why)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+	char chunk[65536];
+	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (n + r > TOPO_MAX_XML_BYTES) {
+			fclose(f);
+			*why = "larger than 64 MiB";
+			return NULL;
+		}
+		if (n + r + 1 > cap) {
+			size_t nc = cap ? cap * 2 : 1 << 20;
+			while (nc < n + r + 1)
+				nc *= 2;
+			buf = arena_grow(a, buf, n, nc);
+			cap = nc;
+		}
+		memcpy(buf + n, chunk, r);
+		n += r;
+	}
+	fclose(f);
+	if (!buf) {
+		*why = "the file is empty";
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static int numa_of_cpuset(hwloc_topology_t t, int nnuma, hwloc_const_cpuset_t set)
+{
+	for (int n = 0; n < nnuma; n++) {
+		hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)n);
+		if (!hwloc_bitmap_iszero(numa->cpuset) && hwloc_bitmap_isincluded(set, numa->cpuset))
+			return n;
+	}
+	return nnuma ? -1 : 0;
+}
+
+static const char *link_of(unsigned cls)
+{
+	switch (cls) {
+	case 0x0200: return "ethernet";
+	case 0x0207: case 0x0c06: return "infiniband";
+	case 0x0208: return "fabric";
+	default: return "network";
+	}
+}
+
+static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma)
+{
+	size_t cap = 0, n = 0;
+	for (hwloc_obj_t p = NULL; (p = hwloc_get_next_pcidev(t, p));) {
+		unsigned cls = p->attr->pcidev.class_id;
+		topo_device d = {0};
+		if (cls == 0x0108)
+			d.kind = TOPO_NVME;
+		else if (cls == 0x0104)
+			d.kind = TOPO_VMD;
+		else if ((cls >> 8) == 0x02 || cls == 0x0c06)
+			d.kind = TOPO_NIC;
+		else
+			continue;
+		snprintf(d.pci, sizeof(d.pci), "%04x:%02x:%02x.%01x", p->attr->pcidev.domain, p->attr->pcidev.bus,
+			 p->attr->pcidev.dev, p->attr->pcidev.func);
+		for (hwloc_obj_t o = p->io_first_child; o; o = o->next_sibling) {
+			if (o->type != HWLOC_OBJ_OS_DEVICE || !o->name)
+				continue;
+			if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK && !d.net)
+				d.net = arena_strdup(a, o->name);
+			else if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS && !d.rdma)
+				d.rdma = arena_strdup(a, o->name);
+			else if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK && !d.block)
+				d.block = arena_strdup(a, o->name);
+		}
+		if (d.kind == TOPO_VMD && !d.block)
+			continue; /* a VMD endpoint without drives behind it */
+		if (d.kind == TOPO_NIC) {
+			d.link = link_of(cls);
+			/* Slingshot (HPE, vendor 0x17db) has no OpenFabrics device */
+			d.fabric = d.rdma || cls == 0x0207 || cls == 0x0208 || cls == 0x0c06 ||
+				   p->attr->pcidev.vendor_id == 0x17db;
+		}
+		/* Locality: the NUMA nodes of the first ancestor with a cpuset.
+		 * The Machine means the firmware gave none: unknown, never node 0. */
+		hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, p);
+		if (anc->type == HWLOC_OBJ_MACHINE && nnuma > 1) {
+			d.numa = TOPO_NUMA_UNKNOWN;
+		} else {
+			int count = 0;
+			for (int k = 0; k < nnuma && k < 64; k++) {
+				hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
+				if (hwloc_bitmap_isset(anc->nodeset, numa->os_index)) {
+					d.numa_mask |= 1ULL << k;
+					d.numa = k;
+					count++;
+				}
+			}
+			if (nnuma == 0) {
+				d.numa_mask = 1;
+				d.numa = 0;
+			} else if (count == 0) {
+				d.numa = TOPO_NUMA_UNKNOWN;
+			} else if (count > 1) {
+				d.numa = TOPO_NUMA_SEVERAL;
+			}
+		}
+		ARENA_PUSH(a, topo->devices, n, cap, d);
+	}
+	topo->ndevices = (int)n;
+}
+
+static topology *convert(arena *a, hwloc_topology_t t, const char **why)
+{
+	topology *topo = arena_alloc(a, sizeof(*topo));
+	hwloc_obj_type_t ctype = HWLOC_OBJ_CORE;
+	int ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+	if (ncores <= 0) { /* exports without a Core level (P13): PUs are the cores */
+		ctype = HWLOC_OBJ_PU;
+		ncores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	}
+	int nnuma = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+	if (ncores <= 0) {
+		*why = "the export has no cores or processing units";
+		return NULL;
+	}
+	if (nnuma > 64) {
+		*why = "more than 64 NUMA nodes";
+		return NULL;
+	}
+	topo->ncores = ncores;
+	topo->cores = arena_alloc(a, (size_t)ncores * sizeof(topo_core));
+	topo->nnuma = nnuma ? nnuma : 1;
+	topo->numa = arena_alloc(a, (size_t)topo->nnuma * sizeof(topo_numa));
+	topo->numa_os_mismatch = -1;
+	int npack = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+	topo->nsockets = npack > 0 ? npack : 1;
+	for (int n = 0; n < topo->nnuma; n++) {
+		topo->numa[n].first_core = -1;
+		if (!nnuma)
+			continue;
+		hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)n);
+		topo->numa[n].os_index = (int)numa->os_index;
+		topo->numa[n].memory = numa->attr->numanode.local_memory;
+		if ((int)numa->os_index != n && topo->numa_os_mismatch < 0)
+			topo->numa_os_mismatch = n;
+	}
+	for (int c = 0; c < ncores; c++) {
+		hwloc_obj_t core = hwloc_get_obj_by_type(t, ctype, (unsigned)c);
+		topo_core *k = &topo->cores[c];
+		unsigned pu;
+		hwloc_bitmap_foreach_begin(pu, core->cpuset)
+			if (k->npus < TOPO_MAX_SMT)
+				k->pus[k->npus++] = (int)pu;
+		hwloc_bitmap_foreach_end();
+		hwloc_obj_t pack = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_PACKAGE, core);
+		k->socket = pack ? (int)pack->logical_index : 0;
+		k->numa = numa_of_cpuset(t, nnuma, core->cpuset);
+		if (k->numa < 0) {
+			*why = "a core belongs to no NUMA node";
+			return NULL;
+		}
+		topo_numa *tn = &topo->numa[k->numa];
+		if (tn->first_core < 0)
+			tn->first_core = c;
+		else if (tn->first_core + tn->ncores != c) {
+			*why = "the cores of a NUMA node are not contiguous in hwloc's logical order";
+			return NULL;
+		}
+		tn->ncores++;
+	}
+	for (int n = 0; n < topo->nnuma; n++)
+		if (topo->numa[n].first_core < 0)
+			topo->numa[n].first_core = 0; /* a CPU-less node (CXL, HBM) */
+	topo->hugepage_size = 2 * 1024 * 1024;
+	load_devices(a, t, topo, nnuma);
+	return topo;
+}
+
+topology *topo_load_xml(arena *a, const char *path, const char **why)
+{
+	size_t len;
+	char *xml = read_file(a, path, &len, why);
+	if (!xml)
+		return NULL;
+	hwloc_topology_t t;
+	if (hwloc_topology_init(&t) < 0) {
+		*why = "hwloc could not be initialised";
+		return NULL;
+	}
+	hwloc_topology_set_flags(t, 0); /* another machine: never THISSYSTEM */
+	hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	topology *topo = NULL;
+	if (hwloc_topology_set_xmlbuffer(t, xml, (int)len + 1) < 0) {
+		*why = "not an hwloc XML export";
+	} else if (hwloc_topology_load(t) < 0) {
+		*why = "hwloc 2.x cannot read it (an export from hwloc 3.x needs `lstopo --of v2xml`)";
+	} else {
+		topo = convert(a, t, why);
+	}
+	hwloc_topology_destroy(t);
+	return topo;
+}
+
+const topo_device *topo_find_device(const topology *t, const char *pci)
+{
+	for (int i = 0; i < t->ndevices; i++)
+		if (strcmp(t->devices[i].pci, pci) == 0)
+			return &t->devices[i];
+	return NULL;
+}

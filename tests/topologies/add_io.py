@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""Injects PCI NICs and NVMe drives into an hwloc 2.x XML export (typically one
+made from a synthetic description, which has no I/O), following the rules of
+../shared/facts/hwloc.md section 6: the I/O subtree goes under the object
+(Package, Group or Machine) the device is local to; a device under the
+Machine has no NUMA locality.
+
+usage: add_io.py in.xml out.xml SPEC...
+SPEC = <ParentType>:<logical idx>:<kind>:<dddd:bb:dd.f>[:<name>[,<rdma name>]]
+kind = nic-eth | nic-ib | nic-mgmt | nvme | nvme-spdk | vmd
+  nic-mgmt: an onboard 1GbE port without RDMA; nvme-spdk: no block device
+  (bound to vfio/SPDK); vmd: an Intel VMD endpoint with an NVMe disk behind it.
+"""
+import sys
+import xml.etree.ElementTree as ET
+
+IDS = {  # class, vendor:device, subvendor:subdevice, as seen in real exports
+    "nic-eth": ("0200", "15b3:1021", "15b3:0041"),   # ConnectX-7, Ethernet (RoCE)
+    "nic-ib": ("0207", "15b3:1021", "15b3:0041"),    # ConnectX-7, InfiniBand
+    "nic-mgmt": ("0200", "8086:1521", "8086:0001"),  # I350 1GbE
+    "nvme": ("0108", "144d:a824", "144d:a809"),      # Samsung PM173x
+    "nvme-spdk": ("0108", "144d:a824", "144d:a809"),
+    "vmd": ("0104", "8086:28c0", "8086:0000"),       # Intel VMD endpoint
+}
+
+
+def main():
+    src, dst, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    tree = ET.parse(src)
+    root = tree.getroot()
+    gp = [max(int(o.get("gp_index", "0")) for o in root.iter("object")) + 1]
+    by_type = {}
+    for o in root.iter("object"):
+        by_type.setdefault(o.get("type"), []).append(o)
+    disk = [0]
+
+    def new(parent, otype, **attrs):
+        o = ET.SubElement(parent, "object")
+        o.set("type", otype)
+        o.set("gp_index", str(gp[0]))
+        gp[0] += 1
+        for k, v in attrs.items():
+            o.set(k, v)
+        return o
+
+    for n, spec in enumerate(specs):
+        ptype, pidx, kind, rest = spec.split(":", 3)
+        parts = rest.split(":")
+        busid = ":".join(parts[:3])
+        names = parts[3].split(",") if len(parts) > 3 else []
+        parent = by_type[ptype][int(pidx)]
+        dom, bus, _ = busid.split(":")
+        cls, vd, svd = IDS[kind]
+        hb = new(parent, "Bridge", bridge_type="0-1", depth="0", bridge_pci=f"{dom}:[{bus}-{bus}]")
+        port = new(hb, "Bridge", bridge_type="1-1", depth="1", bridge_pci=f"{dom}:[{bus}-{bus}]",
+                   pci_busid=f"{dom}:{int(bus, 16) & 0xf0:02x}:01.{n % 8}",
+                   pci_type="0604 [1022:14ab] [0000:0000] 00", pci_link_speed="31.507692")
+        dev = new(port, "PCIDev", pci_busid=busid, pci_type=f"{cls} [{vd}] [{svd}] 00",
+                  pci_link_speed="31.507692")
+        if kind.startswith("nic"):
+            net = new(dev, "OSDev", name=names[0], osdev_type="2")
+            ET.SubElement(net, "info", name="Address", value=f"02:00:00:00:{int(bus, 16):02x}:{n:02x}")
+            if len(names) > 1:
+                ET.SubElement(new(dev, "OSDev", name=names[1], osdev_type="3"), "info", name="Port1State", value="4")
+        elif kind in ("nvme", "vmd"):
+            blk = new(dev, "OSDev", name=f"nvme{disk[0]}n1", subtype="Disk", osdev_type="0")
+            ET.SubElement(blk, "info", name="Size", value="7501476528")
+            disk[0] += 1
+
+    with open(dst, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE topology SYSTEM "hwloc2.dtd">\n')
+        f.write(ET.tostring(root, encoding="unicode"))
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
