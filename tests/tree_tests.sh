@@ -82,6 +82,13 @@ hashes "$T/a" >"$T/h2"
 check "a build with errors exits 1" "[ $rc = 1 ]"
 check "a build with errors writes nothing" "diff '$T/h1' '$T/h2' >/dev/null && grep -q 'nothing written' '$T/log4'"
 
+# the example's export with its first storage NIC in the other socket's slot
+variant moved ''
+cp tests/topologies/hgx-b200-nic-moved.xml "$T/moved/hgx-b200.xml"
+$DSLC lint "$T/moved/cluster.dsl" >"$T/log4b" 2>&1
+check "a NIC moved in the example's export fails lint at the NIC's line, with a fix" \
+	"[ $? = 1 ] && grep -q 'hardware.dsl:17:10: error\[device-numa-mismatch\]' '$T/log4b' && grep -q '^help: move it to the .numa 1. block' '$T/log4b'"
+
 # 5. changes rewrite only what changed; removed nodes disappear
 variant changed 's/crt_timeout   600s/crt_timeout   300s/; s/gpu\[001-014\] : converged/gpu[001-013] : converged/'
 snapshot "$T/a" >"$T/s3"

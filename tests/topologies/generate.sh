@@ -57,7 +57,10 @@ make_xml nps4-2s96c.xml "pack:2 group:4 [numa(memory=192GiB)] l3:3(size=32MiB) c
 sed -e 's/nodeset="0x00000002"/nodeset="0x00000004"/g; s/nodeset="0x00000003"/nodeset="0x00000005"/g' \
 	-e 's/type="NUMANode" os_index="1"/type="NUMANode" os_index="2"/' interleaved-2s6c.xml >numa-sparse-2s6c.xml
 
-for f in $EX/hgx-b200.xml hgx-b200-nic-moved.xml interleaved-2s6c.xml nps4-2s96c.xml numa-sparse-2s6c.xml; do
+# The interleaved node in hwloc 1.11's v1 XML format (no version attribute).
+lstopo-no-graphics -f -i interleaved-2s6c.xml --export-xml-flags 1 --of xml interleaved-2s6c.v1.xml
+
+for f in $EX/hgx-b200.xml hgx-b200-nic-moved.xml interleaved-2s6c.xml nps4-2s96c.xml numa-sparse-2s6c.xml interleaved-2s6c.v1.xml; do
 	HWLOC_XML_VERBOSE=1 lstopo-no-graphics -i "$f" --of console >/dev/null
 done
 echo "generated"

@@ -103,6 +103,22 @@ START_TEST(nps4_export_has_eight_numa_nodes_and_locality)
 }
 END_TEST
 
+START_TEST(v1_export_loads_like_v2)
+{
+	arena a;
+	arena_init(&a);
+	topology *v1 = load(&a, "tests/topologies/interleaved-2s6c.v1.xml");
+	topology *v2 = load(&a, "tests/topologies/interleaved-2s6c.xml");
+	ck_assert_int_eq(v1->ncores, v2->ncores);
+	ck_assert_int_eq(v1->nnuma, 2);
+	for (int c = 0; c < v1->ncores; c++)
+		ck_assert_int_eq(v1->cores[c].pus[0], v2->cores[c].pus[0]);
+	ck_assert_int_eq(v1->ndevices, v2->ndevices);
+	ck_assert_int_eq(topo_find_device(v1, "0000:84:00.0")->numa, 1);
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(failed_loads_never_fall_back_to_this_machine)
 {
 	arena a;
@@ -188,6 +204,7 @@ Suite *suite_topology_xml(void)
 	TCase *tc = tcase_create("xml");
 	tcase_add_test(tc, reference_exports_load);
 	tcase_add_test(tc, nps4_export_has_eight_numa_nodes_and_locality);
+	tcase_add_test(tc, v1_export_loads_like_v2);
 	tcase_add_test(tc, failed_loads_never_fall_back_to_this_machine);
 	tcase_add_test(tc, interleaved_export_first_core_is_logical_cpus_are_linux);
 	tcase_add_test(tc, linux_cpu_number_as_first_core);
