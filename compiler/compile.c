@@ -5,6 +5,7 @@
 #include "lint.h"
 #include "parse.h"
 #include "place.h"
+#include "pools.h"
 
 static bool compile_root(compilation *c, ast_block *root);
 
@@ -35,6 +36,7 @@ static bool compile_root(compilation *c, ast_block *root)
 	model_resolve(&c->m, &c->ar, &c->dc, root);
 	place_model(&c->m);
 	lint_model(&c->m);
+	pools_plan(&c->m);
 	return true;
 }
 

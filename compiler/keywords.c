@@ -20,7 +20,21 @@ static void top_daos(kw_ctx *k)
 	if (!kw_word(k, "a release", &v, &l))
 		return;
 	m->release_given = true;
-	const daos_release *rel = daos_release_find(v);
+	/* 2.6 or 2.6.3: the patch level decides a few names (EC ..P3 from 2.6.3) */
+	char major[16];
+	int patch = -1;
+	const char *dot2 = strchr(v, '.') ? strchr(strchr(v, '.') + 1, '.') : NULL;
+	snprintf(major, sizeof(major), "%.*s", dot2 ? (int)(dot2 - v) : (int)strlen(v), v);
+	if (dot2) {
+		int64_t pv;
+		if (!val_int(dot2 + 1, &pv) || pv < 0 || pv > 99) {
+			kw_bad(k, l, "'%s' is not a release such as 2.6 or 2.6.3", v);
+			return;
+		}
+		patch = (int)pv;
+	}
+	m->release_patch = patch;
+	const daos_release *rel = daos_release_find(major);
 	if (!rel) {
 		diag *d = diag_report(k->r->dc, R_RELEASE, l, "DAOS release '%s' is not supported", v);
 		diag_help(k->r->dc, d, "supported releases: %s", daos_release_list());
@@ -228,15 +242,15 @@ static void top_include(kw_ctx *k)
 }
 
 static const keyword top_kws[] = {
-	{"daos", "daos <release>", "The DAOS release the configuration is for: picks key names and limits.", KW_CUSTOM, 0, 0, 0, NULL, top_daos},
+	{"daos", "daos <release>", "The DAOS release the configuration is for (2.6, 2.6.3, 2.8): picks key names, limits and object class names.", KW_CUSTOM, 0, 0, 0, NULL, top_daos},
 	{"include", "include \"<file>\"", "Reads another file in place (top level only; relative to the including file).", KW_CUSTOM, 0, 0, 0, NULL, top_include},
 	{"cluster", "cluster <name> { ... }", "The DAOS system: name, fabric, access points, timeouts, log masks.", KW_CUSTOM, 0, 0, 0, NULL, top_cluster},
 	{"hardware", "hardware <name> { ... }", "A node type: CPUs, NUMA nodes, memory, NICs and NVMe drives.", KW_CUSTOM, 0, 0, 0, NULL, top_hardware},
 	{"profile", "profile <name> : <hardware|profile> { ... }", "How a node type is used: OS cores, engines, hugepages; inherits from a hardware or another profile.", KW_CUSTOM, 0, 0, 0, NULL, top_profile},
 	{"nodes", "nodes <hostlist>[, <hostlist>...] : <profile> [{ ... }]", "Nodes of the cluster and their per-node addresses.", KW_CUSTOM, 0, 0, 0, NULL, top_nodes_many},
 	{"node", "node <host> [: <profile>] { ... }", "Overrides for one node (or a node outside any host list).", KW_CUSTOM, 0, 0, 0, NULL, top_node_one},
-	{"pool", "pool <name> { ... }", "A DAOS pool (kept in the model; its artifacts are generated separately).", KW_CUSTOM, 0, 0, 0, NULL, top_pool},
-	{"container", "container <name> in <pool> { ... }", "A DAOS container in a pool (kept in the model).", KW_CUSTOM, 0, 0, 0, NULL, top_container},
+	{"pool", "pool <name> { ... }", "A DAOS pool: size, pool service redundancy, owner (cluster/daos-pools.sh).", KW_CUSTOM, 0, 0, 0, NULL, top_pool},
+	{"container", "container <name> in <pool> { ... }", "A DAOS container: redundancy and file-size goals, or explicit classes and properties.", KW_CUSTOM, 0, 0, 0, NULL, top_container},
 };
 const kw_table kw_top = KW_TABLE("the top level", top_kws);
 

@@ -295,8 +295,14 @@ static void lint_memory(model *m, const node_plan *p)
 					      (unsigned long long)(mem / GiB));
 			if (!p->pinned_mode && n == 0 && hp)
 				diag_note_at(dc, d, SRC_LOC_NONE, "in first_core mode DAOS requests every hugepage on NUMA node 0");
-			diag_help(dc, d, "lower the SCM size or hugepages so they fit in %llu GiB",
-				  (unsigned long long)((mem > hp + rsv_share ? mem - hp - rsv_share : 0) / GiB));
+			if (mem > hp + rsv_share)
+				diag_help(dc, d, "lower the SCM size or hugepages so they fit in %llu GiB",
+					  (unsigned long long)((mem - hp - rsv_share) / GiB));
+			else
+				diag_help(dc, d, "hugepages and this node's share of system_ram_reserved (%llu GiB of %llu) "
+					  "already exceed its memory: lower `system_ram_reserved` in the cluster block, "
+					  "or describe the real memory", (unsigned long long)(rsv_share / GiB),
+					  (unsigned long long)(reserved_bytes(m) / GiB));
 		}
 	}
 }

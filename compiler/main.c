@@ -317,9 +317,12 @@ static int cmd_keywords(bool markdown)
 	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
 	print_table(&kw_pool, "`pool` block");
 	print_table(&kw_container, "`container` block");
-	printf("### Artifacts\n\n| target | path in `out/nodes/<host>/` | content |\n|---|---|---|\n");
+	printf("### Artifacts\n\n| target | path | content |\n|---|---|---|\n");
 	for (size_t i = 0; i < target_count; i++)
-		printf("| `%s` | `%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);
+		printf("| `%s` | `out/nodes/<host>/%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);
+	for (size_t i = 0; i < cluster_target_count; i++)
+		printf("| `%s` | `out/cluster/%s` | %s |\n", cluster_target_table[i].name, cluster_target_table[i].path,
+		       cluster_target_table[i].doc);
 	printf("| `manifest` | `out/manifest.json` | Every file with its node, target, size and sha256 (schemas/manifest.schema.json). |\n\n");
 	return EXIT_CLEAN;
 }

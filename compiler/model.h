@@ -167,7 +167,28 @@ typedef struct cluster_spec {
 
 /* ---- pools and containers (artifacts come with their own issue) ---------- */
 
+typedef struct pool_plan {
+	const char *label;
+	const char *size; /* as dmg takes it: 90%, 120TiB */
+	int svc_rf;
+	const char *user, *group;
+} pool_plan;
+
+typedef struct container_plan {
+	const char *label;
+	const char *type; /* POSIX, HDF5, ... */
+	int rd_fac;
+	const char *rd_lvl; /* node or rank */
+	int domains;        /* fault domains at rd_lvl */
+	char oclass[24], file_oclass[24], dir_oclass[24]; /* "" when not set */
+	uint64_t chunk, ec_cell; /* 0 when not set */
+	const char *cksum;
+	bool srv_cksum;
+	const char *derivation; /* why: the goals and the fault domains */
+} container_plan;
+
 typedef struct pool_spec {
+	pool_plan *plan;
 	const char *name;
 	src_loc loc, name_loc;
 	opt_int size_bytes, size_pct, svc_rf;
@@ -175,6 +196,8 @@ typedef struct pool_spec {
 } pool_spec;
 
 typedef struct container_spec {
+	container_plan *plan;
+	struct pool_spec *in_pool;
 	const char *name;
 	src_loc loc, name_loc;
 	const char *pool;
@@ -189,6 +212,7 @@ typedef struct model {
 	diag_ctx *dc;
 	const daos_release *release;
 	bool release_given; /* a daos line exists, valid or not */
+	int release_patch;  /* `daos 2.6.3` -> 3; -1 when not given */
 	src_loc release_loc;
 	cluster_spec cluster;
 	hardware **hws;

@@ -99,9 +99,9 @@ static int same_content(const char *path, const buf *data)
 	return same && off == data->len;
 }
 
-static int write_file(const char *path, const buf *data)
+static int write_file(const char *path, const buf *data, int mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -1;
 	size_t off = 0;
@@ -119,7 +119,7 @@ static int write_file(const char *path, const buf *data)
 }
 
 /* Puts one artifact into the staged tree (or compares it, in check mode). */
-static int emit_file(writer *w, const char *rel, const char *node, const char *target, const buf *data)
+static int emit_file(writer *w, const char *rel, const char *node, const char *target, const buf *data, int mode)
 {
 	char hex[65];
 	sha256_hex(data->data, data->len, hex);
@@ -154,7 +154,7 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 		w->st->unchanged++;
 		return 0;
 	}
-	if (write_file(neu, data) != 0)
+	if (write_file(neu, data, mode) != 0)
 		return io_error("cannot write", neu);
 	w->st->written++;
 	return 0;
@@ -249,8 +249,19 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 			}
 			char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, target_table[t].path);
 			strmap_put(paths, rel, rel);
-			rc = emit_file(w, rel, nd->host, target_table[t].name, &b);
+			rc = emit_file(w, rel, nd->host, target_table[t].name, &b, 0644);
 		}
+	}
+	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {
+		buf_reset(&b);
+		if (!cluster_target_table[t].fn(m, &b)) {
+			fprintf(stderr, "dslc: internal error: target %s failed\n", cluster_target_table[t].name);
+			rc = 2;
+			break;
+		}
+		char *rel = arena_printf(ar, "cluster/%s", cluster_target_table[t].path);
+		strmap_put(paths, rel, rel);
+		rc = emit_file(w, rel, NULL, cluster_target_table[t].name, &b, cluster_target_table[t].mode);
 	}
 	buf_free(&b);
 	return rc;
@@ -278,7 +289,7 @@ static int emit_manifest(const model *m, writer *w, strmap *paths, const char *v
 	w->st->files--;
 	json_t *saved = w->files;
 	w->files = json_array();
-	int rc = emit_file(w, "manifest.json", NULL, "manifest", &b);
+	int rc = emit_file(w, "manifest.json", NULL, "manifest", &b, 0644);
 	json_decref(w->files);
 	w->files = saved;
 	w->st->files++;

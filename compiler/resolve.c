@@ -387,6 +387,7 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 	m->ar = ar;
 	m->dc = dc;
 	strmap_init(&m->node_index, ar);
+	m->release_patch = -1;
 	resolver r = {0};
 	r.m = m;
 	r.ar = ar;

@@ -21,6 +21,23 @@ typedef struct target_info {
 extern const target_info target_table[];
 extern const size_t target_count;
 
+/* Artifacts of the whole cluster, under out/cluster/. */
+typedef bool (*cluster_target_fn)(const model *m, buf *out);
+
+typedef struct cluster_target_info {
+	const char *name;
+	const char *path;  /* inside out/cluster/ */
+	const char *doc;
+	int mode;          /* file mode, e.g. 0755 for scripts */
+	cluster_target_fn fn;
+} cluster_target_info;
+
+extern const cluster_target_info cluster_target_table[];
+extern const size_t cluster_target_count;
+
+bool target_pools_sh(const model *m, buf *out);
+bool target_pools_json(const model *m, buf *out);
+
 bool target_daos_server(const model *m, const node *nd, buf *out);
 bool target_daos_agent(const model *m, const node *nd, buf *out);
 

@@ -28,12 +28,16 @@ $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log1"
 check "first build exits 0" "[ $? = 0 ]"
 $DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
 check "two builds give identical bytes" "diff -r '$T/a' '$T/b' >/dev/null"
-check "14 nodes x 2 configs + manifest" "[ \$(find '$T/a' -type f | wc -l) = 29 ]"
+check "14 nodes x 2 configs, 2 cluster files + manifest" "[ \$(find '$T/a' -type f | wc -l) = 31 ]"
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.6's loader rules" "$PY $CHECKER --release 2.6 \$(find '$T/a' -name '*.yml') >'$T/v26' 2>&1"
 else
 	echo "skip tree DAOS loader rules: /usr/bin/python3 with PyYAML is missing (scripts/install-deps.sh installs it)"
 fi
+check "daos-pools.sh passes sh -n, shellcheck and DAOS's CLI grammar" "$PY tests/validate/pools_check.py '$T/a/cluster/daos-pools.sh' >'$T/pc' 2>&1"
+check "daos-pools.sh is executable" "[ -x '$T/a/cluster/daos-pools.sh' ]"
+check "the reference container gets EC_8P2GX files, RP_3G1 directories, 8MiB chunks" \
+	"grep -q \"container create 'tier0' 'training' --type='POSIX' --file-oclass='EC_8P2GX' --dir-oclass='RP_3G1' --chunk-size='8MiB' --properties='rd_fac:2,rd_lvl:node\" '$T/a/cluster/daos-pools.sh'"
 check "engine 1 of gpu001 runs at first_core 100" "grep -q '^  first_core: 100$' '$T/a/nodes/gpu001/etc/daos/daos_server.yml'"
 check "gpu007 keeps its excluded drive out" "! grep -q 0000:a4:00.0 '$T/a/nodes/gpu007/etc/daos/daos_server.yml' && grep -q 0000:a4:00.0 '$T/a/nodes/gpu006/etc/daos/daos_server.yml'"
 check "the manifest's hashes match the files" "$PY - '$T/a' <<'PYEOF'
@@ -41,7 +45,7 @@ import hashlib, json, sys, os
 root = sys.argv[1]
 m = json.load(open(os.path.join(root, 'manifest.json')))
 bad = [f['path'] for f in m['files'] if hashlib.sha256(open(os.path.join(root, f['path']), 'rb').read()).hexdigest() != f['sha256']]
-sys.exit(1 if bad or len(m['files']) != 28 else 0)
+sys.exit(1 if bad or len(m['files']) != 30 else 0)
 PYEOF"
 
 if $PY -c 'import jsonschema' 2>/dev/null; then
@@ -58,7 +62,7 @@ sleep 1
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
 snapshot "$T/a" >"$T/s2"
 check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/dev/null"
-check "unchanged rebuild reports 0 written" "grep -q '0 written, 29 unchanged, 0 removed' '$T/log2'"
+check "unchanged rebuild reports 0 written" "grep -q '0 written, 31 unchanged, 0 removed' '$T/log2'"
 check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-* 2>/dev/null)\" ]"
 
 # 3. --check
@@ -93,7 +97,7 @@ check "a NIC moved in the example's export fails lint at the NIC's line, with a 
 variant changed 's/crt_timeout   600s/crt_timeout   300s/; s/gpu\[001-014\] : converged/gpu[001-013] : converged/'
 snapshot "$T/a" >"$T/s3"
 $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
-check "a changed timeout rewrites servers and the manifest only" "grep -q '14 written, 13 unchanged, 2 removed' '$T/log5'"
+check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 13 unchanged, 2 removed' '$T/log5'"
 check "agents of kept nodes keep their inode" "[ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
 check "the removed node's files are gone" "[ ! -e '$T/a/nodes/gpu014' ]"
 
@@ -127,6 +131,7 @@ $DSLC build "$T/r28/cluster.dsl" -o "$T/r28/out" 2>/dev/null
 check "the 2.8 variant writes mgmt_svc_replicas" "grep -q '^mgmt_svc_replicas:' '$T/r28/out/nodes/gpu001/etc/daos/daos_server.yml'"
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.8's loader rules" "$PY $CHECKER --release 2.8 \$(find '$T/r28/out' -name '*.yml') >/dev/null 2>&1"
+	check "the 2.8 pools script passes DAOS's CLI grammar" "$PY tests/validate/pools_check.py --release 2.8 '$T/r28/out/cluster/daos-pools.sh' >/dev/null 2>&1"
 fi
 
 # 9. a 1,000-node variant builds (the timing is make bench's job, not a test's)
@@ -134,9 +139,9 @@ if [ "$QUICK" != quick ]; then
 	# 1,000 nodes: spread the addresses over octets with / and %
 	variant big 's/gpu\[001-014\]/gpu[0001-1000]/; s/gpu\[001-003\]/gpu[0001-0003]/; s/node gpu007/node gpu0007/; s/\.0\.{10+i}/.{i\/200}.{10+i%200}/g'
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log8"
-	check "the 1,000-node variant builds 2,001 files" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 2001 ]"
+	check "the 1,000-node variant builds 2,003 files" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 2003 ]"
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log9"
-	check "its rebuild rewrites nothing" "grep -q '0 written, 2001 unchanged' '$T/log9'"
+	check "its rebuild rewrites nothing" "grep -q '0 written, 2003 unchanged' '$T/log9'"
 fi
 
 echo "tree: $pass passed, $fail failed"

@@ -11,6 +11,7 @@ Suite *suite_topology(void);
 Suite *suite_diag(void);
 Suite *suite_place(void);
 Suite *suite_topology_xml(void);
+Suite *suite_pools(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);

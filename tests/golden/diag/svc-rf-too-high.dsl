@@ -1,0 +1,21 @@
+# svc_rf 2 needs 5 pool service replicas; 2 nodes have 4 engines
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu001
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+nodes gpu[001-002] : converged
+pool tier0 {
+  size 90%
+  svc_rf 2
+}
