@@ -215,7 +215,8 @@ topology *topo_load_xml(arena *a, const char *path, const char **why)
 	if (hwloc_topology_set_xmlbuffer(t, xml, (int)len + 1) < 0) {
 		*why = "not an hwloc XML export";
 	} else if (hwloc_topology_load(t) < 0) {
-		*why = "hwloc 2.x cannot read it (an export from hwloc 3.x needs `lstopo --of v2xml`)";
+		*why = strstr(xml, "version=\"3.") ? "it is hwloc 3.x's XML format, which hwloc 2.x cannot read (export with `lstopo --of v2xml`)"
+						  : "hwloc refused it: the XML is malformed or truncated";
 	} else {
 		topo = convert(a, t, why);
 	}
