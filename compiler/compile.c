@@ -9,6 +9,63 @@
 
 static bool compile_root(compilation *c, ast_block *root);
 
+/* The statement with a block that starts inside [from, to) of file, if any. */
+static const ast_stmt *block_on_line(const ast_block *b, uint32_t file, uint32_t from, uint32_t to)
+{
+	for (const ast_stmt *s = b ? b->first : NULL; s; s = s->next) {
+		if (s->block && s->loc.file == file && s->loc.start >= from && s->loc.start < to)
+			return s;
+		const ast_stmt *in = block_on_line(s->block, file, from, to);
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+/* A suppression covers its own line when it trails code, else the next line
+ * with code; and the whole block when that line opens one. */
+static void resolve_suppressions(compilation *c, const ast_block *root)
+{
+	for (suppression *sp = c->dc.sups; sp; sp = sp->next) {
+		const src_file *f = src_get(&c->src, sp->loc.file);
+		if (!f)
+			continue;
+		const char *t = f->text;
+		uint32_t ls = sp->loc.start;
+		while (ls > 0 && t[ls - 1] != '\n')
+			ls--;
+		bool trailing = false;
+		for (uint32_t i = ls; i < sp->loc.start; i++)
+			trailing |= t[i] != ' ' && t[i] != '\t';
+		uint32_t line = ls;
+		if (!trailing) {
+			/* the next line that holds more than blanks and comments */
+			uint32_t p = sp->loc.end;
+			for (;;) {
+				while (p < f->len && t[p] != '\n')
+					p++;
+				if (p >= f->len)
+					break;
+				p++;
+				uint32_t q = p;
+				while (q < f->len && (t[q] == ' ' || t[q] == '\t'))
+					q++;
+				if (q < f->len && t[q] != '\n' && t[q] != '#') {
+					line = p;
+					break;
+				}
+			}
+			if (line == ls)
+				continue; /* nothing follows: unused */
+		}
+		uint32_t le = line;
+		while (le < f->len && t[le] != '\n')
+			le++;
+		const ast_stmt *s = block_on_line(root, sp->loc.file, line, le);
+		sp->range = (src_loc){sp->loc.file, line, s ? s->block->loc.end : le};
+	}
+}
+
 bool compile_file(compilation *c, const char *path)
 {
 	arena_init(&c->ar);
@@ -37,6 +94,8 @@ static bool compile_root(compilation *c, ast_block *root)
 	place_model(&c->m);
 	lint_model(&c->m);
 	pools_plan(&c->m);
+	resolve_suppressions(c, root);
+	diag_apply_suppressions(&c->dc);
 	return true;
 }
 

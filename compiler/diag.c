@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include "value.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,113 @@ void diag_init(diag_ctx *dc, arena *ar, src_set *src)
 	dc->ar = ar;
 	dc->src = src;
 	dc->sink.notes_tail = &dc->sink.notes;
+	dc->sups_tail = &dc->sups;
+}
+
+void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_loc loc)
+{
+	/* "# dslc: allow a, b -- reason" */
+	char *s = arena_strndup(dc->ar, text, len);
+	char *p = s + 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	p += 5; /* "dslc:" */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "allow", 5) != 0 || (p[5] != ' ' && p[5] != '\t')) {
+		diag *d = diag_report(dc, R_SUPPRESSION_RULE, loc, "'# dslc:' comments say `allow <rule-id> -- <reason>`");
+		diag_help(dc, d, "write `# dslc: allow <rule-id> -- <reason>`, or drop 'dslc:' from an ordinary comment");
+		return;
+	}
+	p += 5;
+	char *reason = strstr(p, "--");
+	if (reason) {
+		*reason = '\0';
+		reason += 2;
+		while (*reason == ' ' || *reason == '\t')
+			reason++;
+		size_t rl = strlen(reason);
+		while (rl && (reason[rl - 1] == ' ' || reason[rl - 1] == '\t' || reason[rl - 1] == '\r'))
+			reason[--rl] = '\0';
+		if (!rl)
+			reason = NULL;
+	}
+	for (char *id = strtok(p, ", \t"); id; id = strtok(NULL, ", \t")) {
+		suppression *sp = arena_alloc(dc->ar, sizeof(*sp));
+		sp->rule_id = id;
+		sp->reason = reason;
+		sp->loc = loc;
+		*dc->sups_tail = sp;
+		dc->sups_tail = &sp->next;
+	}
+}
+
+static bool suppressible(const rule_info *r)
+{
+	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && strncmp(r->id, "suppression-", 12) != 0;
+}
+
+static void recount(diag_ctx *dc)
+{
+	memset(dc->counts, 0, sizeof(dc->counts));
+	for (size_t i = 0; i < dc->n; i++)
+		dc->counts[dc->items[i]->severity]++;
+}
+
+void diag_apply_suppressions(diag_ctx *dc)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < dc->n; i++) {
+		diag *d = dc->items[i];
+		bool drop = false;
+		for (suppression *sp = dc->sups; sp && suppressible(d->rule); sp = sp->next) {
+			if (!sp->range.file || sp->range.file != d->loc.file || strcmp(sp->rule_id, d->rule->id) != 0)
+				continue;
+			if (d->loc.start >= sp->range.start && d->loc.start < sp->range.end && sp->reason) {
+				sp->used = true;
+				drop = true;
+			}
+		}
+		if (!drop)
+			dc->items[k++] = d;
+	}
+	dc->n = k;
+	recount(dc);
+	for (suppression *sp = dc->sups; sp; sp = sp->next) {
+		const rule_info *r = rule_find(sp->rule_id);
+		if (!r) {
+			const char *best = NULL;
+			size_t bd = 4;
+			for (int i = 0; i < R__COUNT; i++) {
+				size_t dd = val_edit_distance(sp->rule_id, rule_table[i].id);
+				if (dd < bd) {
+					bd = dd;
+					best = rule_table[i].id;
+				}
+			}
+			diag *d = diag_report(dc, R_SUPPRESSION_RULE, sp->loc, "no rule '%s' to allow", sp->rule_id);
+			if (best)
+				diag_help(dc, d, "did you mean '%s'? (`dslc rules` lists them)", best);
+			else
+				diag_help(dc, d, "`dslc rules` lists the rule ids");
+		} else if (!sp->reason) {
+			diag *d = diag_report(dc, R_SUPPRESSION_REASON, sp->loc, "allowing %s needs a reason", sp->rule_id);
+			diag_help(dc, d, "write `# dslc: allow %s -- <why this is fine here>`", sp->rule_id);
+		} else if (!sp->used) {
+			diag *d = diag_report(dc, R_SUPPRESSION_UNUSED, sp->loc, "nothing here is reported as %s", sp->rule_id);
+			diag_help(dc, d, "remove the suppression");
+		}
+	}
+}
+
+void diag_drop_rule(diag_ctx *dc, const rule_info *rule)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < dc->n; i++)
+		if (dc->items[i]->rule != rule)
+			dc->items[k++] = dc->items[i];
+	dc->n = k;
+	recount(dc);
 }
 
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n)

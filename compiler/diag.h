@@ -26,6 +26,16 @@ typedef struct diag {
 	unsigned seq; /* report order, breaks ties */
 } diag;
 
+/* `# dslc: allow <rule-id> -- <reason>`, resolved to the byte range it covers. */
+typedef struct suppression {
+	const char *rule_id;
+	const char *reason; /* NULL when missing */
+	src_loc loc;        /* the comment */
+	src_loc range;      /* what it silences; file 0 until resolved */
+	bool used;
+	struct suppression *next;
+} suppression;
+
 typedef struct diag_ctx {
 	arena *ar;
 	src_set *src;
@@ -36,6 +46,7 @@ typedef struct diag_ctx {
 	diag sink; /* a duplicate's notes and help go here and are dropped */
 	unsigned counts[3];
 	const char *context; /* when set, each new finding gets the note "for <context>" */
+	suppression *sups, **sups_tail;
 } diag_ctx;
 
 void diag_init(diag_ctx *dc, arena *ar, src_set *src);
@@ -46,6 +57,13 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
+/* Records a `# dslc:` comment (text without the newline). */
+void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_loc loc);
+/* Drops the findings that resolved suppressions cover; reports unused ones. */
+void diag_apply_suppressions(diag_ctx *dc);
+/* Drops every finding of a rule (--disable). */
+void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
+
 /* Sorts by file, offset and report order. */
 void diag_sort(diag_ctx *dc);
 /* Prints at most max_shown diagnostics (0 = all) as text. */

@@ -9,6 +9,7 @@
 #include "output.h"
 #include "place.h"
 #include "rules.h"
+#include "report.h"
 #include "show.h"
 #include "targets/targets.h"
 
@@ -33,7 +34,9 @@ static const char usage[] =
 	"  version                       print the version\n"
 	"\n"
 	"options:\n"
+	"  --format text|json|sarif|github  findings format of lint (show: text or json)\n"
 	"  --fail-on error|warning|note  lowest severity that fails (default: error)\n"
+	"  --disable ID[,ID] / --enable ID[,ID]  switch rules off or back on (in order)\n"
 	"  --max-findings N              print at most N findings (default 100, 0 = all)\n"
 	"\n"
 	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
@@ -43,7 +46,33 @@ typedef struct cli {
 	bool check, markdown;
 	diag_severity fail_on;
 	unsigned max_findings;
+	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
 } cli;
+
+/* --disable a,b / --enable a: every id must be a rule. */
+static int toggle_rules(cli *c, const char *list, bool disable)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *id = strtok(buf, ","); id; id = strtok(NULL, ",")) {
+		const rule_info *r = rule_find(id);
+		if (!r) {
+			const char *names[R__COUNT];
+			for (int i = 0; i < R__COUNT; i++)
+				names[i] = rule_table[i].id;
+			const char *sug = kw_suggest(id, names, R__COUNT);
+			fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", id, sug ? "; did you mean '" : "",
+				sug ? sug : "", sug ? "'?" : "");
+			return EXIT_USAGE;
+		}
+		if (disable && (r->rule == R_SYNTAX || r->rule == R_IO || r->rule == R_LIMIT)) {
+			fprintf(stderr, "dslc: %s cannot be disabled: the input could not be read\n", id);
+			return EXIT_USAGE;
+		}
+		c->disabled[r->rule] = disable;
+	}
+	return -1;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -67,9 +96,16 @@ static int parse_args(int argc, char **argv, cli *c)
 		} else if (strcmp(a, "--format") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs text or json", a);
-			if (strcmp(argv[i], "text") && strcmp(argv[i], "json"))
-				return usage_error("--format takes text or json, not '%s'", argv[i]);
+			report_format f;
+			if (!report_format_parse(argv[i], &f))
+				return usage_error("--format takes text, json, sarif or github, not '%s'", argv[i]);
 			c->format = argv[i];
+		} else if (strcmp(a, "--disable") == 0 || strcmp(a, "--enable") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs rule ids", a);
+			int rc = toggle_rules(c, argv[i], strcmp(a, "--disable") == 0);
+			if (rc >= 0)
+				return rc;
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
 		} else if (strcmp(a, "--markdown") == 0) {
@@ -131,6 +167,11 @@ static bool fails(const compilation *comp, diag_severity fail_on)
 	return false;
 }
 
+static const char *read_error(void)
+{
+	return errno == EFBIG ? "larger than 16 MiB" : errno == EILSEQ ? "not a text file (NUL byte)" : strerror(errno);
+}
+
 static int compile_or_fail(compilation *comp, const char *file)
 {
 	if (!file) {
@@ -138,26 +179,53 @@ static int compile_or_fail(compilation *comp, const char *file)
 		return EXIT_USAGE;
 	}
 	if (!compile_file(comp, file)) {
-		fprintf(stderr, "dslc: cannot read '%s': %s\n", file,
-			errno == EFBIG ? "larger than 16 MiB" : errno == EILSEQ ? "not a text file (NUL byte)" : strerror(errno));
+		fprintf(stderr, "dslc: cannot read '%s': %s\n", file, read_error());
 		return EXIT_USAGE;
 	}
 	diag_sort(&comp->dc);
 	return -1;
 }
 
+static void drop_disabled(const cli *c, compilation *comp)
+{
+	for (int i = 0; i < R__COUNT; i++)
+		if (c->disabled[i])
+			diag_drop_rule(&comp->dc, &rule_table[i]);
+}
+
 static int cmd_lint(const cli *c)
 {
-	compilation comp;
-	int rc = compile_or_fail(&comp, c->file);
-	if (rc >= 0) {
-		compile_free(&comp);
-		return rc;
+	report_format fmt = REPORT_TEXT;
+	if (c->format)
+		report_format_parse(c->format, &fmt);
+	if (!c->file) {
+		fprintf(stderr, "dslc: no input file\n%s", usage);
+		return EXIT_USAGE;
 	}
-	diag_print_text(&comp.dc, stdout, c->max_findings);
+	compilation comp;
+	int rc = EXIT_CLEAN;
+	if (!compile_file(&comp, c->file)) {
+		const char *why = read_error();
+		if (fmt == REPORT_TEXT) {
+			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);
+			compile_free(&comp);
+			return EXIT_USAGE;
+		}
+		/* machine formats stay valid: the failure is a finding at the file */
+		uint32_t id = src_add(&comp.src, c->file, "", 0);
+		diag *d = diag_report(&comp.dc, R_IO, (src_loc){id, 0, 0}, "cannot read '%s': %s", c->file, why);
+		diag_help(&comp.dc, d, "check the path and permissions");
+		rc = EXIT_USAGE;
+	}
+	drop_disabled(c, &comp);
+	diag_sort(&comp.dc);
+	if (report_print(&comp.dc, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+		rc = EXIT_USAGE;
 	fflush(stdout);
-	print_summary(&comp, stderr);
-	rc = fails(&comp, c->fail_on) ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (fmt == REPORT_TEXT)
+		print_summary(&comp, stderr);
+	if (rc == EXIT_CLEAN && fails(&comp, c->fail_on))
+		rc = EXIT_FINDINGS;
 	compile_free(&comp);
 	return rc;
 }
@@ -188,6 +256,7 @@ static int cmd_build(const cli *c)
 		compile_free(&comp);
 		return rc;
 	}
+	drop_disabled(c, &comp);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
 	print_summary(&comp, stderr);
 	if (diag_count(&comp.dc, SEV_ERROR)) {

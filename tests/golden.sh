@@ -16,7 +16,13 @@ result() { # name, ok?
 for f in tests/golden/diag/*.dsl; do
 	case "$f" in *-b.dsl) continue ;; esac   # included by another fixture
 	exp=${f%.dsl}.expected
-	act=$($DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
+	# a first line "# dslc-test-args: ..." replaces the arguments
+	args=$(sed -n '1s/^# dslc-test-args: //p' "$f")
+	if [ -n "$args" ]; then
+		act=$($DSLC $args 2>&1; echo "exit: $?")
+	else
+		act=$($DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
+	fi
 	if [ "$MODE" = update ]; then
 		printf '%s\n' "$act" > "$exp"
 		continue

@@ -1,0 +1,1 @@
+# dslc-test-args: lint --format sarif tests/golden/diag/syntax.dsl

@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Runs `dslc lint` on every fixture (plus an unreadable path) in the machine
+formats and validates them: SARIF against the OASIS 2.1.0 schema in
+../shared/reference/sarif/ (skipped when absent) and GitHub code scanning's
+required properties; JSON against schemas/findings.schema.json; GitHub
+annotations against the workflow-command grammar. Prints ok/FAIL lines.
+
+usage: formats_check.py DSLC
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+import jsonschema
+
+SARIF_SCHEMA = "../shared/reference/sarif/sarif-schema-2.1.0.json"
+ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^,:]+,line=\d+,endLine=\d+,col=\d+,endColumn=\d+,title=[^:]+::.*\S.*$")
+
+
+def run(dslc, fmt, path):
+    r = subprocess.run([dslc, "lint", "--max-findings", "0", "--format", fmt, path], capture_output=True, text=True)
+    return r.returncode, r.stdout
+
+
+def github_requirements(doc):
+    run_ = doc["runs"][0]
+    assert doc["version"] == "2.1.0" and doc["$schema"]
+    assert "results" in run_
+    rules = run_["tool"]["driver"]["rules"]
+    for rule in rules:
+        assert rule["id"] and rule["shortDescription"]["text"] and rule["fullDescription"]["text"] and rule["help"]["text"]
+        assert len(rule["shortDescription"]["text"]) <= 1024 and len(rule["fullDescription"]["text"]) <= 1024
+    for res in run_["results"]:
+        assert res["ruleId"] == rules[res["ruleIndex"]]["id"]
+        assert res["message"]["text"]
+        region = res["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] >= 1 and region["startColumn"] >= 1
+        assert (region["endLine"], region["endColumn"]) > (region["startLine"], region["startColumn"])
+        uri = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert not uri.startswith("./") and ".." not in uri.split("/")
+        assert res["partialFingerprints"]["primaryLocationLineHash"]
+
+
+def main(dslc):
+    inputs = sorted(glob.glob("tests/golden/diag/*.dsl")) + ["tests/golden/diag/no-such-file.dsl", "examples/hgx-b200/cluster.dsl"]
+    sarif = json.load(open(SARIF_SCHEMA)) if os.path.exists(SARIF_SCHEMA) else None
+    if not sarif:
+        print(f"skip: {SARIF_SCHEMA} is absent; SARIF is checked for GitHub's fields only")
+    findings = json.load(open("schemas/findings.schema.json"))
+    passed = failed = 0
+    for path in inputs:
+        problems = []
+        rc, out = run(dslc, "sarif", path)
+        try:
+            doc = json.loads(out)
+            if sarif:
+                jsonschema.Draft4Validator(sarif).validate(doc)
+            github_requirements(doc)
+            if path.endswith("clean.dsl") and doc["runs"][0]["results"] != []:
+                problems.append("clean input must give results: []")
+        except Exception as e:  # any failure is a finding of this test
+            problems.append(f"sarif: {e}")
+        rc2, out = run(dslc, "json", path)
+        try:
+            doc = json.loads(out)
+            jsonschema.Draft7Validator(findings).validate(doc)
+            if rc2 != rc:
+                problems.append(f"exit codes differ between formats: {rc} and {rc2}")
+        except Exception as e:
+            problems.append(f"json: {e}")
+        rc3, out = run(dslc, "github", path)
+        lines = out.splitlines()
+        if lines[:1] != ["::group::dslc"] or "::endgroup::" not in lines:
+            problems.append("github: no ::group:: wrapper")
+        for line in lines:
+            if line.startswith("::") and not line.startswith("::group") and line != "::endgroup::" and not ANNOTATION.match(line):
+                problems.append(f"github: malformed annotation {line[:80]!r}")
+            if line.startswith("::") and "\n" in line:
+                problems.append("github: unescaped newline")
+        if problems:
+            failed += 1
+            print(f"FAIL formats {path}")
+            for p in problems:
+                print("   ", p)
+        else:
+            passed += 1
+            print(f"ok   formats {path}")
+    print(f"formats: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
