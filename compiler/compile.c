@@ -6,6 +6,8 @@
 #include "parse.h"
 #include "place.h"
 #include "pools.h"
+#include "topology.h"
+#include "yaml_lint.h"
 
 static bool compile_root(compilation *c, ast_block *root);
 
@@ -96,6 +98,28 @@ static bool compile_root(compilation *c, ast_block *root)
 	pools_plan(&c->m);
 	resolve_suppressions(c, root);
 	diag_apply_suppressions(&c->dc);
+	return true;
+}
+
+bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path)
+{
+	arena_init(&c->ar);
+	src_set_init(&c->src, &c->ar);
+	diag_init(&c->dc, &c->ar, &c->src);
+	uint32_t id = src_load(&c->src, path);
+	c->parsed = id != 0;
+	if (!id)
+		return false;
+	const topology *topo = NULL;
+	if (topology_path) {
+		const char *why;
+		topo = topo_load_xml(&c->ar, topology_path, &why);
+		if (!topo) {
+			diag *d = diag_report(&c->dc, R_TOPOLOGY_LOAD, (src_loc){id, 0, 0}, "cannot load topology '%s': %s", topology_path, why);
+			diag_help(&c->dc, d, "give an `lstopo --of xml` export of this node (hwloc 2.x; `--of v2xml` from hwloc 3.x)");
+		}
+	}
+	yaml_lint_file(&c->ar, &c->dc, id, release, topo);
 	return true;
 }
 

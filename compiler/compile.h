@@ -18,6 +18,11 @@ typedef struct compilation {
  * be read; findings (including syntax errors) are in c->dc. */
 bool compile_file(compilation *c, const char *path);
 bool compile_text(compilation *c, const char *name, const char *text);
+/* Lints a hand-written daos_server.yml or daos_agent.yml. release: "2.6",
+ * "2.8" or NULL (detect); topology: an lstopo export or NULL. Returns false
+ * when the file cannot be read; a topology that cannot be loaded is a
+ * finding. */
+bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path);
 void compile_free(compilation *c);
 
 #endif

@@ -10,9 +10,21 @@ const daos_release daos_releases[DAOS__NRELEASES] = {
 };
 
 const daos_key_info daos_keys[DAOS__NKEYS] = {
-#define DAOS_KEY(e, sec, n26, n28) [e] = {#sec, {n26, n28}},
+#define STR KT_STR
+#define INT KT_INT
+#define BOOL KT_BOOL
+#define LIST KT_LIST
+#define MAP KT_MAP
+#define LIST_MAP KT_LIST_MAP
+#define DAOS_KEY(e, sec, type, n26, n28) [e] = {#sec, type, {n26, n28}},
 #include "schemas/daos_keys.def"
 #undef DAOS_KEY
+#undef STR
+#undef INT
+#undef BOOL
+#undef LIST
+#undef MAP
+#undef LIST_MAP
 };
 
 const daos_release *daos_release_find(const char *name)

@@ -17,14 +17,18 @@ typedef struct daos_release {
 } daos_release;
 
 typedef enum daos_key {
-#define DAOS_KEY(e, sec, n26, n28) e,
+#define DAOS_KEY(e, sec, type, n26, n28) e,
 #include "schemas/daos_keys.def"
 #undef DAOS_KEY
 	DAOS__NKEYS
 } daos_key;
 
+/* The YAML shape a key's value must have. */
+typedef enum daos_key_type { KT_STR, KT_INT, KT_BOOL, KT_LIST, KT_MAP, KT_LIST_MAP } daos_key_type;
+
 typedef struct daos_key_info {
-	const char *section;
+	const char *section; /* SERVER, ENGINE, TIER, TRANSPORT, CONTROL_METADATA, AGENT, ... */
+	daos_key_type type;
 	const char *name[DAOS__NRELEASES];
 } daos_key_info;
 

@@ -3,6 +3,7 @@
 #include "value.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,9 +270,17 @@ static void print_snippet(diag_ctx *dc, FILE *out, src_loc loc)
 	fputc('\n', out);
 }
 
+bool diag_use_colour(FILE *out)
+{
+	const char *term = getenv("TERM");
+	return isatty(fileno(out)) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
+}
+
 void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown)
 {
 	size_t shown = 0;
+	bool colour = diag_use_colour(out);
+	static const char *const sev_colour[] = {"\033[1;36m", "\033[1;33m", "\033[1;31m"};
 	for (size_t i = 0; i < dc->n; i++) {
 		if (max_shown && shown == max_shown) {
 			fprintf(out, "dslc: %zu more finding%s not shown (--max-findings)\n",
@@ -280,7 +289,11 @@ void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown)
 		}
 		diag *d = dc->items[i];
 		print_where(dc, out, d->loc);
-		fprintf(out, "%s[%s]: %s\n", severity_name(d->severity), d->rule->id, d->msg);
+		if (colour)
+			fprintf(out, "%s%s\033[0m[%s]: \033[1m%s\033[0m\n", sev_colour[d->severity], severity_name(d->severity),
+				d->rule->id, d->msg);
+		else
+			fprintf(out, "%s[%s]: %s\n", severity_name(d->severity), d->rule->id, d->msg);
 		print_snippet(dc, out, d->loc);
 		for (diag_note *n = d->notes; n; n = n->next) {
 			if (src_get(dc->src, n->loc.file))

@@ -68,5 +68,7 @@ void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 void diag_sort(diag_ctx *dc);
 /* Prints at most max_shown diagnostics (0 = all) as text. */
 void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown);
+/* Colour on a terminal, never with NO_COLOR set or TERM=dumb. */
+bool diag_use_colour(FILE *out);
 
 #endif

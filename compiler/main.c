@@ -1,5 +1,6 @@
 /* main.c - the dslc command line. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "rules.h"
 #include "report.h"
 #include "show.h"
+#include "yaml_lint.h"
 #include "targets/targets.h"
 
 #ifndef DSLC_VERSION
@@ -26,10 +28,12 @@ static const char usage[] =
 	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
 	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
 	"  lint FILE                     report findings only\n"
+	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8]\n"
+	"                                lint a hand-written DAOS server or agent config\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
 	"  explain ID                    print a rule's explanation\n"
-	"  rules [--markdown]            list every rule\n"
+	"  rules [--markdown|--format json]  list every rule\n"
 	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
 	"  version                       print the version\n"
 	"\n"
@@ -42,7 +46,7 @@ static const char usage[] =
 	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
 
 typedef struct cli {
-	const char *cmd, *file, *out, *node, *format;
+	const char *cmd, *file, *out, *node, *format, *topology, *release;
 	bool check, markdown;
 	diag_severity fail_on;
 	unsigned max_findings;
@@ -106,6 +110,12 @@ static int parse_args(int argc, char **argv, cli *c)
 			int rc = toggle_rules(c, argv[i], strcmp(a, "--disable") == 0);
 			if (rc >= 0)
 				return rc;
+		} else if (strcmp(a, "--topology") == 0 || strcmp(a, "--release") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs a value", a);
+			if (strcmp(a, "--release") == 0 && !daos_release_find(argv[i]))
+				return usage_error("--release takes a DAOS release such as 2.6 or 2.8, not '%s'", argv[i]);
+			*(strcmp(a, "--topology") == 0 ? &c->topology : &c->release) = argv[i];
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
 		} else if (strcmp(a, "--markdown") == 0) {
@@ -204,7 +214,13 @@ static int cmd_lint(const cli *c)
 	}
 	compilation comp;
 	int rc = EXIT_CLEAN;
-	if (!compile_file(&comp, c->file)) {
+	bool yaml = yaml_lint_is_yaml(c->file);
+	if (!yaml && (c->topology || c->release)) {
+		fprintf(stderr, "dslc: --topology and --release apply to daos_server.yml and daos_agent.yml files; "
+			"a DSL file names its topology and release itself\n");
+		return EXIT_USAGE;
+	}
+	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology) : compile_file(&comp, c->file))) {
 		const char *why = read_error();
 		if (fmt == REPORT_TEXT) {
 			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);
@@ -273,7 +289,7 @@ static int cmd_build(const cli *c)
 	} else if (c->check) {
 		if (rc == 0)
 			fprintf(stderr, "dslc: %s is up to date (%zu files)\n", c->out, st.files);
-		else if (rc == 1)
+		else if (rc == 1 && st.files)
 			fprintf(stderr, "dslc: %s is stale: %zu of %zu files differ, are missing or extra; run dslc build\n",
 				c->out, st.stale, st.files);
 	}
@@ -348,6 +364,19 @@ static int cmd_explain(const cli *c)
 
 static int cmd_rules(const cli *c)
 {
+	if (c->format && strcmp(c->format, "json") == 0) {
+		json_t *a = json_array();
+		for (int i = 0; i < R__COUNT; i++) {
+			const rule_info *r = &rule_table[i];
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", r->id, "severity",
+							   severity_name(r->severity), "category", r->category, "summary", r->summary,
+							   "explanation", r->explanation, "fix", r->fix));
+		}
+		int rc = json_dumpf(a, stdout, JSON_INDENT(2)) == 0 ? EXIT_CLEAN : EXIT_USAGE;
+		putchar('\n');
+		json_decref(a);
+		return rc;
+	}
 	for (int i = 0; i < R__COUNT; i++) {
 		const rule_info *r = &rule_table[i];
 		if (c->markdown)

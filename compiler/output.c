@@ -392,7 +392,8 @@ static int stage_and_swap(const model *m, const char *dir, bool exists, const ch
 	w.stage = arena_printf(ar, "%.*s.dslc-new-%ld", (int)len, dir, (long)getpid());
 	walk_start(NULL, w.stage, false);
 	remove_tree(w.stage);
-	if (mkdir(w.stage, 0755) != 0)
+	char last[4096] = "";
+	if (mkdirs(w.stage, last) != 0 || mkdir(w.stage, 0755) != 0)
 		return io_error("cannot create", w.stage);
 	strmap paths;
 	strmap_init(&paths, ar);

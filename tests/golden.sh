@@ -13,7 +13,7 @@ result() { # name, ok?
 	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "ok   golden $1"; else fail=$((fail + 1)); echo "FAIL golden $1"; fi
 }
 
-for f in tests/golden/diag/*.dsl; do
+for f in tests/golden/diag/*.dsl tests/golden/yaml/*.yml; do
 	case "$f" in *-b.dsl) continue ;; esac   # included by another fixture
 	exp=${f%.dsl}.expected
 	# a first line "# dslc-test-args: ..." replaces the arguments

@@ -61,6 +61,9 @@ if [ "$MODE" != valgrind ]; then
 fi
 
 if [ "$MODE" = plain ]; then
+	tests/ci_examples.sh "$DSLC" >"$log" 2>&1
+	grep -v '^ok ' "$log"
+	count "$log"
 	tests/check_spec.sh "$DSLC" >"$log" 2>&1
 	grep -v '^ok ' "$log"
 	count "$log"

@@ -38,6 +38,10 @@ check "daos-pools.sh passes sh -n, shellcheck and DAOS's CLI grammar" "$PY tests
 check "daos-pools.sh is executable" "[ -x '$T/a/cluster/daos-pools.sh' ]"
 check "the reference container gets EC_8P2GX files, RP_3G1 directories, 8MiB chunks" \
 	"grep -q \"container create 'tier0' 'training' --type='POSIX' --file-oclass='EC_8P2GX' --dir-oclass='RP_3G1' --chunk-size='8MiB' --properties='rd_fac:2,rd_lvl:node\" '$T/a/cluster/daos-pools.sh'"
+$DSLC lint "$T/a/nodes/gpu001/etc/daos/daos_server.yml" --topology $EX/hgx-b200.xml >"$T/ly" 2>&1
+check "dslc's own daos_server.yml lints clean, topology included" "[ $? = 0 ] && [ ! -s '$T/ly' ]"
+$DSLC lint "$T/a/nodes/gpu007/etc/daos/daos_agent.yml" >"$T/la" 2>&1
+check "dslc's own daos_agent.yml lints clean" "[ $? = 0 ] && [ ! -s '$T/la' ]"
 check "engine 1 of gpu001 runs at first_core 100" "grep -q '^  first_core: 100$' '$T/a/nodes/gpu001/etc/daos/daos_server.yml'"
 check "gpu007 keeps its excluded drive out" "! grep -q 0000:a4:00.0 '$T/a/nodes/gpu007/etc/daos/daos_server.yml' && grep -q 0000:a4:00.0 '$T/a/nodes/gpu006/etc/daos/daos_server.yml'"
 check "the manifest's hashes match the files" "$PY - '$T/a' <<'PYEOF'
@@ -100,6 +104,9 @@ $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
 check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 13 unchanged, 2 removed' '$T/log5'"
 check "agents of kept nodes keep their inode" "[ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
 check "the removed node's files are gone" "[ ! -e '$T/a/nodes/gpu014' ]"
+
+$DSLC build $EX/cluster.dsl -o "$T/new/deeper/out" 2>/dev/null
+check "builds into a new nested directory" "[ $? = 0 ] && [ -f '$T/new/deeper/out/manifest.json' ]"
 
 # 6. the output directory is ours alone
 mkdir -p "$T/home"

@@ -45,7 +45,8 @@ def github_requirements(doc):
 
 
 def main(dslc):
-    inputs = sorted(glob.glob("tests/golden/diag/*.dsl")) + ["tests/golden/diag/no-such-file.dsl", "examples/hgx-b200/cluster.dsl"]
+    inputs = sorted(glob.glob("tests/golden/diag/*.dsl") + glob.glob("tests/golden/yaml/*.yml")) + [
+        "tests/golden/diag/no-such-file.dsl", "examples/hgx-b200/cluster.dsl"]
     sarif = json.load(open(SARIF_SCHEMA)) if os.path.exists(SARIF_SCHEMA) else None
     if not sarif:
         print(f"skip: {SARIF_SCHEMA} is absent; SARIF is checked for GitHub's fields only")
@@ -61,6 +62,8 @@ def main(dslc):
             github_requirements(doc)
             if path.endswith("clean.dsl") and doc["runs"][0]["results"] != []:
                 problems.append("clean input must give results: []")
+            if path.endswith("syntax.yml") and len(doc["runs"][0]["results"]) != 1:
+                problems.append("a YAML syntax error must give exactly one result")
         except Exception as e:  # any failure is a finding of this test
             problems.append(f"sarif: {e}")
         rc2, out = run(dslc, "json", path)

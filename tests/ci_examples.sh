@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the exact dslc commands of examples/ci/ (the GitHub workflow's `run:`
+# steps named "dslc ..." and the pre-commit hooks' entries) in a copy of a
+# repository holding the example and its committed tree.
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=/usr/bin/python3
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   ci $1"; }
+no() { fail=$((fail + 1)); echo "FAIL ci $1"; }
+if ! $PY -c 'import yaml' 2>/dev/null; then
+	echo "skip ci examples: /usr/bin/python3 with PyYAML is missing"
+	exit 0
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/repo/bin" "$T/repo/examples"
+cp -r examples/hgx-b200 "$T/repo/examples/"
+cat >"$T/repo/bin/dslc" <<WRAP
+#!/bin/sh
+exec $( [ "${DSLC#/}" = "$DSLC" ] && echo "$ROOT/$DSLC" || echo "$DSLC" ) "\$@"
+WRAP
+chmod +x "$T/repo/bin/dslc"
+cd "$T/repo"
+PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200 2>/dev/null  # the committed tree
+
+$PY - "$ROOT/examples/ci/dslc-workflow.yml" >"$T/steps" <<'PYEOF'
+import sys, yaml
+for step in yaml.safe_load(open(sys.argv[1]))["jobs"]["dslc"]["steps"]:
+    if step.get("name", "").startswith("dslc") and "run" in step:
+        print(step["run"].strip().replace("\n", " ; "))
+PYEOF
+[ -s "$T/steps" ] && ok "the workflow has dslc steps" || no "the workflow has dslc steps"
+while IFS= read -r cmd; do
+	if PATH="$T/repo/bin:$PATH" sh -c "$cmd" >"$T/out" 2>&1; then ok "workflow: $cmd"; else no "workflow: $cmd"; cat "$T/out"; fi
+done <"$T/steps"
+$PY -c "import json; d = json.load(open('dslc.sarif')); assert d['version'] == '2.1.0' and 'results' in d['runs'][0]" \
+	&& ok "the workflow's SARIF file is written" || no "the workflow's SARIF file is written"
+
+$PY - "$ROOT/examples/ci/pre-commit-hooks.yaml" >"$T/hooks" <<'PYEOF'
+import sys, yaml
+files = {"dslc-lint": "examples/hgx-b200/cluster.dsl", "dslc-lint-daos-yaml": "out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"}
+for hook in yaml.safe_load(open(sys.argv[1])):
+    args = "" if hook.get("pass_filenames") is False else " " + files[hook["id"]]
+    print(hook["entry"] + args)
+PYEOF
+while IFS= read -r cmd; do
+	if PATH="$T/repo/bin:$PATH" sh -c "$cmd" >"$T/out" 2>&1; then ok "pre-commit: $cmd"; else no "pre-commit: $cmd"; cat "$T/out"; fi
+done <"$T/hooks"
+# a stale tree fails the check the workflow and the hook run
+echo "# edited" >>out/hgx-b200/nodes/gpu002/etc/daos/daos_agent.yml
+if PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200 --check >/dev/null 2>&1; then
+	no "a stale tree fails the build --check step"
+else
+	ok "a stale tree fails the build --check step"
+fi
+echo "ci: $pass passed, $fail failed"
+[ "$fail" = 0 ]

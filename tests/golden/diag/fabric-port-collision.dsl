@@ -1,0 +1,1 @@
+# dslc-test-args: lint tests/golden/yaml/ports-and-pins.yml
