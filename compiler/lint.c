@@ -82,18 +82,43 @@ const char *lint_provider(const char *provider)
 
 /* ---- cluster ------------------------------------------------------------ */
 
+static const env_rule env_rules[] = {
+	{"CRT_TIMEOUT", "use `crt_timeout <duration>` in the cluster block: daos_server overrides this entry",
+	 "use the crt_timeout key: daos_server overrides this entry (0 when crt_timeout is unset)"},
+	{"FI_OFI_RXM_USE_SRX", "leave SRX to daos_server (disable_srx): this entry reaches clients but not engines",
+	 "use disable_srx: this entry reaches clients but engines always get daos_server's value"},
+	{"D_LOG_MASK", "use `log_mask`: daos_server overrides this entry", "use the engine's log_mask key: daos_server overrides this entry"},
+	{"D_PROVIDER", "use `provider` in the cluster block", "use the provider key"},
+	{"D_INTERFACE", "use `nic <ifname>` in the engine block", "use fabric_iface"},
+	{"D_PORT", "use `fabric_port`", "use fabric_iface_port"},
+	{"FI_VERBS_GID_IDX", "use `fabric roce { gid_index <n> }`: it also reaches clients", NULL},
+	{"SWIM_SUSPECT_TIMEOUT", "use `swim_suspect_timeout <duration>` in the cluster block", NULL},
+};
+
+const env_rule *lint_env_reserved(const char *name, size_t len)
+{
+	for (size_t k = 0; k < sizeof(env_rules) / sizeof(env_rules[0]); k++)
+		if (strlen(env_rules[k].name) == len && strncmp(env_rules[k].name, name, len) == 0)
+			return &env_rules[k];
+	return NULL;
+}
+
+void lint_log_mask_finding(diag_ctx *dc, const char *mask, src_loc loc, const char *debug_msg)
+{
+	const char *why = lint_engine_log_mask(mask);
+	if (why) {
+		diag *d = diag_report(dc, R_LOG_MASK, loc, "log_mask '%s': %s", mask, why);
+		diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
+	} else if (strncasecmp(mask, "DEBUG", 5) == 0 || strncasecmp(mask, "DBUG", 4) == 0) {
+		diag *d = diag_report(dc, R_LOG_MASK_DEBUG, loc, "%s", debug_msg);
+		diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
+	}
+}
+
 static void check_log_mask(model *m, const opt_str *mask, const char *debug_msg)
 {
-	if (!mask->set)
-		return;
-	const char *why = lint_engine_log_mask(mask->v);
-	if (why) {
-		diag *d = diag_report(m->dc, R_LOG_MASK, mask->loc, "log_mask '%s': %s", mask->v, why);
-		diag_help(m->dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
-	} else if (strncasecmp(mask->v, "DEBUG", 5) == 0 || strncasecmp(mask->v, "DBUG", 4) == 0) {
-		diag *d = diag_report(m->dc, R_LOG_MASK_DEBUG, mask->loc, "%s", debug_msg);
-		diag_help(m->dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
-	}
+	if (mask->set)
+		lint_log_mask_finding(m->dc, mask->v, mask->loc, debug_msg);
 }
 
 static void lint_cluster(model *m)
@@ -173,23 +198,13 @@ static void lint_cluster(model *m)
 
 static void lint_env(model *m, const env_list *env)
 {
-	static const struct { const char *name, *instead; } reserved[] = {
-		{"CRT_TIMEOUT", "use `crt_timeout <duration>` in the cluster block: daos_server overrides this entry"},
-		{"FI_OFI_RXM_USE_SRX", "leave SRX to daos_server (disable_srx): this entry reaches clients but not engines"},
-		{"D_LOG_MASK", "use `log_mask`: daos_server overrides this entry"},
-		{"D_PROVIDER", "use `provider` in the cluster block"},
-		{"D_INTERFACE", "use `nic <ifname>` in the engine block"},
-		{"D_PORT", "use `fabric_port`"},
-		{"FI_VERBS_GID_IDX", "use `fabric roce { gid_index <n> }`: it also reaches clients"},
-		{"SWIM_SUSPECT_TIMEOUT", "use `swim_suspect_timeout <duration>` in the cluster block"},
-	};
-	for (size_t i = 0; i < env->n; i++)
-		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++)
-			if (strcmp(env->items[i].name, reserved[k].name) == 0) {
-				diag *d = diag_report(m->dc, R_ENV_RESERVED, env->items[i].loc,
-						      "%s is set through env", reserved[k].name);
-				diag_help(m->dc, d, "%s", reserved[k].instead);
-			}
+	for (size_t i = 0; i < env->n; i++) {
+		const env_rule *r = lint_env_reserved(env->items[i].name, strlen(env->items[i].name));
+		if (r) {
+			diag *d = diag_report(m->dc, R_ENV_RESERVED, env->items[i].loc, "%s is set through env", r->name);
+			diag_help(m->dc, d, "%s", r->dsl_fix);
+		}
+	}
 }
 
 /* ---- per plan ------------------------------------------------------------ */
@@ -202,42 +217,18 @@ static uint64_t pow2_floor_gib(uint64_t bytes)
 	return g;
 }
 
-static uint64_t reserved_bytes(const model *m)
-{
-	const cluster_spec *c = &m->cluster;
-	return c->system_ram_reserved.set ? (uint64_t)c->system_ram_reserved.v
-		: (uint64_t)(m->release ? m->release->system_ram_reserved_gib : 16) * GiB;
-}
-
-/* Hugepages each NUMA node holds: in pinned mode DAOS spreads them over the
- * engines' nodes; in first_core (legacy) mode it asks for all on node 0. */
-static uint64_t hugepages_on(const node_plan *p, int numa)
-{
-	if (!p->nengines)
-		return 0;
-	if (!p->pinned_mode)
-		return numa == 0 ? p->hugepage_bytes : 0;
-	int used = 0;
-	bool here = false;
-	for (int i = 0; i < p->nengines; i++) {
-		used++;
-		here |= p->engines[i].numa == numa;
-	}
-	return here ? p->hugepage_bytes / (uint64_t)used : 0;
-}
-
 static void lint_memory(model *m, const node_plan *p)
 {
 	diag_ctx *dc = m->dc;
 	const topology *t = p->topo;
-	uint64_t rsv_share = reserved_bytes(m) / (uint64_t)t->nnuma;
+	uint64_t rsv_share = place_reserved_bytes(m) / (uint64_t)t->nnuma;
 	for (int i = 0; i < p->nengines; i++) {
 		const engine_plan *ep = &p->engines[i];
 		const engine_spec *e = ep->spec;
 		if (!ep->placed)
 			continue;
 		uint64_t mem = t->numa[ep->numa].memory;
-		uint64_t hp = hugepages_on(p, ep->numa);
+		uint64_t hp = place_hugepages_on(p, ep->numa);
 		if (e->scm_class.set && !e->scm_size.set) {
 			diag *d = diag_report(dc, R_SCM_SIZE_UNPINNED, e->scm_class.loc,
 					      "RAM-backed SCM without a size: daos_server would give it all free memory");
@@ -284,7 +275,7 @@ static void lint_memory(model *m, const node_plan *p)
 				scm += p->engines[i].scm_bytes;
 				on = &p->engines[i];
 			}
-		uint64_t hp = hugepages_on(p, n), need = scm + hp + rsv_share;
+		uint64_t hp = place_hugepages_on(p, n), need = scm + hp + rsv_share;
 		if (need > mem) {
 			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
 				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;
@@ -302,7 +293,7 @@ static void lint_memory(model *m, const node_plan *p)
 				diag_help(dc, d, "hugepages and this node's share of system_ram_reserved (%llu GiB of %llu) "
 					  "already exceed its memory: lower `system_ram_reserved` in the cluster block, "
 					  "or describe the real memory", (unsigned long long)(rsv_share / GiB),
-					  (unsigned long long)(reserved_bytes(m) / GiB));
+					  (unsigned long long)(place_reserved_bytes(m) / GiB));
 		}
 	}
 }

@@ -12,4 +12,14 @@ void lint_model(model *m);
 const char *lint_engine_log_mask(const char *mask);
 const char *lint_provider(const char *provider);
 
+/* An environment variable daos_server overrides or splits, with the fix in
+ * the DSL and in a hand-written daos_server.yml; NULL when name is free. */
+typedef struct env_rule {
+	const char *name, *dsl_fix, *yaml_fix;
+} env_rule;
+const env_rule *lint_env_reserved(const char *name, size_t len);
+
+/* Reports a log mask DAOS refuses (log-mask) or a DEBUG one (log-mask-debug). */
+void lint_log_mask_finding(diag_ctx *dc, const char *mask, src_loc loc, const char *debug_msg);
+
 #endif

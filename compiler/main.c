@@ -186,10 +186,11 @@ static int compile_or_fail(compilation *comp, const char *file)
 {
 	if (!file) {
 		fprintf(stderr, "dslc: no input file\n%s", usage);
-		return EXIT_USAGE;
+		return EXIT_USAGE; /* nothing to free: compile_file was not called */
 	}
 	if (!compile_file(comp, file)) {
 		fprintf(stderr, "dslc: cannot read '%s': %s\n", file, read_error());
+		compile_free(comp);
 		return EXIT_USAGE;
 	}
 	diag_sort(&comp->dc);
@@ -268,10 +269,8 @@ static int cmd_build(const cli *c)
 	}
 	compilation comp;
 	int rc = compile_or_fail(&comp, c->file);
-	if (rc >= 0) {
-		compile_free(&comp);
+	if (rc >= 0)
 		return rc;
-	}
 	drop_disabled(c, &comp);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
 	print_summary(&comp, stderr);
@@ -307,10 +306,8 @@ static int cmd_show(const cli *c)
 	}
 	compilation comp;
 	int rc = compile_or_fail(&comp, c->file);
-	if (rc >= 0) {
-		compile_free(&comp);
+	if (rc >= 0)
 		return rc;
-	}
 	const node *nd = model_node(&comp.m, c->node);
 	if (diag_count(&comp.dc, SEV_ERROR) || !nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
 		diag_print_text(&comp.dc, stderr, c->max_findings);

@@ -449,6 +449,28 @@ void place_context(model *m, const node_spec *s)
 	m->dc->context = s && s->origin && strncmp(s->origin, "node ", 5) == 0 ? s->origin : NULL;
 }
 
+uint64_t place_reserved_bytes(const model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	return c->system_ram_reserved.set ? (uint64_t)c->system_ram_reserved.v
+		: (uint64_t)(m->release ? m->release->system_ram_reserved_gib : 16) * GiB;
+}
+
+uint64_t place_hugepages_on(const node_plan *p, int numa)
+{
+	if (!p->nengines)
+		return 0;
+	if (!p->pinned_mode)
+		return numa == 0 ? p->hugepage_bytes : 0;
+	int used = 0;
+	bool here = false;
+	for (int i = 0; i < p->nengines; i++) {
+		used++;
+		here |= p->engines[i].numa == numa;
+	}
+	return here ? p->hugepage_bytes / (uint64_t)used : 0;
+}
+
 void place_model(model *m)
 {
 	for (size_t i = 0; i < m->nspecs; i++) {

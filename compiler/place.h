@@ -50,6 +50,13 @@ void place_context(model *m, const node_spec *s);
 /* Places every spec of the model; findings go to the model's diagnostics. */
 void place_model(model *m);
 
+/* Hugepage bytes DAOS requests on a NUMA node: spread over the engines' nodes
+ * in pinned mode, all on node 0 in first_core (legacy) mode. */
+uint64_t place_hugepages_on(const node_plan *p, int numa);
+/* system_ram_reserved in bytes (the release's default when not given), and
+ * a NUMA node's share of it. */
+uint64_t place_reserved_bytes(const model *m);
+
 /* Linux CPU numbers of the cores [first, first + n) (all SMT siblings). */
 int place_cpus(const topology *t, int first, int n, int *out);
 

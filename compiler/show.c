@@ -63,16 +63,8 @@ static numa_view view_of(const model *m, const node_plan *p, int n)
 			v.scm = v.engine->scm_bytes;
 		}
 	v.memory = t->numa[n].memory;
-	/* in first_core mode DAOS requests every hugepage on NUMA node 0 */
-	int used = 0;
-	for (int i = 0; i < p->nengines; i++)
-		used += p->engines[i].placed;
-	v.hugepages = !used ? 0 : p->pinned_mode ? (v.engine ? p->hugepage_bytes / (uint64_t)used : 0)
-					   : (n == 0 ? p->hugepage_bytes : 0);
-	const cluster_spec *c = &m->cluster;
-	uint64_t rsv = c->system_ram_reserved.set ? (uint64_t)c->system_ram_reserved.v
-		: (uint64_t)(m->release ? m->release->system_ram_reserved_gib : 16) * GiB;
-	v.reserved = rsv / (uint64_t)t->nnuma;
+	v.hugepages = place_hugepages_on(p, n);
+	v.reserved = place_reserved_bytes(m) / (uint64_t)t->nnuma;
 	return v;
 }
 

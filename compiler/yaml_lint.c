@@ -189,14 +189,6 @@ typedef struct yengine {
 
 static void check_env(ylint *y, const ynode *list)
 {
-	static const struct { const char *name, *instead; } reserved[] = {
-		{"CRT_TIMEOUT", "use the crt_timeout key: daos_server overrides this entry (0 when crt_timeout is unset)"},
-		{"FI_OFI_RXM_USE_SRX", "use disable_srx: this entry reaches clients but engines always get daos_server's value"},
-		{"D_LOG_MASK", "use the engine's log_mask key: daos_server overrides this entry"},
-		{"D_PROVIDER", "use the provider key"},
-		{"D_INTERFACE", "use fabric_iface"},
-		{"D_PORT", "use fabric_iface_port"},
-	};
 	if (!list || list->kind != Y_SEQ)
 		return;
 	for (size_t i = 0; i < list->n; i++) {
@@ -210,27 +202,19 @@ static void check_env(ylint *y, const ynode *list)
 			diag_help(y->dc, d, "write NAME=VALUE");
 			continue;
 		}
-		for (size_t k = 0; k < sizeof(reserved) / sizeof(reserved[0]); k++)
-			if (strlen(reserved[k].name) == (size_t)(eq - e->text) && strncmp(e->text, reserved[k].name, (size_t)(eq - e->text)) == 0) {
-				diag *d = diag_report(y->dc, R_ENV_RESERVED, e->loc, "%s is set through env_vars", reserved[k].name);
-				diag_help(y->dc, d, "%s", reserved[k].instead);
-			}
+		const env_rule *r = lint_env_reserved(e->text, (size_t)(eq - e->text));
+		if (r && r->yaml_fix) {
+			diag *d = diag_report(y->dc, R_ENV_RESERVED, e->loc, "%s is set through env_vars", r->name);
+			diag_help(y->dc, d, "%s", r->yaml_fix);
+		}
 	}
 }
 
 static void check_log_mask(ylint *y, const ynode *map)
 {
 	const ynode *v = ydoc_get(map, "log_mask");
-	if (!v || v->kind != Y_SCALAR)
-		return;
-	const char *why = lint_engine_log_mask(v->text);
-	if (why) {
-		diag *d = diag_report(y->dc, R_LOG_MASK, v->loc, "log_mask '%s': %s", v->text, why);
-		diag_help(y->dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
-	} else if (strncasecmp(v->text, "DEBUG", 5) == 0 || strncasecmp(v->text, "DBUG", 4) == 0) {
-		diag *d = diag_report(y->dc, R_LOG_MASK_DEBUG, v->loc, "engine log mask DEBUG");
-		diag_help(y->dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
-	}
+	if (v && v->kind == Y_SCALAR)
+		lint_log_mask_finding(y->dc, v->text, v->loc, "engine log mask DEBUG");
 }
 
 static void check_storage(ylint *y, const yengine *e, bool has_cm_path)
