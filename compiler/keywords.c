@@ -632,6 +632,74 @@ static void pr_exclude(kw_ctx *k)
 	kw_pci_list(k, &s->excluded, &s->nexcluded, &s->excluded_cap);
 }
 
+/* ---- kernel and kubelet blocks ---------------------------------------------- */
+
+static void ke_param(kw_ctx *k)
+{
+	kernel_spec *ks = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word_glued(k, "a parameter such as iommu=pt", &w, &l))
+		return;
+	const char *eq = strchr(w, '=');
+	const char *name = eq ? arena_strndup(k->r->ar, w, (size_t)(eq - w)) : w;
+	if (!*name) {
+		kw_bad(k, l, "a kernel parameter needs a name before '='");
+		return;
+	}
+	env_set(k->r->ar, &ks->params, name, eq ? eq + 1 : "", l);
+}
+
+static const char *const iommu_modes[] = {"pt", "on", "off", NULL};
+static const char *const irq_modes[] = {"os", "none", NULL};
+
+static const keyword kernel_kws[] = {
+	{"iommu", "iommu <pt|on|off>", "IOMMU mode: pt (passthrough; the default when engines drive NVMe through VFIO/SPDK) adds iommu=pt.", KW_ENUM, F(kernel_spec, iommu), 0, 0, iommu_modes, NULL},
+	{"irqaffinity", "irqaffinity <os|none>", "os: steer device interrupts to the OS cores' CPUs (irqaffinity=<cpulist>).", KW_ENUM, F(kernel_spec, irqaffinity), 0, 0, irq_modes, NULL},
+	{"param", "param <name>[=<value>]", "Any other kernel parameter, written as given (checked by the kernel rules).", KW_CUSTOM, 0, 0, 0, NULL, ke_param},
+};
+const kw_table kw_kernel = KW_TABLE("kernel", kernel_kws);
+
+static const char *const cpu_managers[] = {"none", "static", NULL};
+static const char *const topo_policies[] = {"none", "best-effort", "restricted", "single-numa-node", NULL};
+static const char *const mem_managers[] = {"none", "static", NULL};
+
+static const keyword kubelet_kws[] = {
+	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default 1.33): decides strict-cpu-reservation.", KW_WORD, F(kubelet_spec, version), 0, 0, NULL, NULL},
+	{"cpu_manager", "cpu_manager <none|static>", "cpuManagerPolicy (default static).", KW_ENUM, F(kubelet_spec, cpu_manager), 0, 0, cpu_managers, NULL},
+	{"topology", "topology <none|best-effort|restricted|single-numa-node>", "topologyManagerPolicy (default single-numa-node).", KW_ENUM, F(kubelet_spec, topology), 0, 0, topo_policies, NULL},
+	{"memory_manager", "memory_manager <none|static>", "memoryManagerPolicy (default static, with reservedMemory per NUMA node).", KW_ENUM, F(kubelet_spec, memory_manager), 0, 0, mem_managers, NULL},
+	{"system_reserved", "system_reserved <size>", "Memory for the OS besides DAOS (default 4GiB); DAOS's SCM and hugepages are added to systemReserved.", KW_SIZE, F(kubelet_spec, system_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
+	{"kube_reserved", "kube_reserved <size>", "kubeReserved memory (default 2GiB).", KW_SIZE, F(kubelet_spec, kube_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
+	{"eviction_hard", "eviction_hard <size>", "evictionHard memory.available (default 100MiB, the kubelet's).", KW_SIZE, F(kubelet_spec, eviction_hard), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
+	{"reserved_cpus", "reserved_cpus \"<cpulist>\"", "Override of reservedSystemCPUs (checked: it must hold every OS and engine CPU).", KW_WORD, F(kubelet_spec, reserved_cpus), 0, 0, NULL, NULL},
+};
+const kw_table kw_kubelet = KW_TABLE("kubelet", kubelet_kws);
+
+static void pr_kernel(kw_ctx *k)
+{
+	node_spec *s = k->target;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	s->kernel.set = true;
+	s->kernel.loc = k->st->loc;
+	const kw_table *t[] = {&kw_kernel};
+	kw_apply(k->r, b, t, 1, &s->kernel, -1);
+}
+
+static void pr_kubelet(kw_ctx *k)
+{
+	node_spec *s = k->target;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	s->kubelet.set = true;
+	s->kubelet.loc = k->st->loc;
+	const kw_table *t[] = {&kw_kubelet};
+	kw_apply(k->r, b, t, 1, &s->kubelet, -1);
+}
+
 static const char *const os_names[] = {"debian12", "debian13", "ubuntu22.04", "ubuntu24.04", "rhel8", "rhel9",
 	"rocky8", "rocky9", "alma8", "alma9", "azurelinux3", "sles15", NULL};
 
@@ -642,6 +710,8 @@ static const keyword profile_kws[] = {
 	{"hugepages", "hugepages <size>", "Hugepage memory per node (nr_hugepages); default: DAOS's minimum, 1 GiB per target (+1 per engine with a meta role).", KW_SIZE, F(node_spec, hugepages), (int64_t)(2 * MiB), (int64_t)(64 * TiB), NULL, NULL},
 	{"exclude", "exclude nvme <pci-address>...", "Drives of the hardware that this profile or node does not give to DAOS.", KW_CUSTOM, 0, 0, 0, NULL, pr_exclude},
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
+	{"kernel", "kernel { ... }", "The kernel command line (GRUB drop-in on Debian and Ubuntu; an edit of /etc/default/grub elsewhere).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
+	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
 };
 const kw_table kw_profile = KW_TABLE("profile", profile_kws);
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "kw.h"
+#include "node_os.h"
 #include "place.h"
 #include "value.h"
 
@@ -375,6 +376,7 @@ void lint_model(model *m)
 		place_context(m, m->specs[i]);
 		lint_engines(m, p);
 		lint_memory(m, p);
+		node_os_lint(m, m->specs[i]);
 	}
 	place_context(m, NULL);
 }

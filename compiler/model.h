@@ -104,6 +104,24 @@ typedef struct storage_addr {
 
 typedef struct node_plan node_plan;
 
+/* kernel { ... }: the kernel command line of the node's OS. */
+typedef struct kernel_spec {
+	bool set;
+	src_loc loc;
+	opt_str iommu;       /* pt (default with NVMe), on, off */
+	opt_str irqaffinity; /* os: the OS cores' CPUs */
+	env_list params;     /* param NAME[=VALUE], in order; value "" for bare flags */
+} kernel_spec;
+
+/* kubelet { ... }: the KubeletConfiguration drop-in of converged nodes. */
+typedef struct kubelet_spec {
+	bool set;
+	src_loc loc;
+	opt_str version, cpu_manager, topology, memory_manager;
+	opt_int system_reserved, kube_reserved, eviction_hard; /* bytes */
+	opt_str reserved_cpus; /* an override, checked */
+} kubelet_spec;
+
 typedef struct node_spec {
 	const char *origin; /* "profile converged", "node gpu007", for messages */
 	hardware *hw;
@@ -115,6 +133,8 @@ typedef struct node_spec {
 	pci_ref *excluded;
 	size_t nexcluded, excluded_cap;
 	env_list env;
+	kernel_spec kernel;
+	kubelet_spec kubelet;
 	/* per-node addresses (templates) */
 	opt_str mgmt, gateway, bmc;
 	storage_addr *storage;

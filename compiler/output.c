@@ -242,14 +242,18 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 		const node *nd = &m->nodes[i];
 		for (size_t t = 0; t < target_count && !rc; t++) {
 			buf_reset(&b);
-			if (!target_table[t].fn(m, nd, &b)) {
+			target_file tf = {&b, target_table[t].path, 0644};
+			target_result r = target_table[t].fn(m, nd, &tf);
+			if (r == TARGET_SKIP)
+				continue;
+			if (r == TARGET_FAIL) {
 				fprintf(stderr, "dslc: internal error: target %s failed for %s\n", target_table[t].name, nd->host);
 				rc = 2;
 				break;
 			}
-			char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, target_table[t].path);
+			char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, tf.path);
 			strmap_put(paths, rel, rel);
-			rc = emit_file(w, rel, nd->host, target_table[t].name, &b, 0644);
+			rc = emit_file(w, rel, nd->host, target_table[t].name, &b, tf.mode);
 		}
 	}
 	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {

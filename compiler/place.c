@@ -471,6 +471,48 @@ uint64_t place_hugepages_on(const node_plan *p, int numa)
 	return here ? p->hugepage_bytes / (uint64_t)used : 0;
 }
 
+static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
+{
+	const topology *t = p->topo;
+	int *cpus = arena_alloc(a, (size_t)(t->ncores * TOPO_MAX_SMT + 1) * sizeof(int));
+	int k = 0;
+	for (int n = 0; n < t->nnuma; n++)
+		k += place_cpus(t, p->os_first[n], p->os_count[n], cpus + k);
+	for (int i = 0; engines && i < p->nengines; i++)
+		if (p->engines[i].placed)
+			k += place_cpus(t, p->engines[i].first_core, p->engines[i].ncores, cpus + k);
+	return topo_cpulist(a, cpus, k);
+}
+
+const char *place_os_cpus(arena *a, const node_plan *p)
+{
+	return cpus_of_cores(a, p, false);
+}
+
+const char *place_reserved_cpus(arena *a, const node_plan *p)
+{
+	return cpus_of_cores(a, p, true);
+}
+
+bool place_cpu_reserved(const node_plan *p, int cpu)
+{
+	const topology *t = p->topo;
+	for (int c = 0; c < t->ncores; c++)
+		for (int j = 0; j < t->cores[c].npus; j++) {
+			if (t->cores[c].pus[j] != cpu)
+				continue;
+			int n = t->cores[c].numa;
+			if (c >= p->os_first[n] && c < p->os_first[n] + p->os_count[n])
+				return true;
+			for (int i = 0; i < p->nengines; i++)
+				if (p->engines[i].placed && c >= p->engines[i].first_core &&
+				    c < p->engines[i].first_core + p->engines[i].ncores)
+					return true;
+			return false;
+		}
+	return false;
+}
+
 void place_model(model *m)
 {
 	for (size_t i = 0; i < m->nspecs; i++) {

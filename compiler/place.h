@@ -57,6 +57,13 @@ uint64_t place_hugepages_on(const node_plan *p, int numa);
  * a NUMA node's share of it. */
 uint64_t place_reserved_bytes(const model *m);
 
+/* Linux CPUs (all SMT siblings) as a cpulist: of the OS cores, and of the
+ * OS and every engine's cores (what the kubelet must keep for itself). */
+const char *place_os_cpus(arena *a, const node_plan *p);
+const char *place_reserved_cpus(arena *a, const node_plan *p);
+/* Whether a Linux CPU is in the OS or an engine's cores. */
+bool place_cpu_reserved(const node_plan *p, int cpu);
+
 /* Linux CPU numbers of the cores [first, first + n) (all SMT siblings). */
 int place_cpus(const topology *t, int first, int n, int *out);
 

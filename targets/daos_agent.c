@@ -32,12 +32,12 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 	yo_seq_end(y);
 }
 
-bool target_daos_agent(const model *m, const node *nd, buf *out)
+target_result target_daos_agent(const model *m, const node *nd, target_file *tf)
 {
 	const cluster_spec *c = &m->cluster;
 	yaml_out y;
-	if (!yo_begin(&y, out, m->release))
-		return false;
+	if (!yo_begin(&y, tf->data, m->release))
+		return TARGET_FAIL;
 	yo_map(&y);
 	yo_kstr(&y, K_AGENT_NAME, c->name);
 	yo_key(&y, K_AGENT_ACCESS_POINTS);
@@ -52,7 +52,7 @@ bool target_daos_agent(const model *m, const node *nd, buf *out)
 	yo_kstr(&y, K_AGENT_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
 	fabric_ifaces(&y, nd->spec->plan);
 	yo_map_end(&y);
-	return yo_end(&y);
+	return yo_end(&y) ? TARGET_OK : TARGET_FAIL;
 }
 
 const target_info target_table[] = {
@@ -62,5 +62,11 @@ const target_info target_table[] = {
 	{"daos_agent", "etc/daos/daos_agent.yml",
 	 "DAOS agent configuration: system name, access points, transport, per-NUMA fabric interfaces.",
 	 target_daos_agent},
+	{"kernel", "etc/default/grub.d/60-dslc.cfg",
+	 "Kernel command line: a GRUB drop-in on Debian and Ubuntu; on RHEL-family, SLES and Azure Linux the script usr/local/sbin/dslc-kernel-cmdline, which edits /etc/default/grub and regenerates both grub.cfg files.",
+	 target_kernel},
+	{"kubelet", "etc/kubernetes/kubelet.conf.d/50-dslc.conf",
+	 "KubeletConfiguration drop-in: static CPU manager with every OS and engine CPU in reservedSystemCPUs, strict-cpu-reservation, topology manager, static memory manager with reservedMemory per NUMA node.",
+	 target_kubelet},
 };
 const size_t target_count = sizeof(target_table) / sizeof(target_table[0]);

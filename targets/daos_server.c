@@ -88,13 +88,14 @@ void transport_out(yaml_out *y, const model *m, bool server)
 	yo_map_end(y);
 }
 
-bool target_daos_server(const model *m, const node *nd, buf *out)
+target_result target_daos_server(const model *m, const node *nd, target_file *tf)
 {
+	buf *out = tf->data;
 	const cluster_spec *c = &m->cluster;
 	const node_plan *p = nd->spec->plan;
 	yaml_out y;
 	if (!yo_begin(&y, out, m->release))
-		return false;
+		return TARGET_FAIL;
 	yo_map(&y);
 	yo_kstr(&y, K_NAME, c->name);
 	yo_key(&y, K_ACCESS_POINTS);
@@ -133,5 +134,5 @@ bool target_daos_server(const model *m, const node *nd, buf *out)
 		engine_out(&y, m, p, &p->engines[i]);
 	yo_seq_end(&y);
 	yo_map_end(&y);
-	return yo_end(&y);
+	return yo_end(&y) ? TARGET_OK : TARGET_FAIL;
 }

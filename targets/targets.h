@@ -9,7 +9,17 @@
 #include "compiler/model.h"
 #include "compiler/place.h"
 
-typedef bool (*target_fn)(const model *m, const node *nd, buf *out);
+/* What a target writes for one node: the bytes, and where (the table's path
+ * unless the target chooses one, e.g. per OS family) with which mode. */
+typedef struct target_file {
+	buf *data;
+	const char *path;
+	int mode;
+} target_file;
+
+typedef enum target_result { TARGET_OK, TARGET_SKIP, TARGET_FAIL } target_result;
+
+typedef target_result (*target_fn)(const model *m, const node *nd, target_file *out);
 
 typedef struct target_info {
 	const char *name; /* for the manifest and SPEC.md */
@@ -38,8 +48,10 @@ extern const size_t cluster_target_count;
 bool target_pools_sh(const model *m, buf *out);
 bool target_pools_json(const model *m, buf *out);
 
-bool target_daos_server(const model *m, const node *nd, buf *out);
-bool target_daos_agent(const model *m, const node *nd, buf *out);
+target_result target_daos_server(const model *m, const node *nd, target_file *out);
+target_result target_daos_agent(const model *m, const node *nd, target_file *out);
+target_result target_kernel(const model *m, const node *nd, target_file *out);
+target_result target_kubelet(const model *m, const node *nd, target_file *out);
 
 /* Shared by both DAOS configs. */
 const char *daos_access_point(const model *m, size_t i);

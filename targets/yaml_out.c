@@ -127,6 +127,11 @@ void yo_key(yaml_out *y, daos_key k)
 	scalar(y, name, YAML_PLAIN_SCALAR_STYLE);
 }
 
+void yo_name(yaml_out *y, const char *name)
+{
+	scalar(y, name, YAML_PLAIN_SCALAR_STYLE);
+}
+
 void yo_kstr(yaml_out *y, daos_key k, const char *s)
 {
 	yo_key(y, k);

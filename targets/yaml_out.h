@@ -25,6 +25,8 @@ void yo_map_end(yaml_out *y);
 void yo_seq(yaml_out *y);
 void yo_seq_end(yaml_out *y);
 void yo_key(yaml_out *y, daos_key k);
+/* A key of a non-DAOS format (kubelet). */
+void yo_name(yaml_out *y, const char *name);
 void yo_str(yaml_out *y, const char *s);
 void yo_int(yaml_out *y, int64_t v);
 void yo_bool(yaml_out *y, bool v);

@@ -29,6 +29,13 @@ profile converged : hgx-b200 {
     scm ram 64GiB                         # pinned scm_size (MD-on-SSD)
     nvme roles [wal meta data]
   }
+  kernel { iommu pt  irqaffinity os }     # interrupts on the OS cores
+  kubelet {
+    version        1.33                   # strict-cpu-reservation is beta from 1.33
+    cpu_manager    static                 # OS and engine CPUs in reservedSystemCPUs
+    topology       single-numa-node
+    memory_manager static                 # reservedMemory per NUMA node, DAOS counted
+  }
 }
 
 nodes gpu[001-014] : converged {

@@ -29,6 +29,12 @@ static const char *src(const char *release, const char *profile, const char *eng
 	return text;
 }
 
+static bool render(target_fn fn, compilation *c, buf *b)
+{
+	target_file tf = {b, NULL, 0644};
+	return fn(&c->m, &c->m.nodes[0], &tf) == TARGET_OK;
+}
+
 static const node_plan *plan_of(compilation *c)
 {
 	ck_assert_uint_ge(c->m.nspecs, 1);
@@ -67,7 +73,7 @@ START_TEST(os_cores_at_the_end_allow_numa_pinning)
 	ck_assert_int_eq(p->os_first[1], 188);
 	buf b;
 	buf_init(&b);
-	ck_assert(target_daos_server(&c.m, &c.m.nodes[0], &b));
+	ck_assert(render(target_daos_server, &c, &b));
 	ck_assert_ptr_nonnull(strstr(b.data, "pinned_numa_node: 1\n"));
 	ck_assert_ptr_null(strstr(b.data, "first_core"));
 	buf_free(&b);
@@ -162,12 +168,12 @@ START_TEST(release_picks_key_names)
 	ck_assert_uint_eq(c.dc.n, 0);
 	buf b;
 	buf_init(&b);
-	ck_assert(target_daos_server(&c.m, &c.m.nodes[0], &b));
+	ck_assert(render(target_daos_server, &c, &b));
 	ck_assert_ptr_nonnull(strstr(b.data, "\nmgmt_svc_replicas:\n"));
 	ck_assert_ptr_null(strstr(b.data, "access_points"));
 	ck_assert_ptr_nonnull(strstr(b.data, "system_ram_reserved: 64\n"));
 	buf_reset(&b);
-	ck_assert(target_daos_agent(&c.m, &c.m.nodes[0], &b));
+	ck_assert(render(target_daos_agent, &c, &b));
 	ck_assert_ptr_nonnull(strstr(b.data, "\naccess_points:\n")); /* the agent keeps the old name */
 	buf_free(&b);
 	compile_free(&c);

@@ -1,0 +1,219 @@
+/* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
+ * sections 2 (kernel command line) and 4 (kubelet). */
+#include "node_os.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "value.h"
+
+static const char *const kernel_params[] = {
+#define KERNEL_PARAM(n) n,
+#include "schemas/kernel_params.def"
+#undef KERNEL_PARAM
+	NULL,
+};
+
+static grub_family family_of(const char *os)
+{
+	if (!os)
+		return GRUB_NONE;
+	if (strncmp(os, "debian", 6) == 0 || strncmp(os, "ubuntu", 6) == 0)
+		return GRUB_DEBIAN;
+	return GRUB_RHEL; /* rhel, rocky, alma, azurelinux, sles: no grub.d drop-ins */
+}
+
+static bool has_nvme(const node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].nnvmes)
+			return true;
+	return false;
+}
+
+kernel_plan *node_kernel_plan(const model *m, const node_spec *s)
+{
+	const node_plan *p = s->plan;
+	if (!p || !p->ok)
+		return NULL;
+	kernel_plan *k = arena_alloc(m->ar, sizeof(*k));
+	k->family = family_of(s->os.set ? s->os.v : NULL);
+	/* without an OS dslc cannot install a command line; it manages one only
+	 * when the profile says which OS, or asks for it with a kernel block */
+	if (k->family == GRUB_NONE && !s->kernel.set)
+		return NULL;
+	const kernel_spec *ks = &s->kernel;
+	const char *iommu = ks->iommu.set ? ks->iommu.v : has_nvme(p) ? "pt" : NULL;
+	if (iommu && strcmp(iommu, "pt") == 0)
+		env_set(m->ar, &k->params, "iommu", "pt", ks->iommu.set ? ks->iommu.loc : ks->loc);
+	else if (iommu && strcmp(iommu, "off") == 0)
+		env_set(m->ar, &k->params, "iommu", "off", ks->iommu.loc);
+	if (p->hugepage_size == GiB && p->nr_hugepages) {
+		/* 1 GiB pages can only be reserved at boot */
+		env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "hugepagesz", "1G", SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)p->nr_hugepages), SRC_LOC_NONE);
+	}
+	if (ks->irqaffinity.set && strcmp(ks->irqaffinity.v, "os") == 0) {
+		const char *cpus = place_os_cpus(m->ar, p);
+		if (*cpus)
+			env_set(m->ar, &k->params, "irqaffinity", cpus, ks->irqaffinity.loc);
+	}
+	for (size_t i = 0; i < ks->params.n; i++)
+		env_set(m->ar, &k->params, ks->params.items[i].name, ks->params.items[i].value, ks->params.items[i].loc);
+	return k->params.n ? k : NULL;
+}
+
+/* "1.33" -> 33; 0 when unreadable. */
+static int minor_of(const char *v)
+{
+	if (strncmp(v, "1.", 2) != 0)
+		return 0;
+	return atoi(v + 2);
+}
+
+kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
+{
+	const node_plan *p = s->plan;
+	const kubelet_spec *ks = &s->kubelet;
+	if (!ks->set || !p || !p->ok)
+		return NULL;
+	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));
+	k->reserved_cpus = ks->reserved_cpus.set ? ks->reserved_cpus.v : place_reserved_cpus(m->ar, p);
+	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
+	k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";
+	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
+	k->minor = minor_of(ks->version.set ? ks->version.v : "1.33");
+	k->strict = strcmp(k->cpu_manager, "static") == 0 && k->minor >= 32;
+	k->alpha_gate = k->strict && k->minor == 32;
+	uint64_t base_system = ks->system_reserved.set ? (uint64_t)ks->system_reserved.v : 4 * GiB;
+	k->kube_reserved = ks->kube_reserved.set ? (uint64_t)ks->kube_reserved.v : 2 * GiB;
+	k->eviction = ks->eviction_hard.set ? (uint64_t)ks->eviction_hard.v : 100 * MiB;
+	k->nnuma = p->topo->nnuma;
+	/* DAOS's memory lives on the NUMA node of its engine (SCM) or where DAOS
+	 * asks for the hugepages: count it there, and in systemReserved */
+	uint64_t daos = 0;
+	for (int n = 0; n < k->nnuma; n++) {
+		uint64_t here = place_hugepages_on(p, n);
+		for (int i = 0; i < p->nengines; i++)
+			if (p->engines[i].numa == n)
+				here += p->engines[i].scm_bytes;
+		k->numa_reserved[n] = here;
+		daos += here;
+	}
+	k->system_reserved = base_system + daos;
+	/* the rest is spread evenly, in whole KiB (quantities are written in Ki),
+	 * the remainder on node 0, so the sums are exact */
+	uint64_t rest = (base_system + k->kube_reserved + k->eviction) / KiB;
+	for (int n = 0; n < k->nnuma; n++)
+		k->numa_reserved[n] += rest / (uint64_t)k->nnuma * KiB;
+	k->numa_reserved[0] += rest % (uint64_t)k->nnuma * KiB;
+	return k;
+}
+
+static bool known_param(const char *name)
+{
+	for (const char *const *p = kernel_params; *p; p++)
+		if (strcmp(*p, name) == 0)
+			return true;
+	return false;
+}
+
+static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
+{
+	diag_ctx *dc = m->dc;
+	if (k->family == GRUB_NONE) {
+		diag *d = diag_report(dc, R_KERNEL_OS, s->kernel.set ? s->kernel.loc : s->hw->name_loc,
+				      "%s needs a kernel command line but names no OS", s->origin);
+		diag_help(dc, d, "add `os <distribution>` (debian12, ubuntu24.04, rhel9, rocky9, azurelinux3, ...) to the profile");
+	}
+	for (size_t i = 0; i < k->params.n; i++) {
+		const env_entry *e = &k->params.items[i];
+		if (strcmp(e->name, "pcie_acs_override") == 0) {
+			diag *d = diag_report(dc, R_KERNEL_ACS_OVERRIDE, e->loc, "pcie_acs_override fakes ACS isolation (and stock kernels ignore it)");
+			diag_help(dc, d, "remove it and enable ACS in the BIOS settings instead");
+		} else if (strcmp(e->name, "amd_iommu") == 0 && strcmp(e->value, "on") == 0) {
+			diag *d = diag_report(dc, R_KERNEL_AMD_IOMMU_ON, e->loc, "amd_iommu has no value 'on'; the kernel ignores it");
+			diag_help(dc, d, "remove it: the AMD IOMMU is on when the BIOS enables it; add `iommu pt` for VFIO");
+		} else if (strcmp(e->name, "isolcpus") == 0) {
+			diag *d = diag_report(dc, R_KERNEL_ISOLCPUS, e->loc, "isolcpus is deprecated and the kubelet ignores it");
+			diag_help(dc, d, "remove it; the kubelet block keeps pods off the OS and engine CPUs");
+		} else if (strcmp(e->name, "iommu") == 0 && strcmp(e->value, "off") == 0 && has_nvme(s->plan)) {
+			diag *d = diag_report(dc, R_KERNEL_IOMMU_PT, e->loc,
+					      "iommu=off, but the engines drive NVMe through VFIO, which needs the IOMMU");
+			diag_help(dc, d, "write `iommu pt` (the default)");
+		} else if (!known_param(e->name)) {
+			diag *d = diag_report(dc, R_KERNEL_PARAM_UNKNOWN, e->loc, "'%s' is not a kernel parameter dslc knows", e->name);
+			const char *sug = NULL;
+			size_t bd = 3;
+			for (const char *const *p = kernel_params; *p; p++) {
+				size_t dd = val_edit_distance(e->name, *p);
+				if (dd < bd) {
+					bd = dd;
+					sug = *p;
+				}
+			}
+			if (sug)
+				diag_help(dc, d, "did you mean '%s'? The kernel passes unknown parameters to init silently", sug);
+			else
+				diag_help(dc, d, "check it against the kernel's admin-guide/kernel-parameters.txt");
+		}
+	}
+}
+
+static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
+{
+	diag_ctx *dc = m->dc;
+	const kubelet_spec *ks = &s->kubelet;
+	const node_plan *p = s->plan;
+	if (ks->reserved_cpus.set) {
+		/* every OS and engine CPU must be in the override */
+		int missing = -1, count = 0;
+		char *list = arena_strdup(m->ar, ks->reserved_cpus.v);
+		bool in[65536] = {false};
+		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+			int a = atoi(tok), b = strchr(tok, '-') ? atoi(strchr(tok, '-') + 1) : a;
+			for (int c = a; c <= b && c >= 0 && c < 65536; c++)
+				in[c] = true;
+		}
+		for (int c = 0; c < p->topo->ncores; c++)
+			for (int j = 0; j < p->topo->cores[c].npus; j++) {
+				int cpu = p->topo->cores[c].pus[j];
+				if (cpu < 65536 && !in[cpu] && place_cpu_reserved(p, cpu)) {
+					if (missing < 0)
+						missing = cpu;
+					count++;
+				}
+			}
+		if (missing >= 0) {
+			diag *d = diag_report(dc, R_KUBELET_RESERVED_CPUS, ks->reserved_cpus.loc,
+					      "reserved_cpus leaves %d OS or engine CPU%s to pods (CPU %d first)", count,
+					      count == 1 ? "" : "s", missing);
+			diag_help(dc, d, "drop reserved_cpus, or write `reserved_cpus \"%s\"`", place_reserved_cpus(m->ar, p));
+		}
+	}
+	if (strcmp(k->cpu_manager, "static") == 0 && !k->strict) {
+		diag *d = diag_report(dc, R_KUBELET_STRICT_RESERVATION, ks->version.set ? ks->version.loc : ks->loc,
+				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
+		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");
+	}
+	for (int n = 0; n < k->nnuma; n++) {
+		uint64_t mem = p->topo->numa[n].memory;
+		if (mem && k->numa_reserved[n] > mem) {
+			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->loc, "NUMA node %d must reserve %llu MiB but has %llu MiB", n,
+					      (unsigned long long)(k->numa_reserved[n] / MiB), (unsigned long long)(mem / MiB));
+			diag_help(dc, d, "lower the SCM size, hugepages or the kubelet reservations");
+		}
+	}
+}
+
+void node_os_lint(model *m, const node_spec *s)
+{
+	const kernel_plan *k = node_kernel_plan(m, s);
+	if (k)
+		lint_kernel(m, s, k);
+	const kubelet_plan *kp = node_kubelet_plan(m, s);
+	if (kp)
+		lint_kubelet(m, s, kp);
+}
