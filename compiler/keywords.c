@@ -421,6 +421,39 @@ static void hw_auto(kw_ctx *k, opt_int *flag)
 static void hw_nic_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nic_auto); }
 static void hw_nvme_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nvme_auto); }
 
+static const char *const dialects[] = {"flat", "nested", NULL};
+static const char *const etag_sources[] = {"bios", "settings", "any", NULL};
+static const char *const apply_times[] = {"Immediate", "OnReset", "AtMaintenanceWindowStart", "InMaintenanceWindowOnReset", NULL};
+
+static const keyword bmc_kws[] = {
+	{"system", "system <id>", "The ComputerSystem id under /redfish/v1/Systems/ (default 1).", KW_WORD, F(hardware, bmc_system), 0, 0, NULL, NULL},
+	{"dialect", "dialect <flat|nested>", "flat: {\"Attributes\": {name: value}} as DMTF's schema says (default); nested: attributes grouped as Group.Name.", KW_ENUM, F(hardware, bmc_dialect), 0, 0, dialects, NULL},
+	{"etag", "etag <bios|settings|any>", "Where the If-Match ETag comes from: the Bios resource (default), the settings resource, or * (AMI BMCs with no pending settings).", KW_ENUM, F(hardware, bmc_etag), 0, 0, etag_sources, NULL},
+	{"apply_time", "apply_time <Immediate|OnReset|AtMaintenanceWindowStart|InMaintenanceWindowOnReset>", "@Redfish.SettingsApplyTime of the PATCH (default: none, the BMC's own).", KW_ENUM, F(hardware, bmc_apply_time), 0, 0, apply_times, NULL},
+};
+const kw_table kw_bmc = KW_TABLE("bmc", bmc_kws);
+
+static void hw_bmc(kw_ctx *k)
+{
+	hardware *hw = k->target;
+	const char *kind;
+	src_loc l;
+	if (!kw_word(k, "redfish", &kind, &l))
+		return;
+	if (strcmp(kind, "redfish") != 0) {
+		kw_bad(k, l, "dslc speaks Redfish to BMCs, not '%s'", kind);
+		return;
+	}
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	if (!kw_once(k, &hw->bmc_loc, &hw->bmc_set))
+		return;
+	hw->bmc_loc = k->st->loc;
+	const kw_table *t[] = {&kw_bmc};
+	kw_apply(k->r, b, t, 1, hw, -1);
+}
+
 static const char *const numberings[] = {"linear", "interleaved", NULL};
 
 static const keyword hardware_kws[] = {
@@ -435,6 +468,7 @@ static const keyword hardware_kws[] = {
 	{"topology", "topology \"<lstopo-export.xml>\"", "An `lstopo --of xml` export of this node type (relative to this file); every hand-described fact is checked against it.", KW_WORD, F(hardware, topology_file), 0, 0, NULL, NULL},
 	{"nic", "nic auto", "Take every NIC of the topology export with a known NUMA node (role storage for fabric NICs: an RDMA device, InfiniBand/OPA, Slingshot; mgmt otherwise).", KW_CUSTOM, 0, 0, 0, NULL, hw_nic_auto},
 	{"nvme", "nvme auto", "Take every NVMe drive (and VMD endpoint) of the topology export with a known NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, hw_nvme_auto},
+	{"bmc", "bmc redfish { ... }", "The node type's BMC: where and how BIOS settings are applied.", KW_CUSTOM, 0, 0, 0, NULL, hw_bmc},
 };
 const kw_table kw_hardware = KW_TABLE("hardware", hardware_kws);
 
@@ -676,6 +710,32 @@ static const keyword kubelet_kws[] = {
 };
 const kw_table kw_kubelet = KW_TABLE("kubelet", kubelet_kws);
 
+/* bios { Name = Value  Group.Name = Value ... }: attribute names are the
+ * BMC's, not dslc keywords, so the block is read here, not through a table. */
+static void pr_bios(kw_ctx *k)
+{
+	node_spec *s = k->target;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	s->bios_loc = k->st->loc;
+	for (ast_stmt *st = b->first; st; st = st->next) {
+		ast_value *v = st->values;
+		while (v) {
+			ast_value *name = v, *eq = v->next, *val = eq ? eq->next : NULL;
+			if (name->kind != AST_WORD || !eq || eq->kind != AST_PUNCT || strcmp(eq->text, "=") != 0 || !val ||
+			    (val->kind != AST_WORD && val->kind != AST_STRING)) {
+				diag *d = diag_report(k->r->dc, R_BAD_VALUE, name->loc, "a BIOS setting is `Name = Value`");
+				diag_help(k->r->dc, d, "write e.g. `ACSEnable = Enabled` (quote values with spaces)");
+				break;
+			}
+			env_set(k->r->ar, &s->bios, name->text, val->kind == AST_STRING ? arena_printf(k->r->ar, "\"%s", val->text)
+											 : val->text, src_loc_join(name->loc, val->loc));
+			v = val->next;
+		}
+	}
+}
+
 static void pr_kernel(kw_ctx *k)
 {
 	node_spec *s = k->target;
@@ -712,6 +772,7 @@ static const keyword profile_kws[] = {
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
 	{"kernel", "kernel { ... }", "The kernel command line (GRUB drop-in on Debian and Ubuntu; an edit of /etc/default/grub elsewhere).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
+	{"bios", "bios { <Name> = <value> ... }", "BIOS attributes sent to the BMC with Redfish (redfish/bios-settings.json and redfish/apply.sh).", KW_CUSTOM, 0, 0, 0, NULL, pr_bios},
 };
 const kw_table kw_profile = KW_TABLE("profile", profile_kws);
 

@@ -72,6 +72,10 @@ typedef struct hardware {
 	nvme_desc *nvmes;
 	size_t nnvmes, nvmes_cap;
 	topology *topo; /* NULL when the description is incomplete or wrong */
+	/* bmc redfish { ... } */
+	bool bmc_set;
+	src_loc bmc_loc;
+	opt_str bmc_system, bmc_dialect, bmc_etag, bmc_apply_time;
 } hardware;
 
 /* ---- profiles and nodes -------------------------------------------------- */
@@ -135,6 +139,9 @@ typedef struct node_spec {
 	env_list env;
 	kernel_spec kernel;
 	kubelet_spec kubelet;
+	env_list bios; /* BIOS attributes in order: name (maybe Group.Name) and value;
+	                  a value quoted in the source starts with a '"' and stays a string */
+	src_loc bios_loc;
 	/* per-node addresses (templates) */
 	opt_str mgmt, gateway, bmc;
 	storage_addr *storage;

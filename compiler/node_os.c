@@ -208,8 +208,42 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	}
 }
 
+static void lint_bios(model *m, const node_spec *s)
+{
+	diag_ctx *dc = m->dc;
+	const hardware *hw = s->hw;
+	if (!hw->bmc_set) {
+		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but hardware %s has no bmc block", hw->name);
+		diag_help(dc, d, "add `bmc redfish { system 1 }` to hardware %s, and `bmc <address>` to its nodes", hw->name);
+	} else if (!s->bmc.set) {
+		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
+		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
+	}
+	bool nested = hw->bmc_dialect.set && strcmp(hw->bmc_dialect.v, "nested") == 0;
+	for (size_t i = 0; i < s->bios.n; i++) {
+		const env_entry *e = &s->bios.items[i];
+		const char *dot = strchr(e->name, '.');
+		bool ok = (e->name[0] >= 'A' && e->name[0] <= 'Z') || (e->name[0] >= 'a' && e->name[0] <= 'z');
+		for (const char *p = e->name + 1; *p; p++)
+			ok &= (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+			      (nested && p == dot);
+		ok &= e->name[1] != '\0' && (!nested || !dot || (dot[1] && !strchr(dot + 1, '.')));
+		if (!ok) {
+			diag *d = diag_report(dc, R_BIOS_ATTRIBUTE_NAME, e->loc, "'%s' is not a%s BIOS attribute name", e->name,
+					      nested ? " Group.Name" : " flat");
+			if (!nested && dot)
+				diag_help(dc, d, "write the BMC's flat name (e.g. `%s = ...`), or set `dialect nested` in the bmc block "
+					  "if this vendor groups attributes", dot + 1);
+			else
+				diag_help(dc, d, "names are a letter, then letters, digits or '_' (DMTF Bios schema)");
+		}
+	}
+}
+
 void node_os_lint(model *m, const node_spec *s)
 {
+	if (s->bios.n)
+		lint_bios(m, s);
 	const kernel_plan *k = node_kernel_plan(m, s);
 	if (k)
 		lint_kernel(m, s, k);

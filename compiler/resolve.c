@@ -66,6 +66,7 @@ node_spec *spec_copy(arena *a, const node_spec *src)
 	DUP_LIST(a, s->storage, s->nstorage, s->storage_cap);
 	DUP_LIST(a, s->env.items, s->env.n, s->env.cap);
 	DUP_LIST(a, s->kernel.params.items, s->kernel.params.n, s->kernel.params.cap);
+	DUP_LIST(a, s->bios.items, s->bios.n, s->bios.cap);
 	for (int i = 0; i < MODEL_MAX_NUMA; i++) {
 		DUP_LIST(a, s->eng[i].env.items, s->eng[i].env.n, s->eng[i].env.cap);
 		DUP_LIST(a, s->eng[i].drives, s->eng[i].ndrives, s->eng[i].drives_cap);

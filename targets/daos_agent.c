@@ -68,5 +68,11 @@ const target_info target_table[] = {
 	{"kubelet", "etc/kubernetes/kubelet.conf.d/50-dslc.conf",
 	 "KubeletConfiguration drop-in: static CPU manager with every OS and engine CPU in reservedSystemCPUs, strict-cpu-reservation, topology manager, static memory manager with reservedMemory per NUMA node.",
 	 target_kubelet},
+	{"bios", "redfish/bios-settings.json",
+	 "The Redfish PATCH body of the BIOS settings: flat {\"Attributes\": {...}} as in DMTF's Bios schema, or grouped for `dialect nested`; optional @Redfish.SettingsApplyTime.",
+	 target_bios},
+	{"bios_apply", "redfish/apply.sh",
+	 "Sends the PATCH: reads the settings URI and the ETag (Bios resource, settings resource or *), PATCHes with If-Match, fails clearly on 412 and 428; credentials from the environment only.",
+	 target_bios_apply},
 };
 const size_t target_count = sizeof(target_table) / sizeof(target_table[0]);

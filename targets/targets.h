@@ -52,6 +52,8 @@ target_result target_daos_server(const model *m, const node *nd, target_file *ou
 target_result target_daos_agent(const model *m, const node *nd, target_file *out);
 target_result target_kernel(const model *m, const node *nd, target_file *out);
 target_result target_kubelet(const model *m, const node *nd, target_file *out);
+target_result target_bios(const model *m, const node *nd, target_file *out);
+target_result target_bios_apply(const model *m, const node *nd, target_file *out);
 
 /* Shared by both DAOS configs. */
 const char *daos_access_point(const model *m, size_t i);

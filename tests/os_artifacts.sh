@@ -73,6 +73,27 @@ else
 	echo "skip os kernel parameter names: $REF is absent"
 fi
 
+# Redfish: the PATCH body against DMTF's schema, the script against a loopback service
+R=$N/redfish
+check "apply.sh passes sh -n" "sh -n '$R/apply.sh'"
+if command -v shellcheck >/dev/null; then
+	check "apply.sh passes shellcheck" "shellcheck -s sh '$R/apply.sh'"
+fi
+check "no artifact holds a credential (only variable names)" "! grep -rIl 'REDFISH_PASSWORD=' '$T/out' >/dev/null"
+if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
+	check "the flat BIOS body passes DMTF's Bios and Settings schemas" "$PY tests/validate/redfish_check.py --flat '$R/bios-settings.json' >'$T/r1' 2>&1 || { cat '$T/r1'; false; }"
+	check "apply.sh PATCHes with the Bios ETag, and reports 412 and 428" "$PY tests/validate/redfish_check.py --apply '$R' >'$T/r2' 2>&1 || { cat '$T/r2'; false; }"
+	mkdir -p "$T/nested"
+	cp $EX/hgx-b200.xml "$T/nested/"
+	sed 's/dialect flat/dialect nested/' $EX/hardware.dsl >"$T/nested/hardware.dsl"
+	sed 's/bios { ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.NumaNodesPerSocket = "NPS1"  Iommu = true }/' $EX/cluster.dsl >"$T/nested/cluster.dsl"
+	$DSLC build "$T/nested/cluster.dsl" -o "$T/nested/out" 2>/dev/null
+	check "the nested dialect groups attributes and passes the project's schema" \
+		"$PY tests/validate/redfish_check.py --nested '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' >/dev/null && grep -q '\"AmdSetup\": {' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' && grep -q '\"Iommu\": true' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json'"
+else
+	echo "skip os redfish: python3-jsonschema or curl is missing (scripts/install-deps.sh installs them)"
+fi
+
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "gpu001's kubelet drop-in: reservedSystemCPUs 0-23,96-119,192-215,288-311, fields and sums" \
 		"$PY tests/validate/kubelet_check.py '$N/etc/kubernetes/kubelet.conf.d/50-dslc.conf' --cpus 0-23,96-119,192-215,288-311 >'$T/k' 2>&1 || { cat '$T/k'; false; }"

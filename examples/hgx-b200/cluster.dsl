@@ -30,6 +30,7 @@ profile converged : hgx-b200 {
     nvme roles [wal meta data]
   }
   kernel { iommu pt  irqaffinity os }     # interrupts on the OS cores
+  bios { ACSEnable = Enabled }            # real ACS, instead of pcie_acs_override
   kubelet {
     version        1.33                   # strict-cpu-reservation is beta from 1.33
     cpu_manager    static                 # OS and engine CPUs in reservedSystemCPUs
