@@ -736,6 +736,74 @@ static void pr_bios(kw_ctx *k)
 	}
 }
 
+static void ne_storage(kw_ctx *k)
+{
+	network_spec *n = k->target;
+	int64_t mtu;
+	src_loc l;
+	if (!kw_expect_word(k, "mtu") || !kw_int(k, "an MTU", 576, 9216, &mtu, &l))
+		return;
+	if (!kw_once(k, &n->storage_mtu.loc, &n->storage_mtu.set))
+		return;
+	n->storage_mtu.v = mtu;
+	n->storage_mtu.loc = src_loc_join(k->kwloc, l);
+}
+
+static const char *const bond_modes[] = {"active-backup", "balance-alb", "balance-tlb", "802.3ad", NULL};
+
+static void ne_mgmt(kw_ctx *k)
+{
+	network_spec *n = k->target;
+	const char *mode, *over;
+	src_loc ml, ol;
+	if (!kw_expect_word(k, "bond") || !kw_word(k, "a bond mode", &mode, &ml))
+		return;
+	bool ok = false;
+	for (int i = 0; bond_modes[i]; i++)
+		ok |= strcmp(bond_modes[i], mode) == 0;
+	if (!ok) {
+		kw_bad(k, ml, "'%s' is not a bond mode dslc writes (active-backup, balance-alb, balance-tlb, 802.3ad)", mode);
+		return;
+	}
+	if (!kw_expect_word(k, "over") || !kw_word(k, "macvlan or nics", &over, &ol))
+		return;
+	if (strcmp(over, "macvlan") && strcmp(over, "nics")) {
+		kw_bad(k, ol, "a bond is `over macvlan` (or `over nics`), not '%s'", over);
+		return;
+	}
+	if (!kw_once(k, &n->bond_mode.loc, &n->bond_mode.set))
+		return;
+	n->bond_mode.v = mode;
+	n->bond_mode.loc = src_loc_join(k->kwloc, ml);
+	n->bond_over = (opt_str){over, ol, true};
+	if (kw_peek_word(k, "mtu")) {
+		kw_next(k);
+		int64_t mtu;
+		src_loc l;
+		if (!kw_int(k, "an MTU", 576, 9216, &mtu, &l))
+			return;
+		n->mgmt_mtu = (opt_int){mtu, src_loc_join(k->kwloc, l), true};
+	}
+}
+
+static const keyword network_kws[] = {
+	{"storage", "storage mtu <bytes>", "MTU of the storage (RoCE) NICs, each keeping its own address and GID (default 9000).", KW_CUSTOM, 0, 0, 0, NULL, ne_storage},
+	{"mgmt", "mgmt bond <active-backup|balance-alb|balance-tlb|802.3ad> over macvlan [mtu <bytes>]", "In-band management over a bond of macvlans stacked on the storage NICs (default MTU 1500).", KW_CUSTOM, 0, 0, 0, NULL, ne_mgmt},
+};
+const kw_table kw_network = KW_TABLE("network", network_kws);
+
+static void pr_network(kw_ctx *k)
+{
+	node_spec *s = k->target;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	s->network.set = true;
+	s->network.loc = k->st->loc;
+	const kw_table *t[] = {&kw_network};
+	kw_apply(k->r, b, t, 1, &s->network, -1);
+}
+
 static void pr_kernel(kw_ctx *k)
 {
 	node_spec *s = k->target;
@@ -772,6 +840,7 @@ static const keyword profile_kws[] = {
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
 	{"kernel", "kernel { ... }", "The kernel command line (GRUB drop-in on Debian and Ubuntu; an edit of /etc/default/grub elsewhere).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
+	{"network", "network { ... }", "systemd-networkd units: storage NICs with their own addresses and MTU, management over a bond of macvlans.", KW_CUSTOM, 0, 0, 0, NULL, pr_network},
 	{"bios", "bios { <Name> = <value> ... }", "BIOS attributes sent to the BMC with Redfish (redfish/bios-settings.json and redfish/apply.sh).", KW_CUSTOM, 0, 0, 0, NULL, pr_bios},
 };
 const kw_table kw_profile = KW_TABLE("profile", profile_kws);

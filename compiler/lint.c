@@ -159,6 +159,11 @@ static void lint_cluster(model *m)
 	}
 	check_log_mask(m, &c->log_mask, "every engine of the cluster logs at DEBUG");
 
+	if (c->fabric_kind.set && strcmp(c->fabric_kind.v, "roce") == 0 && !c->gid_index.set) {
+		diag *d = diag_report(dc, R_ROCE_GID_INDEX, c->fabric_kind.loc, "RoCE without a GID index: libfabric uses GID 0");
+		diag_help(dc, d, "write `fabric roce { gid_index <n> }` with the storage NICs' RoCE v2 IPv4 GID index");
+	}
+
 	/* access points */
 	if (!c->aps_set || c->naps == 0) {
 		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->name_loc, "the cluster names no access points");
@@ -365,9 +370,34 @@ static void lint_engines(model *m, const node_plan *p)
 	lint_env(m, &p->spec->env);
 }
 
+/* One MTU for the whole storage fabric, whatever the node type. */
+static void lint_fabric_mtu(model *m)
+{
+	const node_spec *first = NULL;
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (!s->network.set)
+			continue;
+		int64_t mtu = s->network.storage_mtu.set ? s->network.storage_mtu.v : 9000;
+		if (!first) {
+			first = s;
+			continue;
+		}
+		int64_t f = first->network.storage_mtu.set ? first->network.storage_mtu.v : 9000;
+		if (mtu != f) {
+			diag *d = diag_report(m->dc, R_NETWORK_MTU, s->network.storage_mtu.set ? s->network.storage_mtu.loc : s->network.loc,
+					      "storage MTU %lld here, %lld for %s", (long long)mtu, (long long)f, first->origin);
+			diag_note_at(m->dc, d, first->network.storage_mtu.set ? first->network.storage_mtu.loc : first->network.loc,
+				     "the other MTU is set here");
+			diag_help(m->dc, d, "use one storage MTU (9000) for every node of the fabric");
+		}
+	}
+}
+
 void lint_model(model *m)
 {
 	lint_cluster(m);
+	lint_fabric_mtu(m);
 	lint_env(m, &m->cluster.env);
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_plan *p = m->specs[i]->plan;

@@ -117,6 +117,14 @@ typedef struct kernel_spec {
 	env_list params;     /* param NAME[=VALUE], in order; value "" for bare flags */
 } kernel_spec;
 
+/* network { ... }: the node's storage NICs and management bond (networkd). */
+typedef struct network_spec {
+	bool set;
+	src_loc loc;
+	opt_int storage_mtu, mgmt_mtu;
+	opt_str bond_mode, bond_over; /* over macvlan (right) or nics (refused) */
+} network_spec;
+
 /* kubelet { ... }: the KubeletConfiguration drop-in of converged nodes. */
 typedef struct kubelet_spec {
 	bool set;
@@ -139,6 +147,7 @@ typedef struct node_spec {
 	env_list env;
 	kernel_spec kernel;
 	kubelet_spec kubelet;
+	network_spec network;
 	env_list bios; /* BIOS attributes in order: name (maybe Group.Name) and value;
 	                  a value quoted in the source starts with a '"' and stays a string */
 	src_loc bios_loc;

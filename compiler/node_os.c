@@ -240,8 +240,27 @@ static void lint_bios(model *m, const node_spec *s)
 	}
 }
 
+static void lint_network(model *m, const node_spec *s)
+{
+	diag_ctx *dc = m->dc;
+	const network_spec *n = &s->network;
+	if (n->bond_over.set && strcmp(n->bond_over.v, "nics") == 0) {
+		diag *d = diag_report(dc, R_NETWORK_BOND_PHYSICAL, n->bond_over.loc,
+				      "a bond over the physical NICs takes their addresses and RDMA identity");
+		diag_help(dc, d, "write `over macvlan`: the bond gets macvlans stacked on the NICs, the NICs keep their own addresses");
+	}
+	int64_t smtu = n->storage_mtu.set ? n->storage_mtu.v : 9000, mmtu = n->mgmt_mtu.set ? n->mgmt_mtu.v : 1500;
+	if (mmtu > smtu) {
+		diag *d = diag_report(dc, R_NETWORK_MTU, n->mgmt_mtu.loc, "management MTU %lld is above the storage NICs' %lld",
+				      (long long)mmtu, (long long)smtu);
+		diag_help(dc, d, "a macvlan cannot exceed its NIC's MTU: use mtu %lld or less", (long long)smtu);
+	}
+}
+
 void node_os_lint(model *m, const node_spec *s)
 {
+	if (s->network.set)
+		lint_network(m, s);
 	if (s->bios.n)
 		lint_bios(m, s);
 	const kernel_plan *k = node_kernel_plan(m, s);

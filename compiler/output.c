@@ -241,19 +241,21 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 	for (size_t i = 0; i < m->nnodes && !rc; i++) {
 		const node *nd = &m->nodes[i];
 		for (size_t t = 0; t < target_count && !rc; t++) {
-			buf_reset(&b);
-			target_file tf = {&b, target_table[t].path, 0644};
-			target_result r = target_table[t].fn(m, nd, &tf);
-			if (r == TARGET_SKIP)
-				continue;
-			if (r == TARGET_FAIL) {
-				fprintf(stderr, "dslc: internal error: target %s failed for %s\n", target_table[t].name, nd->host);
-				rc = 2;
-				break;
+			for (int idx = 0; !rc; idx++) {
+				buf_reset(&b);
+				target_file tf = {&b, target_table[t].path, 0644, idx};
+				target_result r = target_table[t].fn(m, nd, &tf);
+				if (r == TARGET_SKIP)
+					break;
+				if (r == TARGET_FAIL) {
+					fprintf(stderr, "dslc: internal error: target %s failed for %s\n", target_table[t].name, nd->host);
+					rc = 2;
+					break;
+				}
+				char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, tf.path);
+				strmap_put(paths, rel, rel);
+				rc = emit_file(w, rel, nd->host, target_table[t].name, &b, tf.mode);
 			}
-			char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, tf.path);
-			strmap_put(paths, rel, rel);
-			rc = emit_file(w, rel, nd->host, target_table[t].name, &b, tf.mode);
 		}
 	}
 	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {

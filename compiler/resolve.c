@@ -295,6 +295,17 @@ static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, add
 {
 	if (!o->set)
 		return NULL;
+	if (strchr(o->v, ':')) {
+		o->set = false;
+		if (already_broken(r, seen, o->loc))
+			return NULL;
+		bool v26 = r->m->release && r->m->release->id == DAOS_2_6;
+		diag *d = diag_report(r->dc, v26 ? R_IPV6_CONTROL_PLANE : R_BAD_VALUE, o->loc,
+				      v26 ? "'%s' is IPv6: DAOS 2.6's control plane needs IPv4" : "'%s' is IPv6, which dslc does not write yet",
+				      o->v);
+		diag_help(r->dc, d, "give the node an IPv4 address, e.g. 10.10.0.{10+i}/24");
+		return NULL;
+	}
 	const char *out, *why;
 	if (!template_eval(r->ar, o->v, nd->index, nd->number, &out, &why)) {
 		o->set = false;

@@ -35,6 +35,8 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 target_result target_daos_agent(const model *m, const node *nd, target_file *tf)
 {
 	const cluster_spec *c = &m->cluster;
+	if (tf->index)
+		return TARGET_SKIP;
 	yaml_out y;
 	if (!yo_begin(&y, tf->data, m->release))
 		return TARGET_FAIL;
@@ -68,6 +70,9 @@ const target_info target_table[] = {
 	{"kubelet", "etc/kubernetes/kubelet.conf.d/50-dslc.conf",
 	 "KubeletConfiguration drop-in: static CPU manager with every OS and engine CPU in reservedSystemCPUs, strict-cpu-reservation, topology manager, static memory manager with reservedMemory per NUMA node.",
 	 target_kubelet},
+	{"networkd", "etc/systemd/network/",
+	 "systemd-networkd units: 10-<nic>.network per storage NIC (own address, MTU, source routing when NICs share a subnet), 20-mv<k>.netdev/.network macvlans, 30-bond0.netdev/.network management bond.",
+	 target_networkd},
 	{"bios", "redfish/bios-settings.json",
 	 "The Redfish PATCH body of the BIOS settings: flat {\"Attributes\": {...}} as in DMTF's Bios schema, or grouped for `dialect nested`; optional @Redfish.SettingsApplyTime.",
 	 target_bios},

@@ -91,6 +91,8 @@ void transport_out(yaml_out *y, const model *m, bool server)
 target_result target_daos_server(const model *m, const node *nd, target_file *tf)
 {
 	buf *out = tf->data;
+	if (tf->index)
+		return TARGET_SKIP;
 	const cluster_spec *c = &m->cluster;
 	const node_plan *p = nd->spec->plan;
 	yaml_out y;

@@ -81,7 +81,7 @@ static void rhel_script(buf *out, const node *nd, const kernel_plan *k)
 
 target_result target_kernel(const model *m, const node *nd, target_file *out)
 {
-	const kernel_plan *k = node_kernel_plan(m, nd->spec);
+	const kernel_plan *k = out->index ? NULL : node_kernel_plan(m, nd->spec);
 	if (!k || k->family == GRUB_NONE)
 		return TARGET_SKIP;
 	if (k->family == GRUB_DEBIAN) {

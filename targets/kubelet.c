@@ -30,7 +30,7 @@ static void kv(yaml_out *y, const char *k, const char *v)
 
 target_result target_kubelet(const model *m, const node *nd, target_file *out)
 {
-	const kubelet_plan *k = node_kubelet_plan(m, nd->spec);
+	const kubelet_plan *k = out->index ? NULL : node_kubelet_plan(m, nd->spec);
 	if (!k)
 		return TARGET_SKIP;
 	arena *a = m->ar;

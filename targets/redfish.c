@@ -31,7 +31,7 @@ static bool nested(const hardware *hw)
 static target_result bios_json(const model *m, const node *nd, target_file *out)
 {
 	const node_spec *s = nd->spec;
-	if (!s->bios.n || !s->hw->bmc_set || !nd->bmc)
+	if (out->index || !s->bios.n || !s->hw->bmc_set || !nd->bmc)
 		return TARGET_SKIP;
 	json_t *attrs = json_object();
 	for (size_t i = 0; i < s->bios.n; i++) {
@@ -67,7 +67,7 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 {
 	(void)m;
 	const node_spec *s = nd->spec;
-	if (!s->bios.n || !s->hw->bmc_set || !nd->bmc)
+	if (out->index || !s->bios.n || !s->hw->bmc_set || !nd->bmc)
 		return TARGET_SKIP;
 	const hardware *hw = s->hw;
 	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "bios";

@@ -15,6 +15,7 @@ typedef struct target_file {
 	buf *data;
 	const char *path;
 	int mode;
+	int index; /* a target with several files per node is called with 0, 1, ... until it skips */
 } target_file;
 
 typedef enum target_result { TARGET_OK, TARGET_SKIP, TARGET_FAIL } target_result;
@@ -53,6 +54,7 @@ target_result target_daos_agent(const model *m, const node *nd, target_file *out
 target_result target_kernel(const model *m, const node *nd, target_file *out);
 target_result target_kubelet(const model *m, const node *nd, target_file *out);
 target_result target_bios(const model *m, const node *nd, target_file *out);
+target_result target_networkd(const model *m, const node *nd, target_file *out);
 target_result target_bios_apply(const model *m, const node *nd, target_file *out);
 
 /* Shared by both DAOS configs. */

@@ -65,6 +65,9 @@ if [ "$MODE" != valgrind ]; then
 fi
 
 if [ "$MODE" = plain ]; then
+	tests/networkd_netns.sh "$DSLC" >"$log" 2>&1
+	grep -v '^ok ' "$log"
+	count "$log"
 	tests/ci_examples.sh "$DSLC" >"$log" 2>&1
 	grep -v '^ok ' "$log"
 	count "$log"

@@ -28,7 +28,7 @@ $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log1"
 check "first build exits 0" "[ $? = 0 ]"
 $DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
 check "two builds give identical bytes" "diff -r '$T/a' '$T/b' >/dev/null"
-check "14 nodes x 6 files, 2 cluster files + manifest" "[ \$(find '$T/a' -type f | wc -l) = 87 ]"
+check "14 nodes x 14 files, 2 cluster files + manifest" "[ \$(find '$T/a' -type f | wc -l) = 199 ]"
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.6's loader rules" "$PY $CHECKER --release 2.6 \$(find '$T/a' -name '*.yml') >'$T/v26' 2>&1"
 else
@@ -49,7 +49,7 @@ import hashlib, json, sys, os
 root = sys.argv[1]
 m = json.load(open(os.path.join(root, 'manifest.json')))
 bad = [f['path'] for f in m['files'] if hashlib.sha256(open(os.path.join(root, f['path']), 'rb').read()).hexdigest() != f['sha256']]
-sys.exit(1 if bad or len(m['files']) != 86 else 0)
+sys.exit(1 if bad or len(m['files']) != 198 else 0)
 PYEOF"
 
 if $PY -c 'import jsonschema' 2>/dev/null; then
@@ -66,7 +66,7 @@ sleep 1
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
 snapshot "$T/a" >"$T/s2"
 check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/dev/null"
-check "unchanged rebuild reports 0 written" "grep -q '0 written, 87 unchanged, 0 removed' '$T/log2'"
+check "unchanged rebuild reports 0 written" "grep -q '0 written, 199 unchanged, 0 removed' '$T/log2'"
 check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-* 2>/dev/null)\" ]"
 
 # 3. --check
@@ -101,7 +101,7 @@ check "a NIC moved in the example's export fails lint at the NIC's line, with a 
 variant changed 's/crt_timeout   600s/crt_timeout   300s/; s/gpu\[001-014\] : converged/gpu[001-013] : converged/'
 snapshot "$T/a" >"$T/s3"
 $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
-check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 65 unchanged, 6 removed' '$T/log5'"
+check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 169 unchanged, 14 removed' '$T/log5'"
 check "agents of kept nodes keep their inode" "[ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
 check "the removed node's files are gone" "[ ! -e '$T/a/nodes/gpu014' ]"
 
@@ -146,9 +146,9 @@ if [ "$QUICK" != quick ]; then
 	# 1,000 nodes: spread the addresses over octets with / and %
 	variant big 's/gpu\[001-014\]/gpu[0001-1000]/; s/gpu\[001-003\]/gpu[0001-0003]/; s/node gpu007/node gpu0007/; s/\.0\.{10+i}/.{i\/200}.{10+i%200}/g'
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log8"
-	check "the 1,000-node variant builds 6,003 files" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 6003 ]"
+	check "the 1,000-node variant builds 14,003 files" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 14003 ]"
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log9"
-	check "its rebuild rewrites nothing" "grep -q '0 written, 6003 unchanged' '$T/log9'"
+	check "its rebuild rewrites nothing" "grep -q '0 written, 14003 unchanged' '$T/log9'"
 fi
 
 echo "tree: $pass passed, $fail failed"

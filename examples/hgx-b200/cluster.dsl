@@ -29,6 +29,10 @@ profile converged : hgx-b200 {
     scm ram 64GiB                         # pinned scm_size (MD-on-SSD)
     nvme roles [wal meta data]
   }
+  network {
+    storage mtu 9000                      # each RoCE NIC keeps its own IP and GID
+    mgmt bond active-backup over macvlan mtu 1500
+  }
   kernel { iommu pt  irqaffinity os }     # interrupts on the OS cores
   bios { ACSEnable = Enabled }            # real ACS, instead of pcie_acs_override
   kubelet {

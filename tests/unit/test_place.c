@@ -31,7 +31,7 @@ static const char *src(const char *release, const char *profile, const char *eng
 
 static bool render(target_fn fn, compilation *c, buf *b)
 {
-	target_file tf = {b, NULL, 0644};
+	target_file tf = {b, NULL, 0644, 0};
 	return fn(&c->m, &c->m.nodes[0], &tf) == TARGET_OK;
 }
 
