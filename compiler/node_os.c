@@ -32,7 +32,7 @@ static bool has_nvme(const node_plan *p)
 	return false;
 }
 
-kernel_plan *node_kernel_plan(const model *m, const node_spec *s)
+static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
 	if (!p || !p->ok)
@@ -73,7 +73,7 @@ static int minor_of(const char *v)
 	return atoi(v + 2);
 }
 
-kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
+static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
 	const kubelet_spec *ks = &s->kubelet;
@@ -110,6 +110,29 @@ kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
 		k->numa_reserved[n] += rest / (uint64_t)k->nnuma * KiB;
 	k->numa_reserved[0] += rest % (uint64_t)k->nnuma * KiB;
 	return k;
+}
+
+/* Both plans of a spec, made once; the targets ask for them per node. */
+static void plan_once(const model *m, const node_spec *s)
+{
+	node_plan *p = s->plan;
+	if (!p || p->os_planned)
+		return;
+	p->os_planned = true;
+	p->kernel = plan_kernel(m, s);
+	p->kubelet = plan_kubelet(m, s);
+}
+
+kernel_plan *node_kernel_plan(const model *m, const node_spec *s)
+{
+	plan_once(m, s);
+	return s->plan ? s->plan->kernel : NULL;
+}
+
+kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
+{
+	plan_once(m, s);
+	return s->plan ? s->plan->kubelet : NULL;
 }
 
 static bool known_param(const char *name)

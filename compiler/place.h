@@ -42,6 +42,11 @@ struct node_plan {
 	uint64_t hugepage_size, hugepage_bytes;
 	int64_t nr_hugepages;
 	bool ok; /* no placement error: the plan can be rendered */
+	/* The node OS plans (node_os.h), made on first use: every node of a spec
+	 * shares them, so 16,384 nodes cost one plan, not 16,384. */
+	bool os_planned;
+	struct kernel_plan *kernel;
+	struct kubelet_plan *kubelet;
 };
 
 /* Sets the diagnostics context to a node override's origin (or clears it). */
