@@ -143,6 +143,42 @@ static bool known_param(const char *name)
 	return false;
 }
 
+/* Why a character of a parameter would not reach the kernel as written, or
+ * NULL when it is safe in a double-quoted sh value and on a GRUB linux line. */
+static const char *unsafe_char(unsigned char c)
+{
+	if (c <= ' ' || c >= 0x7f)
+		return "spaces and control characters split or corrupt the command line";
+	if (c == '$')
+		return "sh and GRUB both expand it as a variable";
+	if (strchr(";&|<>{}", c))
+		return "GRUB's script parser ends the linux command there";
+	if (strchr("\"'\\`", c))
+		return "sh and GRUB read it as quoting";
+	return NULL;
+}
+
+static bool lint_param_syntax(model *m, const env_entry *e)
+{
+	const char *words[] = {e->name, e->value};
+	for (int w = 0; w < 2; w++)
+		for (const char *c = words[w]; *c; c++) {
+			const char *why = unsafe_char((unsigned char)*c);
+			if (!why)
+				continue;
+			diag *d = diag_report(m->dc, R_KERNEL_PARAM_SYNTAX, e->loc,
+					      *e->value ? "'%s=%s' holds '%c': %s" : "'%s%s' holds '%c': %s",
+					      e->name, e->value, *c, why);
+			if (*c == '$' && strcmp(e->name, "memmap") == 0)
+				diag_help(m->dc, d, "for emulated PMEM write memmap=%.*s!%s (the kernel takes '!' for the same region)",
+					  (int)(c - e->value), e->value, c + 1);
+			else
+				diag_help(m->dc, d, "remove the '%c'; dslc writes parameters verbatim and cannot quote them for both sh and GRUB", *c);
+			return false;
+		}
+	return true;
+}
+
 static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 {
 	diag_ctx *dc = m->dc;
@@ -153,6 +189,8 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 	}
 	for (size_t i = 0; i < k->params.n; i++) {
 		const env_entry *e = &k->params.items[i];
+		if (!lint_param_syntax(m, e))
+			continue;
 		if (strcmp(e->name, "pcie_acs_override") == 0) {
 			diag *d = diag_report(dc, R_KERNEL_ACS_OVERRIDE, e->loc, "pcie_acs_override fakes ACS isolation (and stock kernels ignore it)");
 			diag_help(dc, d, "remove it and enable ACS in the BIOS settings instead");

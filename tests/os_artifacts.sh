@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The node OS artifacts, checked by their consumers where one runs here:
 # the kernel command line (sh -n, shellcheck, a sandboxed run of the RHEL
-# script, the Debian drop-in sourced by sh, parameter names against the
+# script, the Debian drop-in sourced by sh, the resulting linux line
+# through grub-script-check, parameter names against the
 # kernel's documented list) and the kubelet drop-in (tests/validate/kubelet_check.py).
 set -u
 DSLC=$1
@@ -60,6 +61,29 @@ check "a Debian node gets a grub.d drop-in and no script" "[ -f '$DROPIN' ] && [
 check "the drop-in passes sh -n" "sh -n '$DROPIN'"
 check "sourced after /etc/default/grub it appends the parameters" \
 	"[ \"\$(GRUB_CMDLINE_LINUX='quiet' sh -c '. \"$DROPIN\"; echo \"\$GRUB_CMDLINE_LINUX\"')\" = 'quiet iommu=pt irqaffinity=0-3,96-99,192-195,288-291' ]"
+
+# GRUB reads the result: grub-mkconfig sources /etc/default/grub and then
+# /etc/default/grub.d/*.cfg with sh, and /etc/grub.d/10_linux writes
+# "linux <kernel> root=<dev> ro ${GRUB_CMDLINE_LINUX} ${GRUB_CMDLINE_LINUX_DEFAULT}";
+# grub-script-check parses that the way GRUB will at boot.
+grub_cfg() { # sourced files... -> a grub.cfg menuentry on stdout
+	sh -c 'for f; do . "$f"; done
+printf "menuentry '"'"'Linux'"'"' --class gnu-linux {\n\tlinux\t/boot/vmlinuz-6.1.0-28-amd64 root=UUID=3f1c7d3e-1b2a-4c5d-8e9f-0a1b2c3d4e5f ro %s %s\n\tinitrd\t/boot/initrd.img-6.1.0-28-amd64\n}\n" "$GRUB_CMDLINE_LINUX" "$GRUB_CMDLINE_LINUX_DEFAULT"' sh "$@"
+}
+if command -v grub-script-check >/dev/null; then
+	printf 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT="quiet"\nGRUB_CMDLINE_LINUX=""\n' >"$T/deb/grub"
+	grub_cfg "$T/deb/grub" "$DROPIN" >"$T/deb/grub.cfg"
+	check "grub-script-check accepts the Debian linux line" "grub-script-check '$T/deb/grub.cfg'"
+	check "the linux line carries every parameter as one word" \
+		"grep -q ' ro  iommu=pt irqaffinity=0-3,96-99,192-195,288-291 quiet\$' '$T/deb/grub.cfg'"
+	grub_cfg "$T/grub" >"$T/rhel.cfg"
+	check "grub-script-check accepts the RHEL-family linux line after the script" "grub-script-check '$T/rhel.cfg'"
+	printf 'GRUB_CMDLINE_LINUX="x=\\"a"\n' >"$T/bad"
+	grub_cfg "$T/bad" >"$T/bad.cfg"
+	check "negative control: grub-script-check refuses an unbalanced quote" "! grub-script-check '$T/bad.cfg' 2>/dev/null"
+else
+	echo "skip os grub-script-check: grub-common is not installed (scripts/install-deps.sh installs it)"
+fi
 
 if [ -f "$REF" ]; then
 	names=$(sed -n "s/^PARAMS='\(.*\)'$/\1/p" "$SCRIPT" | tr ' ' '\n' | cut -d= -f1)
