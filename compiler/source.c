@@ -26,37 +26,56 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len)
 	return s->nfiles - 1;
 }
 
-uint32_t src_load(src_set *s, const char *path)
+static char *read_fail(FILE *fp, int err)
+{
+	fclose(fp);
+	errno = err;
+	return NULL;
+}
+
+char *src_read_file(arena *a, const char *path, size_t max, size_t *len)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
-		return 0;
+		return NULL;
 	struct stat st;
-	if (fstat(fileno(fp), &st) != 0 || S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		errno = S_ISDIR(st.st_mode) ? EISDIR : errno;
-		return 0;
+	if (fstat(fileno(fp), &st) != 0)
+		return read_fail(fp, errno);
+	if (S_ISDIR(st.st_mode))
+		return read_fail(fp, EISDIR);
+	if (st.st_size > 0 && (size_t)st.st_size > max)
+		return read_fail(fp, EFBIG);
+	size_t cap = (st.st_size > 0 ? (size_t)st.st_size : 65536) + 1, n = 0, r;
+	char *text = arena_alloc(a, cap);
+	while ((r = fread(text + n, 1, cap - 1 - n, fp)) > 0) {
+		n += r;
+		if (n > max)
+			return read_fail(fp, EFBIG);
+		if (n < cap - 1)
+			continue;
+		/* full: grow only when there is more, so a regular file is read
+		 * into exactly the allocation its size asked for */
+		int c = fgetc(fp);
+		if (c == EOF)
+			break;
+		ungetc(c, fp);
+		text = arena_grow(a, text, cap, cap * 2);
+		cap *= 2;
 	}
-	if (st.st_size > SRC_MAX_FILE_BYTES) {
-		fclose(fp);
-		errno = EFBIG;
-		return 0;
-	}
-	size_t cap = (size_t)st.st_size + 1, len = 0;
-	char *text = arena_alloc(s->ar, cap);
-	size_t n;
-	while ((n = fread(text + len, 1, cap - 1 - len, fp)) > 0) {
-		len += n;
-		if (len == cap - 1)
-			break; /* the file grew while we read: keep what fstat saw */
-	}
-	int err = ferror(fp);
+	if (ferror(fp))
+		return read_fail(fp, EIO);
 	fclose(fp);
-	if (err) {
-		errno = EIO;
+	text[n] = '\0';
+	*len = n;
+	return text;
+}
+
+uint32_t src_load(src_set *s, const char *path)
+{
+	size_t len;
+	char *text = src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, &len);
+	if (!text)
 		return 0;
-	}
-	text[len] = '\0';
 	if (memchr(text, '\0', len)) {
 		errno = EILSEQ; /* a NUL byte: not a text file */
 		return 0;

@@ -40,7 +40,13 @@ enum { SRC_MAX_FILE_BYTES = 16 * 1024 * 1024 };
 void src_set_init(src_set *s, arena *ar);
 /* Adds a file whose text is already in memory; returns its id. */
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
-/* Reads a file; returns its id, or 0 with errno set (EFBIG over the bound). */
+/* Reads a whole file into the arena, NUL-terminated: a regular file in one
+ * allocation of its size, a pipe growing as it is read. NULL with errno set
+ * (EISDIR, EFBIG above max bytes, EIO, or fopen's own). Every file dslc
+ * reads comes through here: sources, hand-written YAML, topology exports. */
+char *src_read_file(arena *a, const char *path, size_t max, size_t *len);
+/* Reads a text file; returns its id, or 0 with errno set (EFBIG over the
+ * bound, EILSEQ for a NUL byte). */
 uint32_t src_load(src_set *s, const char *path);
 const src_file *src_get(const src_set *s, uint32_t id);
 

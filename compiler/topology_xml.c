@@ -8,44 +8,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "source.h"
 #include "topology.h"
 
 enum { TOPO_MAX_XML_BYTES = 64 * 1024 * 1024 };
 
-static char *read_file(arena *a, const char *path, size_t *len, const char **why)
+static char *read_xml(arena *a, const char *path, size_t *len, const char **why)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*why = strerror(errno);
+	char *xml = src_read_file(a, path, TOPO_MAX_XML_BYTES, len);
+	if (!xml) {
+		*why = errno == EFBIG ? "larger than 64 MiB" : strerror(errno);
 		return NULL;
 	}
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-	char chunk[65536];
-	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (n + r > TOPO_MAX_XML_BYTES) {
-			fclose(f);
-			*why = "larger than 64 MiB";
-			return NULL;
-		}
-		if (n + r + 1 > cap) {
-			size_t nc = cap ? cap * 2 : 1 << 20;
-			while (nc < n + r + 1)
-				nc *= 2;
-			buf = arena_grow(a, buf, n, nc);
-			cap = nc;
-		}
-		memcpy(buf + n, chunk, r);
-		n += r;
-	}
-	fclose(f);
-	if (!buf) {
+	if (!*len) {
 		*why = "the file is empty";
 		return NULL;
 	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return xml;
 }
 
 static int numa_of_cpuset(hwloc_topology_t t, int nnuma, hwloc_const_cpuset_t set)
@@ -201,7 +180,7 @@ static topology *convert(arena *a, hwloc_topology_t t, const char **why)
 topology *topo_load_xml(arena *a, const char *path, const char **why)
 {
 	size_t len;
-	char *xml = read_file(a, path, &len, why);
+	char *xml = read_xml(a, path, &len, why);
 	if (!xml)
 		return NULL;
 	hwloc_topology_t t;

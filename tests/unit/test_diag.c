@@ -1,4 +1,8 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compiler/diag.h"
 #include "compiler/output.h"
@@ -79,6 +83,44 @@ START_TEST(every_rule_is_documented)
 }
 END_TEST
 
+/* The one file reader: its bound, directories, and a file without a size
+ * (a pipe or /proc) read to its end. */
+START_TEST(read_file_bounds)
+{
+	arena a;
+	arena_init(&a);
+	char path[] = "/tmp/dslc-read-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	char data[100];
+	memset(data, 'x', sizeof(data));
+	ck_assert_int_eq(write(fd, data, sizeof(data)), (int)sizeof(data));
+	close(fd);
+	size_t len = 0;
+	errno = 0;
+	ck_assert_ptr_null(src_read_file(&a, path, 99, &len));
+	ck_assert_int_eq(errno, EFBIG);
+	char *text = src_read_file(&a, path, 100, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(len, 100);
+	ck_assert_int_eq(text[100], '\0');
+	unlink(path);
+	ck_assert_ptr_null(src_read_file(&a, "/tmp", 100, &len));
+	ck_assert_int_eq(errno, EISDIR);
+	/* 70,000 bytes through a pipe: more than the first 64 KiB guess */
+	FILE *p = popen("head -c 70000 /dev/zero | tr '\\0' y", "r");
+	ck_assert_ptr_nonnull(p);
+	char dev[64];
+	snprintf(dev, sizeof(dev), "/dev/fd/%d", fileno(p));
+	text = src_read_file(&a, dev, 1 << 20, &len);
+	pclose(p);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_uint_eq(len, 70000);
+	ck_assert_int_eq(text[69999], 'y');
+	arena_free(&a);
+}
+END_TEST
+
 Suite *suite_diag(void)
 {
 	Suite *s = suite_create("diag");
@@ -88,6 +130,7 @@ Suite *suite_diag(void)
 	tcase_add_test(tc, findings_sort_in_source_order);
 	tcase_add_test(tc, sha256_known_vector);
 	tcase_add_test(tc, every_rule_is_documented);
+	tcase_add_test(tc, read_file_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }
