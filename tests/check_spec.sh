@@ -5,9 +5,8 @@
 set -u
 DSLC=$1
 cd "$(dirname "$0")/.."
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   spec $1"; }
-no() { fail=$((fail + 1)); echo "FAIL spec $1"; }
+. tests/lib.sh
+tests_begin spec
 
 section() { # the text between the markers of one generated section
 	awk -v m="<!-- BEGIN GENERATED: $1 -->" '$0 == m {on = 1; next} /^<!-- END GENERATED -->$/ {on = 0} on' SPEC.md
@@ -37,5 +36,4 @@ if [ -z "$nofix" ]; then ok "every rule has a failing fixture and an explanation
 grep -q '^exit: 0$' tests/golden/diag/clean.expected && [ "$(wc -l <tests/golden/diag/clean.expected)" = 1 ] \
 	&& ok "the passing fixture is clean" || no "tests/golden/diag/clean.dsl has findings"
 
-echo "spec: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end

@@ -7,9 +7,8 @@ DSLC=$1
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 PY=/usr/bin/python3
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   ci $1"; }
-no() { fail=$((fail + 1)); echo "FAIL ci $1"; }
+. tests/lib.sh
+tests_begin ci
 if ! $PY -c 'import yaml' 2>/dev/null; then
 	echo "skip ci examples: /usr/bin/python3 with PyYAML is missing"
 	exit 0
@@ -56,5 +55,4 @@ if PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-
 else
 	ok "a stale tree fails the build --check step"
 fi
-echo "ci: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end

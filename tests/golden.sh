@@ -7,10 +7,11 @@ set -u
 DSLC=$1
 MODE=${2:-check}
 cd "$(dirname "$0")/.."
-pass=0 fail=0
+. tests/lib.sh
+tests_begin golden
 
-result() { # name, ok?
-	if [ "$2" = 0 ]; then pass=$((pass + 1)); echo "ok   golden $1"; else fail=$((fail + 1)); echo "FAIL golden $1"; fi
+result() { # name, exit status
+	if [ "$2" = 0 ]; then ok "$1"; else no "$1"; fi
 }
 
 for f in tests/golden/diag/*.dsl tests/golden/yaml/*.yml; do
@@ -67,5 +68,4 @@ else
 	result "build of examples/hgx-b200" 1
 fi
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
-echo "golden: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end

@@ -11,10 +11,8 @@ DSLC=$1
 cd "$(dirname "$0")/.."
 EX=examples/hgx-b200
 NETWORKD=/lib/systemd/systemd-networkd
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   networkd $1"; }
-no() { fail=$((fail + 1)); echo "FAIL networkd $1"; }
-check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+. tests/lib.sh
+tests_begin networkd
 if [ "$(id -u)" != 0 ] || [ ! -x $NETWORKD ] || ! command -v ip >/dev/null; then
 	echo "skip networkd: needs root, iproute2 and $NETWORKD"
 	exit 0
@@ -93,5 +91,4 @@ check "shared subnet: one rule per NIC to its own table" \
 	"grep -q 'from 10.20.0.10 lookup 101' '$T/shared.rule' && grep -q 'from 10.20.0.100 lookup 102' '$T/shared.rule'"
 check "shared subnet: each table routes the subnet from its NIC" \
 	"grep -q '10.20.0.0/24 dev ens1f0np0 table 101 .*src 10.20.0.10' '$T/shared.route' && grep -q '10.20.0.0/24 dev ens2f0np0 table 102 .*src 10.20.0.100' '$T/shared.route'"
-echo "networkd: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end

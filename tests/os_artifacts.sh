@@ -12,10 +12,8 @@ EX=examples/hgx-b200
 REF=../shared/reference/kernel/kernel-parameters-6.1.txt
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   os $1"; }
-no() { fail=$((fail + 1)); echo "FAIL os $1"; }
-check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+. tests/lib.sh
+tests_begin os
 
 $DSLC build $EX/cluster.dsl -o "$T/out" 2>/dev/null
 N=$T/out/nodes/gpu001
@@ -125,5 +123,4 @@ if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 else
 	echo "skip os kubelet: /usr/bin/python3 with PyYAML is missing"
 fi
-echo "os: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end

@@ -11,10 +11,8 @@ CHECKER=tests/validate/daos_config_check.py
 EX=examples/hgx-b200
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   tree $1"; }
-no() { fail=$((fail + 1)); echo "FAIL tree $1"; }
-check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
+. tests/lib.sh
+tests_begin tree
 snapshot() { (cd "$1" && find . -type f -printf '%p %i %T@ %s\n' | sort); }
 hashes() { (cd "$1" && find . -type f -exec sha256sum {} + | sort -k2); }
 variant() { # name, sed expression: a copy of the example next to its hardware file
@@ -151,5 +149,4 @@ if [ "$QUICK" != quick ]; then
 	check "its rebuild rewrites nothing" "grep -q '0 written, 14003 unchanged' '$T/log9'"
 fi
 
-echo "tree: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tests_end
