@@ -56,7 +56,7 @@ void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_lo
 
 static bool suppressible(const rule_info *r)
 {
-	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && strncmp(r->id, "suppression-", 12) != 0;
+	return rule_silenceable(r) && strncmp(r->id, "suppression-", 12) != 0;
 }
 
 static void recount(diag_ctx *dc)
@@ -161,11 +161,28 @@ static bool seen_insert(diag_ctx *dc, unsigned long long h)
 	return false;
 }
 
+/* What a finding says is bounded and printable, whatever it echoes of the
+ * input: a 10 MB name or an escape sequence stays out of the terminal. */
+static char *tidy(char *s)
+{
+	size_t n = strlen(s);
+	if (n > DIAG_MAX_TEXT) {
+		n = DIAG_MAX_TEXT;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--; /* not inside a UTF-8 sequence */
+		memcpy(s + n, "...", 4);
+	}
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
+
 diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = arena_vprintf(dc->ar, fmt, ap);
+	char *msg = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
 
 	unsigned long long h = 1469598103934665603ULL;
@@ -199,7 +216,7 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_note *n = arena_alloc(dc->ar, sizeof(*n));
 	n->loc = loc;
-	n->msg = arena_vprintf(dc->ar, fmt, ap);
+	n->msg = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
 	*d->notes_tail = n;
 	d->notes_tail = &n->next;
@@ -211,7 +228,7 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	d->help = arena_vprintf(dc->ar, fmt, ap);
+	d->help = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
 }
 
@@ -255,11 +272,19 @@ static void print_snippet(diag_ctx *dc, FILE *out, src_loc loc)
 	src_pos p = src_position(dc->src, loc.file, loc.start);
 	size_t len;
 	const char *line = src_line_text(dc->src, loc.file, p.line, &len);
+	size_t col = p.col - 1;
+	if (col > DIAG_MAX_TEXT / 2 && col <= len) { /* a long line: show the part around the caret */
+		line += col - DIAG_MAX_TEXT / 4;
+		len -= col - DIAG_MAX_TEXT / 4;
+		col = DIAG_MAX_TEXT / 4;
+	}
+	if (len > DIAG_MAX_TEXT)
+		len = DIAG_MAX_TEXT;
 	int w = fprintf(out, "%5u | ", p.line) - 2;
-	fwrite(line, 1, len, out);
+	for (size_t i = 0; i < len; i++)
+		fputc((unsigned char)line[i] < 0x20 && line[i] != '\t' ? '?' : line[i] == 0x7f ? '?' : line[i], out);
 	fputc('\n', out);
 	fprintf(out, "%*s| ", w, "");
-	size_t col = p.col - 1;
 	for (size_t i = 0; i < col && i < len; i++)
 		fputc(line[i] == '\t' ? '\t' : ' ', out);
 	size_t span = loc.end > loc.start ? loc.end - loc.start : 1;

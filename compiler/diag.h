@@ -10,6 +10,9 @@
 #include "rules.h"
 #include "source.h"
 
+/* Longest message, note or help text, and source excerpt, in bytes. */
+enum { DIAG_MAX_TEXT = 400 };
+
 typedef struct diag_note {
 	src_loc loc; /* may be SRC_LOC_NONE */
 	const char *msg;

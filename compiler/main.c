@@ -69,8 +69,9 @@ static int toggle_rules(cli *c, const char *list, bool disable)
 				sug ? sug : "", sug ? "'?" : "");
 			return EXIT_USAGE;
 		}
-		if (disable && (r->rule == R_SYNTAX || r->rule == R_IO || r->rule == R_LIMIT)) {
-			fprintf(stderr, "dslc: %s cannot be disabled: the input could not be read\n", id);
+		if (disable && !rule_silenceable(r)) {
+			fprintf(stderr, "dslc: %s cannot be disabled: %s\n", id,
+				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output" : "the input could not be read");
 			return EXIT_USAGE;
 		}
 		c->disabled[r->rule] = disable;
@@ -182,13 +183,13 @@ static const char *read_error(void)
 	return errno == EFBIG ? "larger than 16 MiB" : errno == EILSEQ ? "not a text file (NUL byte)" : strerror(errno);
 }
 
-static int compile_or_fail(compilation *comp, const char *file)
+static int compile_or_fail(compilation *comp, const char *file, const bool *disabled)
 {
 	if (!file) {
 		fprintf(stderr, "dslc: no input file\n%s", usage);
 		return EXIT_USAGE; /* nothing to free: compile_file was not called */
 	}
-	if (!compile_file(comp, file)) {
+	if (!compile_file_with(comp, file, disabled)) {
 		fprintf(stderr, "dslc: cannot read '%s': %s\n", file, read_error());
 		compile_free(comp);
 		return EXIT_USAGE;
@@ -221,7 +222,7 @@ static int cmd_lint(const cli *c)
 			"a DSL file names its topology and release itself\n");
 		return EXIT_USAGE;
 	}
-	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology) : compile_file(&comp, c->file))) {
+	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology) : compile_file_with(&comp, c->file, c->disabled))) {
 		const char *why = read_error();
 		if (fmt == REPORT_TEXT) {
 			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);
@@ -268,7 +269,7 @@ static int cmd_build(const cli *c)
 		return EXIT_USAGE;
 	}
 	compilation comp;
-	int rc = compile_or_fail(&comp, c->file);
+	int rc = compile_or_fail(&comp, c->file, c->disabled);
 	if (rc >= 0)
 		return rc;
 	drop_disabled(c, &comp);
@@ -305,7 +306,7 @@ static int cmd_show(const cli *c)
 		return EXIT_USAGE;
 	}
 	compilation comp;
-	int rc = compile_or_fail(&comp, c->file);
+	int rc = compile_or_fail(&comp, c->file, c->disabled);
 	if (rc >= 0)
 		return rc;
 	const node *nd = model_node(&comp.m, c->node);

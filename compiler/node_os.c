@@ -1,6 +1,7 @@
 /* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
  * sections 2 (kernel command line) and 4 (kubelet). */
 #include "node_os.h"
+#include "safety.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,39 +144,25 @@ static bool known_param(const char *name)
 	return false;
 }
 
-/* Why a character of a parameter would not reach the kernel as written, or
- * NULL when it is safe in a double-quoted sh value and on a GRUB linux line. */
-static const char *unsafe_char(unsigned char c)
-{
-	if (c <= ' ' || c >= 0x7f)
-		return "spaces and control characters split or corrupt the command line";
-	if (c == '$')
-		return "sh and GRUB both expand it as a variable";
-	if (strchr(";&|<>{}", c))
-		return "GRUB's script parser ends the linux command there";
-	if (strchr("\"'\\`", c))
-		return "sh and GRUB read it as quoting";
-	return NULL;
-}
-
 static bool lint_param_syntax(model *m, const env_entry *e)
 {
 	const char *words[] = {e->name, e->value};
-	for (int w = 0; w < 2; w++)
-		for (const char *c = words[w]; *c; c++) {
-			const char *why = unsafe_char((unsigned char)*c);
-			if (!why)
-				continue;
-			diag *d = diag_report(m->dc, R_KERNEL_PARAM_SYNTAX, e->loc,
-					      *e->value ? "'%s=%s' holds '%c': %s" : "'%s%s' holds '%c': %s",
-					      e->name, e->value, *c, why);
-			if (*c == '$' && strcmp(e->name, "memmap") == 0)
-				diag_help(m->dc, d, "for emulated PMEM write memmap=%.*s!%s (the kernel takes '!' for the same region)",
-					  (int)(c - e->value), e->value, c + 1);
-			else
-				diag_help(m->dc, d, "remove the '%c'; dslc writes parameters verbatim and cannot quote them for both sh and GRUB", *c);
-			return false;
-		}
+	for (int w = 0; w < 2; w++) {
+		char bad;
+		const char *why = safe_kernel_word(words[w], &bad);
+		if (!why)
+			continue;
+		diag *d = diag_report(m->dc, R_KERNEL_PARAM_SYNTAX, e->loc,
+				      *e->value ? "'%s=%s' holds '%c': %s" : "'%s%s' holds '%c': %s",
+				      safe_echo(m->ar, e->name), safe_echo(m->ar, e->value), bad, why);
+		const char *dollar = strchr(e->value, '$');
+		if (bad == '$' && w == 1 && strcmp(e->name, "memmap") == 0)
+			diag_help(m->dc, d, "for emulated PMEM write memmap=%.*s!%s (the kernel takes '!' for the same region)",
+				  (int)(dollar - e->value), e->value, dollar + 1);
+		else
+			diag_help(m->dc, d, "remove the '%c'; dslc writes parameters verbatim and cannot quote them for both sh and GRUB", bad);
+		return false;
+	}
 	return true;
 }
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <ftw.h>
+#include <sys/file.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "safety.h"
 #include "targets/targets.h"
 
 void sha256_hex(const void *data, size_t len, char out[65])
@@ -29,11 +31,16 @@ void sha256_hex(const void *data, size_t len, char out[65])
 typedef struct writer {
 	const char *dir;     /* the tree being replaced */
 	char *stage;         /* sibling staging directory */
-	char last_dir[4096]; /* the directory of the previous file: already created */
+	int old_root, new_root; /* directory fds of dir and stage (-1: none) */
+	/* The directory of the previous file, open in both trees: files come
+	 * grouped by node, so most files need no directory walk. */
+	char cur_dir[4096];
+	int cur_old, cur_new;
 	const strmap *paths; /* every path of the new tree */
 	bool check_only, exists;
 	bool quiet; /* compare without reporting (the probe before a build) */
 	output_stats *st;
+	arena *ar;
 	/* The manifest's file entries, already serialised: a jansson object per
 	 * entry would cost ~1 KiB per file (200 MiB at 16,384 nodes), the text
 	 * costs its size. */
@@ -46,46 +53,84 @@ static int io_error(const char *what, const char *path)
 	return 2;
 }
 
-/* Creates the directories of path that the previous file's directory (last)
- * did not already have: files come grouped by node, so most need none. */
-static int mkdirs(char *path, char *last)
+/* Opens the directory rel (components separated by '/') below root without
+ * following a symbolic link at any step, creating missing ones when asked.
+ * -1 with errno set (ELOOP or ENOTDIR for a link). */
+static int dir_at(int root, const char *rel, bool create)
 {
-	char *slash = strrchr(path, '/');
-	if (!slash)
-		return 0;
-	size_t dl = (size_t)(slash - path);
-	if (strlen(last) == dl && strncmp(path, last, dl) == 0)
-		return 0;
-	size_t common = 0;
-	while (common < dl && path[common] == last[common])
-		common++;
-	while (common > 0 && path[common] != '/' && last[common] != '\0')
-		common--;
-	for (char *p = path + common + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int r = mkdir(path, 0755);
-		*p = '/';
-		if (r != 0 && errno != EEXIST)
+	int fd = dup(root);
+	char comp[256];
+	for (const char *p = rel; fd >= 0 && *p;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 0 || n >= sizeof(comp)) {
+			close(fd);
+			errno = EINVAL;
 			return -1;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		if (create && mkdirat(fd, comp, 0755) != 0 && errno != EEXIST) {
+			close(fd);
+			return -1;
+		}
+		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		errno = e;
+		fd = next;
+		p += n + (slash ? 1 : 0);
 	}
-	if (dl < 4096) {
-		memcpy(last, path, dl);
-		last[dl] = '\0';
+	return fd;
+}
+
+static void close_cur(writer *w)
+{
+	if (w->cur_old >= 0)
+		close(w->cur_old);
+	if (w->cur_new >= 0)
+		close(w->cur_new);
+	w->cur_old = w->cur_new = -1;
+	w->cur_dir[0] = '\0';
+}
+
+/* Makes dir (relative, may be "") the current directory of both trees. */
+static int enter_dir(writer *w, const char *dir)
+{
+	if (w->cur_new >= 0 || w->cur_old >= 0 || w->cur_dir[0]) {
+		if (strcmp(w->cur_dir, dir) == 0)
+			return 0;
+		close_cur(w);
 	}
+	if (strlen(dir) >= sizeof(w->cur_dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(w->cur_dir, dir);
+	w->cur_old = w->old_root >= 0 ? dir_at(w->old_root, dir, false) : -1; /* missing or a link: nothing to reuse */
+	if (w->new_root >= 0 && (w->cur_new = dir_at(w->new_root, dir, true)) < 0)
+		return -1;
 	return 0;
 }
 
-/* 1 when path holds exactly data (a regular file, not a link), 0 otherwise. */
-static int same_content(const char *path, const buf *data)
+/* 1 when name in dirfd is a regular file holding exactly data, 0 when it
+ * differs, -1 when it is missing (or is not a regular file). */
+static int same_content(int dirfd, const char *name, const buf *data)
 {
-	struct stat st;
-	if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != data->len)
-		return 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (dirfd < 0)
+		return -1;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	if ((size_t)st.st_size != data->len) {
+		close(fd);
 		return 0;
+	}
 	char chunk[65536];
 	size_t off = 0;
 	int same = 1;
@@ -102,9 +147,9 @@ static int same_content(const char *path, const buf *data)
 	return same && off == data->len;
 }
 
-static int write_file(const char *path, const buf *data, int mode)
+static int write_file(int dirfd, const char *name, const buf *data, int mode)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -1;
 	size_t off = 0;
@@ -156,29 +201,33 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	free(text);
 	w->st->files++;
 
-	char old[4096], neu[4096];
-	if (snprintf(old, sizeof(old), "%s/%s", w->dir, rel) >= (int)sizeof(old)) {
-		errno = ENAMETOOLONG;
-		return io_error("path too long", rel);
+	/* Paths come from validated names only; this is the last line of defence
+	 * against a name that would leave the tree. */
+	if (!safe_rel_path(rel)) {
+		fprintf(stderr, "dslc: refusing to write '%s': not a safe relative path\n", safe_echo(w->ar, rel));
+		return 2;
 	}
-	int same = w->exists && same_content(old, data);
+	const char *slash = strrchr(rel, '/');
+	const char *base = slash ? slash + 1 : rel;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - rel) : 0, rel);
+	if (enter_dir(w, dir) != 0)
+		return io_error("cannot create the directory of", rel);
+	int same = same_content(w->cur_old, base, data);
 	if (w->check_only) {
-		if (!same) {
+		if (same != 1) {
 			if (!w->quiet)
-				fprintf(stderr, "dslc: %s: %s\n", rel, access(old, F_OK) == 0 ? "differs" : "missing");
+				fprintf(stderr, "dslc: %s: %s\n", rel, same == 0 ? "differs" : "missing");
 			w->st->stale++;
 		}
 		return 0;
 	}
-	snprintf(neu, sizeof(neu), "%s/%s", w->stage, rel);
-	if (mkdirs(neu, w->last_dir) != 0)
-		return io_error("cannot create directories for", neu);
-	if (same && link(old, neu) == 0) {
+	if (same == 1 && linkat(w->cur_old, base, w->cur_new, base, 0) == 0) {
 		w->st->unchanged++;
 		return 0;
 	}
-	if (write_file(neu, data, mode) != 0)
-		return io_error("cannot write", neu);
+	if (write_file(w->cur_new, base, data, mode) != 0)
+		return io_error("cannot write", rel);
 	w->st->written++;
 	return 0;
 }
@@ -236,24 +285,54 @@ static int count_extra(const char *path, const struct stat *sb, int flag, struct
 	return 0;
 }
 
-/* dslc replaces only its own trees: an empty directory, or one holding a
- * manifest.json. Never a home directory given by mistake. */
-static bool replaceable(const char *dir)
+/* dslc replaces only its own trees: an empty directory, or one whose
+ * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
+ * before the marker) and lists only files that are there. Never a home
+ * directory given by mistake, nor a directory holding a stray manifest. */
+static bool replaceable(int dirfd, arena *ar, const char **why)
 {
-	char p[4096];
-	snprintf(p, sizeof(p), "%s/manifest.json", dir);
-	if (access(p, F_OK) == 0)
-		return true;
-	DIR *d = opendir(dir);
-	if (!d)
-		return false;
-	struct dirent *e;
+	DIR *d = fdopendir(dup(dirfd));
 	bool empty = true;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				empty = false;
+		closedir(d);
+	}
+	if (empty)
+		return true;
+	*why = "has no manifest.json";
+	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	json_error_t err;
+	json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+	close(fd);
+	*why = "has a manifest.json that dslc did not write";
+	const char *format = json_string_value(json_object_get(root, "format"));
+	const char *gen = json_string_value(json_object_get(root, "generator"));
+	json_t *files = json_object_get(root, "files");
+	bool ours = json_is_array(files) &&
+		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
+		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
+		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
+	size_t i;
+	json_t *f;
+	json_array_foreach(ours ? files : NULL, i, f) {
+		const char *path = json_string_value(json_object_get(f, "path"));
+		struct stat fs;
+		if (!path || !safe_rel_path(path) || fstatat(dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) != 0) {
+			*why = arena_printf(ar, "has a manifest.json listing '%s', which is not there", path ? safe_echo(ar, path) : "?");
+			ours = false;
+			break;
+		}
+	}
+	json_decref(root);
+	return ours;
 }
 
 static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
@@ -271,7 +350,7 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 				if (r == TARGET_SKIP)
 					break;
 				if (r == TARGET_FAIL) {
-					fprintf(stderr, "dslc: internal error: target %s failed for %s\n", target_table[t].name, nd->host);
+					fprintf(stderr, "dslc: target %s refused to write for %s: a value failed its safety check (nothing written)\n", target_table[t].name, nd->host);
 					rc = 2;
 					break;
 				}
@@ -284,7 +363,7 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {
 		buf_reset(&b);
 		if (!cluster_target_table[t].fn(m, &b)) {
-			fprintf(stderr, "dslc: internal error: target %s failed\n", cluster_target_table[t].name);
+			fprintf(stderr, "dslc: target %s refused to write: a value failed its safety check (nothing written)\n", cluster_target_table[t].name);
 			rc = 2;
 			break;
 		}
@@ -299,6 +378,8 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 static int emit_manifest(const model *m, writer *w, strmap *paths, const char *version)
 {
 	json_t *root = json_object();
+	json_object_set_new(root, "format", json_string(OUTPUT_FORMAT));
+	json_object_set_new(root, "format_version", json_integer(OUTPUT_FORMAT_VERSION));
 	json_object_set_new(root, "generator", json_string(version));
 	json_object_set_new(root, "daos_release", json_string(m->release->name));
 	json_object_set_new(root, "cluster", json_string(m->cluster.name));
@@ -370,23 +451,42 @@ static int swap_in(writer *w)
 	return 0;
 }
 
+static void writer_init(writer *w, const char *dir, output_stats *st, arena *ar)
+{
+	memset(w, 0, sizeof(*w));
+	w->dir = dir;
+	w->st = st;
+	w->ar = ar;
+	w->old_root = w->new_root = w->cur_old = w->cur_new = -1;
+	buf_init(&w->files);
+}
+
+static void writer_free(writer *w)
+{
+	close_cur(w);
+	if (w->old_root >= 0)
+		close(w->old_root);
+	if (w->new_root >= 0)
+		close(w->new_root);
+	buf_free(&w->files);
+}
+
 /* Compares the rendered tree with dir: 0 identical, 1 stale, 2 error. */
-static int compare_tree(const model *m, const char *dir, const char *version, output_stats *st, arena *ar,
+static int compare_tree(const model *m, const char *dir, int dirfd, const char *version, output_stats *st, arena *ar,
 			bool quiet)
 {
-	writer w = {0};
-	w.dir = dir;
+	writer w;
+	writer_init(&w, dir, st, ar);
 	w.check_only = true;
 	w.exists = true;
 	w.quiet = quiet;
-	w.st = st;
-	buf_init(&w.files);
+	w.old_root = dup(dirfd);
 	strmap paths;
 	strmap_init(&paths, ar);
 	int rc = render_all(m, &w, &paths, ar);
 	if (!rc)
 		rc = emit_manifest(m, &w, &paths, version);
-	buf_free(&w.files);
+	writer_free(&w);
 	if (!rc) {
 		walk_start(&paths, dir, !quiet);
 		nftw(dir, count_extra, 32, FTW_PHYS);
@@ -395,86 +495,202 @@ static int compare_tree(const model *m, const char *dir, const char *version, ou
 	return rc ? rc : st->stale ? 1 : 0;
 }
 
-/* Refuses what dslc must not replace; sets *exists. 0 or 2. */
-static int check_dir(const char *dir, bool check_only, bool *exists)
-{
-	struct stat sb;
-	*exists = false;
-	if (stat(dir, &sb) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		return io_error("cannot access", dir);
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		errno = ENOTDIR;
-		return io_error("output is not a directory:", dir);
-	}
-	*exists = true;
-	if (!check_only && !replaceable(dir)) {
-		fprintf(stderr, "dslc: '%s' is not empty and has no manifest.json: refusing to replace it\n"
-			"help: give an empty or new directory; dslc owns its output tree\n", dir);
-		return 2;
-	}
-	return 0;
-}
-
 /* Renders into a sibling staging directory and swaps it in. */
-static int stage_and_swap(const model *m, const char *dir, bool exists, const char *version, output_stats *st,
-			  arena *ar)
+static int stage_and_swap(const model *m, const char *dir, int dirfd, const char *version, output_stats *st, arena *ar)
 {
 	memset(st, 0, sizeof(*st));
-	writer w = {0};
-	w.dir = dir;
-	w.exists = exists;
-	w.st = st;
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	w.stage = arena_printf(ar, "%.*s.dslc-new-%ld", (int)len, dir, (long)getpid());
+	writer w;
+	writer_init(&w, dir, st, ar);
+	w.exists = dirfd >= 0;
+	w.old_root = dirfd >= 0 ? dup(dirfd) : -1;
+	w.stage = arena_printf(ar, "%s.dslc-new-%ld", dir, (long)getpid());
 	walk_start(NULL, w.stage, false);
 	remove_tree(w.stage);
-	char last[4096] = "";
-	if (mkdirs(w.stage, last) != 0 || mkdir(w.stage, 0755) != 0)
+	if (mkdir(w.stage, 0755) != 0 ||
+	    (w.new_root = open(w.stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		writer_free(&w);
 		return io_error("cannot create", w.stage);
+	}
 	strmap paths;
 	strmap_init(&paths, ar);
 	w.paths = &paths;
-	buf_init(&w.files);
 	int rc = render_all(m, &w, &paths, ar);
 	if (!rc)
 		rc = emit_manifest(m, &w, &paths, version);
-	buf_free(&w.files);
+	close_cur(&w);
 	if (!rc)
 		rc = swap_in(&w);
 	if (rc) {
 		walk_start(NULL, w.stage, false);
 		remove_tree(w.stage);
 	}
+	writer_free(&w);
 	return rc;
 }
 
-int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st)
+/* Creates the missing parents of path (mkdir -p of its directory). */
+static int make_parents(const char *path)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		int r = mkdir(p, 0755);
+		*s = '/';
+		if (r != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+/* Removes DIR.dslc-new-* and DIR.dslc-old-* left by a build that died:
+ * under the lock no other build is staging. */
+static void remove_stale_siblings(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	char parent[4096];
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
+	const char *base = slash ? slash + 1 : dir;
+	size_t bl = strlen(base);
+	DIR *d = opendir(parent);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		const char *n = e->d_name;
+		if (strncmp(n, base, bl) != 0 || (strncmp(n + bl, ".dslc-new-", 10) != 0 && strncmp(n + bl, ".dslc-old-", 10) != 0))
+			continue;
+		const char *pid = n + bl + 10;
+		if (!*pid || strspn(pid, "0123456789") != strlen(pid))
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", parent, n);
+		walk_start(NULL, path, false);
+		remove_tree(path);
+	}
+	closedir(d);
+}
+
+/* Serialises builds into one directory: flock on DIR.dslc-lock beside it.
+ * A second build waits and says so; --check takes a shared lock. */
+static int lock_tree(const char *dir, bool shared)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.dslc-lock", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return io_error("cannot open the lock", path), -1;
+	int op = shared ? LOCK_SH : LOCK_EX;
+	if (flock(fd, op | LOCK_NB) != 0) {
+		fprintf(stderr, "dslc: another dslc is building %s; waiting for it (lock %s)\n", dir, path);
+		if (flock(fd, op) != 0) {
+			io_error("cannot lock", path);
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* The output directory as given, normalised (no trailing '/'), or NULL
+ * with a message for what dslc refuses to replace by renaming. */
+static const char *output_dir(const char *given, arena *ar)
+{
+	size_t len = strlen(given);
+	while (len > 1 && given[len - 1] == '/')
+		len--;
+	const char *dir = arena_strndup(ar, given, len);
+	const char *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : dir;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		fprintf(stderr, "dslc: -o %s: name the output directory itself (e.g. -o ../out): dslc replaces it by renaming\n", given);
+		return NULL;
+	}
+	return dir;
+}
+
+/* Refuses what dslc must not replace; opens an existing tree (*dirfd, -1
+ * when there is none). 0 or 2. */
+static int check_dir(const char *dir, bool check_only, int *dirfd, arena *ar)
+{
+	struct stat sb, pb;
+	*dirfd = -1;
+	if (lstat(dir, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		return io_error("cannot access", dir);
+	}
+	if (S_ISLNK(sb.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(dir, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		fprintf(stderr, "dslc: '%s' is a symbolic link to '%s': dslc replaces its output tree by renaming, "
+			"which would replace the link\nhelp: give the directory itself: -o %s\n", dir, target, target);
+		return 2;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		return io_error("output is not a directory:", dir);
+	}
+	char parent[4096];
+	const char *slash = strrchr(dir, '/');
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
+	if (!check_only && stat(parent, &pb) == 0 && pb.st_dev != sb.st_dev) {
+		fprintf(stderr, "dslc: '%s' is a mount point: dslc replaces its output tree by renaming, which a mount point "
+			"cannot be\nhelp: build into a directory inside it, e.g. -o %s/out\n", dir, dir);
+		return 2;
+	}
+	*dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*dirfd < 0)
+		return io_error("cannot open", dir);
+	const char *why = NULL;
+	if (!check_only && !replaceable(*dirfd, ar, &why)) {
+		fprintf(stderr, "dslc: '%s' is not empty and %s: refusing to replace it\n"
+			"help: give an empty or new directory; dslc owns its output tree\n", dir, why);
+		close(*dirfd);
+		*dirfd = -1;
+		return 2;
+	}
+	return 0;
+}
+
+int output_build(const model *m, const char *given, bool check_only, const char *version, output_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	bool exists;
-	int rc = check_dir(dir, check_only, &exists);
-	if (rc)
-		return rc;
 	arena ar;
 	arena_init(&ar);
-	if (check_only) {
-		if (exists) {
-			rc = compare_tree(m, dir, version, st, &ar, false);
-		} else {
-			fprintf(stderr, "dslc: %s does not exist\n", dir);
-			st->stale = 1;
-			rc = 1;
-		}
-	} else if (exists && compare_tree(m, dir, version, st, &ar, true) == 0) {
-		st->unchanged = st->files; /* nothing to stage, link or swap */
-	} else {
-		rc = stage_and_swap(m, dir, exists, version, st, &ar);
+	int rc = 2, dirfd = -1, lock = -1;
+	const char *dir = output_dir(given, &ar);
+	if (!dir)
+		goto out;
+	if (!check_only && make_parents(dir) != 0) {
+		rc = io_error("cannot create the parent directories of", dir);
+		goto out;
 	}
+	if (check_only && access(dir, F_OK) != 0) {
+		fprintf(stderr, "dslc: %s does not exist\n", dir);
+		st->stale = 1;
+		rc = 1;
+		goto out;
+	}
+	if ((lock = lock_tree(dir, check_only)) < 0)
+		goto out;
+	if (!check_only)
+		remove_stale_siblings(dir);
+	if ((rc = check_dir(dir, check_only, &dirfd, &ar)) != 0)
+		goto out;
+	if (check_only)
+		rc = compare_tree(m, dir, dirfd, version, st, &ar, false);
+	else if (dirfd >= 0 && compare_tree(m, dir, dirfd, version, st, &ar, true) == 0)
+		st->unchanged = st->files; /* nothing to stage, link or swap */
+	else
+		rc = stage_and_swap(m, dir, dirfd, version, st, &ar);
+out:
+	if (dirfd >= 0)
+		close(dirfd);
+	if (lock >= 0)
+		close(lock);
 	arena_free(&ar);
 	return rc;
 }

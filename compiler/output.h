@@ -12,6 +12,11 @@
 
 #include "model.h"
 
+/* manifest.json's format marker: a directory is dslc's only when its
+ * manifest says so (and lists only files that are there). */
+#define OUTPUT_FORMAT "dslc-manifest"
+enum { OUTPUT_FORMAT_VERSION = 1 };
+
 typedef struct output_stats {
 	size_t files, written, unchanged, removed;
 	size_t stale; /* --check: files that differ, are missing or extra */

@@ -25,3 +25,8 @@ const char *severity_name(diag_severity s)
 	}
 	return "error";
 }
+
+bool rule_silenceable(const rule_info *r)
+{
+	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && r->rule != R_UNSAFE_VALUE;
+}

@@ -2,6 +2,8 @@
 #ifndef DSLC_RULES_H
 #define DSLC_RULES_H
 
+#include <stdbool.h>
+
 typedef enum diag_severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } diag_severity;
 
 typedef enum rule_id {
@@ -25,5 +27,8 @@ extern const rule_info rule_table[R__COUNT];
 
 const rule_info *rule_find(const char *id);
 const char *severity_name(diag_severity s);
+/* False for the rules no suppression or --disable may silence: the input
+ * could not be read, or a value cannot be written safely. */
+bool rule_silenceable(const rule_info *r);
 
 #endif

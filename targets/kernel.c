@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/node_os.h"
+#include "compiler/safety.h"
 #include "targets.h"
 
 static void params_line(buf *out, const kernel_plan *k)
@@ -84,6 +85,11 @@ target_result target_kernel(const model *m, const node *nd, target_file *out)
 	const kernel_plan *k = out->index ? NULL : node_kernel_plan(m, nd->spec);
 	if (!k || k->family == GRUB_NONE)
 		return TARGET_SKIP;
+	for (size_t i = 0; i < k->params.n; i++) {
+		char bad;
+		if (safe_kernel_word(k->params.items[i].name, &bad) || safe_kernel_word(k->params.items[i].value, &bad))
+			return TARGET_FAIL; /* whatever lint said: sh and GRUB would run it */
+	}
 	if (k->family == GRUB_DEBIAN) {
 		debian_dropin(out->data, nd, k);
 		return TARGET_OK;

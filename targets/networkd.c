@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/safety.h"
 #include "compiler/value.h"
 #include "targets.h"
 
@@ -18,6 +19,7 @@ typedef struct net_plan {
 	int n;
 	bool policy_routing; /* two storage NICs in one subnet */
 	bool bond;
+	bool unsafe; /* a name the safety gate should have refused */
 	int64_t storage_mtu, mgmt_mtu;
 } net_plan;
 
@@ -33,6 +35,9 @@ static bool plan_of(const node *nd, net_plan *np)
 		int pl;
 		if (!nd->storage[i] || !val_ipv4(nd->storage[i], true, &ip, &pl, &why))
 			continue;
+		/* the name becomes a file name and a unit value: refuse, never escape */
+		if (safe_name(s->storage[i].iface) || strlen(s->storage[i].iface) > 15)
+			return np->unsafe = true, false;
 		np->ifname[np->n] = s->storage[i].iface;
 		np->addr[np->n] = nd->storage[i];
 		np->ip[np->n] = ip;
@@ -74,7 +79,7 @@ target_result target_networkd(const model *m, const node *nd, target_file *out)
 	(void)m;
 	net_plan np;
 	if (!plan_of(nd, &np))
-		return TARGET_SKIP;
+		return np.unsafe ? TARGET_FAIL : TARGET_SKIP;
 	const node_spec *s = nd->spec;
 	int idx = out->index;
 	buf *b = out->data;

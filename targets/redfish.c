@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/safety.h"
 #include "targets.h"
 
 /* A value as JSON: integers and booleans typed, quoted values strings. */
@@ -44,9 +45,10 @@ static target_result bios_json(const model *m, const node *nd, target_file *out)
 				g = json_object();
 				json_object_set_new(attrs, group, g);
 			}
-			json_object_set_new(g, dot + 1, bios_value(e->value));
-		} else {
-			json_object_set_new(attrs, e->name, bios_value(e->value));
+			if (json_object_set_new(g, dot + 1, bios_value(e->value)) != 0)
+				return json_decref(attrs), TARGET_FAIL;
+		} else if (json_object_set_new(attrs, e->name, bios_value(e->value)) != 0) {
+			return json_decref(attrs), TARGET_FAIL; /* not UTF-8: never drop an attribute */
 		}
 	}
 	json_t *root = json_object();
@@ -65,12 +67,14 @@ static target_result bios_json(const model *m, const node *nd, target_file *out)
 
 static target_result apply_sh(const model *m, const node *nd, target_file *out)
 {
-	(void)m;
 	const node_spec *s = nd->spec;
 	if (out->index || !s->bios.n || !s->hw->bmc_set || !nd->bmc)
 		return TARGET_SKIP;
 	const hardware *hw = s->hw;
 	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "bios";
+	const char *system = hw->bmc_system.set ? hw->bmc_system.v : "1";
+	if (safe_name(system) || safe_name(etag) || !nd->bmc || safe_line(nd->bmc))
+		return TARGET_FAIL; /* the safety gate reports it at its line */
 	buf *b = out->data;
 	out->mode = 0755;
 	buf_printf(b, "#!/bin/sh\n"
@@ -79,21 +83,41 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 		      "# REDFISH_PASSWORD and are passed to curl on standard input, never on its command\n"
 		      "# line. REDFISH_INSECURE=1 skips TLS verification (self-signed BMC certificates).\n"
 		      "# The settings apply at the next reboot unless the BMC applies them earlier.\n"
-		      "set -eu\n"
-		      "BASE=${REDFISH_BASE:-https://%s}\n"
-		      "SYSTEM=/redfish/v1/Systems/%s\n"
-		      "ETAG_SOURCE=${ETAG_SOURCE:-%s}\n",
-		   nd->host, nd->bmc, hw->bmc_system.set ? hw->bmc_system.v : "1", etag);
+		      "set -eu\n",
+		   nd->host);
+	/* every value from the description is one single-quoted word */
+	buf_puts(b, "DEFAULT_BASE=");
+	safe_sh_word(b, arena_printf(m->ar, "https://%s", nd->bmc));
+	buf_puts(b, "\nSYSTEM=");
+	safe_sh_word(b, arena_printf(m->ar, "/redfish/v1/Systems/%s", system));
+	buf_puts(b, "\nDEFAULT_ETAG_SOURCE=");
+	safe_sh_word(b, etag);
+	buf_puts(b, "\nBASE=${REDFISH_BASE:-$DEFAULT_BASE}\n"
+		    "ETAG_SOURCE=${ETAG_SOURCE:-$DEFAULT_ETAG_SOURCE}\n");
 	buf_puts(b,
 		"BODY=$(dirname \"$0\")/bios-settings.json\n"
 		": \"${REDFISH_USER:?set REDFISH_USER}\" \"${REDFISH_PASSWORD:?set REDFISH_PASSWORD}\"\n"
+		"case $REDFISH_USER in *:*) echo \"apply.sh: REDFISH_USER cannot hold ':' (HTTP Basic auth splits there)\" >&2; exit 1 ;; esac\n"
+		"# curl's config reads a double-quoted value with \\\\ \\\" \\n \\r \\t escapes and every other\n"
+		"# byte as is (curl src/tool_parsecfg.c, unslashquote): escape exactly those, so no\n"
+		"# byte of a credential can end the value or start another option.\n"
+		"cfg_quote() {\n"
+		"\tprintf '%s\\n' \"$1\" | LC_ALL=C awk 'BEGIN { ORS = \"\" } NR > 1 { print \"\\\\n\" } {\n"
+		"\t\tfor (i = 1; i <= length($0); i++) {\n"
+		"\t\t\tc = substr($0, i, 1)\n"
+		"\t\t\tif (c == \"\\\\\") print \"\\\\\\\\\"; else if (c == \"\\\"\") print \"\\\\\\\"\"\n"
+		"\t\t\telse if (c == \"\\t\") print \"\\\\t\"; else if (c == \"\\r\") print \"\\\\r\"; else print c\n"
+		"\t\t}\n"
+		"\t}'\n"
+		"}\n"
+		"CREDENTIALS=\"user = \\\"$(cfg_quote \"$REDFISH_USER\"):$(cfg_quote \"$REDFISH_PASSWORD\")\\\"\"\n"
 		"TMP=$(mktemp -d)\n"
 		"trap 'rm -rf \"$TMP\"' EXIT\n"
 		"\n"
 		"rf() { # method url [curl args...]: status on stdout, headers and body in $TMP\n"
 		"\tmethod=$1 url=$2\n"
 		"\tshift 2\n"
-		"\tprintf 'user = \"%s:%s\"\\n' \"$REDFISH_USER\" \"$REDFISH_PASSWORD\" |\n"
+		"\tprintf '%s\\n' \"$CREDENTIALS\" |\n"
 		"\t\tcurl -sS ${REDFISH_INSECURE:+-k} -K - -X \"$method\" -D \"$TMP/headers\" -o \"$TMP/body\" \\\n"
 		"\t\t\t-w '%{http_code}' -H 'Accept: application/json' \"$@\" \"$BASE$url\"\n"
 		"}\n"

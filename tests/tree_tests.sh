@@ -65,7 +65,7 @@ $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
 snapshot "$T/a" >"$T/s2"
 check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/dev/null"
 check "unchanged rebuild reports 0 written" "grep -q '0 written, 199 unchanged, 0 removed' '$T/log2'"
-check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-* 2>/dev/null)\" ]"
+check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-new-* '$T'/a.dslc-old-* 2>/dev/null)\" ]"
 
 # 3. --check
 $DSLC build $EX/cluster.dsl -o "$T/a" --check 2>/dev/null

@@ -105,11 +105,11 @@ class Service(BaseHTTPRequestHandler):
         self.reply(204)
 
 
-def run_apply(directory, **env):
+def run_apply(directory, user="admin", password="s3cret pass", **env):
     server = ThreadingHTTPServer(("127.0.0.1", 0), Service)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    e = dict(os.environ, REDFISH_BASE=f"http://127.0.0.1:{server.server_port}", REDFISH_USER="admin",
-             REDFISH_PASSWORD="s3cret pass", **env)
+    e = dict(os.environ, REDFISH_BASE=f"http://127.0.0.1:{server.server_port}", REDFISH_USER=user,
+             REDFISH_PASSWORD=password, **env)
     r = subprocess.run(["sh", os.path.join(directory, "apply.sh")], capture_output=True, text=True, env=e, timeout=30)
     server.shutdown()
     return r
@@ -133,6 +133,21 @@ def check_apply(directory):
             errors.append(f"If-Match {p['if_match']!r}, want the Bios ETag W/\"v1\"")
         if p["auth"] != "Basic " + base64.b64encode(b"admin:s3cret pass").decode():
             errors.append("credentials did not reach the BMC")
+    # Credentials reach the BMC byte for byte: nothing in them is read as curl
+    # configuration (a newline followed by an option was a second request).
+    hostile = ['pa"ss', 'back\\slash\\', 'new\nline', 'per%cent %s', ' spaces  ', 'end\\',
+               'x"\nurl = "http://127.0.0.1:9/"\n', "quo'te", 'tab\tcr\r', 'trailing\n\n', 'ünïcødé']
+    for pw in hostile:
+        for user in ("admin", 'ad"m\\in x'):
+            Service.etag, Service.strict, Service.rotate, Service.patches = 'W/"v1"', False, False, []
+            r = run_apply(directory, user=user, password=pw)
+            want = "Basic " + base64.b64encode(f"{user}:{pw}".encode()).decode()
+            if r.returncode != 0 or len(Service.patches) != 1 or Service.patches[0]["auth"] != want:
+                got = Service.patches[0]["auth"] if Service.patches else None
+                errors.append(f"credentials {user!r}:{pw!r} arrived as {got!r} (exit {r.returncode}, {r.stderr.strip()})")
+    r = run_apply(directory, user="ad:min")
+    if r.returncode == 0 or "':'" not in r.stderr:
+        errors.append(f"a user with ':' was not refused: {r.returncode} {r.stderr.strip()}")
     Service.etag, Service.rotate, Service.patches = 'W/"v1"', True, []
     r = run_apply(directory)
     if r.returncode == 0 or "412" not in r.stderr or Service.patches:

@@ -5,18 +5,34 @@
 # line. REDFISH_INSECURE=1 skips TLS verification (self-signed BMC certificates).
 # The settings apply at the next reboot unless the BMC applies them earlier.
 set -eu
-BASE=${REDFISH_BASE:-https://10.30.0.13}
-SYSTEM=/redfish/v1/Systems/1
-ETAG_SOURCE=${ETAG_SOURCE:-bios}
+DEFAULT_BASE='https://10.30.0.13'
+SYSTEM='/redfish/v1/Systems/1'
+DEFAULT_ETAG_SOURCE='bios'
+BASE=${REDFISH_BASE:-$DEFAULT_BASE}
+ETAG_SOURCE=${ETAG_SOURCE:-$DEFAULT_ETAG_SOURCE}
 BODY=$(dirname "$0")/bios-settings.json
 : "${REDFISH_USER:?set REDFISH_USER}" "${REDFISH_PASSWORD:?set REDFISH_PASSWORD}"
+case $REDFISH_USER in *:*) echo "apply.sh: REDFISH_USER cannot hold ':' (HTTP Basic auth splits there)" >&2; exit 1 ;; esac
+# curl's config reads a double-quoted value with \\ \" \n \r \t escapes and every other
+# byte as is (curl src/tool_parsecfg.c, unslashquote): escape exactly those, so no
+# byte of a credential can end the value or start another option.
+cfg_quote() {
+	printf '%s\n' "$1" | LC_ALL=C awk 'BEGIN { ORS = "" } NR > 1 { print "\\n" } {
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\\") print "\\\\"; else if (c == "\"") print "\\\""
+			else if (c == "\t") print "\\t"; else if (c == "\r") print "\\r"; else print c
+		}
+	}'
+}
+CREDENTIALS="user = \"$(cfg_quote "$REDFISH_USER"):$(cfg_quote "$REDFISH_PASSWORD")\""
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 rf() { # method url [curl args...]: status on stdout, headers and body in $TMP
 	method=$1 url=$2
 	shift 2
-	printf 'user = "%s:%s"\n' "$REDFISH_USER" "$REDFISH_PASSWORD" |
+	printf '%s\n' "$CREDENTIALS" |
 		curl -sS ${REDFISH_INSECURE:+-k} -K - -X "$method" -D "$TMP/headers" -o "$TMP/body" \
 			-w '%{http_code}' -H 'Accept: application/json' "$@" "$BASE$url"
 }

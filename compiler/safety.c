@@ -1,0 +1,215 @@
+/* safety.c - output contexts and the gate that reports what they refuse. */
+#include "safety.h"
+
+#include <string.h>
+
+#include "node_os.h"
+#include "place.h"
+
+bool safe_utf8(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	while (p < end) {
+		unsigned c = *p;
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		int len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		if (!len || end - p < len)
+			return false;
+		unsigned lo = 0x80, hi = 0xbf; /* the second byte's range (RFC 3629 table 3-7) */
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f; /* no surrogates */
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f; /* nothing past U+10FFFF */
+		if (p[1] < lo || p[1] > hi)
+			return false;
+		for (int i = 2; i < len; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += len;
+	}
+	return true;
+}
+
+static bool name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+	       c == '-';
+}
+
+const char *safe_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > SAFE_NAME_MAX)
+		return "a name has 1 to 253 characters";
+	if (s[0] == '.' || s[0] == '-')
+		return "a name does not start with '.' or '-'";
+	for (size_t i = 0; i < n; i++)
+		if (!name_char((unsigned char)s[i]))
+			return "a name has only letters, digits, '.', '_' and '-'";
+	return NULL;
+}
+
+const char *safe_line(const char *s)
+{
+	size_t n = strlen(s);
+	if (!safe_utf8(s, n))
+		return "it is not valid UTF-8";
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return "it holds a control character (a newline would start a new line of the file)";
+	return NULL;
+}
+
+const char *safe_kernel_word(const char *s, char *bad)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		*bad = c < 0x20 || c >= 0x7f ? '?' : *p; /* printable in messages */
+		if (c <= ' ' || c >= 0x7f)
+			return "spaces and control characters split or corrupt the command line";
+		if (c == '$')
+			return "sh and GRUB both expand it as a variable";
+		if (strchr(";&|<>{}", c))
+			return "GRUB's script parser ends the linux command there";
+		if (strchr("\"'\\`", c))
+			return "sh and GRUB read it as quoting";
+	}
+	return NULL;
+}
+
+bool safe_rel_path(const char *rel)
+{
+	char comp[SAFE_NAME_MAX + 1];
+	for (const char *p = rel;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 0 || n > SAFE_NAME_MAX)
+			return false;
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		if (safe_name(comp))
+			return false;
+		if (!slash)
+			return true;
+		p = slash + 1;
+	}
+}
+
+void safe_sh_word(buf *b, const char *s)
+{
+	buf_puts(b, "'");
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_add(b, p, 1);
+	buf_puts(b, "'");
+}
+
+const char *safe_echo(arena *a, const char *s)
+{
+	size_t n = strlen(s), keep = n;
+	if (n > SAFE_ECHO_MAX) {
+		keep = SAFE_ECHO_MAX;
+		while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+			keep--; /* not inside a UTF-8 sequence */
+	}
+	char *r = arena_alloc(a, keep + 4);
+	for (size_t i = 0; i < keep; i++)
+		r[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	strcpy(r + keep, keep < n ? "..." : "");
+	return r;
+}
+
+/* ---- the gate ------------------------------------------------------------ */
+
+static void refuse(model *m, src_loc loc, const char *what, const char *value, const char *why, const char *help)
+{
+	for (size_t i = 0; i < m->dc->n; i++) {
+		const diag *d = m->dc->items[i];
+		if (d->severity == SEV_ERROR && d->loc.file == loc.file && d->loc.start == loc.start)
+			return; /* an error already stops the build here */
+	}
+	diag *d = diag_report(m->dc, R_UNSAFE_VALUE, loc, "%s '%s' cannot be written: %s", what, safe_echo(m->ar, value), why);
+	diag_help(m->dc, d, "%s", help);
+}
+
+static void check_name(model *m, src_loc loc, const char *what, const char *v, size_t max, const char *help)
+{
+	const char *why = safe_name(v);
+	if (!why && strlen(v) > max)
+		why = max == 15 ? "Linux interface names have at most 15 characters" : "the name is too long";
+	if (why)
+		refuse(m, loc, what, v, why, help);
+}
+
+static void check_line(model *m, src_loc loc, const char *what, const char *v)
+{
+	const char *why = v ? safe_line(v) : NULL;
+	if (why)
+		refuse(m, loc, what, v, why, "remove the control characters (\\n, \\t) and invalid bytes");
+}
+
+static void check_spec(model *m, const node_spec *s)
+{
+	const char *nic_help = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
+	for (size_t i = 0; i < s->nstorage; i++)
+		check_name(m, s->storage[i].loc, "interface name", s->storage[i].iface, 15, nic_help);
+	const node_plan *p = s->plan;
+	for (int e = 0; p && e < p->nengines; e++) {
+		const engine_plan *ep = &p->engines[e];
+		if (ep->nic)
+			check_name(m, ep->nic->loc, "interface name", ep->nic->name, 15, nic_help);
+		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
+	}
+	if (s->hw->bmc_system.set)
+		check_name(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, SAFE_NAME_MAX,
+			   "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
+	for (size_t i = 0; i < s->bios.n; i++) {
+		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
+		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
+	}
+	const kernel_plan *k = node_kernel_plan(m, s);
+	for (size_t i = 0; k && i < k->params.n; i++) {
+		const env_entry *e = &k->params.items[i];
+		char bad;
+		const char *why = safe_kernel_word(e->name, &bad);
+		if (!why)
+			why = safe_kernel_word(e->value, &bad);
+		if (why)
+			refuse(m, e->loc, "kernel parameter", *e->value ? arena_printf(m->ar, "%s=%s", e->name, e->value) : e->name,
+			       arena_printf(m->ar, "'%c': %s", bad, why),
+			       "remove the character; a kernel parameter is written verbatim into a shell script and GRUB's linux line");
+	}
+}
+
+void safety_check_model(model *m)
+{
+	if (!m->dc)
+		return;
+	for (size_t i = 0; i < m->nnodes; i++)
+		check_name(m, m->nodes[i].loc, "host name", m->nodes[i].host, 253,
+			   "write host names as letters, digits, '-', '_' and '.'");
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (!m->specs[i]->tainted)
+			check_spec(m, m->specs[i]);
+	check_line(m, m->cluster.name_loc, "cluster name", m->cluster.name);
+	for (size_t i = 0; i < m->npools; i++) {
+		const pool_spec *p = m->pools[i];
+		check_line(m, p->name_loc, "pool name", p->name);
+		check_line(m, p->owner.loc, "pool owner", p->owner.set ? p->owner.v : NULL);
+		check_line(m, p->group.loc, "pool group", p->group.set ? p->group.v : NULL);
+	}
+	for (size_t i = 0; i < m->ncontainers; i++) {
+		const container_spec *c = m->containers[i];
+		check_line(m, c->name_loc, "container name", c->name);
+		check_line(m, c->label.loc, "container label", c->label.set ? c->label.v : NULL);
+	}
+}
