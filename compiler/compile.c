@@ -117,14 +117,14 @@ bool compile_yaml(compilation *c, const char *path, const char *release, const c
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
 	diag_init(&c->dc, &c->ar, &c->src);
-	uint32_t id = src_load(&c->src, path);
+	uint32_t id = src_load(&c->src, path, false);
 	c->parsed = id != 0;
 	if (!id)
 		return false;
 	const topology *topo = NULL;
 	if (topology_path) {
 		const char *why;
-		topo = topo_load_xml(&c->ar, topology_path, &why);
+		topo = topo_load_xml(&c->ar, topology_path, false, &why);
 		if (!topo) {
 			diag *d = diag_report(&c->dc, R_TOPOLOGY_LOAD, (src_loc){id, 0, 0}, "cannot load topology '%s': %s", topology_path, why);
 			diag_help(&c->dc, d, "give an `lstopo --of xml` export of this node (hwloc 2.x; `--of v2xml` from hwloc 3.x)");

@@ -180,6 +180,11 @@ static char *tidy(char *s)
 
 diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 {
+	if (dc->n > DIAG_MAX_FINDINGS) { /* past the cap: not even formatted */
+		dc->sink.notes = NULL;
+		dc->sink.notes_tail = &dc->sink.notes;
+		return &dc->sink;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = tidy(arena_vprintf(dc->ar, fmt, ap));
@@ -190,6 +195,24 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	h = fnv(h, &loc, sizeof(loc));
 	h = fnv(h, msg, strlen(msg));
 	if (seen_insert(dc, h)) {
+		dc->sink.notes = NULL;
+		dc->sink.notes_tail = &dc->sink.notes;
+		return &dc->sink;
+	}
+	if (dc->n >= DIAG_MAX_FINDINGS) {
+		/* a hostile input cannot make the report (or its memory) unbounded */
+		if (dc->n == DIAG_MAX_FINDINGS) {
+			diag *l = arena_alloc(dc->ar, sizeof(*l));
+			l->rule = &rule_table[R_LIMIT];
+			l->severity = SEV_ERROR;
+			l->loc = loc;
+			l->msg = "more than 10,000 findings: the rest are not reported";
+			l->help = "fix the findings above and lint again";
+			l->notes_tail = &l->notes;
+			l->seq = (unsigned)dc->n;
+			ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, l);
+			dc->counts[SEV_ERROR]++;
+		}
 		dc->sink.notes = NULL;
 		dc->sink.notes_tail = &dc->sink.notes;
 		return &dc->sink;

@@ -12,6 +12,8 @@
 
 /* Longest message, note or help text, and source excerpt, in bytes. */
 enum { DIAG_MAX_TEXT = 400 };
+/* Findings kept per compilation; one input-limit error says when more came. */
+enum { DIAG_MAX_FINDINGS = 10000 };
 
 typedef struct diag_note {
 	src_loc loc; /* may be SRC_LOC_NONE */

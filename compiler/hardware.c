@@ -224,7 +224,7 @@ static void import_devices(resolver *r, hardware *hw, const topology *t)
 static topology *from_export(resolver *r, hardware *hw)
 {
 	const char *why, *path = relative_to(r, hw->topology_file.loc, hw->topology_file.v);
-	topology *t = topo_load_xml(r->ar, path, &why);
+	topology *t = topo_load_xml(r->ar, path, true, &why);
 	if (!t) {
 		diag *d = diag_report(r->dc, R_TOPOLOGY_LOAD, hw->topology_file.loc, "cannot load topology '%s': %s", path, why);
 		diag_help(r->dc, d, "export it on a node of this type: `lstopo --of xml node.xml` (hwloc 2.x) or "

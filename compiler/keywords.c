@@ -100,6 +100,7 @@ static void top_hardware(kw_ctx *k)
 	hw->loc = k->st->loc;
 	hw->body = b;
 	ARENA_PUSH(k->r->ar, m->hws, m->nhws, m->hws_cap, hw);
+	strmap_put(&m->name_index, name, hw);
 	const kw_table *t[] = {&kw_hardware};
 	unsigned before = diag_count(k->r->dc, SEV_ERROR);
 	kw_apply(k->r, b, t, 1, hw, -1);
@@ -138,6 +139,7 @@ static void top_profile(kw_ctx *k)
 		return;
 	}
 	ARENA_PUSH(k->r->ar, m->profiles, m->nprofiles, m->profiles_cap, p);
+	strmap_put(&m->name_index, p->name, p);
 }
 
 static void top_nodes(kw_ctx *k, bool single)
@@ -194,14 +196,16 @@ static void top_pool(kw_ctx *k)
 	if (!b)
 		return;
 	p->loc = k->st->loc;
-	for (size_t i = 0; i < m->npools; i++)
-		if (strcmp(m->pools[i]->name, p->name) == 0) {
-			diag *d = diag_report(k->r->dc, R_DUPLICATE, p->name_loc, "pool '%s' is already defined", p->name);
-			diag_note_at(k->r->dc, d, m->pools[i]->name_loc, "defined here");
-			diag_help(k->r->dc, d, "rename one of the pools");
-			return;
-		}
+	const pool_spec *old = strmap_get(&m->pool_index, p->name);
+	if (old) {
+		diag *d = diag_report(k->r->dc, R_DUPLICATE, p->name_loc, "pool '%s' is already defined", p->name);
+		diag_note_at(k->r->dc, d, old->name_loc, "defined here");
+		diag_help(k->r->dc, d, "rename one of the pools");
+		return;
+	}
+	p->index = m->npools;
 	ARENA_PUSH(k->r->ar, m->pools, m->npools, m->pools_cap, p);
+	strmap_put(&m->pool_index, p->name, p);
 	const kw_table *t[] = {&kw_pool};
 	kw_apply(k->r, b, t, 1, p, -1);
 }
@@ -220,16 +224,17 @@ static void top_container(kw_ctx *k)
 	if (!b)
 		return;
 	c->loc = k->st->loc;
-	for (size_t i = 0; i < m->ncontainers; i++)
-		if (strcmp(m->containers[i]->name, c->name) == 0 &&
-		    strcmp(m->containers[i]->pool, c->pool) == 0) {
-			diag *d = diag_report(k->r->dc, R_DUPLICATE, c->name_loc,
-					      "container '%s' is already defined in pool '%s'", c->name, c->pool);
-			diag_note_at(k->r->dc, d, m->containers[i]->name_loc, "defined here");
-			diag_help(k->r->dc, d, "rename one of the containers");
-			return;
-		}
+	const char *key = arena_printf(k->r->ar, "%s\x1f%s", c->pool, c->name); /* no name holds 0x1f */
+	const container_spec *old = strmap_get(&m->container_index, key);
+	if (old) {
+		diag *d = diag_report(k->r->dc, R_DUPLICATE, c->name_loc,
+				      "container '%s' is already defined in pool '%s'", c->name, c->pool);
+		diag_note_at(k->r->dc, d, old->name_loc, "defined here");
+		diag_help(k->r->dc, d, "rename one of the containers");
+		return;
+	}
 	ARENA_PUSH(k->r->ar, m->containers, m->ncontainers, m->containers_cap, c);
+	strmap_put(&m->container_index, key, c);
 	const kw_table *t[] = {&kw_container};
 	kw_apply(k->r, b, t, 1, c, -1);
 }
@@ -625,7 +630,7 @@ static void pr_engine(kw_ctx *k)
 		if (!b)
 			return;
 		for (int n = 0; n < nnuma; n++)
-			apply_engine(k, &s->eng[n], b, true);
+			apply_engine(k, spec_engine(k->r->ar, s, n), b, true);
 		if (nnuma == 0) {
 			/* unknown hardware: still read the block, for its own errors */
 			engine_spec scratch = {0};
@@ -649,7 +654,7 @@ static void pr_engine(kw_ctx *k)
 			k->failed = true;
 			return;
 		}
-		apply_engine(k, &s->eng[n], b, false);
+		apply_engine(k, spec_engine(k->r->ar, s, (int)n), b, false);
 		return;
 	}
 	if (!k->cur)

@@ -261,14 +261,14 @@ const char *kw_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
 	size_t bd = 99, len = strlen(word);
+	size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
 	for (size_t i = 0; i < n; i++) {
-		size_t d = val_edit_distance(word, names[i]);
+		size_t d = val_edit_distance_within(word, names[i], limit);
 		if (d < bd) {
 			bd = d;
 			best = names[i];
 		}
 	}
-	size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
 	return bd <= limit ? best : NULL;
 }
 

@@ -278,10 +278,13 @@ static void lint_memory(model *m, const node_plan *p)
 		const engine_plan *on = NULL;
 		for (int i = 0; i < p->nengines; i++)
 			if (p->engines[i].numa == n) {
-				scm += p->engines[i].scm_bytes;
+				if (__builtin_add_overflow(scm, p->engines[i].scm_bytes, &scm))
+					scm = UINT64_MAX; /* saturates: still more than any node has */
 				on = &p->engines[i];
 			}
-		uint64_t hp = place_hugepages_on(p, n), need = scm + hp + rsv_share;
+		uint64_t hp = place_hugepages_on(p, n), need;
+		if (__builtin_add_overflow(scm, hp, &need) || __builtin_add_overflow(need, rsv_share, &need))
+			need = UINT64_MAX;
 		if (need > mem) {
 			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
 				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;

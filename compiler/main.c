@@ -180,7 +180,7 @@ static bool fails(const compilation *comp, diag_severity fail_on)
 
 static const char *read_error(void)
 {
-	return errno == EFBIG ? "larger than 16 MiB" : errno == EILSEQ ? "not a text file (NUL byte)" : strerror(errno);
+	return src_strerror(errno);
 }
 
 static int compile_or_fail(compilation *comp, const char *file, const bool *disabled)

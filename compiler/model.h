@@ -38,6 +38,7 @@ typedef struct env_entry {
 typedef struct env_list {
 	env_entry *items;
 	size_t n, cap;
+	strmap *index; /* name -> position + 1, built once the list is long; NULL in a copy */
 } env_list;
 
 /* ---- hardware ----------------------------------------------------------- */
@@ -141,7 +142,11 @@ typedef struct node_spec {
 	opt_int os_cores;
 	opt_str os_at; /* "start" (default) or "end" of each NUMA node */
 	opt_int hugepages; /* bytes per node; unset = DAOS's minimum */
-	engine_spec eng[MODEL_MAX_NUMA];
+	/* NULL until a block declares an engine there. Shared with the spec it
+	 * was copied from until a block changes it (copy on write, eng_own):
+	 * 100,000 node blocks must not cost 64 engine copies each. */
+	engine_spec *eng[MODEL_MAX_NUMA];
+	uint64_t eng_own; /* bit n: eng[n] belongs to this spec */
 	pci_ref *excluded;
 	size_t nexcluded, excluded_cap;
 	env_list env;
@@ -225,6 +230,9 @@ typedef struct container_plan {
 
 typedef struct pool_spec {
 	pool_plan *plan;
+	size_t index; /* position in model.pools */
+	struct container_spec **members; /* its containers, in definition order */
+	size_t nmembers, members_cap;
 	const char *name;
 	src_loc loc, name_loc;
 	opt_int size_bytes, size_pct, svc_rf;
@@ -257,7 +265,10 @@ typedef struct model {
 	size_t nprofiles, profiles_cap;
 	node *nodes;
 	size_t nnodes, nodes_cap;
-	strmap node_index; /* host -> node index + 1 */
+	strmap node_index; /* canonical host (lower case, no trailing dot) -> node index + 1 */
+	strmap name_index; /* hardware and profile names -> hardware * / profile_def * */
+	strmap pool_index; /* pool name -> pool_spec * */
+	strmap container_index; /* "pool\x1fname" -> container_spec * */
 	bool nodes_incomplete; /* a nodes statement failed: node lookups may miss */
 	node_spec **specs; /* distinct specs, in first-use order */
 	size_t nspecs, specs_cap;
@@ -272,5 +283,12 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
 node *model_node(const model *m, const char *host);
 hardware *model_hardware(const model *m, const char *name);
 void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc);
+/* The engine on NUMA node n, writable: this spec's own copy. */
+engine_spec *spec_engine(arena *a, node_spec *s, int n);
+/* The engine on NUMA node n when one is declared, else NULL. */
+static inline const engine_spec *spec_engine_at(const node_spec *s, int n)
+{
+	return s->eng[n] && s->eng[n]->present ? s->eng[n] : NULL;
+}
 
 #endif

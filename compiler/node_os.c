@@ -66,12 +66,19 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 	return k->params.n ? k : NULL;
 }
 
-/* "1.33" -> 33; 0 when unreadable. */
+/* "1.33" -> 33; -1 when it is not 1.<minor> with a minor below 1000. */
 static int minor_of(const char *v)
 {
-	if (strncmp(v, "1.", 2) != 0)
-		return 0;
+	if (strncmp(v, "1.", 2) != 0 || !v[2] || strlen(v + 2) > 3 || strspn(v + 2, "0123456789") != strlen(v + 2))
+		return -1;
 	return atoi(v + 2);
+}
+
+/* A CPU number of a cpulist, clamped to [-1, 65536] so no parse overflows. */
+static int cpu_of(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+	return v < 0 ? -1 : v > 65536 ? 65536 : (int)v;
 }
 
 static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
@@ -196,7 +203,7 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 			const char *sug = NULL;
 			size_t bd = 3;
 			for (const char *const *p = kernel_params; *p; p++) {
-				size_t dd = val_edit_distance(e->name, *p);
+				size_t dd = val_edit_distance_within(e->name, *p, bd);
 				if (dd < bd) {
 					bd = dd;
 					sug = *p;
@@ -215,13 +222,18 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	diag_ctx *dc = m->dc;
 	const kubelet_spec *ks = &s->kubelet;
 	const node_plan *p = s->plan;
+	if (k->minor < 0) {
+		diag *d = diag_report(dc, R_BAD_VALUE, ks->version.loc, "kubelet version '%s' is not 1.<minor>",
+				      safe_echo(m->ar, ks->version.v));
+		diag_help(dc, d, "write the Kubernetes version as major.minor, e.g. `version 1.33`");
+	}
 	if (ks->reserved_cpus.set) {
 		/* every OS and engine CPU must be in the override */
 		int missing = -1, count = 0;
 		char *list = arena_strdup(m->ar, ks->reserved_cpus.v);
 		bool in[65536] = {false};
 		for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-			int a = atoi(tok), b = strchr(tok, '-') ? atoi(strchr(tok, '-') + 1) : a;
+			int a = cpu_of(tok), b = strchr(tok, '-') ? cpu_of(strchr(tok, '-') + 1) : a;
 			for (int c = a; c <= b && c >= 0 && c < 65536; c++)
 				in[c] = true;
 		}

@@ -37,6 +37,7 @@ typedef struct include_frame {
 	const char *shown;   /* for messages: the path as resolved from the user's */
 	const struct include_frame *up;
 	int depth;
+	struct include_budget { size_t files, bytes; } *budget; /* shared by the whole compilation */
 } include_frame;
 
 static bool is_word(const ast_value *v, const char *w)
@@ -89,11 +90,25 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 			return NULL;
 		}
 	}
-	uint32_t id = src_load(dc->src, path);
+	if (frame->budget->files >= PARSE_MAX_INCLUDED_FILES) {
+		if (frame->budget->files++ == PARSE_MAX_INCLUDED_FILES) {
+			diag *d = diag_report(dc, R_LIMIT, arg->loc, "more than %d included files", PARSE_MAX_INCLUDED_FILES);
+			diag_help(dc, d, "include each file once; a file included by several others is read each time");
+		}
+		return NULL;
+	}
+	uint32_t id = src_load(dc->src, path, true);
 	if (!id) {
-		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "cannot read '%s': %s", path,
-				      errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
+		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "cannot read '%s': %s", path, src_strerror(errno));
 		diag_help(dc, d, "include a readable text file");
+		return NULL;
+	}
+	frame->budget->files++;
+	frame->budget->bytes += dc->src->files[id].len;
+	if (frame->budget->bytes > PARSE_MAX_INCLUDED_BYTES) {
+		frame->budget->files = PARSE_MAX_INCLUDED_FILES + 1; /* no more includes, no second report */
+		diag *d = diag_report(dc, R_LIMIT, arg->loc, "the included files add up to more than 16 MiB");
+		diag_help(dc, d, "include each file once; a file included by several others is read each time");
 		return NULL;
 	}
 	dc->src->files[id].included_from = st->loc;
@@ -101,7 +116,7 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 	ast_block *sub = parse_file(ar, dc, id);
 	if (diag_count(dc, SEV_ERROR) != before)
 		return NULL;
-	include_frame next = {arena_strdup(ar, real), path, frame, frame->depth + 1};
+	include_frame next = {arena_strdup(ar, real), path, frame, frame->depth + 1, frame->budget};
 	expand_includes(ar, dc, sub, id, &next);
 	return sub->first;
 }
@@ -137,14 +152,15 @@ static ast_block *parse_loaded(arena *ar, diag_ctx *dc, uint32_t id, const char 
 	if (diag_count(dc, SEV_ERROR) != before)
 		return root;
 	char real[PATH_MAX];
-	include_frame top = {arena_strdup(ar, realpath(path, real) ? real : path), path, NULL, 0};
+	struct include_budget budget = {0, 0};
+	include_frame top = {arena_strdup(ar, realpath(path, real) ? real : path), path, NULL, 0, &budget};
 	expand_includes(ar, dc, root, id, &top);
 	return root;
 }
 
 ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path)
 {
-	uint32_t id = src_load(src, path);
+	uint32_t id = src_load(src, path, false); /* the command line's file may be a pipe */
 	if (!id)
 		return NULL;
 	return parse_loaded(ar, dc, id, path);

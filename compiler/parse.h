@@ -8,6 +8,9 @@
 #include "diag.h"
 
 enum { PARSE_MAX_NESTING = 64, PARSE_MAX_INCLUDE_DEPTH = 16 };
+/* A budget for all includes of one compilation: 17 files that each include
+ * the next six times must not read 6^16 files. */
+enum { PARSE_MAX_INCLUDED_FILES = 1024, PARSE_MAX_INCLUDED_BYTES = 16 * 1024 * 1024 };
 
 /* State shared by the scanner and the parser of one file. */
 typedef struct parse_ctx {

@@ -308,6 +308,13 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
 	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
 	ep->fabric_port = e->fabric_port.set ? (int)e->fabric_port.v : base + FABRIC_PORT_STRIDE * ep->index;
+	if (ep->fabric_port > 65535) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, c->fabric_port.set ? c->fabric_port.loc : e->loc,
+				      "engine %d's fabric_iface_port would be %d (fabric_port %d + 1000 x %d), past 65535", ep->index,
+				      ep->fabric_port, base, ep->index);
+		diag_help(m->dc, d, "write `fabric_port %d` or lower", 65535 - FABRIC_PORT_STRIDE * ep->index);
+		p->ok = false;
+	}
 
 	/* env_vars: cluster, derived settings, profile, engine; later wins */
 	env_list *env = &ep->env;
@@ -378,7 +385,7 @@ static bool storage_nic_on(const hardware *hw, int numa)
  * several NUMA nodes per socket, not every node has one). */
 static bool skip_numa(model *m, const node_spec *s, int numa)
 {
-	const engine_spec *e = &s->eng[numa];
+	const engine_spec *e = s->eng[numa];
 	if (!e->per_numa || e->nic.set || storage_nic_on(s->hw, numa))
 		return false;
 	int drives = 0;
@@ -409,10 +416,10 @@ static void place_spec(model *m, node_spec *s)
 	check_excluded(m, s);
 	int n = 0, skipped = 0;
 	for (int k = 0; k < p->topo->nnuma; k++)
-		n += s->eng[k].present;
+		n += spec_engine_at(s, k) != NULL;
 	p->engines = arena_alloc(m->ar, (size_t)(n ? n : 1) * sizeof(engine_plan));
 	for (int k = 0; k < p->topo->nnuma; k++) {
-		if (!s->eng[k].present)
+		if (!spec_engine_at(s, k))
 			continue;
 		if (skip_numa(m, s, k)) {
 			skipped++;
@@ -421,11 +428,11 @@ static void place_spec(model *m, node_spec *s)
 		engine_plan *ep = &p->engines[p->nengines];
 		ep->index = p->nengines++;
 		ep->numa = k;
-		ep->spec = &s->eng[k];
+		ep->spec = s->eng[k];
 		place_engine(m, p, ep);
 	}
 	if (skipped && !p->nengines) {
-		diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, s->eng[0].loc.file ? s->eng[0].loc : s->hw->name_loc,
+		diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, s->eng[0] && s->eng[0]->loc.file ? s->eng[0]->loc : s->hw->name_loc,
 				      "no NUMA node of %s has a storage NIC: `engine per numa` places no engine", s->hw->name);
 		diag_help(m->dc, d, "describe the storage NICs (`numa N { nic <ifname> pci <address> }`, or `nic auto` "
 			  "with a topology export)");

@@ -249,9 +249,9 @@ static void plan_container(model *m, container_spec *c, fleet f)
 	container_plan *cp = arena_alloc(m->ar, sizeof(*cp));
 	c->plan = cp;
 	cctx x = {m, c, cp, release_code(m), m->release_patch};
-	for (size_t i = 0; i < m->npools; i++)
-		if (strcmp(m->pools[i]->name, c->pool) == 0)
-			c->in_pool = m->pools[i];
+	c->in_pool = strmap_get(&m->pool_index, c->pool);
+	if (c->in_pool)
+		ARENA_PUSH(m->ar, c->in_pool->members, c->in_pool->nmembers, c->in_pool->members_cap, c);
 	if (!c->in_pool) {
 		const char *names[256];
 		size_t n = 0;

@@ -4,43 +4,76 @@
  * pools and containers are resolved at once; profiles and node statements
  * are recorded. Pass 2 folds each profile onto its parent, pass 3 expands
  * host lists and node overrides, pass 4 evaluates per-node addresses. */
+#include <ctype.h>
 #include <string.h>
 
 #include "kw.h"
 #include "value.h"
 
+enum { ENV_INDEX_AFTER = 8 }; /* shorter lists are searched */
+
 void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->items[i].name, name) == 0) {
-			l->items[i].value = value;
-			l->items[i].loc = loc;
-			return;
-		}
+	if (l->n >= ENV_INDEX_AFTER && !l->index) {
+		l->index = arena_alloc(a, sizeof(*l->index));
+		strmap_init(l->index, a);
+		for (size_t i = 0; i < l->n; i++)
+			strmap_put(l->index, l->items[i].name, (void *)(i + 1));
+	}
+	size_t at = 0;
+	if (l->index) {
+		at = (size_t)strmap_get(l->index, name);
+	} else {
+		for (size_t i = 0; i < l->n && !at; i++)
+			if (strcmp(l->items[i].name, name) == 0)
+				at = i + 1;
+	}
+	if (at) {
+		l->items[at - 1].value = value;
+		l->items[at - 1].loc = loc;
+		return;
+	}
 	env_entry e = {name, value, loc};
 	ARENA_PUSH(a, l->items, l->n, l->cap, e);
+	if (l->index)
+		strmap_put(l->index, name, (void *)l->n);
+}
+
+/* DNS compares names case-insensitively and "gpu001." is "gpu001": the
+ * index key is the lower-case name without its trailing dot. */
+static const char *host_key(char *buf, size_t size, const char *host)
+{
+	size_t n = strlen(host);
+	if (n && host[n - 1] == '.')
+		n--;
+	if (n >= size)
+		n = size - 1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)tolower((unsigned char)host[i]);
+	buf[n] = '\0';
+	return buf;
 }
 
 node *model_node(const model *m, const char *host)
 {
-	size_t idx = (size_t)strmap_get(&m->node_index, host);
+	char key[256];
+	size_t idx = (size_t)strmap_get(&m->node_index, host_key(key, sizeof(key), host));
 	return idx ? &m->nodes[idx - 1] : NULL;
 }
 
 hardware *model_hardware(const model *m, const char *name)
 {
-	for (size_t i = 0; i < m->nhws; i++)
-		if (strcmp(m->hws[i]->name, name) == 0)
-			return m->hws[i];
+	hardware *hw = strmap_get(&m->name_index, name);
+	for (size_t i = 0; hw && i < m->nhws; i++)
+		if (m->hws[i] == hw)
+			return hw; /* the index holds profiles too */
 	return NULL;
 }
 
 profile_def *profile_find(const model *m, const char *name)
 {
-	for (size_t i = 0; i < m->nprofiles; i++)
-		if (strcmp(m->profiles[i]->name, name) == 0)
-			return m->profiles[i];
-	return NULL;
+	void *p = strmap_get(&m->name_index, name);
+	return p && !model_hardware(m, name) ? p : NULL;
 }
 
 static void *dup_array(arena *a, const void *p, size_t n, size_t size)
@@ -67,11 +100,25 @@ node_spec *spec_copy(arena *a, const node_spec *src)
 	DUP_LIST(a, s->env.items, s->env.n, s->env.cap);
 	DUP_LIST(a, s->kernel.params.items, s->kernel.params.n, s->kernel.params.cap);
 	DUP_LIST(a, s->bios.items, s->bios.n, s->bios.cap);
-	for (int i = 0; i < MODEL_MAX_NUMA; i++) {
-		DUP_LIST(a, s->eng[i].env.items, s->eng[i].env.n, s->eng[i].env.cap);
-		DUP_LIST(a, s->eng[i].drives, s->eng[i].ndrives, s->eng[i].drives_cap);
-	}
+	s->env.index = s->kernel.params.index = s->bios.index = NULL; /* rebuilt for the copy when needed */
+	s->eng_own = 0; /* engines stay shared until written */
 	return s;
+}
+
+engine_spec *spec_engine(arena *a, node_spec *s, int n)
+{
+	if (s->eng_own >> n & 1)
+		return s->eng[n];
+	engine_spec *e = arena_alloc(a, sizeof(*e));
+	if (s->eng[n]) {
+		*e = *s->eng[n];
+		DUP_LIST(a, e->env.items, e->env.n, e->env.cap);
+		e->env.index = NULL;
+		DUP_LIST(a, e->drives, e->ndrives, e->drives_cap);
+	}
+	s->eng[n] = e;
+	s->eng_own |= 1ULL << n;
+	return e;
 }
 
 /* ---- profiles -------------------------------------------------------------- */
@@ -207,6 +254,9 @@ static void add_node(resolver *r, pending_nodes *pn, const char *host, src_loc l
 	node *old = model_node(m, host);
 	if (old) {
 		diag *d = diag_report(r->dc, R_DUPLICATE, loc, "node %s is defined twice", host);
+		if (strcmp(old->host, host) != 0)
+			diag_note_at(r->dc, d, SRC_LOC_NONE, "host names compare as DNS does, ignoring case and a trailing dot: "
+				     "%s is %s", host, old->host);
 		diag_note_at(r->dc, d, old->loc, "first defined here");
 		diag_help(r->dc, d, "remove it from one host list; use `node %s { ... }` to change one node", host);
 		return;
@@ -217,13 +267,15 @@ static void add_node(resolver *r, pending_nodes *pn, const char *host, src_loc l
 		return;
 	}
 	node nd = {0};
-	nd.host = host;
+	size_t hl = strlen(host);
+	nd.host = hl > 1 && host[hl - 1] == '.' ? arena_strndup(r->ar, host, hl - 1) : host; /* gpu001. is gpu001 */
 	nd.loc = loc;
 	nd.index = i;
 	nd.number = num;
 	nd.spec = ctx;
 	ARENA_PUSH(r->ar, m->nodes, m->nnodes, m->nodes_cap, nd);
-	strmap_put(&m->node_index, host, (void *)(size_t)m->nnodes);
+	char key[256];
+	strmap_put(&m->node_index, arena_strdup(r->ar, host_key(key, sizeof(key), host)), (void *)(size_t)m->nnodes);
 }
 
 typedef struct override_ctx {
@@ -400,6 +452,9 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 	m->ar = ar;
 	m->dc = dc;
 	strmap_init(&m->node_index, ar);
+	strmap_init(&m->name_index, ar);
+	strmap_init(&m->pool_index, ar);
+	strmap_init(&m->container_index, ar);
 	m->release_patch = -1;
 	resolver r = {0};
 	r.m = m;

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void src_set_init(src_set *s, arena *ar)
 {
@@ -33,16 +35,27 @@ static char *read_fail(FILE *fp, int err)
 	return NULL;
 }
 
-char *src_read_file(arena *a, const char *path, size_t max, size_t *len)
+char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	/* O_NONBLOCK: opening a FIFO named by a description must not wait for a
+	 * writer; fstat then refuses it before anything is read */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
+	if (fd < 0)
 		return NULL;
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
 	struct stat st;
 	if (fstat(fileno(fp), &st) != 0)
 		return read_fail(fp, errno);
 	if (S_ISDIR(st.st_mode))
 		return read_fail(fp, EISDIR);
+	if (regular_only && !S_ISREG(st.st_mode))
+		return read_fail(fp, SRC_ENOTREG);
 	if (st.st_size > 0 && (size_t)st.st_size > max)
 		return read_fail(fp, EFBIG);
 	size_t cap = (st.st_size > 0 ? (size_t)st.st_size : 65536) + 1, n = 0, r;
@@ -70,10 +83,20 @@ char *src_read_file(arena *a, const char *path, size_t max, size_t *len)
 	return text;
 }
 
-uint32_t src_load(src_set *s, const char *path)
+const char *src_strerror(int err)
+{
+	switch (err) {
+	case EFBIG: return "larger than 16 MiB";
+	case EILSEQ: return "not a text file (NUL byte)";
+	case SRC_ENOTREG: return "not a regular file (a FIFO or device could block or never end)";
+	default: return strerror(err);
+	}
+}
+
+uint32_t src_load(src_set *s, const char *path, bool regular_only)
 {
 	size_t len;
-	char *text = src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, &len);
+	char *text = src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, regular_only, &len);
 	if (!text)
 		return 0;
 	if (memchr(text, '\0', len)) {

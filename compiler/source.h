@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -44,10 +45,15 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
  * allocation of its size, a pipe growing as it is read. NULL with errno set
  * (EISDIR, EFBIG above max bytes, EIO, or fopen's own). Every file dslc
  * reads comes through here: sources, hand-written YAML, topology exports. */
-char *src_read_file(arena *a, const char *path, size_t max, size_t *len);
+char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len);
+/* errno when regular_only refused a FIFO, device or socket: what a file
+ * named inside a description (include, topology) must not be. */
+#define SRC_ENOTREG ENOTSUP
+/* strerror, with dslc's own words for EFBIG, EILSEQ and SRC_ENOTREG. */
+const char *src_strerror(int err);
 /* Reads a text file; returns its id, or 0 with errno set (EFBIG over the
  * bound, EILSEQ for a NUL byte). */
-uint32_t src_load(src_set *s, const char *path);
+uint32_t src_load(src_set *s, const char *path, bool regular_only);
 const src_file *src_get(const src_set *s, uint32_t id);
 
 typedef struct src_pos {

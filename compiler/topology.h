@@ -68,7 +68,9 @@ topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
 
 /* Loads an lstopo XML export (hwloc v1 or v2 format) with its I/O devices.
  * Never falls back to the machine dslc runs on. NULL with *why on failure. */
-topology *topo_load_xml(arena *a, const char *path, const char **why);
+/* regular_only: a path named inside a description, where a FIFO or device is
+ * refused before it is read (the command line's --topology may be a pipe). */
+topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why);
 const topo_device *topo_find_device(const topology *t, const char *pci);
 
 /* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */

@@ -13,11 +13,11 @@
 
 enum { TOPO_MAX_XML_BYTES = 64 * 1024 * 1024 };
 
-static char *read_xml(arena *a, const char *path, size_t *len, const char **why)
+static char *read_xml(arena *a, const char *path, bool regular_only, size_t *len, const char **why)
 {
-	char *xml = src_read_file(a, path, TOPO_MAX_XML_BYTES, len);
+	char *xml = src_read_file(a, path, TOPO_MAX_XML_BYTES, regular_only, len);
 	if (!xml) {
-		*why = errno == EFBIG ? "larger than 64 MiB" : strerror(errno);
+		*why = errno == EFBIG ? "larger than 64 MiB" : src_strerror(errno);
 		return NULL;
 	}
 	if (!*len) {
@@ -177,10 +177,10 @@ static topology *convert(arena *a, hwloc_topology_t t, const char **why)
 	return topo;
 }
 
-topology *topo_load_xml(arena *a, const char *path, const char **why)
+topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why)
 {
 	size_t len;
-	char *xml = read_xml(a, path, &len, why);
+	char *xml = read_xml(a, path, regular_only, &len, why);
 	if (!xml)
 		return NULL;
 	hwloc_topology_t t;

@@ -67,11 +67,14 @@ bool val_size(const char *s, uint64_t *bytes, const char **why)
 {
 	static const unit units[] = {{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}};
 	const char *u;
-	switch (scaled(s, units, sizeof(units) / sizeof(units[0]), bytes, &u)) {
+	unit_result r = scaled(s, units, sizeof(units) / sizeof(units[0]), bytes, &u);
+	if (r == UNIT_OK && *bytes > VAL_SIZE_MAX)
+		r = UNIT_OVERFLOW; /* a bound far above any machine keeps every sum of sizes exact */
+	switch (r) {
 	case UNIT_OK: return true;
 	case UNIT_NO_NUMBER: *why = "a size is a whole number with a unit, e.g. 64GiB"; break;
 	case UNIT_MISSING: *why = "a size needs a unit: B, KiB, MiB, GiB or TiB"; break;
-	case UNIT_OVERFLOW: *why = "the size is too large"; break;
+	case UNIT_OVERFLOW: *why = "the size is too large (at most 1048576TiB)"; break;
 	case UNIT_UNKNOWN:
 		*why = strchr("KMGTkmgt", u[0])
 			? "decimal or ambiguous unit: write KiB, MiB, GiB or TiB (DAOS reads 64K as 64000 bytes)"
@@ -289,6 +292,12 @@ static void te_space(texpr *t)
 		t->p++;
 }
 
+static int64_t te_overflow(texpr *t)
+{
+	t->why = "the address expression overflows a 64-bit integer";
+	return 0;
+}
+
 static int64_t te_atom(texpr *t)
 {
 	te_space(t);
@@ -335,11 +344,16 @@ static int64_t te_prod(texpr *t)
 			return v;
 		t->p++;
 		int64_t w = te_atom(t);
+		if (t->why)
+			return 0;
 		if (op == '*') {
-			v *= w;
+			if (__builtin_mul_overflow(v, w, &v))
+				return te_overflow(t);
 		} else if (w == 0) {
 			t->why = "division by zero in the address expression";
 			return 0;
+		} else if (v == INT64_MIN && w == -1) {
+			return te_overflow(t); /* the one quotient that does not fit */
 		} else {
 			v = op == '/' ? v / w : v % w;
 		}
@@ -355,7 +369,10 @@ static int64_t te_sum(texpr *t)
 			return v;
 		char op = *t->p++;
 		int64_t w = te_prod(t);
-		v = op == '+' ? v + w : v - w;
+		if (t->why)
+			return 0;
+		if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
+			return te_overflow(t);
 	}
 }
 
@@ -491,6 +508,15 @@ bool val_pci(const char *s, char *out, const char **why)
 	for (size_t i = 0; i <= n; i++)
 		out[i] = (char)tolower((unsigned char)s[i]);
 	return true;
+}
+
+size_t val_edit_distance_within(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > lb + max || lb > la + max)
+		return max + 1; /* the distance is at least the length difference */
+	size_t d = val_edit_distance(a, b);
+	return d <= max ? d : max + 1;
 }
 
 size_t val_edit_distance(const char *a, const char *b)

@@ -17,6 +17,10 @@ enum { HOSTLIST_MAX = 65536 };
 #define GiB (1024ULL * MiB)
 #define TiB (1024ULL * GiB)
 
+/* The largest size val_size takes: 1 EiB, so that thousands of sizes add up
+ * without overflowing 64 bits. */
+#define VAL_SIZE_MAX (1ULL << 60)
+
 bool val_int(const char *s, int64_t *out);
 /* Sizes take binary units (B, KiB, MiB, GiB, TiB); decimal ones are refused. */
 bool val_size(const char *s, uint64_t *bytes, const char **why);
@@ -48,5 +52,7 @@ bool val_pci(const char *s, char *out, const char **why);
 
 /* Edit distance, for "did you mean". */
 size_t val_edit_distance(const char *a, const char *b);
+/* The distance when it is at most max, else max + 1 (cheap for far words). */
+size_t val_edit_distance_within(const char *a, const char *b, size_t max);
 
 #endif

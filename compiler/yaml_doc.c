@@ -55,6 +55,24 @@ static void anchor(ybuild *b, const yaml_char_t *name, ynode *n)
 		strmap_put(&b->anchors, arena_strdup(b->a, (const char *)name), n);
 }
 
+/* Keeps key lookups O(1) in long maps (a file with a million keys must not
+ * take a million squared comparisons); the first of duplicate keys wins. */
+static void index_pair(arena *a, ynode *m)
+{
+	enum { INDEX_AFTER = 8 };
+	if (m->n < INDEX_AFTER)
+		return;
+	size_t from = m->n - 1;
+	if (!m->index) {
+		m->index = arena_alloc(a, sizeof(*m->index));
+		strmap_init(m->index, a);
+		from = 0;
+	}
+	for (size_t i = from; i < m->n; i++)
+		if (m->pairs[i].key->kind == Y_SCALAR && !strmap_get(m->index, m->pairs[i].key->text))
+			strmap_put(m->index, m->pairs[i].key->text, (void *)(i + 1));
+}
+
 static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 {
 	ynode *m = node_new(b, Y_MAP, start);
@@ -88,6 +106,7 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 		}
 		ypair pr = {k, v};
 		ARENA_PUSH(b->a, m->pairs, m->n, m->cap, pr);
+		index_pair(b->a, m);
 	}
 }
 
@@ -192,6 +211,10 @@ const ypair *ydoc_pair(const ynode *map, const char *key)
 {
 	if (!map || map->kind != Y_MAP)
 		return NULL;
+	if (map->index) {
+		size_t at = (size_t)strmap_get(map->index, key);
+		return at ? &map->pairs[at - 1] : NULL;
+	}
 	for (size_t i = 0; i < map->n; i++)
 		if (map->pairs[i].key->kind == Y_SCALAR && strcmp(map->pairs[i].key->text, key) == 0)
 			return &map->pairs[i];

@@ -5,6 +5,7 @@
 #define DSLC_YAML_DOC_H
 
 #include "diag.h"
+#include "strmap.h"
 
 typedef enum ynode_kind { Y_SCALAR, Y_MAP, Y_SEQ } ynode_kind;
 
@@ -22,6 +23,7 @@ struct ynode {
 	ypair *pairs;      /* maps */
 	ynode **items;     /* sequences */
 	size_t n, cap;
+	strmap *index;     /* maps with many keys: key -> first pair's position + 1 */
 };
 
 /* Parses file (already in the source set). Syntax errors and duplicate keys

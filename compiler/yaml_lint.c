@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <strings.h>
 
@@ -17,6 +18,7 @@ typedef struct ylint {
 	diag_ctx *dc;
 	const daos_release *rel;
 	const topology *topo;
+	strmap keys; /* "section\x1fname" (a key's name in any release) -> daos_key_info * */
 } ylint;
 
 bool yaml_lint_is_yaml(const char *path)
@@ -40,13 +42,18 @@ static const char *type_name(daos_key_type t)
 	return "a value";
 }
 
+enum { YAML_INT_MAX = 2147483647 };
+
 static bool scalar_int(const ynode *v, int64_t *out)
 {
 	if (!v || v->kind != Y_SCALAR || v->quoted)
 		return false;
 	char *end;
+	errno = 0;
 	long long x = strtoll(v->text, &end, 0);
-	if (!*v->text || *end)
+	/* Every integer DAOS reads fits in 2^31 (ports, cores, GiB, pages); the
+	 * bound keeps the sums and products below far from overflow. */
+	if (!*v->text || *end || errno || x > YAML_INT_MAX || x < -YAML_INT_MAX)
 		return false;
 	if (out)
 		*out = x;
@@ -102,23 +109,16 @@ static void check_keys(ylint *y, const ynode *map, const char *section)
 		if (k->kind != Y_SCALAR)
 			continue;
 		const daos_key_info *found = NULL, *other = NULL;
-		const char *names[128];
-		size_t nn = 0;
-		for (int j = 0; j < DAOS__NKEYS; j++) {
-			const daos_key_info *ki = &daos_keys[j];
-			if (strcmp(ki->section, section) != 0)
-				continue;
-			if (ki->name[rel] && nn < 128)
-				names[nn++] = ki->name[rel];
-			if (ki->name[rel] && strcmp(ki->name[rel], k->text) == 0)
-				found = ki;
-			for (int r = 0; r < DAOS__NRELEASES; r++)
-				if (r != rel && ki->name[r] && strcmp(ki->name[r], k->text) == 0)
-					other = ki;
-		}
+		const daos_key_info *ki = strmap_get(&y->keys, arena_printf(y->a, "%s\x1f%s", section, k->text));
+		if (ki && ki->name[rel] && strcmp(ki->name[rel], k->text) == 0)
+			found = ki;
+		else if (ki)
+			other = ki;
 		if (!found) {
 			diag *d = diag_report(y->dc, R_YAML_UNKNOWN_KEY, k->loc, "DAOS %s has no key '%s' here", y->rel->name, k->text);
-			if (other) {
+			if (d == &y->dc->sink) {
+				continue; /* a repeat, or past the findings cap: no help to compute */
+			} else if (other) {
 				for (int r = 0; r < DAOS__NRELEASES; r++)
 					if (other->name[r] && strcmp(other->name[r], k->text) == 0)
 						diag_note_at(y->dc, d, SRC_LOC_NONE, "'%s' is a DAOS %s key", k->text, daos_releases[r].name);
@@ -127,10 +127,15 @@ static void check_keys(ylint *y, const ynode *map, const char *section)
 				else
 					diag_help(y->dc, d, "remove it, or lint with --release for the release the file is for");
 			} else {
+				const char *names[128];
+				size_t nn = 0;
+				for (int j = 0; j < DAOS__NKEYS; j++)
+					if (strcmp(daos_keys[j].section, section) == 0 && daos_keys[j].name[rel] && nn < 128)
+						names[nn++] = daos_keys[j].name[rel];
 				const char *best = NULL;
 				size_t bd = 4;
 				for (size_t j = 0; j < nn; j++) {
-					size_t dd = val_edit_distance(k->text, names[j]);
+					size_t dd = val_edit_distance_within(k->text, names[j], bd);
 					if (dd < bd) {
 						bd = dd;
 						best = names[j];
@@ -145,7 +150,7 @@ static void check_keys(ylint *y, const ynode *map, const char *section)
 		}
 		if (!type_ok(v, found->type)) {
 			diag *d = diag_report(y->dc, R_YAML_TYPE, v->loc, "%s expects %s", k->text, type_name(found->type));
-			diag_help(y->dc, d, "%s", found->type == KT_INT ? "write a plain integer (sizes are whole GiB, without units)"
+			diag_help(y->dc, d, "%s", found->type == KT_INT ? "write a plain integer below 2^31 (sizes are whole GiB, without units)"
 						  : "write the value in that YAML type");
 		}
 	}
@@ -323,37 +328,37 @@ static void check_topology(ylint *y, yengine *e)
 				      "the topology export has no network interface '%s'", e->iface);
 		diag_help(y->dc, d, "use an interface the export lists (`dslc show` on a DSL description, or `lstopo`)");
 	}
-	e->numa = e->has_pin ? (int)e->pinned : nic_numa >= 0 ? nic_numa
-		 : e->has_fc && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
+	e->numa = e->has_pin ? (e->pinned >= 0 && e->pinned < t->nnuma ? (int)e->pinned : -1) : nic_numa >= 0 ? nic_numa
+		 : e->has_fc && e->first_core >= 0 && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
 	if (e->numa < 0)
 		return;
 	const topo_numa *tn = &t->numa[e->numa];
-	int needed = (int)(2 + e->targets + e->helpers);
+	long long needed = 2 + (long long)e->targets + e->helpers; /* each below 2^31 */
 	if (e->has_fc) {
 		get_int(e->map, "first_core", NULL, &l);
-		int fc = (int)e->first_core, last = tn->first_core + tn->ncores - 1;
+		long long fc = e->first_core, last = tn->first_core + tn->ncores - 1;
 		if (fc < tn->first_core || fc > last) {
-			diag *d = diag_report(y->dc, R_FIRST_CORE_OUTSIDE_NUMA, l, "first_core %d is outside NUMA node %d (cores %d-%d)",
+			diag *d = diag_report(y->dc, R_FIRST_CORE_OUTSIDE_NUMA, l, "first_core %lld is outside NUMA node %d (cores %d-%lld)",
 					      fc, e->numa, tn->first_core, last);
 			if (nic_numa == e->numa)
 				diag_note_at(y->dc, d, SRC_LOC_NONE, "the engine's fabric_iface %s is on NUMA node %d", e->iface, e->numa);
-			if (fc < tn->ncores && tn->first_core)
-				diag_note_at(y->dc, d, SRC_LOC_NONE, "%d looks NUMA-relative; DAOS reads first_core as an absolute core index", fc);
+			if (fc >= 0 && fc < tn->ncores && tn->first_core)
+				diag_note_at(y->dc, d, SRC_LOC_NONE, "%lld looks NUMA-relative; DAOS reads first_core as an absolute core index", fc);
 			diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: NUMA node %d starts at core %d "
-				  "(write `first_core: %d` for its first core, or %d for core %d of the node)", e->numa,
-				  tn->first_core, tn->first_core, tn->first_core + (fc < tn->ncores ? fc : 0), fc < tn->ncores ? fc : 0);
+				  "(write `first_core: %d` for its first core, or %lld for core %lld of the node)", e->numa,
+				  tn->first_core, tn->first_core, tn->first_core + (fc >= 0 && fc < tn->ncores ? fc : 0), fc >= 0 && fc < tn->ncores ? fc : 0);
 		} else if (fc + needed > t->ncores) {
-			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %d-%d run past the last core (%d) and wrap to core 0",
+			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core (%d) and wrap to core 0",
 					      fc, fc + needed - 1, t->ncores - 1);
-			diag_help(y->dc, d, "use first_core %d at most", last - needed + 1);
+			diag_help(y->dc, d, "use first_core %lld at most", last - needed + 1);
 		} else if (fc + needed - 1 > last) {
-			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %d-%d run past the last core of NUMA node %d (%d)",
+			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core of NUMA node %d (%lld)",
 					      fc, fc + needed - 1, e->numa, last);
-			diag_help(y->dc, d, "use first_core %d at most", last - needed + 1);
+			diag_help(y->dc, d, "use first_core %lld at most", last - needed + 1);
 		}
 	} else if (needed > tn->ncores) {
 		diag *d = diag_report(y->dc, R_ENGINE_CORE_BUDGET, key_loc(e->map, "targets"),
-				      "the engine needs %d cores, but NUMA node %d has %d", needed, e->numa, tn->ncores);
+				      "the engine needs %lld cores, but NUMA node %d has %d", needed, e->numa, tn->ncores);
 		diag_help(y->dc, d, "lower targets or nr_xs_helpers so that 2 + targets + helpers <= %d", tn->ncores);
 	}
 	if (nic_numa >= 0 && nic_numa != e->numa) {
@@ -595,9 +600,17 @@ void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const char *release, 
 		diag_help(dc, d, "a DAOS config is a mapping of keys such as name, provider, engines");
 		return;
 	}
-	ylint y = {a, dc, NULL, topo};
+	ylint y = {a, dc, NULL, topo, {0}};
 	y.rel = release ? daos_release_find(release) : ydoc_get(root, "mgmt_svc_replicas") ? daos_release_find("2.8")
 										     : daos_release_find("2.6");
+	/* other releases' names first, so that this release's own name wins */
+	strmap_init(&y.keys, a);
+	for (int pass = 0; pass < 2; pass++)
+		for (int j = 0; j < DAOS__NKEYS; j++)
+			for (int r = 0; r < DAOS__NRELEASES; r++)
+				if (daos_keys[j].name[r] && (r == (int)y.rel->id) == (pass == 1))
+					strmap_put(&y.keys, arena_printf(a, "%s\x1f%s", daos_keys[j].section, daos_keys[j].name[r]),
+						   (void *)&daos_keys[j]);
 	const src_file *f = src_get(dc->src, file);
 	const char *base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
 	if (strstr(base, "agent"))

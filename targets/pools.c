@@ -78,11 +78,8 @@ bool target_pools_sh(const model *m, buf *out)
 		if (pp->group)
 			buf_printf(out, " --group=%s", sq(a, pp->group));
 		buf_puts(out, "\nfi\n");
-		for (size_t j = 0; j < m->ncontainers; j++) {
-			const container_spec *c = m->containers[j];
-			if (c->in_pool != m->pools[i])
-				continue;
-			const container_plan *cp = c->plan;
+		for (size_t j = 0; j < m->pools[i]->nmembers; j++) {
+			const container_plan *cp = m->pools[i]->members[j]->plan;
 			buf_printf(out, "\n# container %s: %s\n", cp->label, cp->derivation ? cp->derivation : "");
 			buf_printf(out, "if ! \"$DAOS\" container query %s %s >/dev/null 2>&1; then\n", sq(a, pp->label),
 				   sq(a, cp->label));
@@ -125,11 +122,8 @@ bool target_pools_json(const model *m, buf *out)
 		json_object_set_new(p, "user", pp->user ? json_string(pp->user) : json_null());
 		json_object_set_new(p, "group", pp->group ? json_string(pp->group) : json_null());
 		json_t *cs = json_array();
-		for (size_t j = 0; j < m->ncontainers; j++) {
-			const container_spec *c = m->containers[j];
-			if (c->in_pool != m->pools[i])
-				continue;
-			const container_plan *cp = c->plan;
+		for (size_t j = 0; j < m->pools[i]->nmembers; j++) {
+			const container_plan *cp = m->pools[i]->members[j]->plan;
 			json_t *o = json_object();
 			json_object_set_new(o, "label", json_string(cp->label));
 			json_object_set_new(o, "type", json_string(cp->type));

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compiler/diag.h"
@@ -98,25 +99,36 @@ START_TEST(read_file_bounds)
 	close(fd);
 	size_t len = 0;
 	errno = 0;
-	ck_assert_ptr_null(src_read_file(&a, path, 99, &len));
+	ck_assert_ptr_null(src_read_file(&a, path, 99, false, &len));
 	ck_assert_int_eq(errno, EFBIG);
-	char *text = src_read_file(&a, path, 100, &len);
+	char *text = src_read_file(&a, path, 100, false, &len);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_uint_eq(len, 100);
 	ck_assert_int_eq(text[100], '\0');
 	unlink(path);
-	ck_assert_ptr_null(src_read_file(&a, "/tmp", 100, &len));
+	ck_assert_ptr_null(src_read_file(&a, "/tmp", 100, false, &len));
 	ck_assert_int_eq(errno, EISDIR);
 	/* 70,000 bytes through a pipe: more than the first 64 KiB guess */
 	FILE *p = popen("head -c 70000 /dev/zero | tr '\\0' y", "r");
 	ck_assert_ptr_nonnull(p);
 	char dev[64];
 	snprintf(dev, sizeof(dev), "/dev/fd/%d", fileno(p));
-	text = src_read_file(&a, dev, 1 << 20, &len);
+	errno = 0;
+	ck_assert_ptr_null(src_read_file(&a, dev, 1 << 20, true, &len)); /* named by a description: refused */
+	ck_assert_int_eq(errno, SRC_ENOTREG);
+	text = src_read_file(&a, dev, 1 << 20, false, &len);
 	pclose(p);
 	ck_assert_ptr_nonnull(text);
 	ck_assert_uint_eq(len, 70000);
 	ck_assert_int_eq(text[69999], 'y');
+	/* a FIFO without a writer: refused at once, never waited on */
+	char fifo[64];
+	snprintf(fifo, sizeof(fifo), "/tmp/dslc-fifo-%d", (int)getpid());
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	errno = 0;
+	ck_assert_ptr_null(src_read_file(&a, fifo, 1 << 20, true, &len));
+	ck_assert_int_eq(errno, SRC_ENOTREG);
+	unlink(fifo);
 	arena_free(&a);
 }
 END_TEST

@@ -13,7 +13,7 @@
 static topology *load(arena *a, const char *path)
 {
 	const char *why = "";
-	topology *t = topo_load_xml(a, path, &why);
+	topology *t = topo_load_xml(a, path, true, &why);
 	ck_assert_msg(t != NULL, "%s: %s", path, why);
 	return t;
 }
@@ -124,13 +124,13 @@ START_TEST(failed_loads_never_fall_back_to_this_machine)
 	arena a;
 	arena_init(&a);
 	const char *why;
-	ck_assert_ptr_null(topo_load_xml(&a, "tests/topologies/absent.xml", &why));
+	ck_assert_ptr_null(topo_load_xml(&a, "tests/topologies/absent.xml", true, &why));
 	ck_assert_str_eq(why, "No such file or directory");
-	ck_assert_ptr_null(topo_load_xml(&a, "tests/topologies/generate.sh", &why));
+	ck_assert_ptr_null(topo_load_xml(&a, "tests/topologies/generate.sh", true, &why));
 	FILE *f = fopen("build/v3.xml", "w");
 	fputs("<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n</topology>\n", f);
 	fclose(f);
-	ck_assert_ptr_null(topo_load_xml(&a, "build/v3.xml", &why));
+	ck_assert_ptr_null(topo_load_xml(&a, "build/v3.xml", true, &why));
 	ck_assert_ptr_nonnull(strstr(why, "v2xml"));
 	arena_free(&a);
 }
