@@ -6,12 +6,14 @@
 #   make demo       build the reference example into out/hgx-b200
 #   make golden     regenerate golden files (review the diff before committing)
 #   make bench      build and lint figures for 1,000 to 16,384 nodes
+#   make fuzz       libFuzzer on the DSL front end, the YAML linter and the
+#                   output writer (FUZZ_SECONDS per target, default 600)
 #   make install PREFIX=/usr/local
 
 CC       ?= gcc
 PREFIX   ?= /usr/local
 PKGS      = yaml-0.1 jansson nettle hwloc
-CPPFLAGS += -I. -Ibuild -D_GNU_SOURCE
+CPPFLAGS += -I. -I$(BUILD) -D_GNU_SOURCE
 OPT      ?= -O2 -g
 CFLAGS   += $(OPT) -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS))
@@ -64,6 +66,23 @@ check: all $(BUILD)/unit_tests
 	@tests/run_all.sh $(BUILD)
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" asan-suite
 	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
+	@$(MAKE) --no-print-directory fuzz-build && tests/fuzz/run.sh build-fuzz $${FUZZ_CHECK_SECONDS:-60}
+
+# ---- fuzzing (clang + libFuzzer) --------------------------------------------
+
+FUZZ_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output
+FUZZ_SECONDS ?= 600
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libdslc.a
+	@for t in $(FUZZ_TARGETS); do \
+		clang -I. -Ibuild-fuzz -D_GNU_SOURCE -std=c11 -Wall -Wextra -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer \
+			tests/fuzz/$$t.c build-fuzz/libdslc.a $(LDLIBS) -o build-fuzz/$$t || exit 1; \
+	done
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
@@ -82,9 +101,9 @@ install: all
 	install -m 0755 $(BUILD)/dslc $(DESTDIR)$(PREFIX)/bin/dslc
 
 clean:
-	rm -rf build build-asan out
+	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-suite golden demo install clean spec bench
+.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -178,13 +178,27 @@ static char *tidy(char *s)
 	return s;
 }
 
+/* Past the cap: the finding is not kept (not even formatted); the limit
+ * finding takes the highest severity of what it stands for, so dropping
+ * never changes whether lint fails. */
+static diag *drop_past_cap(diag_ctx *dc, rule_id rule)
+{
+	diag *limit = dc->items[DIAG_MAX_FINDINGS];
+	diag_severity sev = rule_table[rule].severity;
+	if (sev > limit->severity) {
+		dc->counts[limit->severity]--;
+		limit->severity = sev;
+		dc->counts[sev]++;
+	}
+	dc->sink.notes = NULL;
+	dc->sink.notes_tail = &dc->sink.notes;
+	return &dc->sink;
+}
+
 diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 {
-	if (dc->n > DIAG_MAX_FINDINGS) { /* past the cap: not even formatted */
-		dc->sink.notes = NULL;
-		dc->sink.notes_tail = &dc->sink.notes;
-		return &dc->sink;
-	}
+	if (dc->n > DIAG_MAX_FINDINGS)
+		return drop_past_cap(dc, rule);
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = tidy(arena_vprintf(dc->ar, fmt, ap));
@@ -199,23 +213,19 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 		dc->sink.notes_tail = &dc->sink.notes;
 		return &dc->sink;
 	}
-	if (dc->n >= DIAG_MAX_FINDINGS) {
+	if (dc->n == DIAG_MAX_FINDINGS) {
 		/* a hostile input cannot make the report (or its memory) unbounded */
-		if (dc->n == DIAG_MAX_FINDINGS) {
-			diag *l = arena_alloc(dc->ar, sizeof(*l));
-			l->rule = &rule_table[R_LIMIT];
-			l->severity = SEV_ERROR;
-			l->loc = loc;
-			l->msg = "more than 10,000 findings: the rest are not reported";
-			l->help = "fix the findings above and lint again";
-			l->notes_tail = &l->notes;
-			l->seq = (unsigned)dc->n;
-			ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, l);
-			dc->counts[SEV_ERROR]++;
-		}
-		dc->sink.notes = NULL;
-		dc->sink.notes_tail = &dc->sink.notes;
-		return &dc->sink;
+		diag *l = arena_alloc(dc->ar, sizeof(*l));
+		l->rule = &rule_table[R_LIMIT];
+		l->severity = SEV_NOTE;
+		l->loc = loc;
+		l->msg = "more than 10,000 findings: the rest are not reported";
+		l->help = "fix the findings above and lint again";
+		l->notes_tail = &l->notes;
+		l->seq = (unsigned)dc->n;
+		ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, l);
+		dc->counts[SEV_NOTE]++;
+		return drop_past_cap(dc, rule);
 	}
 	diag *d = arena_alloc(dc->ar, sizeof(*d));
 	d->rule = &rule_table[rule];

@@ -253,7 +253,7 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 			diag_help(dc, d, "drop reserved_cpus, or write `reserved_cpus \"%s\"`", place_reserved_cpus(m->ar, p));
 		}
 	}
-	if (strcmp(k->cpu_manager, "static") == 0 && !k->strict) {
+	if (strcmp(k->cpu_manager, "static") == 0 && !k->strict && k->minor >= 0) {
 		diag *d = diag_report(dc, R_KUBELET_STRICT_RESERVATION, ks->version.set ? ks->version.loc : ks->loc,
 				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
 		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");

@@ -1,5 +1,6 @@
 #include "place.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kw.h"
@@ -316,8 +317,11 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 		p->ok = false;
 	}
 
-	/* env_vars: cluster, derived settings, profile, engine; later wins */
+	/* env_vars: cluster, derived settings, profile, engine; later wins.
+	 * Sized once: a plan per node block must not leave grown copies behind. */
 	env_list *env = &ep->env;
+	env->cap = c->env.n + 2 + s->env.n + e->env.n;
+	env->items = arena_alloc(m->ar, env->cap * sizeof(*env->items));
 	for (size_t i = 0; i < c->env.n; i++)
 		env_set(m->ar, env, c->env.items[i].name, c->env.items[i].value, c->env.items[i].loc);
 	if (c->gid_index.set)
@@ -481,14 +485,19 @@ uint64_t place_hugepages_on(const node_plan *p, int numa)
 static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
 {
 	const topology *t = p->topo;
-	int *cpus = arena_alloc(a, (size_t)(t->ncores * TOPO_MAX_SMT + 1) * sizeof(int));
+	/* scratch, freed here: the arena keeps only the cpulist text */
+	int *cpus = malloc((size_t)(t->ncores * TOPO_MAX_SMT + 1) * sizeof(int));
+	if (!cpus)
+		abort();
 	int k = 0;
 	for (int n = 0; n < t->nnuma; n++)
 		k += place_cpus(t, p->os_first[n], p->os_count[n], cpus + k);
 	for (int i = 0; engines && i < p->nengines; i++)
 		if (p->engines[i].placed)
 			k += place_cpus(t, p->engines[i].first_core, p->engines[i].ncores, cpus + k);
-	return topo_cpulist(a, cpus, k);
+	const char *list = topo_cpulist(a, cpus, k);
+	free(cpus);
+	return list;
 }
 
 const char *place_os_cpus(arena *a, const node_plan *p)

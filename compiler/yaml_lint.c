@@ -42,7 +42,7 @@ static const char *type_name(daos_key_type t)
 	return "a value";
 }
 
-enum { YAML_INT_MAX = 2147483647 };
+enum { YAML_INT_MAX = 2147483647, YAML_MAX_ENGINES = 64 };
 
 static bool scalar_int(const ynode *v, int64_t *out)
 {
@@ -283,7 +283,11 @@ static void check_storage(ylint *y, const yengine *e, bool has_cm_path)
 				t = tiers->items[i];
 		const ynode *roles = ydoc_get(t, "bdev_roles");
 		int w = 0, mm = 0, dd = 0, other = 0;
-		for (size_t r = 0; r < roles->n; r++) {
+		for (size_t r = 0; roles->kind == Y_SEQ && r < roles->n; r++) {
+			if (roles->items[r]->kind != Y_SCALAR) {
+				other++; /* a map or list where a role name belongs */
+				continue;
+			}
 			const char *s = roles->items[r]->text;
 			w += strcmp(s, "wal") == 0;
 			mm += strcmp(s, "meta") == 0;
@@ -394,6 +398,12 @@ static void check_topology(ylint *y, yengine *e)
 static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 {
 	size_t n = engines->n;
+	if (n > YAML_MAX_ENGINES) { /* engines are compared pairwise: bound the pairs */
+		diag *d = diag_report(y->dc, R_LIMIT, engines->loc, "more than %d engines; the first %d are checked",
+				      YAML_MAX_ENGINES, YAML_MAX_ENGINES);
+		diag_help(y->dc, d, "a server runs one engine per NUMA node or socket; check the list");
+		n = YAML_MAX_ENGINES;
+	}
 	yengine *es = arena_alloc(y->a, (n + 1) * sizeof(*es));
 	bool has_cm_path = get_str(ydoc_get(root, "control_metadata"), "path") != NULL;
 	const char *top_iface = get_str(root, "fabric_iface");
@@ -520,15 +530,21 @@ static void check_replicas(ylint *y, const ynode *root, const char *key)
 	if (!p || p->value->kind != Y_SEQ)
 		return;
 	const ynode *list = p->value;
-	for (size_t i = 0; i < list->n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (list->items[i]->kind == Y_SCALAR && list->items[j]->kind == Y_SCALAR &&
-			    strcmp(list->items[i]->text, list->items[j]->text) == 0) {
-				diag *d = diag_report(y->dc, R_ACCESS_POINTS_DUPLICATE, list->items[i]->loc, "%s is listed twice",
-						      list->items[i]->text);
-				diag_note_at(y->dc, d, list->items[j]->loc, "first listed here");
-				diag_help(y->dc, d, "list each host once");
-			}
+	strmap seen; /* host -> its first item */
+	strmap_init(&seen, y->a);
+	for (size_t i = 0; i < list->n; i++) {
+		if (list->items[i]->kind != Y_SCALAR)
+			continue;
+		const ynode *first = strmap_get(&seen, list->items[i]->text);
+		if (!first) {
+			strmap_put(&seen, list->items[i]->text, list->items[i]);
+			continue;
+		}
+		diag *d = diag_report(y->dc, R_ACCESS_POINTS_DUPLICATE, list->items[i]->loc, "%s is listed twice",
+				      list->items[i]->text);
+		diag_note_at(y->dc, d, first->loc, "first listed here");
+		diag_help(y->dc, d, "list each host once");
+	}
 	if (list->n % 2 == 0) {
 		diag *d = diag_report(y->dc, R_ACCESS_POINTS_COUNT, p->key->loc, "%zu %s: DAOS needs an odd number", list->n, key);
 		diag_help(y->dc, d, "list 1, 3 or 5 hosts");

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 
+DSLC = None
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EX = os.path.join(ROOT, "examples", "hgx-b200")
 
@@ -45,6 +46,38 @@ def run(cmd):
     return dt, rss
 
 
+def hostile_inputs(tmp):
+    """Large inputs of the security review (issue 9): each must be linear."""
+    base = open(os.path.join(ROOT, "tests", "fuzz", "seeds", "dsl", "base.dsl")).read()
+    cut = base.index("  reserve os")
+    cases = {}
+    cases["40,000 env lines"] = base[:cut] + "".join(f"  env V{i}={i}\n" for i in range(40000)) + base[cut:]
+    cases["40,000 pools + containers"] = base + "".join(
+        f"pool q{i} {{ size 1TiB }}\ncontainer k{i} in q{i} {{ type posix checksum crc32 server }}\n" for i in range(40000))
+    cases["40,000 BIOS attributes"] = base.replace("bios { ProcSmt = Enabled }",
+                                                   "bios {\n" + "".join(f"    Attr{i} = {i}\n" for i in range(40000)) + "  }")
+    cases["40,000 kernel params"] = base.replace("param hugepagesz=2M",
+                                                 "\n" + "".join(f"    param p{i}={i}\n" for i in range(40000)))
+    blocks = base.replace("nodes n[1-3] : p {", "nodes n[1-3], m[000001-050000], m[050001-100000] : p {")
+    for old, new in (("10.0.0.{10+i}/24", "12"), ("10.1.0.{i*2+1}/24", "13"), ("10.1.0.{n*2}/24", "14")):
+        blocks = blocks.replace(old, new + ".{i/60000}.{i/250%240}.{i%250+1}/8")
+    blocks = blocks.replace("10.2.0.{n}", "15.{i/60000}.{i/250%240}.{i%250+1}")
+    cases["100,000 node blocks"] = blocks + "".join(f"node m{i:06d} {{ exclude nvme 0000:a2:00.0 }}\n" for i in range(1, 100001))
+    cases["daos_server.yml, 1,000,000 keys"] = "name: daos_server\n" + "".join(f"k{i}: 1\n" for i in range(1000000))
+    paths = {}
+    for k, (name, text) in enumerate(cases.items()):
+        paths[name] = os.path.join(tmp, f"hostile{k}" + (".yml" if name.startswith("daos_server") else ".dsl"))
+        open(paths[name], "w").write(text)
+    del cases  # the children's RSS must not count this process's pages
+    print(f"\n{'hostile input':<34} {'lint s':>7} {'max RSS MiB':>12}")
+    for name, path in paths.items():
+        rss = os.path.join(tmp, "rss")
+        t = time.perf_counter()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss, DSLC, "lint", path], capture_output=True)
+        dt = time.perf_counter() - t
+        print(f"{name:<34} {dt:>7.2f} {int(open(rss).read().split()[-1]) / 1024:>12.1f}   (exit {r.returncode})")
+
+
 PEER = os.path.join(os.path.dirname(ROOT), "shared", "peers", "jinja2", "render.py")
 
 
@@ -63,7 +96,8 @@ def peer_time(tmp, n):
 
 
 def main():
-    dslc = os.path.abspath(sys.argv[1])
+    global DSLC
+    dslc = DSLC = os.path.abspath(sys.argv[1])
     sizes = [int(a) for a in sys.argv[2:]] or [1000, 4096, 16384]
     print(f"{'nodes':>6} {'files':>6} {'lint s':>7} {'build s':>8} {'rebuild s':>9} {'peak MiB':>9} {'KiB/node':>9} {'peer s':>8} {'peer/dslc':>9}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -84,6 +118,8 @@ def main():
             print(f"{n:>6} {files:>6} {lint:>7.3f} {build:>8.3f} {rebuild:>9.3f} {peak / 1024:>9.1f} {peak / n:>9.1f} {peer_s} {ratio}")
     print("peak MiB is the largest child RSS so far (monotonic); KiB/node divides it by the node count")
     print("peer: ../shared/peers/jinja2/render.py rendering the same per-node artifacts, no checks (- when absent)")
+    with tempfile.TemporaryDirectory() as tmp:
+        hostile_inputs(tmp)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,10 @@ tests/os_artifacts.sh "$DSLC" >"$log" 2>&1
 grep -v '^ok ' "$log"
 count "$log"
 
+tests/hostile.sh "$DSLC" $QUICK >"$log" 2>&1
+grep -v '^ok ' "$log"
+count "$log"
+
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 		/usr/bin/python3 tests/validate/formats_check.py "$DSLC" >"$log" 2>&1

@@ -41,6 +41,7 @@ int main(void)
 	srunner_add_suite(sr, suite_place());
 	srunner_add_suite(sr, suite_topology_xml());
 	srunner_add_suite(sr, suite_pools());
+	srunner_add_suite(sr, suite_safety());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

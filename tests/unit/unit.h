@@ -12,6 +12,7 @@ Suite *suite_diag(void);
 Suite *suite_place(void);
 Suite *suite_topology_xml(void);
 Suite *suite_pools(void);
+Suite *suite_safety(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);

@@ -1,0 +1,37 @@
+/* fuzz_yaml.c - libFuzzer target: the linter of hand-written
+ * daos_server.yml files (libyaml parse, key tables, DAOS's checks, the
+ * checks DAOS misses), with and without a topology. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compile.h"
+#include "compiler/topology.h"
+#include "compiler/yaml_lint.h"
+
+static const topology *topo;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static arena topo_arena;
+	static int loaded;
+	if (!loaded) {
+		const char *why;
+		arena_init(&topo_arena);
+		topo = topo_load_xml(&topo_arena, "examples/hgx-b200/hgx-b200.xml", true, &why);
+		loaded = 1;
+	}
+	compilation c;
+	arena_init(&c.ar);
+	src_set_init(&c.src, &c.ar);
+	diag_init(&c.dc, &c.ar, &c.src);
+	char *text = arena_alloc(&c.ar, size + 1);
+	memcpy(text, data, size);
+	/* the first byte picks the release and whether the topology is used */
+	const char *release = size && (data[0] & 1) ? "2.8" : size && (data[0] & 2) ? "2.6" : NULL;
+	uint32_t id = src_add(&c.src, "daos_server.yml", text, size);
+	yaml_lint_file(&c.ar, &c.dc, id, release, size && (data[0] & 4) ? topo : NULL);
+	diag_sort(&c.dc);
+	compile_free(&c);
+	return 0;
+}

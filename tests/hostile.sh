@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Hostile inputs: every reproducer of the security review (issue 9) as a test.
+# Each runs in a scratch directory; the checks are the promises of SPEC.md's
+# "Security model": a located error, no write outside -o (nothing named
+# ESCAPED or PWNED appears anywhere), no command run, no crash, no hang.
+# `timeout` is a hang guard, not a speed claim (make bench has the figures).
+#   tests/hostile.sh DSLC [quick]   quick: skip the large inputs (valgrind)
+set -u
+DSLC=$1
+QUICK=${2:-}
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin hostile
+ROOT=$(pwd)
+# the cases run in scratch directories: make the binary's path absolute
+# (DSLC may be "valgrind ... build/dslc")
+bin=${DSLC##* } pre=${DSLC% *}
+[ "$pre" = "$DSLC" ] && pre=""
+case $bin in /*) ;; *) bin=$ROOT/$bin ;; esac
+DSLC="$pre $bin"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+SEEDS=$ROOT/tests/fuzz/seeds/dsl
+GUARD=${DSLC_GUARD:-60}
+
+# case NAME: a fresh directory $T/NAME/w (the working directory) with the
+# seed files beside it; nothing may appear outside w/out.
+new_case() {
+	C=$T/$1
+	mkdir -p "$C/w"
+	cp "$SEEDS"/*.dsl "$C/w/"
+}
+
+# dslc_in [--guard S] ARGS...: runs dslc in the current case's directory;
+# sets RC and ERR (the file holding its output, stdout and stderr).
+dslc_in() {
+	local guard=$GUARD
+	if [ "$1" = --guard ]; then guard=$2; shift 2; fi
+	(cd "$C/w" && timeout "$guard" $DSLC "$@" >"$C/out" 2>&1)
+	RC=$?
+	ERR=$C/out
+}
+
+# build NAME FILE [args]: a new case, then dslc build FILE -o out there.
+build() {
+	new_case "$1"
+	local file=$2
+	shift 2
+	dslc_in build "$file" -o out "$@"
+}
+
+no_escape() { [ -z "$(find "$T" \( -name '*ESCAPED*' -o -name '*PWNED*' \) -print -quit)" ]; }
+
+# expect NAME RULE LINE: exit 1, the rule at FILE:LINE, nothing written
+expect() {
+	check "$1: exit 1 with error[$2] at line $3, nothing written, nothing escaped" \
+		"[ $RC = 1 ] && grep -q ':$3:[0-9]*: error\\[$2\\]' '$ERR' && [ ! -e '$C/w/out' ] && no_escape || { cat '$ERR' | head -8; false; }"
+}
+
+# 1. names that would leave the tree or inject unit lines
+build nic-path nic-path.dsl
+expect "NIC name with ../ (DSL)" unsafe-value 12
+build nic-newline nic-newline.dsl
+expect "NIC name with a newline" unsafe-value 12
+new_case nic-topology
+sed 's/name="ens1f0np0"/name="eth0\/..\/..\/..\/..\/..\/..\/ESCAPED"/' examples/hgx-b200/hgx-b200.xml >"$C/w/evil.xml"
+sed 's/^  topology *"hgx-b200.xml"/  topology "evil.xml"\n  nic auto/; /nic  ens1f0np0/d' examples/hgx-b200/hardware.dsl >"$C/w/hw.dsl"
+sed 's|include "hardware.dsl"|include "hw.dsl"|; s|ens1f0np0 10.20|eth0/../../../../../../ESCAPED 10.20|' examples/hgx-b200/cluster.dsl >"$C/w/c.dsl"
+dslc_in build c.dsl -o out
+expect "NIC name with ../ from a topology export, at its nic auto line" unsafe-value 12
+check "... and at the storage line that names it" "grep -q 'c.dsl:48:[0-9]*: error\\[unsafe-value\\]' '$ERR'"
+
+# 2. commands
+build bmc-system bmc-system.dsl
+expect "Redfish system id with ;" unsafe-value 16
+build kernel-suppressed kernel-suppressed.dsl
+expect "kernel parameter with \$( ) under a suppression" unsafe-value 24
+build kernel-disabled kernel-suppressed.dsl --disable kernel-param-syntax
+expect "kernel parameter with \$( ) under --disable kernel-param-syntax" unsafe-value 24
+build unsafe-disable base.dsl --disable unsafe-value
+check "--disable unsafe-value is refused (exit 2)" "[ $RC = 2 ] && grep -q 'cannot be disabled' '$ERR'"
+new_case unsafe-allow
+sed 's|  # dslc: allow kernel-param-syntax -- fuzz seed|  # dslc: allow kernel-param-syntax, unsafe-value -- trying|' "$SEEDS/kernel-suppressed.dsl" >"$C/w/k.dsl"
+dslc_in build k.dsl -o out
+expect "allow unsafe-value does not silence it" unsafe-value 24
+
+# 3. arithmetic
+build template-fpe template-fpe.dsl
+expect "INT64_MIN / -1 in an address template" bad-value 28
+check "the template error says overflow" "grep -q 'overflows a 64-bit integer' '$ERR'"
+build scm-wrap scm-wrap.dsl
+expect "scm ram 17179869176GiB" bad-value 21
+build port-wrap port-wrap.dsl
+expect "fabric_port 65535 (engine 1 would get 66535)" bad-value 5
+build kubelet-version kubelet-version.dsl
+expect "kubelet version 1.99999999999999999999" bad-value 25
+
+# 4. names compared as DNS does
+build host-case host-case.dsl
+expect "N1 and n2. duplicate n1 and n2" duplicate-definition 27
+check "both duplicates reported, saying why" "grep -q 'node N1 is defined twice' '$ERR' && grep -q 'node n2. is defined twice' '$ERR' && grep -q 'N1 is n1' '$ERR'"
+
+# 5. bytes a string must not hold
+new_case utf8
+printf 'daos 2.6\ncluster c {\n  provider "ofi+tcp\xff"\n}\n' >"$C/w/u.dsl"
+dslc_in lint u.dsl
+check "invalid UTF-8 in a string is a located syntax error" "[ $RC = 1 ] && grep -q 'u.dsl:3:12: error\\[syntax\\]: the string is not valid UTF-8' '$ERR'"
+printf 'daos 2.6\ncluster c {\n  provider "ofi\033[2J+tcp"\n}\n' >"$C/w/e.dsl"
+dslc_in lint e.dsl
+check "a raw control byte in a string is a syntax error, and never echoed" \
+	"[ $RC = 1 ] && grep -q 'control byte 0x1b in a string' '$ERR' && ! grep -q \$'\\033' '$ERR'"
+
+# 6. files that never end
+new_case fifo
+mkfifo "$C/w/pipe"
+printf 'daos 2.6\ninclude "pipe"\n' >"$C/w/i.dsl"
+dslc_in --guard 10 lint i.dsl
+check "include of a FIFO is refused at once" "[ $RC = 1 ] && grep -q 'not a regular file' '$ERR'"
+sed 's|^  topology *"hgx-b200.xml"|  topology "pipe"|' examples/hgx-b200/hardware.dsl >"$C/w/hw.dsl"
+sed 's|include "hardware.dsl"|include "hw.dsl"|' examples/hgx-b200/cluster.dsl >"$C/w/c.dsl"
+dslc_in --guard 10 lint c.dsl
+check "topology of a FIFO is refused at once" "[ $RC = 1 ] && grep -q 'error\\[topology-load\\].*not a regular file' '$ERR'"
+new_case bomb
+for i in $(seq 0 10); do
+	if [ "$i" = 10 ]; then echo "# leaf" >"$C/w/b$i.dsl"; else
+		for k in 1 2 3 4 5 6; do echo "include \"b$((i + 1)).dsl\""; done >"$C/w/b$i.dsl"; fi
+done
+printf 'daos 2.6\ninclude "b0.dsl"\n' >"$C/w/bomb.dsl"
+dslc_in --guard 10 lint bomb.dsl
+check "6^10 includes stop at the include budget" "[ $RC = 1 ] && grep -q 'error\\[input-limit\\]: more than 1024 included files' '$ERR'"
+
+# 7. the YAML linter
+for y in roles-map:bdev-roles targets-max:yaml-type; do
+	f=${y%%:*} rule=${y#*:}
+	timeout "$GUARD" $DSLC lint "tests/fuzz/seeds/yaml/$f.yml" >"$T/$f.out" 2>&1
+	rc=$?
+	check "YAML $f: exit 1 with $rule, no crash" "[ $rc = 1 ] && grep -q 'error\\[$rule\\]' '$T/$f.out'"
+done
+
+# 8. echoed values are bounded
+new_case echo
+{ printf 'daos 2.6\nnodes '; head -c 10000000 /dev/zero | tr '\0' a; printf ' : nothing\n'; } >"$C/w/long.dsl"
+(cd "$C/w" && timeout "$GUARD" $DSLC lint long.dsl >"$C/out" 2>&1)
+RC=$?
+check "a 10 MB name is echoed in under 4 KiB" "[ $RC = 1 ] && [ \$(wc -c <'$C/out') -lt 4096 ]"
+
+# 9. large inputs: linear, not quadratic (skipped under valgrind)
+if [ -z "$QUICK" ]; then
+	new_case big
+	base=$SEEDS/base.dsl
+	{ sed -n '1,/^  reserve os/p' "$base"; for i in $(seq 1 40000); do echo "  env V$i=$i"; done; sed '1,/^  reserve os/d' "$base"; } >"$C/w/env.dsl"
+	{ cat "$base"; for i in $(seq 1 40000); do echo "pool q$i { size 1TiB }"; echo "container k$i in q$i { type posix checksum crc32 server }"; done; } >"$C/w/pools.dsl"
+	/usr/bin/python3 - "$C/w" <<'PYEOF'
+import sys
+d = sys.argv[1]
+with open(d + "/keys.yml", "w") as f:
+    f.write("name: daos_server\n")
+    for i in range(1000000):
+        f.write("k%d: 1\n" % i)
+base = open(d + "/base.dsl").read().replace("nodes n[1-3] : p {", "nodes n[1-3], m[000001-050000], m[050001-100000] : p {")
+base = base.replace("10.0.0.{10+i}/24", "12.{i/60000}.{i/250%240}.{i%250+1}/8").replace("10.1.0.{i*2+1}/24", "13.{i/60000}.{i/250%240}.{i%250+1}/8")
+base = base.replace("10.1.0.{n*2}/24", "14.{i/60000}.{i/250%240}.{i%250+1}/8").replace("10.2.0.{n}", "15.{i/60000}.{i/250%240}.{i%250+1}")
+with open(d + "/blocks.dsl", "w") as f:
+    f.write(base)
+    for i in range(1, 100001):
+        f.write("node m%06d { exclude nvme 0000:a2:00.0 }\n" % i)
+PYEOF
+	# env and pools lint without errors (pools: 40,000 rd-fac-zero warnings,
+	# capped); the million unknown keys are errors
+	for f in env.dsl:0 pools.dsl:0 keys.yml:1; do
+		(cd "$C/w" && timeout "$GUARD" $DSLC lint "${f%%:*}" >/dev/null 2>&1)
+		rc=$?
+		check "large input ${f%%:*} finishes with exit ${f#*:} (got $rc)" "[ $rc = ${f#*:} ]"
+	done
+	if [ -x /usr/bin/time ]; then
+		(cd "$C/w" && timeout "$GUARD" /usr/bin/time -f '%M' -o "$C/rss" $DSLC lint blocks.dsl >/dev/null 2>&1)
+		rc=$?
+		check "100,000 node blocks lint clean in under 1 GiB (max RSS \$(tail -n 1 '$C/rss' 2>/dev/null) KiB)" \
+			"[ $rc = 0 ] && [ \"\$(tail -n 1 '$C/rss')\" -lt 1048576 ]"
+	else
+		echo "skip hostile RSS check: /usr/bin/time is missing (scripts/install-deps.sh installs it)"
+	fi
+fi
+
+# 10. the output tree is dslc's alone
+EX=$ROOT/examples/hgx-b200/cluster.dsl
+O=$T/tree
+mkdir -p "$O"
+$DSLC build "$EX" -o "$O/out" >/dev/null 2>&1
+mkdir "$O/outside"
+cp -r "$O/out/nodes/gpu001/." "$O/outside/"
+rm -rf "$O/out/nodes/gpu001"
+ln -s "$O/outside" "$O/out/nodes/gpu001"
+sed 's/crt_timeout   600s/crt_timeout   601s/' "$EX" >"$ROOT/examples/hgx-b200/.hostile-tmp.dsl"
+$DSLC build "$ROOT/examples/hgx-b200/.hostile-tmp.dsl" -o "$O/out" >/dev/null 2>&1
+rc=$?
+rm -f "$ROOT/examples/hgx-b200/.hostile-tmp.dsl"
+check "a symlinked node directory in the old tree: rebuilt as a real directory, nothing linked outside" \
+	"[ $rc = 0 ] && [ ! -L '$O/out/nodes/gpu001' ] && [ -d '$O/out/nodes/gpu001' ] && [ -z \"\$(find '$O/outside' -type f -links +1)\" ] && grep -q 600 '$O/outside/etc/daos/daos_server.yml'"
+mkdir "$O/stray"
+echo '{}' >"$O/stray/manifest.json"
+echo precious >"$O/stray/notes.txt"
+$DSLC build "$EX" -o "$O/stray" >/dev/null 2>"$O/stray.err"
+rc=$?
+check "a directory with a manifest.json dslc did not write is refused" \
+	"[ $rc = 2 ] && grep -q 'manifest.json that dslc did not write' '$O/stray.err' && [ \"\$(cat '$O/stray/notes.txt')\" = precious ]"
+/usr/bin/python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["files"].append({"path": "nodes/x/missing"}); json.dump(m, open(sys.argv[1], "w"))' "$O/out/manifest.json"
+$DSLC build "$EX" -o "$O/out" >/dev/null 2>"$O/missing.err"
+rc=$?
+check "a manifest listing a file that is not there is refused" "[ $rc = 2 ] && grep -q \"listing 'nodes/x/missing'\" '$O/missing.err'"
+rm -rf "$O/out"
+mkdir -p "$O/out.dslc-new-999999/nodes" "$O/out.dslc-old-999998"
+touch "$O/out.dslc-new-999999/nodes/file"
+$DSLC build "$EX" -o "$O/out" >/dev/null 2>&1
+check "stale staging directories of a dead build are removed" \
+	"[ $? = 0 ] && [ ! -e '$O/out.dslc-new-999999' ] && [ ! -e '$O/out.dslc-old-999998' ]"
+if command -v flock >/dev/null; then
+	flock "$O/out.dslc-lock" sleep 2 &
+	sleep 0.5
+	$DSLC build "$EX" -o "$O/out" >/dev/null 2>"$O/lock.err"
+	rc=$?
+	wait
+	check "a second build waits for the lock and says so" "[ $rc = 0 ] && grep -q 'another dslc is building' '$O/lock.err'"
+fi
+ln -s "$O/out" "$O/link"
+$DSLC build "$EX" -o "$O/link" >/dev/null 2>"$O/link.err"
+check "-o naming a symbolic link is a clear error" "[ $? = 2 ] && grep -q 'is a symbolic link to' '$O/link.err' && [ -L '$O/link' ]"
+$DSLC build "$EX" -o "$O/out/." >/dev/null 2>"$O/dot.err"
+check "-o ending in . is a clear error" "[ $? = 2 ] && grep -q 'name the output directory itself' '$O/dot.err'"
+tests_end
