@@ -167,6 +167,9 @@ static void check_spec(model *m, const node_spec *s)
 		const engine_plan *ep = &p->engines[e];
 		if (ep->nic)
 			check_name(m, ep->nic->loc, "interface name", ep->nic->name, 15, nic_help);
+		if (ep->nic && ep->nic->rdma)
+			check_name(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, SAFE_NAME_MAX,
+				   "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
 	}
 	if (s->hw->bmc_system.set)

@@ -36,8 +36,10 @@ static bool plan_of(const node *nd, net_plan *np)
 		if (!nd->storage[i] || !val_ipv4(nd->storage[i], true, &ip, &pl, &why))
 			continue;
 		/* the name becomes a file name and a unit value: refuse, never escape */
-		if (safe_name(s->storage[i].iface) || strlen(s->storage[i].iface) > 15)
-			return np->unsafe = true, false;
+		if (safe_name(s->storage[i].iface) || strlen(s->storage[i].iface) > 15) {
+			np->unsafe = true;
+			return false;
+		}
 		np->ifname[np->n] = s->storage[i].iface;
 		np->addr[np->n] = nd->storage[i];
 		np->ip[np->n] = ip;

@@ -45,10 +45,13 @@ static target_result bios_json(const model *m, const node *nd, target_file *out)
 				g = json_object();
 				json_object_set_new(attrs, group, g);
 			}
-			if (json_object_set_new(g, dot + 1, bios_value(e->value)) != 0)
-				return json_decref(attrs), TARGET_FAIL;
+			if (json_object_set_new(g, dot + 1, bios_value(e->value)) != 0) {
+				json_decref(attrs);
+				return TARGET_FAIL; /* not UTF-8: never drop an attribute */
+			}
 		} else if (json_object_set_new(attrs, e->name, bios_value(e->value)) != 0) {
-			return json_decref(attrs), TARGET_FAIL; /* not UTF-8: never drop an attribute */
+			json_decref(attrs);
+			return TARGET_FAIL;
 		}
 	}
 	json_t *root = json_object();

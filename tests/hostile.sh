@@ -225,6 +225,13 @@ fi
 ln -s "$O/out" "$O/link"
 $DSLC build "$EX" -o "$O/link" >/dev/null 2>"$O/link.err"
 check "-o naming a symbolic link is a clear error" "[ $? = 2 ] && grep -q 'is a symbolic link to' '$O/link.err' && [ -L '$O/link' ]"
+mkdir "$O/mnt"
+if unshare -m sh -c "mount -t tmpfs none '$O/mnt'" 2>/dev/null; then
+	unshare -m sh -c "mount -t tmpfs none '$O/mnt' && $DSLC build '$EX' -o '$O/mnt'" >/dev/null 2>"$O/mnt.err"
+	check "-o naming a mount point is a clear error" "[ $? = 2 ] && grep -q 'is a mount point' '$O/mnt.err'"
+else
+	echo "skip hostile mount point: no mount namespace here (unshare -m needs root)"
+fi
 $DSLC build "$EX" -o "$O/out/." >/dev/null 2>"$O/dot.err"
 check "-o ending in . is a clear error" "[ $? = 2 ] && grep -q 'name the output directory itself' '$O/dot.err'"
 tests_end
