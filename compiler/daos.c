@@ -2,9 +2,10 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 const daos_release daos_releases[DAOS__NRELEASES] = {
-#define RELEASE(e, name, ctx, ram) [e] = {e, name, ctx, ram},
+#define RELEASE(e, name, ctx, ram, abt) [e] = {e, name, ctx, ram, abt},
 #include "schemas/daos_releases.def"
 #undef RELEASE
 };
@@ -26,6 +27,24 @@ const daos_key_info daos_keys[DAOS__NKEYS] = {
 #undef MAP
 #undef LIST_MAP
 };
+
+const char *const daos_debug_streams[] = {
+	"ALL", "MD", "PL", "MGMT", "EPC", "DF", "REBUILD", "SEC", "CSUM", "GROUP_DEFAULT", "GROUP_METADATA_ONLY",
+	"GROUP_METADATA", "ANY", "TRACE", "MEM", "NET", "IO", "TEST", NULL};
+const char *const daos_log_subsystems[] = {
+	"ALL", "DAOS", "ARRAY", "KV", "COMMON", "TREE", "VOS", "CLIENT", "SERVER", "RDB", "RSVC", "POOL", "CONTAINER",
+	"OBJECT", "PLACEMENT", "REBUILD", "MGMT", "BIO", "TESTS", "DFS", "DUNS", "DRPC", "SECURITY", "DTX", "DFUSE",
+	"IL", "CSUM", "STACK", "MISC", "MEM", "SWIM", "FI", "TELEM", "CRT", "RPC", "BULK", "CORPC", "GRP", "LM", "HG",
+	"EXTERNAL", "ST", "IV", "CTL", NULL};
+const char *const daos_control_log_levels[] = {"TRACE", "DEBUG", "INFO", "NOTICE", "ERROR", NULL};
+
+int daos_name_known(const char *const *list, const char *name, size_t n)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && strncasecmp(*list, name, n) == 0)
+			return 1;
+	return 0;
+}
 
 const daos_release *daos_release_find(const char *name)
 {

@@ -2,8 +2,10 @@
 #ifndef DSLC_DAOS_H
 #define DSLC_DAOS_H
 
+#include <stddef.h>
+
 typedef enum daos_release_id {
-#define RELEASE(e, name, ctx, ram) e,
+#define RELEASE(e, name, ctx, ram, abt) e,
 #include "schemas/daos_releases.def"
 #undef RELEASE
 	DAOS__NRELEASES
@@ -14,6 +16,7 @@ typedef struct daos_release {
 	const char *name;
 	int ctx_cap;
 	int system_ram_reserved_gib;
+	int abt_stack_md_min; /* 0: no MD-on-SSD minimum */
 } daos_release;
 
 typedef enum daos_key {
@@ -34,6 +37,15 @@ typedef struct daos_key_info {
 
 extern const daos_release daos_releases[DAOS__NRELEASES];
 extern const daos_key_info daos_keys[DAOS__NKEYS];
+
+/* Names DAOS accepts, compared without case: DD_MASK debug streams and
+ * DD_SUBSYS subsystems (src/control/server/engine/utils.go, the same in 2.6
+ * and 2.8), control_log_mask levels (src/control/logging/level.go). */
+extern const char *const daos_debug_streams[];
+extern const char *const daos_log_subsystems[];
+extern const char *const daos_control_log_levels[];
+/* Whether name (n bytes) is in the NULL-terminated list, ignoring case. */
+int daos_name_known(const char *const *list, const char *name, size_t n);
 
 const daos_release *daos_release_find(const char *name);
 /* The key's name in that release, or NULL when the release has no such key. */

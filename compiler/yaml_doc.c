@@ -12,7 +12,12 @@ typedef struct ybuild {
 	yaml_parser_t p;
 	strmap anchors;
 	bool failed;
+	size_t merged; /* pairs copied by merge keys so far (bounded) */
 } ybuild;
+
+/* Merge keys may copy at most this many pairs in one file: an anchor of a
+ * million keys merged a million times must not cost 10^12. */
+enum { YDOC_MAX_MERGED = 1000000 };
 
 static src_loc mark_loc(const ybuild *b, yaml_mark_t s, yaml_mark_t e)
 {
@@ -73,11 +78,39 @@ static void index_pair(arena *a, ynode *m)
 			strmap_put(m->index, m->pairs[i].key->text, (void *)(i + 1));
 }
 
+/* `<<: *anchor` (or a list of anchors): the pairs this map does not give
+ * itself, as yaml.v2 merges them for DAOS (explicit keys win, then the
+ * first source). The merged pairs keep their own locations. */
+static bool merge_into(ybuild *b, ynode *m, const ynode *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const ypair *p = &src->pairs[i];
+		if (p->key->kind == Y_SCALAR && ydoc_pair(m, p->key->text))
+			continue;
+		if (++b->merged > YDOC_MAX_MERGED) {
+			b->failed = true;
+			diag *d = diag_report(b->dc, R_LIMIT, m->loc, "YAML merge keys copy more than %d entries", YDOC_MAX_MERGED);
+			diag_help(b->dc, d, "write the engines out, or merge smaller anchors");
+			return false;
+		}
+		ARENA_PUSH(b->a, m->pairs, m->n, m->cap, *p);
+		index_pair(b->a, m);
+	}
+	return true;
+}
+
+static bool is_merge_key(const ynode *k)
+{
+	return k->kind == Y_SCALAR && !k->quoted && strcmp(k->text, "<<") == 0;
+}
+
 static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 {
 	ynode *m = node_new(b, Y_MAP, start);
 	anchor(b, start->data.mapping_start.anchor, m);
 	yaml_event_delete(start);
+	const ynode *sources[8];
+	size_t nsources = 0;
 	for (;;) {
 		yaml_event_t ev;
 		if (!next(b, &ev))
@@ -85,6 +118,9 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 		if (ev.type == YAML_MAPPING_END_EVENT) {
 			m->loc.end = (uint32_t)ev.end_mark.index;
 			yaml_event_delete(&ev);
+			for (size_t i = 0; i < nsources; i++)
+				if (!merge_into(b, m, sources[i]))
+					return NULL;
 			return m;
 		}
 		ynode *k = parse_node(b, &ev, depth + 1);
@@ -96,6 +132,21 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 		ynode *v = parse_node(b, &vev, depth + 1);
 		if (!v)
 			return NULL;
+		if (is_merge_key(k)) {
+			bool ok = v->kind == Y_MAP || v->kind == Y_SEQ;
+			for (size_t i = 0; ok && v->kind == Y_SEQ && i < v->n; i++)
+				ok = v->items[i]->kind == Y_MAP;
+			size_t add = v->kind == Y_MAP ? 1 : v->n;
+			if (!ok || nsources + add > sizeof(sources) / sizeof(sources[0])) {
+				diag *d = diag_report(b->dc, R_SYNTAX, k->loc, "a merge key takes a mapping or a list of up to 8 mappings");
+				diag_help(b->dc, d, "write `<<: *anchor` where the anchor names a mapping");
+				b->failed = true;
+				return NULL;
+			}
+			for (size_t i = 0; i < add; i++)
+				sources[nsources++] = v->kind == Y_MAP ? v : v->items[i];
+			continue;
+		}
 		if (k->kind == Y_SCALAR) {
 			const ypair *old = ydoc_pair(m, k->text);
 			if (old) {

@@ -19,6 +19,8 @@ typedef struct ylint {
 	const daos_release *rel;
 	const topology *topo;
 	strmap keys; /* "section\x1fname" (a key's name in any release) -> daos_key_info * */
+	bool ucx; /* the provider is ucx+...: ABT_THREAD_STACKSIZE >= 32768 */
+	int64_t mem_gib; /* the node's RAM, 0 unknown */
 } ylint;
 
 bool yaml_lint_is_yaml(const char *path)
@@ -51,6 +53,15 @@ static bool scalar_int(const ynode *v, int64_t *out)
 	char *end;
 	errno = 0;
 	long long x = strtoll(v->text, &end, 0);
+	if (*v->text && *end == '.' && !errno) {
+		/* yaml.v2 decodes 16.0 (and 16.5, truncated) into an int field */
+		char *fend;
+		double f = strtod(v->text, &fend);
+		if (*fend || f != f || f > YAML_INT_MAX || f < -YAML_INT_MAX)
+			return false;
+		x = (long long)f;
+		end = fend;
+	}
 	/* Every integer DAOS reads fits in 2^31 (ports, cores, GiB, pages); the
 	 * bound keeps the sums and products below far from overflow. */
 	if (!*v->text || *end || errno || x > YAML_INT_MAX || x < -YAML_INT_MAX)
@@ -71,6 +82,12 @@ static bool scalar_bool(const ynode *v)
 	return false;
 }
 
+static bool is_true(const ynode *v)
+{
+	return strcasecmp(v->text, "true") == 0 || strcasecmp(v->text, "yes") == 0 || strcasecmp(v->text, "on") == 0 ||
+	       strcasecmp(v->text, "y") == 0;
+}
+
 static bool type_ok(const ynode *v, daos_key_type t)
 {
 	switch (t) {
@@ -88,6 +105,8 @@ static bool type_ok(const ynode *v, daos_key_type t)
 		return true;
 	case KT_MAP: return v->kind == Y_MAP;
 	case KT_LIST_MAP:
+		if (v->kind == Y_SCALAR && !v->quoted && (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0))
+			return true; /* `engines:` with no value: discovery mode */
 		if (v->kind != Y_SEQ)
 			return false;
 		for (size_t i = 0; i < v->n; i++)
@@ -168,10 +187,18 @@ static bool get_int(const ynode *map, const char *key, int64_t *out, src_loc *lo
 	return true;
 }
 
+/* A plain ~, null or empty scalar: YAML's null, which leaves the key unset. */
+static bool is_null(const ynode *v)
+{
+	return v->kind == Y_SCALAR && !v->quoted &&
+	       (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0 || strcmp(v->text, "Null") == 0 ||
+		strcmp(v->text, "NULL") == 0);
+}
+
 static const char *get_str(const ynode *map, const char *key)
 {
 	const ynode *v = ydoc_get(map, key);
-	return v && v->kind == Y_SCALAR ? v->text : NULL;
+	return v && v->kind == Y_SCALAR && !is_null(v) ? v->text : NULL;
 }
 
 static src_loc key_loc(const ynode *map, const char *key)
@@ -190,9 +217,58 @@ typedef struct yengine {
 	const char *iface;
 	int numa; /* with a topology: the engine's NUMA node, -1 unknown */
 	int ctx;
+	bool scm_ram, md_on_ssd, has_bdevs, has_meta;
+	const char *scm_class;
+	int64_t scm_size; /* GiB, 0 when not given */
+	src_loc scm_size_loc;
 } yengine;
 
-static void check_env(ylint *y, const ynode *list)
+/* DD_MASK=io,mgmt and DD_SUBSYS=vos,pool: each name from DAOS's lists. */
+static void check_env_names(ylint *y, const ynode *e, const char *var, const char *value, const char *const *names,
+			    const char *what)
+{
+	for (const char *p = value;;) {
+		size_t n = strcspn(p, ",");
+		if (!daos_name_known(names, p, n)) {
+			diag *d = diag_report(y->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", var, (int)n, p, what);
+			diag_help(y->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
+			return;
+		}
+		if (!p[n])
+			return;
+		p += n + 1;
+	}
+}
+
+/* The values daos_server checks before it starts (engine/config.go, utils.go). */
+static void check_env_value(ylint *y, const yengine *eng, const ynode *e, size_t nl, const char *value)
+{
+	if (nl == 7 && strncmp(e->text, "DD_MASK", 7) == 0)
+		check_env_names(y, e, "DD_MASK", value, daos_debug_streams, "debug stream");
+	else if (nl == 9 && strncmp(e->text, "DD_SUBSYS", 9) == 0)
+		check_env_names(y, e, "DD_SUBSYS", value, daos_log_subsystems, "log subsystem");
+	else if (nl == 12 && strncmp(e->text, "PMEMOBJ_CONF", 12) == 0 && eng->scm_ram && strstr(value, "sds.at_create=1")) {
+		diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "PMEMOBJ_CONF holds sds.at_create=1, which daos_server refuses with RAM SCM");
+		diag_help(y->dc, d, "remove the entry: daos_server sets PMEMOBJ_CONF=sds.at_create=0 itself");
+	} else if (nl == 20 && strncmp(e->text, "ABT_THREAD_STACKSIZE", 20) == 0) {
+		char *end;
+		long long v = strtoll(value, &end, 10);
+		/* a minimum applies with dcpm (20480), UCX (32768) or, from 2.8, MD-on-SSD */
+		int need = y->ucx ? 32768 : eng->scm_class && !eng->scm_ram ? 20480 : eng->md_on_ssd ? y->rel->abt_stack_md_min : 0;
+		if (!need)
+			return; /* daos_server does not read it */
+		if (*end || end == value) {
+			diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "ABT_THREAD_STACKSIZE '%s' is not a number", value);
+			diag_help(y->dc, d, "write a size in bytes, e.g. ABT_THREAD_STACKSIZE=%d, or remove the entry", need ? need : 32768);
+		} else if (v < need) {
+			diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "ABT_THREAD_STACKSIZE %lld is under the %d bytes DAOS %s needs %s", v,
+					      need, y->rel->name, y->ucx ? "with a UCX provider" : "with MD-on-SSD");
+			diag_help(y->dc, d, "write ABT_THREAD_STACKSIZE=%d, or remove the entry (daos_server sets it)", need);
+		}
+	}
+}
+
+static void check_env(ylint *y, const yengine *engine, const ynode *list)
 {
 	if (!list || list->kind != Y_SEQ)
 		return;
@@ -201,6 +277,8 @@ static void check_env(ylint *y, const ynode *list)
 		if (e->kind != Y_SCALAR)
 			continue;
 		const char *eq = strchr(e->text, '=');
+		if (engine && eq && !eq[1] && strncmp(e->text, "DD_", 3) == 0)
+			continue; /* DD_MASK= and DD_SUBSYS=: DAOS takes them as unset */
 		if (!eq || !eq[1]) {
 			diag *d = diag_report(y->dc, R_ENV_MALFORMED, e->loc, "env entry '%s' %s: daos_server drops it silently",
 					      e->text, eq ? "has an empty value" : "has no '='");
@@ -212,26 +290,139 @@ static void check_env(ylint *y, const ynode *list)
 			diag *d = diag_report(y->dc, R_ENV_RESERVED, e->loc, "%s is set through env_vars", r->name);
 			diag_help(y->dc, d, "%s", r->yaml_fix);
 		}
+		if (engine)
+			check_env_value(y, engine, e, (size_t)(eq - e->text), eq + 1);
 	}
 }
 
 static void check_log_mask(ylint *y, const ynode *map)
 {
 	const ynode *v = ydoc_get(map, "log_mask");
-	if (v && v->kind == Y_SCALAR)
+	if (v && v->kind == Y_SCALAR && !is_null(v) && *v->text) /* empty or null: DAOS's default */
 		lint_log_mask_finding(y->dc, v->text, v->loc, "engine log mask DEBUG");
+}
+
+/* What the rest of the checks need to know of an engine's tiers. */
+static void scan_storage(yengine *e)
+{
+	const ynode *tiers = ydoc_get(e->map, "storage");
+	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
+		const ynode *t = tiers->items[i];
+		const char *cls = get_str(t, "class");
+		if (!cls)
+			continue;
+		if (strcmp(cls, "ram") == 0 || strcmp(cls, "dcpm") == 0) {
+			if (!e->scm_class) {
+				e->scm_class = cls;
+				e->scm_ram = strcmp(cls, "ram") == 0;
+				get_int(t, "scm_size", &e->scm_size, &e->scm_size_loc);
+			}
+			continue;
+		}
+		const ynode *bl = ydoc_get(t, "bdev_list");
+		e->has_bdevs |= bl && bl->kind == Y_SEQ && bl->n > 0;
+		const ynode *roles = ydoc_get(t, "bdev_roles");
+		e->md_on_ssd |= roles && roles->kind == Y_SEQ && roles->n > 0;
+		for (size_t r = 0; roles && roles->kind == Y_SEQ && r < roles->n; r++)
+			e->has_meta |= roles->items[r]->kind == Y_SCALAR && strcmp(roles->items[r]->text, "meta") == 0;
+	}
+}
+
+static void tier_error(ylint *y, src_loc loc, const char *help, const char *msg)
+{
+	diag *d = diag_report(y->dc, R_STORAGE_TIER, loc, "%s", msg);
+	diag_help(y->dc, d, "%s", help);
+}
+
+/* One SCM tier (ram or dcpm): its own keys. */
+static void check_scm_tier(ylint *y, const yengine *e, const ynode *t, const char *cls)
+{
+	if (!ydoc_get(t, "scm_mount"))
+		tier_error(y, t->loc, "add `scm_mount: /mnt/daos<engine>`",
+			   arena_printf(y->a, "engine %d's SCM tier has no scm_mount", e->idx));
+	if (strcmp(cls, "ram") == 0) {
+		if (ydoc_pair(t, "scm_list"))
+			tier_error(y, key_loc(t, "scm_list"), "remove scm_list: RAM SCM is a tmpfs at scm_mount",
+				   "scm_list is for class dcpm; DAOS refuses it with class ram");
+		int64_t sz;
+		src_loc l;
+		bool typed = ydoc_pair(t, "scm_size") && !scalar_int(ydoc_get(t, "scm_size"), NULL);
+		if (typed) {
+			/* yaml-type says why */
+		} else if (!get_int(t, "scm_size", &sz, &l) || sz == 0) {
+			diag *d = diag_report(y->dc, R_SCM_SIZE_UNPINNED, key_loc(t, "class"),
+					      "RAM-backed SCM without scm_size: daos_server gives it all free memory");
+			diag_help(y->dc, d, "pin it: add `scm_size: <GiB>` to this tier, sized for the metadata, leaving memory "
+				  "for the OS, hugepages and workloads");
+		} else if (sz < 4) {
+			diag *d = diag_report(y->dc, R_SCM_SIZE_SMALL, l, "scm_size %lld GiB is under DAOS's 4 GiB minimum", (long long)sz);
+			diag_help(y->dc, d, "write `scm_size: 4` or more");
+		}
+	} else {
+		if (ydoc_pair(t, "scm_size"))
+			tier_error(y, key_loc(t, "scm_size"), "remove scm_size: a dcpm tier is the size of its PMem namespace",
+				   "scm_size may not be set when class is dcpm");
+		const ynode *l = ydoc_get(t, "scm_list");
+		if (!l || l->kind != Y_SEQ || l->n != 1)
+			tier_error(y, l ? l->loc : t->loc, "write `scm_list: [/dev/pmem0]` (one device)",
+				   "a dcpm tier needs scm_list with exactly one device");
+	}
+}
+
+/* One bdev tier: its class and its device list. */
+static void check_bdev_tier(ylint *y, const yengine *e, const ynode *t, const char *cls)
+{
+	const ynode *bl = ydoc_get(t, "bdev_list");
+	bool listed = bl && bl->kind == Y_SEQ && bl->n > 0;
+	if (strcmp(cls, "nvme") == 0) {
+		if (!listed) {
+			tier_error(y, bl ? bl->loc : t->loc, "list the drives: `bdev_list: [\"0000:81:00.0\"]`",
+				   arena_printf(y->a, "engine %d's nvme tier has no drives in bdev_list", e->idx));
+			return;
+		}
+		strmap seen;
+		strmap_init(&seen, y->a);
+		for (size_t j = 0; j < bl->n; j++) {
+			const ynode *it = bl->items[j];
+			char pci[16];
+			const char *why;
+			if (it->kind != Y_SCALAR || !val_pci(it->text, pci, &why)) {
+				tier_error(y, it->loc, "write PCI addresses as DDDD:BB:DD.F, e.g. \"0000:81:00.0\"",
+					   arena_printf(y->a, "'%s' is not a PCI address", it->kind == Y_SCALAR ? it->text : "?"));
+				continue;
+			}
+			const ynode *first = strmap_get(&seen, pci);
+			if (first) {
+				diag *d = diag_report(y->dc, R_STORAGE_TIER, it->loc, "%s is listed twice in bdev_list", pci);
+				diag_note_at(y->dc, d, first->loc, "first listed here");
+				diag_help(y->dc, d, "list each drive once");
+			} else {
+				strmap_put(&seen, arena_strdup(y->a, pci), (void *)it);
+			}
+		}
+	} else if (strcmp(cls, "file") == 0 || strcmp(cls, "kdev") == 0) {
+		int64_t size = 0;
+		if (!listed)
+			tier_error(y, t->loc, "list the files or devices in bdev_list",
+				   arena_printf(y->a, "engine %d's %s tier has an empty bdev_list", e->idx, cls));
+		else if (strcmp(cls, "file") == 0 && (!get_int(t, "bdev_size", &size, NULL) || size <= 0))
+			tier_error(y, t->loc, "add `bdev_size: <GiB>` above 0", "a file tier needs bdev_size above 0");
+	} else {
+		tier_error(y, key_loc(t, "class"), "use class ram or dcpm (SCM), nvme, file or kdev",
+			   arena_printf(y->a, "unsupported storage class '%s'", cls));
+	}
 }
 
 static void check_storage(ylint *y, const yengine *e, bool has_cm_path)
 {
 	const ynode *tiers = ydoc_get(e->map, "storage");
 	if (!tiers || tiers->kind != Y_SEQ || tiers->n == 0) {
-		diag *d = diag_report(y->dc, R_BAD_VALUE, e->map->loc, "engine %d has no storage tiers", e->idx);
+		diag *d = diag_report(y->dc, R_STORAGE_TIER, e->map->loc, "engine %d has no storage tiers", e->idx);
 		diag_help(y->dc, d, "add a storage list whose first tier is SCM (class: ram with scm_size)");
 		return;
 	}
-	int roles_tiers = 0, bdev_tiers = 0;
-	bool meta = false;
+	int roles_tiers = 0, bdev_tiers = 0, scm_tiers = 0;
+	unsigned role_count[3] = {0, 0, 0}; /* wal, meta, data: tiers that hold each */
 	for (size_t i = 0; i < tiers->n; i++) {
 		const ynode *t = tiers->items[i];
 		check_keys(y, t, "TIER");
@@ -239,70 +430,62 @@ static void check_storage(ylint *y, const yengine *e, bool has_cm_path)
 		if (!cls)
 			continue;
 		bool scm = strcmp(cls, "ram") == 0 || strcmp(cls, "dcpm") == 0;
+		if (scm && ++scm_tiers > 1)
+			tier_error(y, key_loc(t, "class"), "keep one SCM tier, first in the list",
+				   arena_printf(y->a, "engine %d has a second SCM tier", e->idx));
 		if (i == 0 && !scm) {
-			diag *d = diag_report(y->dc, R_BAD_VALUE, key_loc(t, "class"), "the first storage tier of engine %d is %s, not SCM",
+			diag *d = diag_report(y->dc, R_STORAGE_TIER, key_loc(t, "class"), "the first storage tier of engine %d is %s, not SCM",
 					      e->idx, cls);
 			diag_help(y->dc, d, "DAOS requires exactly one SCM tier (class: ram or dcpm), first");
 		}
-		if (strcmp(cls, "ram") == 0) {
-			int64_t sz;
-			src_loc l;
-			bool typed = ydoc_pair(t, "scm_size") && !scalar_int(ydoc_get(t, "scm_size"), NULL);
-			if (typed) {
-				/* yaml-type says why */
-			} else if (!get_int(t, "scm_size", &sz, &l) || sz == 0) {
-				diag *d = diag_report(y->dc, R_SCM_SIZE_UNPINNED, key_loc(t, "class"),
-						      "RAM-backed SCM without scm_size: daos_server gives it all free memory");
-				diag_help(y->dc, d, "pin it: add `scm_size: <GiB>` to this tier, sized for the metadata, leaving memory "
-					  "for the OS, hugepages and workloads");
-			} else if (sz < 4) {
-				diag *d = diag_report(y->dc, R_SCM_SIZE_SMALL, l, "scm_size %lld GiB is under DAOS's 4 GiB minimum", (long long)sz);
-				diag_help(y->dc, d, "write `scm_size: 4` or more");
-			}
+		if (scm) {
+			check_scm_tier(y, e, t, cls);
+			continue;
 		}
-		if (!scm) {
-			bdev_tiers++;
-			const ynode *roles = ydoc_get(t, "bdev_roles");
-			if (roles && roles->kind == Y_SEQ && roles->n) {
-				roles_tiers++;
-				for (size_t r = 0; r < roles->n; r++)
-					if (roles->items[r]->kind == Y_SCALAR && strcmp(roles->items[r]->text, "meta") == 0)
-						meta = true;
+		bdev_tiers++;
+		check_bdev_tier(y, e, t, cls);
+		const ynode *roles = ydoc_get(t, "bdev_roles");
+		if (roles && roles->kind == Y_SEQ && roles->n) {
+			roles_tiers++;
+			/* DAOS keeps a tier's roles as a bit set: a repeated role is one role */
+			bool has[3] = {false, false, false};
+			for (size_t r = 0; r < roles->n; r++) {
+				const char *rn = roles->items[r]->kind == Y_SCALAR ? roles->items[r]->text : "";
+				int k = strcmp(rn, "wal") == 0 ? 0 : strcmp(rn, "meta") == 0 ? 1 : strcmp(rn, "data") == 0 ? 2 : -1;
+				if (k < 0) {
+					diag *d = diag_report(y->dc, R_BDEV_ROLES, roles->items[r]->loc, "'%s' is not a bdev role", rn);
+					diag_help(y->dc, d, "roles are wal, meta and data");
+				} else {
+					has[k] = true;
+				}
+			}
+			for (int k = 0; k < 3; k++)
+				role_count[k] += has[k];
+			if (has[0] && has[2] && !has[1]) {
+				diag *d = diag_report(y->dc, R_BDEV_ROLES, roles->loc, "a tier with wal and data needs meta too");
+				diag_help(y->dc, d, "write `bdev_roles: [wal, meta, data]` (FaultBdevConfigRolesWalDataNoMeta)");
 			}
 		}
 	}
-	/* roles: all tiers or none; one tier: wal, meta, data exactly once */
 	if (roles_tiers && roles_tiers != bdev_tiers) {
 		diag *d = diag_report(y->dc, R_BDEV_ROLES, tiers->loc, "engine %d gives bdev_roles to some tiers only", e->idx);
 		diag_help(y->dc, d, "give every bdev tier its roles (FaultBdevConfigRolesMissing)");
+	} else if (!roles_tiers && bdev_tiers > 1) {
+		diag *d = diag_report(y->dc, R_BDEV_ROLES, tiers->loc, "engine %d has %d bdev tiers but no bdev_roles", e->idx, bdev_tiers);
+		diag_help(y->dc, d, "give each tier its roles, e.g. [wal] and [meta, data] (FaultBdevConfigMultiTiersWithoutRoles)");
+	} else if (roles_tiers && (role_count[0] != 1 || role_count[1] != 1 || role_count[2] != 1)) {
+		diag *d = diag_report(y->dc, R_BDEV_ROLES, tiers->loc, "engine %d's tiers must hold wal, meta and data once each", e->idx);
+		diag_help(y->dc, d, "one tier: `bdev_roles: [wal, meta, data]`; two: [wal] and [meta, data] (FaultBdevConfigBadNrRoles)");
 	}
-	if (bdev_tiers == 1 && roles_tiers == 1) {
-		const ynode *t = NULL;
-		for (size_t i = 0; i < tiers->n; i++)
-			if (ydoc_get(tiers->items[i], "bdev_roles"))
-				t = tiers->items[i];
-		const ynode *roles = ydoc_get(t, "bdev_roles");
-		int w = 0, mm = 0, dd = 0, other = 0;
-		for (size_t r = 0; roles->kind == Y_SEQ && r < roles->n; r++) {
-			if (roles->items[r]->kind != Y_SCALAR) {
-				other++; /* a map or list where a role name belongs */
-				continue;
-			}
-			const char *s = roles->items[r]->text;
-			w += strcmp(s, "wal") == 0;
-			mm += strcmp(s, "meta") == 0;
-			dd += strcmp(s, "data") == 0;
-			other += strcmp(s, "wal") && strcmp(s, "meta") && strcmp(s, "data");
-		}
-		if (w != 1 || mm != 1 || dd != 1 || other) {
-			diag *d = diag_report(y->dc, R_BDEV_ROLES, roles->loc, "one NVMe tier needs the roles wal, meta and data, each once");
-			diag_help(y->dc, d, "write `bdev_roles: [wal, meta, data]`");
-		}
-	}
-	if (meta && !has_cm_path) {
+	if (e->has_meta && !has_cm_path) {
 		diag *d = diag_report(y->dc, R_BDEV_ROLES, tiers->loc, "engine %d has a meta role but the server has no control_metadata.path",
 				      e->idx);
 		diag_help(y->dc, d, "add `control_metadata: {path: /var/daos/config}` (FaultBdevConfigRolesNoControlMetadata)");
+	} else if (has_cm_path && !e->has_meta) {
+		diag *d = diag_report(y->dc, R_BDEV_ROLES, tiers->loc,
+				      "control_metadata.path is set but engine %d has no NVMe tier with the meta role", e->idx);
+		diag_help(y->dc, d, "give the engine an nvme tier with `bdev_roles: [wal, meta, data]`, or remove control_metadata "
+			  "(FaultBdevConfigControlMetadataNoRoles)");
 	}
 }
 
@@ -395,6 +578,171 @@ static void check_topology(ylint *y, yengine *e)
 	}
 }
 
+static void value_error(ylint *y, src_loc loc, const char *help, const char *msg)
+{
+	diag *d = diag_report(y->dc, R_BAD_VALUE, loc, "%s", msg);
+	diag_help(y->dc, d, "%s", help);
+}
+
+/* engine.Config.Validate: counts not negative, a fabric interface and port. */
+static void check_engine_values(ylint *y, yengine *e)
+{
+	if (e->helpers < 0)
+		value_error(y, key_loc(e->map, "nr_xs_helpers"), "write 0 or more (DAOS suggests at least 1)",
+			    arena_printf(y->a, "engine %d: nr_xs_helpers must not be negative", e->idx));
+	if (e->has_fc && e->first_core < 0)
+		value_error(y, key_loc(e->map, "first_core"), "write an absolute core index, 0 or more",
+			    arena_printf(y->a, "engine %d: first_core must not be negative", e->idx));
+	if (!e->iface || !*e->iface)
+		value_error(y, e->iface ? key_loc(e->map, "fabric_iface") : e->map->loc, "add `fabric_iface: <interface>`",
+			    arena_printf(y->a, "engine %d has no fabric_iface", e->idx));
+	if (!e->has_port || e->port <= 0)
+		value_error(y, e->has_port ? key_loc(e->map, "fabric_iface_port") : e->map->loc,
+			    "write `fabric_iface_port: 31416` (engine 1: 32416, ...)",
+			    arena_printf(y->a, "engine %d: fabric_iface_port %s", e->idx,
+					 !e->has_port || e->port == 0 ? "is not set" : "must not be negative"));
+}
+
+/* The value of key in an engine's first SCM tier, or NULL. */
+static const ynode *scm_value(const yengine *e, const char *key)
+{
+	const ynode *tiers = ydoc_get(e->map, "storage");
+	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
+		const char *cls = get_str(tiers->items[i], "class");
+		if (cls && (strcmp(cls, "ram") == 0 || strcmp(cls, "dcpm") == 0))
+			return ydoc_get(tiers->items[i], key);
+	}
+	return NULL;
+}
+
+/* validateMultiEngineConfig: what two engines may not share or differ in. */
+static void check_engine_pair(ylint *y, const yengine *a, const yengine *b)
+{
+	static const char *const unique[] = {"log_file", "scm_mount"};
+	for (int k = 0; k < 2; k++) {
+		const ynode *va = k ? scm_value(a, unique[k]) : ydoc_get(a->map, unique[k]);
+		const ynode *vb = k ? scm_value(b, unique[k]) : ydoc_get(b->map, unique[k]);
+		if (va && vb && va->kind == Y_SCALAR && vb->kind == Y_SCALAR && *va->text && strcmp(va->text, vb->text) == 0) {
+			diag *d = diag_report(y->dc, R_ENGINE_DUPLICATE, va->loc, "engines %d and %d both use %s %s", b->idx, a->idx,
+					      unique[k], va->text);
+			diag_note_at(y->dc, d, vb->loc, "engine %d's is here", b->idx);
+			diag_help(y->dc, d, "give each engine its own %s, e.g. %s", unique[k],
+				  k ? "/mnt/daos0 and /mnt/daos1" : "/var/log/daos/daos_engine.0.log and .1.log");
+		}
+	}
+	if (a->scm_class && b->scm_class && strcmp(a->scm_class, b->scm_class) != 0) {
+		diag *d = diag_report(y->dc, R_STORAGE_TIER, scm_value(a, "class")->loc, "engine %d's SCM is %s, engine %d's is %s", a->idx,
+				      a->scm_class, b->idx, b->scm_class);
+		diag_help(y->dc, d, "use one SCM class on every engine (FaultConfigScmDiffClass)");
+	}
+	const ynode *ha = scm_value(a, "scm_hugepages_disabled"), *hb = scm_value(b, "scm_hugepages_disabled");
+	bool da = ha && scalar_bool(ha) && is_true(ha), db = hb && scalar_bool(hb) && is_true(hb);
+	if (da != db) {
+		diag *d = diag_report(y->dc, R_STORAGE_TIER, (ha ? ha : hb)->loc,
+				      "scm_hugepages_disabled differs between engines %d and %d", b->idx, a->idx);
+		diag_help(y->dc, d, "set it the same on every engine (FaultConfigScmDiffHugeEnabled)");
+	}
+}
+
+/* Each NVMe address belongs to one engine and is not in bdev_exclude: one
+ * pass over every list with a map, not a comparison of every pair. */
+static void check_drive_owners(ylint *y, const ynode *root, const yengine *es, size_t n)
+{
+	strmap owner; /* pci -> the item that named it first (its engine in owner_engine) */
+	strmap_init(&owner, y->a);
+	for (size_t i = 0; i < n; i++) {
+		const ynode *tiers = ydoc_get(es[i].map, "storage");
+		for (size_t t = 0; tiers && tiers->kind == Y_SEQ && t < tiers->n; t++) {
+			const ynode *bl = ydoc_get(tiers->items[t], "bdev_list");
+			for (size_t p = 0; bl && bl->kind == Y_SEQ && p < bl->n; p++) {
+				char pci[16];
+				const char *why;
+				const ynode *it = bl->items[p];
+				if (it->kind != Y_SCALAR || !val_pci(it->text, pci, &why))
+					continue;
+				const char *key = arena_strdup(y->a, pci);
+				const ynode *first = strmap_get(&owner, key);
+				size_t first_engine = (size_t)strmap_get(&owner, arena_printf(y->a, "%s#", pci));
+				if (!first) {
+					strmap_put(&owner, key, (void *)it);
+					strmap_put(&owner, arena_printf(y->a, "%s#", pci), (void *)(i + 1));
+				} else if (first_engine != i + 1) {
+					diag *d = diag_report(y->dc, R_ENGINE_DUPLICATE, it->loc, "engines %zu and %zu both list drive %s",
+							      first_engine - 1, i, pci);
+					diag_note_at(y->dc, d, first->loc, "engine %zu lists it here", first_engine - 1);
+					diag_help(y->dc, d, "give each drive to one engine (FaultConfigOverlappingBdevDeviceList)");
+				}
+			}
+		}
+	}
+	const ynode *ex = ydoc_get(root, "bdev_exclude");
+	for (size_t p = 0; ex && ex->kind == Y_SEQ && p < ex->n; p++) {
+		char pci[16];
+		const char *why;
+		if (ex->items[p]->kind != Y_SCALAR || !val_pci(ex->items[p]->text, pci, &why))
+			continue;
+		const ynode *used = strmap_get(&owner, pci);
+		if (used) {
+			diag *d = diag_report(y->dc, R_BAD_VALUE, ex->items[p]->loc, "bdev_exclude names %s, which an engine uses", pci);
+			diag_note_at(y->dc, d, used->loc, "engine %zu lists it here",
+				     (size_t)strmap_get(&owner, arena_printf(y->a, "%s#", pci)) - 1);
+			diag_help(y->dc, d, "remove it from bdev_exclude or from the engine's bdev_list (FaultConfigBdevExcludeClash)");
+		}
+	}
+}
+
+/* Hugepages DAOS uses: nr_hugepages, or when 0 or absent the minimum it
+ * computes (SetNrHugepages, CalcMinHugepages: 1 GiB per target of engines
+ * with drives, +1 target per engine with a meta role, +1 for a 1-target
+ * engine without one), in 2 MiB pages. */
+static int64_t hugepages_used(const ynode *root, const yengine *es, size_t n)
+{
+	int64_t pages = 0;
+	if (get_int(root, "nr_hugepages", &pages, NULL) && pages > 0)
+		return pages;
+	int64_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		if (es[i].has_bdevs)
+			t += es[i].targets + (es[i].has_meta ? 1 : es[i].targets == 1 ? 1 : 0);
+	return t * (int64_t)(GiB / (2 * MiB));
+}
+
+/* CalcRamdiskSize (src/control/server/storage/scm.go): each engine's RAM
+ * SCM is at most (MemTotal - hugepages - system_ram_reserved - E x
+ * max(targets x 128 MiB, 1 GiB)) / E, and that maximum is at least 4 GiB. */
+static void check_ramdisk(ylint *y, const ynode *root, const yengine *es, size_t n)
+{
+	if (!n || !es[0].scm_ram)
+		return;
+	int64_t rsvd = y->rel->system_ram_reserved_gib;
+	get_int(root, "system_ram_reserved", &rsvd, NULL);
+	int64_t pages = hugepages_used(root, es, n);
+	int64_t t0 = es[0].targets < 65536 ? es[0].targets : 65536; /* keeps n x reserve in 64 bits */
+	int64_t engine_rsvd = t0 * 128 * (int64_t)MiB > (int64_t)GiB ? t0 * 128 * (int64_t)MiB : (int64_t)GiB;
+	/* each term is below 2^31 GiB or pages: no overflow in 64 bits */
+	int64_t free_bytes = y->mem_gib * (int64_t)GiB - pages * 2 * (int64_t)MiB - rsvd * (int64_t)GiB - (int64_t)n * engine_rsvd;
+	int64_t max_gib = free_bytes > 0 ? free_bytes / (int64_t)n / (int64_t)GiB : 0;
+	const char *formula = arena_printf(y->a, "(%lld GiB - %lld GiB hugepages - %lld GiB system_ram_reserved - %zu x %lld MiB engine reserve) / %zu engines",
+					   (long long)y->mem_gib, (long long)(pages * 2 / 1024), (long long)rsvd, n,
+					   (long long)(engine_rsvd / (int64_t)MiB), n);
+	if (max_gib < 4) {
+		diag *d = diag_report(y->dc, R_MEMORY_OVERCOMMIT, es[0].scm_size ? es[0].scm_size_loc : es[0].map->loc,
+				      "RAM SCM gets at most %lld GiB per engine on a %lld GiB node, under DAOS's 4 GiB minimum", (long long)max_gib,
+				      (long long)y->mem_gib);
+		diag_note_at(y->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
+		diag_help(y->dc, d, "lower nr_hugepages or system_ram_reserved, or run fewer engines (FaultRamdiskLowMem)");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (es[i].scm_ram && es[i].scm_size > max_gib) {
+			diag *d = diag_report(y->dc, R_MEMORY_OVERCOMMIT, es[i].scm_size_loc,
+					      "engine %zu's scm_size %lld GiB is over the %lld GiB DAOS allows on a %lld GiB node", i,
+					      (long long)es[i].scm_size, (long long)max_gib, (long long)y->mem_gib);
+			diag_note_at(y->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
+			diag_help(y->dc, d, "write `scm_size: %lld` or less (FaultConfigRamdiskOverMaxMem)", (long long)max_gib);
+		}
+}
+
 static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 {
 	size_t n = engines->n;
@@ -428,9 +776,13 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 		e->has_fc = get_int(e->map, "first_core", &e->first_core, NULL);
 		e->has_pin = get_int(e->map, "pinned_numa_node", &e->pinned, NULL);
 		e->has_port = get_int(e->map, "fabric_iface_port", &e->port, NULL);
+		if (!e->has_port)
+			e->has_port = get_int(root, "fabric_iface_port", &e->port, NULL);
 		e->iface = get_str(e->map, "fabric_iface");
 		if (!e->iface)
 			e->iface = top_iface;
+		check_engine_values(y, e);
+		scan_storage(e);
 		e->ctx = (int)(2 + e->targets + (e->helpers < e->targets ? e->helpers : e->targets));
 		if (e->ctx > cap) {
 			diag *d = diag_report(y->dc, R_ENGINE_CONTEXT_CAP, key_loc(e->map, "targets"),
@@ -450,15 +802,17 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 			diag_help(y->dc, d, "remove one: with first_core, DAOS 2.6 drops pinned_numa_node on every engine");
 		}
 		check_log_mask(y, e->map);
-		check_env(y, ydoc_get(e->map, "env_vars"));
+		check_env(y, e, ydoc_get(e->map, "env_vars"));
 		check_storage(y, e, has_cm_path);
 		if (y->topo)
 			check_topology(y, e);
 	}
 	/* cross-engine rules */
+	/* legacy mode: any first_core, except first_core 0 beside a pin in the same
+	 * engine (SetEngineAffinities); `first_core: 0` is a value, not an absence */
 	const yengine *fc_engine = NULL;
 	for (size_t i = 0; i < n; i++)
-		if (es[i].has_fc && es[i].first_core && !fc_engine)
+		if (es[i].has_fc && !(es[i].first_core == 0 && es[i].has_pin) && !fc_engine)
 			fc_engine = &es[i];
 	for (size_t i = 0; i < n; i++) {
 		yengine *a = &es[i];
@@ -470,6 +824,7 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 		}
 		for (size_t j = 0; j < i; j++) {
 			yengine *b = &es[j];
+			check_engine_pair(y, a, b);
 			if (a->targets != b->targets || a->helpers != b->helpers) {
 				bool t = a->targets != b->targets;
 				diag *d = diag_report(y->dc, R_ENGINE_MISMATCH, key_loc(a->map, t ? "targets" : "nr_xs_helpers"),
@@ -507,6 +862,9 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 			}
 		}
 	}
+	check_drive_owners(y, root, es, n);
+	if (y->mem_gib)
+		check_ramdisk(y, root, es, n);
 	/* hugepages: 256 MiB per target at least (2 MiB pages) */
 	int64_t pages;
 	src_loc hl;
@@ -524,31 +882,131 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 	}
 }
 
+/* Access points (mgmt_svc_replicas from 2.8): host[:port], the port taken
+ * from `port` (10001) when absent, above 0; each address once, compared with
+ * its port as DAOS compares them; an odd count. */
 static void check_replicas(ylint *y, const ynode *root, const char *key)
 {
 	const ypair *p = ydoc_pair(root, key);
 	if (!p || p->value->kind != Y_SEQ)
 		return;
 	const ynode *list = p->value;
-	strmap seen; /* host -> its first item */
+	int64_t port = 10001;
+	get_int(root, "port", &port, NULL);
+	strmap seen; /* host:port -> its first item */
 	strmap_init(&seen, y->a);
 	for (size_t i = 0; i < list->n; i++) {
-		if (list->items[i]->kind != Y_SCALAR)
+		const ynode *it = list->items[i];
+		if (it->kind != Y_SCALAR)
 			continue;
-		const ynode *first = strmap_get(&seen, list->items[i]->text);
+		const char *colon = strrchr(it->text, ':');
+		const char *addr = it->text;
+		if (colon) {
+			char *end;
+			errno = 0;
+			long long v = strtoll(colon + 1, &end, 10);
+			if (!colon[1] || *end || errno) {
+				value_error(y, it->loc, "write host or host:port, e.g. gpu001:10001",
+					    arena_printf(y->a, "%s: '%s' is not a port", key, colon + 1));
+				continue;
+			}
+			if (v <= 0) {
+				value_error(y, it->loc, "drop the port (the control port is used) or write one above 0",
+					    arena_printf(y->a, "%s: the port of %s %s", key, it->text, v ? "is negative" : "is 0"));
+				continue;
+			}
+		} else {
+			addr = arena_printf(y->a, "%s:%lld", it->text, (long long)port);
+		}
+		const ynode *first = strmap_get(&seen, addr);
 		if (!first) {
-			strmap_put(&seen, list->items[i]->text, list->items[i]);
+			strmap_put(&seen, addr, (void *)it);
 			continue;
 		}
-		diag *d = diag_report(y->dc, R_ACCESS_POINTS_DUPLICATE, list->items[i]->loc, "%s is listed twice",
-				      list->items[i]->text);
+		diag *d = diag_report(y->dc, R_ACCESS_POINTS_DUPLICATE, it->loc, "%s is listed twice (as %s)", it->text, addr);
 		diag_note_at(y->dc, d, first->loc, "first listed here");
 		diag_help(y->dc, d, "list each host once");
 	}
-	if (list->n % 2 == 0) {
+	if (list->n % 2 == 0 && (list->n || y->rel->id == DAOS_2_6)) { /* 2.8: none means this host */
 		diag *d = diag_report(y->dc, R_ACCESS_POINTS_COUNT, p->key->loc, "%zu %s: DAOS needs an odd number", list->n, key);
 		diag_help(y->dc, d, "list 1, 3 or 5 hosts");
 	}
+}
+
+/* fault_path: /a or /a/b (FaultConfigFaultDomainInvalid, ...TooManyLayers). */
+static void check_fault_domain(ylint *y, const ynode *root)
+{
+	const ypair *fp = ydoc_pair(root, "fault_path"), *cb = ydoc_pair(root, "fault_cb");
+	if (fp && cb && fp->value->kind == Y_SCALAR && *fp->value->text && cb->value->kind == Y_SCALAR && *cb->value->text) {
+		diag *d = diag_report(y->dc, R_FAULT_DOMAIN, fp->key->loc, "fault_path and fault_cb are both set");
+		diag_note_at(y->dc, d, cb->key->loc, "fault_cb is set here");
+		diag_help(y->dc, d, "keep one of them (FaultConfigBothFaultPathAndCb)");
+	}
+	if (!fp || fp->value->kind != Y_SCALAR || !*fp->value->text)
+		return;
+	const char *p = fp->value->text;
+	size_t n = strlen(p);
+	int levels = 0;
+	bool ok = p[0] == '/' && n > 1 && p[n - 1] != '/';
+	for (const char *c = p; ok && *c; c++)
+		if (*c == '/') {
+			levels++;
+			ok = c[1] != '/';
+		}
+	if (!ok) {
+		diag *d = diag_report(y->dc, R_FAULT_DOMAIN, fp->value->loc, "fault_path '%s' is not a fault domain path", p);
+		diag_help(y->dc, d, "write an absolute path without empty levels or a trailing '/', e.g. /rack1/node7");
+	} else if (levels > 2) {
+		diag *d = diag_report(y->dc, R_FAULT_DOMAIN, fp->value->loc, "fault_path '%s' has %d levels; DAOS allows 2 below the root", p,
+				      levels);
+		diag_help(y->dc, d, "drop a level, e.g. /rack1/node7 (FaultConfigFaultDomainTooManyLayers)");
+	}
+}
+
+/* Server.Validate's values: ports, hugepages, reserved RAM, log level. */
+static void check_server_values(ylint *y, const ynode *root, const ynode *engines)
+{
+	int64_t v;
+	src_loc l;
+	if (get_int(root, "port", &v, &l) && v <= 0)
+		value_error(y, l, "write `port: 10001` (the default)", "the control port must be above 0 (FaultConfigBadControlPort)");
+	if (get_int(root, "telemetry_port", &v, &l) && v < 0)
+		value_error(y, l, "write `telemetry_port: 9191`, or 0 to turn telemetry off",
+			    "telemetry_port must not be negative (FaultConfigBadTelemetryPort)");
+	if (get_int(root, "nr_hugepages", &v, &l) && v < 0)
+		value_error(y, l, "write 0 for DAOS's minimum, or a number of pages",
+			    "nr_hugepages must not be negative (FaultConfigNrHugepagesOutOfRange)");
+	if (get_int(root, "system_ram_reserved", &v, &l) && v <= 0)
+		value_error(y, l, arena_printf(y->a, "write `system_ram_reserved: %d` (the default), in GiB", y->rel->system_ram_reserved_gib),
+			    "system_ram_reserved must be above 0 GiB (FaultConfigSysRsvdZero)");
+	const ynode *lvl = ydoc_get(root, "control_log_mask");
+	if (lvl && lvl->kind == Y_SCALAR && !is_null(lvl) &&
+	    !daos_name_known(daos_control_log_levels, lvl->text, strlen(lvl->text))) {
+		diag *d = diag_report(y->dc, R_LOG_MASK, lvl->loc, "control_log_mask '%s' is not a log level", lvl->text);
+		diag_help(y->dc, d, "write one of TRACE, DEBUG, INFO, NOTICE, ERROR");
+	}
+	const ynode *dh = ydoc_get(root, "disable_hugepages");
+	if (dh && scalar_bool(dh) && is_true(dh)) {
+		bool bdevs = false;
+		for (size_t i = 0; engines && engines->kind == Y_SEQ && i < engines->n; i++) {
+			const ynode *tiers = ydoc_get(engines->items[i], "storage");
+			for (size_t t = 0; tiers && tiers->kind == Y_SEQ && t < tiers->n; t++) {
+				const ynode *bl = ydoc_get(tiers->items[t], "bdev_list");
+				bdevs |= bl && bl->kind == Y_SEQ && bl->n;
+			}
+		}
+		int64_t pages = 0;
+		bool pages_set = get_int(root, "nr_hugepages", &pages, NULL) && pages != 0;
+		if (bdevs || (y->rel->id != DAOS_2_6 && pages_set))
+			value_error(y, dh->loc, "remove disable_hugepages: SPDK drives NVMe through hugepages",
+				    bdevs ? "hugepages cannot be disabled when engines have NVMe drives (FaultConfigHugepagesDisabledWithBdevs)"
+					  : "hugepages cannot be disabled when nr_hugepages is set (FaultConfigHugepagesDisabledWithNrSet)");
+	}
+	const ynode *cm = ydoc_get(root, "control_metadata");
+	if (cm && cm->kind == Y_MAP && get_str(cm, "device") && *get_str(cm, "device") && !get_str(cm, "path"))
+		value_error(y, key_loc(cm, "device"), "add `path: /var/daos/config`, the device's mount point",
+			    "control_metadata.device needs control_metadata.path (FaultConfigControlMetadataNoPath)");
+	check_fault_domain(y, root);
 }
 
 static void lint_server(ylint *y, const ynode *root)
@@ -563,6 +1021,7 @@ static void lint_server(ylint *y, const ynode *root)
 		diag_help(y->dc, d, "use at most 15 characters, the same as in daos_agent.yml");
 	}
 	const ynode *engines = ydoc_get(root, "engines");
+	check_server_values(y, root, engines);
 	if (!engines || engines->kind != Y_SEQ || engines->n == 0)
 		return; /* discovery mode: DAOS skips the rest */
 	if (y->rel->id != DAOS_2_6 && ydoc_pair(root, "access_points") && ydoc_pair(root, "mgmt_svc_replicas")) {
@@ -573,6 +1032,7 @@ static void lint_server(ylint *y, const ynode *root)
 	}
 	check_replicas(y, root, y->rel->id == DAOS_2_6 || !ydoc_pair(root, "mgmt_svc_replicas") ? "access_points" : "mgmt_svc_replicas");
 	const char *prov = get_str(root, "provider");
+	y->ucx = prov && strncmp(prov, "ucx", 3) == 0;
 	if (!prov) {
 		diag *d = diag_report(y->dc, R_PROVIDER, root->loc, "the server has engines but no provider");
 		diag_help(y->dc, d, "add `provider: ofi+verbs;ofi_rxm` (or ofi+tcp;ofi_rxm)");
@@ -583,7 +1043,7 @@ static void lint_server(ylint *y, const ynode *root)
 			diag_help(y->dc, d, "use one provider: ofi+verbs;ofi_rxm, ofi+tcp;ofi_rxm, ofi+cxi, ofi+opx or ucx+<transport>");
 		}
 	}
-	check_env(y, ydoc_get(root, "client_env_vars"));
+	check_env(y, NULL, ydoc_get(root, "client_env_vars"));
 	check_engines(y, root, engines);
 }
 
@@ -606,8 +1066,10 @@ static void lint_agent(ylint *y, const ynode *root)
 	}
 }
 
-void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const char *release, const topology *topo)
+void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts *opts)
 {
+	const char *release = opts->release;
+	const topology *topo = opts->topo;
 	ynode *root = ydoc_parse(a, dc, file);
 	if (!root)
 		return;
@@ -616,7 +1078,13 @@ void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const char *release, 
 		diag_help(dc, d, "a DAOS config is a mapping of keys such as name, provider, engines");
 		return;
 	}
-	ylint y = {a, dc, NULL, topo, {0}};
+	ylint y = {a, dc, NULL, topo, {0}, false, opts->mem_gib};
+	if (!y.mem_gib && topo) {
+		uint64_t total = 0;
+		for (int n = 0; n < topo->nnuma; n++)
+			total += topo->numa[n].memory;
+		y.mem_gib = (int64_t)(total / GiB);
+	}
 	y.rel = release ? daos_release_find(release) : ydoc_get(root, "mgmt_svc_replicas") ? daos_release_find("2.8")
 										     : daos_release_find("2.6");
 	/* other releases' names first, so that this release's own name wins */

@@ -8,7 +8,16 @@
 #include "topology.h"
 
 /* release: "2.6", "2.8" or NULL to detect it; topo may be NULL. */
-void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const char *release, const topology *topo);
+/* What the linter knows beyond the file: the release (NULL: detect), the
+ * node's topology (NULL: none) and its memory in GiB (0: unknown; from
+ * --mem-gib, else the topology's). */
+typedef struct yaml_lint_opts {
+	const char *release;
+	const topology *topo;
+	int64_t mem_gib;
+} yaml_lint_opts;
+
+void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts *opts);
 bool yaml_lint_is_yaml(const char *path);
 
 #endif
