@@ -112,7 +112,8 @@ static bool compile_root(compilation *c, ast_block *root, const bool *disabled)
 	return true;
 }
 
-bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path, int64_t mem_gib)
+bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path, int64_t mem_gib,
+		  uint64_t hugepage_size)
 {
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
@@ -130,7 +131,7 @@ bool compile_yaml(compilation *c, const char *path, const char *release, const c
 			diag_help(&c->dc, d, "give an `lstopo --of xml` export of this node (hwloc 2.x; `--of v2xml` from hwloc 3.x)");
 		}
 	}
-	yaml_lint_opts o = {release, topo, mem_gib};
+	yaml_lint_opts o = {release, topo, mem_gib, hugepage_size};
 	yaml_lint_file(&c->ar, &c->dc, id, &o);
 	return true;
 }

@@ -25,7 +25,8 @@ bool compile_file_with(compilation *c, const char *path, const bool disabled[R__
  * "2.8" or NULL (detect); topology: an lstopo export or NULL. Returns false
  * when the file cannot be read; a topology that cannot be loaded is a
  * finding. */
-bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path, int64_t mem_gib);
+bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path, int64_t mem_gib,
+		  uint64_t hugepage_size);
 void compile_free(compilation *c);
 
 #endif

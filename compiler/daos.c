@@ -46,6 +46,35 @@ int daos_name_known(const char *const *list, const char *name, size_t n)
 	return 0;
 }
 
+const char *daos_names_unknown(const char *const *list, const char *value, size_t *n)
+{
+	for (const char *p = value;;) {
+		*n = strcspn(p, ",");
+		if (!daos_name_known(list, p, *n))
+			return p;
+		if (!p[*n])
+			return NULL;
+		p += *n + 1;
+	}
+}
+
+uint64_t daos_engine_reserve(int64_t targets)
+{
+	uint64_t t = targets < 0 ? 0 : targets > 65536 ? 65536 : (uint64_t)targets; /* no overflow below */
+	return t * 128 * 1024 * 1024 > (1ULL << 30) ? t * 128 * 1024 * 1024 : 1ULL << 30;
+}
+
+uint64_t daos_ramdisk_max(uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines, int64_t targets0)
+{
+	if (engines <= 0)
+		return 0;
+	uint64_t used = 0, r = daos_engine_reserve(targets0);
+	if (__builtin_add_overflow(hugepages, reserved, &used) || __builtin_mul_overflow(r, (uint64_t)engines, &r) ||
+	    __builtin_add_overflow(used, r, &used) || used >= total)
+		return 0;
+	return (total - used) / (uint64_t)engines;
+}
+
 const daos_release *daos_release_find(const char *name)
 {
 	for (int i = 0; i < DAOS__NRELEASES; i++)

@@ -3,6 +3,7 @@
 #define DSLC_DAOS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum daos_release_id {
 #define RELEASE(e, name, ctx, ram, abt) e,
@@ -46,6 +47,17 @@ extern const char *const daos_log_subsystems[];
 extern const char *const daos_control_log_levels[];
 /* Whether name (n bytes) is in the NULL-terminated list, ignoring case. */
 int daos_name_known(const char *const *list, const char *name, size_t n);
+/* The first name of a comma-separated value (DD_MASK=io,mgmt) that the list
+ * lacks, empty names included: its start, and its length in *n; NULL when
+ * every name is known. */
+const char *daos_names_unknown(const char *const *list, const char *value, size_t *n);
+
+/* DAOS's per-engine memory reserve beside RAM SCM: max(targets x 128 MiB,
+ * 1 GiB), and the largest RAM SCM per engine (CalcRamdiskSize,
+ * src/control/server/storage/scm.go): (total - hugepages - reserved -
+ * engines x reserve) / engines, in bytes, 0 when nothing is left. */
+uint64_t daos_engine_reserve(int64_t targets);
+uint64_t daos_ramdisk_max(uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines, int64_t targets0);
 
 const daos_release *daos_release_find(const char *name);
 /* The key's name in that release, or NULL when the release has no such key. */

@@ -94,6 +94,11 @@ static const env_rule env_rules[] = {
 	{"D_PORT", "use `fabric_port`", "use fabric_iface_port"},
 	{"FI_VERBS_GID_IDX", "use `fabric roce { gid_index <n> }`: it also reaches clients", NULL},
 	{"SWIM_SUSPECT_TIMEOUT", "use `swim_suspect_timeout <duration>` in the cluster block", NULL},
+	/* daos_server writes both from other settings and overwrites an entry
+	 * (src/control/server/engine/config.go: log_file, storage class) */
+	{"D_LOG_FILE", "use `log_file <path>` in the engine block: daos_server overwrites this entry",
+	 "use the engine's log_file key: daos_server overwrites this entry"},
+	{"VOS_BDEV_CLASS", "remove it: daos_server sets it from the engine's storage class", "remove it: daos_server sets it from the storage class"},
 };
 
 const env_rule *lint_env_reserved(const char *name, size_t len)
@@ -202,13 +207,30 @@ static void lint_cluster(model *m)
 	}
 }
 
+/* DD_MASK=io,mgmt / DD_SUBSYS=vos,pool: names from DAOS's lists, as
+ * daos_server checks them before it starts (the YAML linter's check too). */
+static void lint_env_names(model *m, const env_entry *e, const char *const *names, const char *what)
+{
+	size_t n;
+	const char *bad = *e->value ? daos_names_unknown(names, e->value, &n) : NULL; /* empty: unset */
+	if (bad) {
+		diag *d = diag_report(m->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", e->name, (int)n, bad, what);
+		diag_help(m->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
+	}
+}
+
 static void lint_env(model *m, const env_list *env)
 {
 	for (size_t i = 0; i < env->n; i++) {
-		const env_rule *r = lint_env_reserved(env->items[i].name, strlen(env->items[i].name));
+		const env_entry *e = &env->items[i];
+		const env_rule *r = lint_env_reserved(e->name, strlen(e->name));
 		if (r) {
-			diag *d = diag_report(m->dc, R_ENV_RESERVED, env->items[i].loc, "%s is set through env", r->name);
+			diag *d = diag_report(m->dc, R_ENV_RESERVED, e->loc, "%s is set through env", r->name);
 			diag_help(m->dc, d, "%s", r->dsl_fix);
+		} else if (strcmp(e->name, "DD_MASK") == 0) {
+			lint_env_names(m, e, daos_debug_streams, "debug stream");
+		} else if (strcmp(e->name, "DD_SUBSYS") == 0) {
+			lint_env_names(m, e, daos_log_subsystems, "log subsystem");
 		}
 	}
 }
@@ -222,6 +244,8 @@ static uint64_t pow2_floor_gib(uint64_t bytes)
 		g *= 2;
 	return g;
 }
+
+static void lint_ramdisk_max(model *m, const node_plan *p);
 
 static void lint_memory(model *m, const node_plan *p)
 {
@@ -270,40 +294,76 @@ static void lint_memory(model *m, const node_plan *p)
 			}
 		}
 	}
-	for (int n = 0; n < t->nnuma; n++) {
+	lint_ramdisk_max(m, p);
+	/* Per NUMA node only where memory is bound to it: pinned engines. In
+	 * first_core mode DAOS sets no NUMA affinity, and the machine-wide limit
+	 * above is the one that applies. */
+	for (int n = 0; p->pinned_mode && n < t->nnuma; n++) {
 		uint64_t mem = t->numa[n].memory;
 		if (!mem)
 			continue;
-		uint64_t scm = 0;
+		uint64_t scm = 0, engine_rsvd = 0;
 		const engine_plan *on = NULL;
 		for (int i = 0; i < p->nengines; i++)
 			if (p->engines[i].numa == n) {
 				if (__builtin_add_overflow(scm, p->engines[i].scm_bytes, &scm))
 					scm = UINT64_MAX; /* saturates: still more than any node has */
+				engine_rsvd += daos_engine_reserve(p->engines[i].targets);
 				on = &p->engines[i];
 			}
 		uint64_t hp = place_hugepages_on(p, n), need;
-		if (__builtin_add_overflow(scm, hp, &need) || __builtin_add_overflow(need, rsv_share, &need))
+		if (__builtin_add_overflow(scm, hp, &need) || __builtin_add_overflow(need, rsv_share, &need) ||
+		    __builtin_add_overflow(need, engine_rsvd, &need))
 			need = UINT64_MAX;
 		if (need > mem) {
 			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
 				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;
 			diag *d = diag_report(dc, R_MEMORY_OVERCOMMIT, where,
-					      "NUMA node %d needs %llu GiB (SCM %llu + hugepages %llu + reserved %llu) but has %llu GiB",
+					      "NUMA node %d needs %llu GiB (SCM %llu + hugepages %llu + reserved %llu + engine reserve %llu) "
+					      "but has %llu GiB",
 					      n, (unsigned long long)(need / GiB), (unsigned long long)(scm / GiB),
 					      (unsigned long long)(hp / GiB), (unsigned long long)(rsv_share / GiB),
-					      (unsigned long long)(mem / GiB));
+					      (unsigned long long)(engine_rsvd / GiB), (unsigned long long)(mem / GiB));
 			if (!p->pinned_mode && n == 0 && hp)
 				diag_note_at(dc, d, SRC_LOC_NONE, "in first_core mode DAOS requests every hugepage on NUMA node 0");
-			if (mem > hp + rsv_share)
+			diag_note_at(dc, d, SRC_LOC_NONE, "DAOS keeps max(targets x 128 MiB, 1 GiB) per engine beside its SCM "
+				     "(CalcRamdiskSize)");
+			if (mem > hp + rsv_share + engine_rsvd)
 				diag_help(dc, d, "lower the SCM size or hugepages so they fit in %llu GiB",
-					  (unsigned long long)((mem - hp - rsv_share) / GiB));
+					  (unsigned long long)((mem - hp - rsv_share - engine_rsvd) / GiB));
 			else
 				diag_help(dc, d, "hugepages and this node's share of system_ram_reserved (%llu GiB of %llu) "
 					  "already exceed its memory: lower `system_ram_reserved` in the cluster block, "
 					  "or describe the real memory", (unsigned long long)(rsv_share / GiB),
 					  (unsigned long long)(place_reserved_bytes(m) / GiB));
 		}
+	}
+}
+
+/* DAOS's own limit on every engine's RAM SCM (CalcRamdiskSize): the
+ * machine's memory shared equally, whatever the NUMA nodes hold. */
+static void lint_ramdisk_max(model *m, const node_plan *p)
+{
+	uint64_t total = 0;
+	for (int n = 0; n < p->topo->nnuma; n++)
+		total += p->topo->numa[n].memory;
+	if (!total || !p->nengines)
+		return;
+	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines, p->engines[0].targets);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (!ep->placed || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
+			continue;
+		diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
+				      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
+				      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
+		diag_note_at(m->dc, d, SRC_LOC_NONE,
+			     "DAOS computes (%llu GiB - %llu GiB hugepages - %llu GiB system_ram_reserved - %d x %llu MiB engine reserve) / %d engines",
+			     (unsigned long long)(total / GiB), (unsigned long long)(p->hugepage_bytes / GiB),
+			     (unsigned long long)(place_reserved_bytes(m) / GiB), p->nengines,
+			     (unsigned long long)(daos_engine_reserve(p->engines[0].targets) / MiB), p->nengines);
+		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
+		return;
 	}
 }
 

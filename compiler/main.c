@@ -12,6 +12,7 @@
 #include "rules.h"
 #include "report.h"
 #include "show.h"
+#include "value.h"
 #include "yaml_lint.h"
 #include "targets/targets.h"
 
@@ -28,7 +29,7 @@ static const char usage[] =
 	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
 	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
 	"  lint FILE                     report findings only\n"
-	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N]\n"
+	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
 	"                                lint a hand-written DAOS server or agent config\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
@@ -48,6 +49,7 @@ static const char usage[] =
 typedef struct cli {
 	const char *cmd, *file, *out, *node, *format, *topology, *release;
 	int64_t mem_gib; /* --mem-gib: the node's RAM for hand-written YAML (0: unknown) */
+	uint64_t hugepage_size; /* --hugepage-size: 2MiB or 1GiB (0: the topology's, else 2MiB) */
 	bool check, markdown;
 	diag_severity fail_on;
 	unsigned max_findings;
@@ -126,6 +128,12 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (*end || v <= 0 || v > 1048576)
 				return usage_error("--mem-gib takes the node's memory in GiB (1 to 1048576), not '%s'", argv[i]);
 			c->mem_gib = v;
+		} else if (strcmp(a, "--hugepage-size") == 0) {
+			const char *why;
+			if (++i == argc)
+				return usage_error("%s needs 2MiB or 1GiB", a);
+			if (!val_size(argv[i], &c->hugepage_size, &why) || (c->hugepage_size != 2 * MiB && c->hugepage_size != GiB))
+				return usage_error("--hugepage-size takes 2MiB or 1GiB, not '%s'", argv[i]);
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
 		} else if (strcmp(a, "--markdown") == 0) {
@@ -226,12 +234,12 @@ static int cmd_lint(const cli *c)
 	compilation comp;
 	int rc = EXIT_CLEAN;
 	bool yaml = yaml_lint_is_yaml(c->file);
-	if (!yaml && (c->topology || c->release || c->mem_gib)) {
-		fprintf(stderr, "dslc: --topology, --release and --mem-gib apply to daos_server.yml and daos_agent.yml files; "
+	if (!yaml && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
+		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
 			"a DSL file names its topology and release itself\n");
 		return EXIT_USAGE;
 	}
-	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology, c->mem_gib) : compile_file_with(&comp, c->file, c->disabled))) {
+	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology, c->mem_gib, c->hugepage_size) : compile_file_with(&comp, c->file, c->disabled))) {
 		const char *why = read_error();
 		if (fmt == REPORT_TEXT) {
 			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);

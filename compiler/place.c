@@ -123,6 +123,13 @@ static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
 				  ep->numa);
 			p->ok = false;
 		}
+		if (excluded(p->spec, found->pci)) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "%s names NVMe %s, which %s excludes",
+					      "this engine", found->pci, p->spec->origin);
+			diag_help(m->dc, d, "drop %s from the engine's list, or stop excluding it", found->pci);
+			p->ok = false;
+			continue;
+		}
 		ep->nvmes[ep->nnvmes++] = found;
 	}
 }
@@ -361,16 +368,19 @@ static void hugepages(model *m, node_plan *p)
 {
 	const node_spec *s = p->spec;
 	p->hugepage_size = p->topo->hugepage_size;
-	/* DAOS's minimum (SetNrHugepages): 1 GiB per target of engines with
-	 * drives, +1 per such engine with a meta role. */
+	/* DAOS's minimum (SetNrHugepages, CalcMinHugepages): 1 GiB per target
+	 * of engines with drives, +1 per such engine with a meta role or with
+	 * a single target. */
 	uint64_t t = 0;
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *ep = &p->engines[i];
 		if (!ep->nnvmes)
 			continue;
 		t += (uint64_t)ep->targets;
+		bool meta = false;
 		for (int r = 0; r < ep->nroles; r++)
-			t += strcmp(ep->roles[r], "meta") == 0;
+			meta |= strcmp(ep->roles[r], "meta") == 0;
+		t += meta || ep->targets == 1; /* an extra sys xstream; a 1-target engine too (2.6.2+) */
 	}
 	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;
 	p->nr_hugepages = (int64_t)((p->hugepage_bytes + p->hugepage_size - 1) / p->hugepage_size);
@@ -446,10 +456,26 @@ static void place_spec(model *m, node_spec *s)
 	/* pinned_numa_node reproduces the plan only when every engine starts at
 	 * its NUMA node's first core: DAOS then takes exactly those cores. */
 	p->pinned_mode = p->nengines > 0;
+	const engine_plan *moved = NULL; /* an engine that does not start at its node's first core */
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *ep = &p->engines[i];
-		if (ep->explicit_first_core || ep->first_core != p->topo->numa[ep->numa].first_core)
+		if (ep->explicit_first_core || ep->first_core != p->topo->numa[ep->numa].first_core) {
 			p->pinned_mode = false;
+			moved = moved ? moved : ep;
+		}
+	}
+	/* an explicit pin that first_core mode drops is never silent */
+	for (int i = 0; !p->pinned_mode && moved && i < p->nengines; i++) {
+		const engine_spec *e = p->engines[i].spec;
+		/* a pin that is wrong in itself, or beside first_core, has its own finding */
+		if (!e->pinned_numa.set || e->first_core.set || e->pinned_numa.v != p->topo->numa[p->engines[i].numa].os_index)
+			continue;
+		diag *d = diag_report(m->dc, R_FIRST_CORE_WITH_PIN, e->pinned_numa.loc,
+				      "pinned_numa_node %lld cannot be written: the engine on NUMA node %d starts at core %d, "
+				      "not its node's first core, so dslc writes first_core and DAOS drops every pin",
+				      (long long)e->pinned_numa.v, moved->numa, moved->first_core);
+		diag_help(m->dc, d, "drop pinned_numa_node (the engines keep their cores), or drop the first_core or OS "
+			  "reservation that moves the engine off its node's first core");
 	}
 	hugepages(m, p);
 }

@@ -21,6 +21,7 @@ typedef struct ylint {
 	strmap keys; /* "section\x1fname" (a key's name in any release) -> daos_key_info * */
 	bool ucx; /* the provider is ucx+...: ABT_THREAD_STACKSIZE >= 32768 */
 	int64_t mem_gib; /* the node's RAM, 0 unknown */
+	uint64_t hugepage_size; /* bytes: --hugepage-size, the topology's, else 2 MiB */
 } ylint;
 
 bool yaml_lint_is_yaml(const char *path)
@@ -227,16 +228,11 @@ typedef struct yengine {
 static void check_env_names(ylint *y, const ynode *e, const char *var, const char *value, const char *const *names,
 			    const char *what)
 {
-	for (const char *p = value;;) {
-		size_t n = strcspn(p, ",");
-		if (!daos_name_known(names, p, n)) {
-			diag *d = diag_report(y->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", var, (int)n, p, what);
-			diag_help(y->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
-			return;
-		}
-		if (!p[n])
-			return;
-		p += n + 1;
+	size_t n;
+	const char *bad = daos_names_unknown(names, value, &n);
+	if (bad) {
+		diag *d = diag_report(y->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", var, (int)n, bad, what);
+		diag_help(y->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
 	}
 }
 
@@ -695,7 +691,7 @@ static void check_drive_owners(ylint *y, const ynode *root, const yengine *es, s
  * computes (SetNrHugepages, CalcMinHugepages: 1 GiB per target of engines
  * with drives, +1 target per engine with a meta role, +1 for a 1-target
  * engine without one), in 2 MiB pages. */
-static int64_t hugepages_used(const ynode *root, const yengine *es, size_t n)
+static int64_t hugepages_used(const ynode *root, const yengine *es, size_t n, uint64_t hp)
 {
 	int64_t pages = 0;
 	if (get_int(root, "nr_hugepages", &pages, NULL) && pages > 0)
@@ -704,7 +700,7 @@ static int64_t hugepages_used(const ynode *root, const yengine *es, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (es[i].has_bdevs)
 			t += es[i].targets + (es[i].has_meta ? 1 : es[i].targets == 1 ? 1 : 0);
-	return t * (int64_t)(GiB / (2 * MiB));
+	return t * (int64_t)(GiB / hp);
 }
 
 /* CalcRamdiskSize (src/control/server/storage/scm.go): each engine's RAM
@@ -716,15 +712,15 @@ static void check_ramdisk(ylint *y, const ynode *root, const yengine *es, size_t
 		return;
 	int64_t rsvd = y->rel->system_ram_reserved_gib;
 	get_int(root, "system_ram_reserved", &rsvd, NULL);
-	int64_t pages = hugepages_used(root, es, n);
-	int64_t t0 = es[0].targets < 65536 ? es[0].targets : 65536; /* keeps n x reserve in 64 bits */
-	int64_t engine_rsvd = t0 * 128 * (int64_t)MiB > (int64_t)GiB ? t0 * 128 * (int64_t)MiB : (int64_t)GiB;
-	/* each term is below 2^31 GiB or pages: no overflow in 64 bits */
-	int64_t free_bytes = y->mem_gib * (int64_t)GiB - pages * 2 * (int64_t)MiB - rsvd * (int64_t)GiB - (int64_t)n * engine_rsvd;
-	int64_t max_gib = free_bytes > 0 ? free_bytes / (int64_t)n / (int64_t)GiB : 0;
+	int64_t pages = hugepages_used(root, es, n, y->hugepage_size);
+	if (rsvd <= 0 || pages < 0)
+		return; /* reported as bad values */
+	uint64_t engine_rsvd = daos_engine_reserve(es[0].targets);
+	int64_t max_gib = (int64_t)(daos_ramdisk_max((uint64_t)y->mem_gib * GiB, (uint64_t)pages * y->hugepage_size, (uint64_t)rsvd * GiB,
+						     (int64_t)n, es[0].targets) / GiB);
 	const char *formula = arena_printf(y->a, "(%lld GiB - %lld GiB hugepages - %lld GiB system_ram_reserved - %zu x %lld MiB engine reserve) / %zu engines",
-					   (long long)y->mem_gib, (long long)(pages * 2 / 1024), (long long)rsvd, n,
-					   (long long)(engine_rsvd / (int64_t)MiB), n);
+					   (long long)y->mem_gib, (long long)((uint64_t)pages * y->hugepage_size / GiB), (long long)rsvd, n,
+					   (long long)(engine_rsvd / MiB), n);
 	if (max_gib < 4) {
 		diag *d = diag_report(y->dc, R_MEMORY_OVERCOMMIT, es[0].scm_size ? es[0].scm_size_loc : es[0].map->loc,
 				      "RAM SCM gets at most %lld GiB per engine on a %lld GiB node, under DAOS's 4 GiB minimum", (long long)max_gib,
@@ -865,18 +861,19 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 	check_drive_owners(y, root, es, n);
 	if (y->mem_gib)
 		check_ramdisk(y, root, es, n);
-	/* hugepages: 256 MiB per target at least (2 MiB pages) */
+	/* hugepages: 256 MiB per target at least */
 	int64_t pages;
 	src_loc hl;
 	if (get_int(root, "nr_hugepages", &pages, &hl) && pages > 0 && n) {
-		uint64_t per = (uint64_t)pages * 2 * MiB / n;
+		uint64_t per = (uint64_t)pages * y->hugepage_size / n;
 		for (size_t i = 0; i < n; i++)
 			if (es[i].targets && per / (uint64_t)es[i].targets < 256 * MiB) {
 				diag *d = diag_report(y->dc, R_HUGEPAGES_PER_TARGET, hl,
 						      "%llu MiB of hugepages per target; engines need at least 256 MiB",
 						      (unsigned long long)(per / (uint64_t)es[i].targets / MiB));
-				diag_help(y->dc, d, "write `nr_hugepages: %llu` or more, or 0 for DAOS's minimum",
-					  (unsigned long long)((uint64_t)es[i].targets * n * 128));
+				diag_help(y->dc, d, "write `nr_hugepages: %llu` or more, or 0 for DAOS's minimum%s",
+					  (unsigned long long)(((uint64_t)es[i].targets * n * 256 * MiB + y->hugepage_size - 1) / y->hugepage_size),
+					  y->hugepage_size == 2 * MiB ? " (with 1 GiB pages, lint with --hugepage-size 1GiB)" : "");
 				break;
 			}
 	}
@@ -1078,7 +1075,8 @@ void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts 
 		diag_help(dc, d, "a DAOS config is a mapping of keys such as name, provider, engines");
 		return;
 	}
-	ylint y = {a, dc, NULL, topo, {0}, false, opts->mem_gib};
+	ylint y = {a, dc, NULL, topo, {0}, false, opts->mem_gib,
+		   opts->hugepage_size ? opts->hugepage_size : topo ? topo->hugepage_size : 2 * MiB};
 	if (!y.mem_gib && topo) {
 		uint64_t total = 0;
 		for (int n = 0; n < topo->nnuma; n++)

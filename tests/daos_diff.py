@@ -273,8 +273,8 @@ def oracle(path, release, mem):
     return r.returncode == 0, (r.stdout + r.stderr).strip().splitlines()[-1:] or [""]
 
 
-def dslc(dslc_bin, path, release, mem):
-    r = subprocess.run([dslc_bin, "lint", "--format", "json", "--release", release, "--mem-gib", str(mem), path],
+def dslc(dslc_bin, path, release, mem, extra=()):
+    r = subprocess.run([dslc_bin, "lint", "--format", "json", "--release", release, "--mem-gib", str(mem), *extra, path],
                        capture_output=True, text=True, timeout=60)
     try:
         findings = json.loads(r.stdout)["findings"]
@@ -325,6 +325,57 @@ def generated_files(dslc_bin, tmp):
     return out
 
 
+def example_variant(tmp, name, cluster_edit=None, hardware_edit=None):
+    """The reference example with edits, in its own directory."""
+    d = os.path.join(tmp, f"ex-{name}")
+    os.makedirs(d, exist_ok=True)
+    ex = os.path.join(ROOT, "examples", "hgx-b200")
+    shutil.copy(os.path.join(ex, "hgx-b200.xml"), d)
+    hw = open(os.path.join(ex, "hardware.dsl")).read()
+    open(os.path.join(d, "hardware.dsl"), "w").write(hardware_edit(hw) if hardware_edit else hw)
+    c = open(os.path.join(ex, "cluster.dsl")).read()
+    c = re.sub(r"  kubelet \{[^}]*\}\n", "", c)  # the DAOS side only
+    open(os.path.join(d, "cluster.dsl"), "w").write(cluster_edit(c) if cluster_edit else c)
+    return os.path.join(d, "cluster.dsl")
+
+
+def dsl_checks(dslc_bin, tmp):
+    """What dslc derives, against what DAOS computes: yields (name, ok, detail)."""
+    for targets, helpers in ((1, 0), (2, 1), (16, 2)):
+        for rel in ("2.6", "2.8"):
+            src = example_variant(tmp, f"t{targets}-{rel}", lambda c: c.replace("daos 2.6", f"daos {rel}").replace(
+                "targets 16", f"targets {targets}").replace("helpers 2", f"helpers {helpers}").replace("cores   20", f"cores   {2 + targets + helpers}"))
+            o = src + ".out"
+            r = subprocess.run([dslc_bin, "build", src, "-o", o], capture_output=True, text=True)
+            if r.returncode:
+                yield f"{rel} {targets} targets: build", False, r.stderr.strip().splitlines()[-1:]
+                continue
+            y = os.path.join(o, "nodes", "gpu001", "etc", "daos", "daos_server.yml")
+            doc = load_yaml(y)
+            ours = doc["nr_hugepages"]
+            doc["nr_hugepages"] = 0
+            z = y + ".min.yml"
+            open(z, "w").write(dump(doc))
+            v = subprocess.run([ORACLE, "--release", rel, "-v", z], capture_output=True, text=True)
+            m = re.search(r"nr_hugepages=(\d+)", v.stdout + v.stderr)
+            theirs = int(m.group(1)) if m else None
+            yield (f"{rel} {targets} targets: nr_hugepages {ours} is at least DAOS's minimum {theirs}",
+                   theirs is not None and ours >= theirs, v.stderr.strip().splitlines()[-1:])
+    for rel in ("2.6", "2.8"):
+        src = example_variant(tmp, f"hp1g-{rel}", lambda c: c.replace("daos 2.6", f"daos {rel}"),
+                              lambda h: h.replace("  memory_per_numa  768GiB\n", "  memory_per_numa  768GiB\n  hugepage_size    1GiB\n"))
+        o = src + ".out"
+        r = subprocess.run([dslc_bin, "build", src, "-o", o], capture_output=True, text=True)
+        if r.returncode:
+            yield f"{rel} hugepage_size 1GiB: build", False, r.stderr.strip().splitlines()[-1:]
+            continue
+        y = os.path.join(o, "nodes", "gpu001", "etc", "daos", "daos_server.yml")
+        v = subprocess.run([ORACLE, "--release", rel, "-hugepage-kib", "1048576", y], capture_output=True, text=True)
+        yield f"{rel} hugepage_size 1GiB: DAOS accepts the file", v.returncode == 0, (v.stdout + v.stderr).strip().splitlines()[-1:]
+        rc, errors = dslc(dslc_bin, y, rel, MEM_GIB, ["--hugepage-size", "1GiB"])
+        yield f"{rel} hugepage_size 1GiB: lint of the file it wrote raises nothing", rc == 0 and not errors, errors[:2]
+
+
 def main(argv):
     dslc_bin = os.path.abspath(argv[0])
     keep = argv[argv.index("--keep") + 1] if "--keep" in argv else None
@@ -349,6 +400,13 @@ def main(argv):
             else:
                 fails += 1
                 print(f"FAIL daos-diff generated {name}: DAOS {rel} rejects it: {why[0]}")
+        for name, good, detail in dsl_checks(dslc_bin, tmp):
+            if good:
+                passes += 1
+                print(f"ok   daos-diff dsl {name}")
+            else:
+                fails += 1
+                print(f"FAIL daos-diff dsl {name}: {detail}")
         for rel in ("2.6", "2.8"):
             base_dir = os.path.join(tmp, f"gen-hgx-b200-{rel}", "nodes", "gpu001", "etc", "daos", "daos_server.yml")
             base = load_yaml(base_dir)

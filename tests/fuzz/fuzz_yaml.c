@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the first byte picks the release and whether the topology is used */
 	const char *release = size && (data[0] & 1) ? "2.8" : size && (data[0] & 2) ? "2.6" : NULL;
 	uint32_t id = src_add(&c.src, "daos_server.yml", text, size);
-	yaml_lint_opts o = {release, size && (data[0] & 4) ? topo : NULL, size && (data[0] & 8) ? 256 : 0};
+	yaml_lint_opts o = {release, size && (data[0] & 4) ? topo : NULL, size && (data[0] & 8) ? 256 : 0,
+			    size && (data[0] & 16) ? 1 << 30 : 0};
 	yaml_lint_file(&c.ar, &c.dc, id, &o);
 	diag_sort(&c.dc);
 	compile_free(&c);

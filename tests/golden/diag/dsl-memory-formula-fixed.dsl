@@ -1,0 +1,18 @@
+# the help of dsl-memory-formula applied: 741 GiB builds, and DAOS accepts it
+# reserved - 2 x 2 engine reserve) / 2 = 741 GiB; 742 is refused
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 741GiB
+    nvme roles [wal meta data]
+  }
+}
+nodes gpu[001-014] : converged
