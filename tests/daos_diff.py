@@ -339,18 +339,25 @@ def example_variant(tmp, name, cluster_edit=None, hardware_edit=None):
     return os.path.join(d, "cluster.dsl")
 
 
+def build_gpu001(dslc_bin, src):
+    """Builds src; gpu001's daos_server.yml, or None and the last error line."""
+    o = src + ".out"
+    r = subprocess.run([dslc_bin, "build", src, "-o", o], capture_output=True, text=True)
+    if r.returncode:
+        return None, r.stderr.strip().splitlines()[-1:]
+    return os.path.join(o, "nodes", "gpu001", "etc", "daos", "daos_server.yml"), None
+
+
 def dsl_checks(dslc_bin, tmp):
     """What dslc derives, against what DAOS computes: yields (name, ok, detail)."""
     for targets, helpers in ((1, 0), (2, 1), (16, 2)):
         for rel in ("2.6", "2.8"):
             src = example_variant(tmp, f"t{targets}-{rel}", lambda c: c.replace("daos 2.6", f"daos {rel}").replace(
                 "targets 16", f"targets {targets}").replace("helpers 2", f"helpers {helpers}").replace("cores   20", f"cores   {2 + targets + helpers}"))
-            o = src + ".out"
-            r = subprocess.run([dslc_bin, "build", src, "-o", o], capture_output=True, text=True)
-            if r.returncode:
-                yield f"{rel} {targets} targets: build", False, r.stderr.strip().splitlines()[-1:]
+            y, err = build_gpu001(dslc_bin, src)
+            if not y:
+                yield f"{rel} {targets} targets: build", False, err
                 continue
-            y = os.path.join(o, "nodes", "gpu001", "etc", "daos", "daos_server.yml")
             doc = load_yaml(y)
             ours = doc["nr_hugepages"]
             doc["nr_hugepages"] = 0
@@ -364,12 +371,10 @@ def dsl_checks(dslc_bin, tmp):
     for rel in ("2.6", "2.8"):
         src = example_variant(tmp, f"hp1g-{rel}", lambda c: c.replace("daos 2.6", f"daos {rel}"),
                               lambda h: h.replace("  memory_per_numa  768GiB\n", "  memory_per_numa  768GiB\n  hugepage_size    1GiB\n"))
-        o = src + ".out"
-        r = subprocess.run([dslc_bin, "build", src, "-o", o], capture_output=True, text=True)
-        if r.returncode:
-            yield f"{rel} hugepage_size 1GiB: build", False, r.stderr.strip().splitlines()[-1:]
+        y, err = build_gpu001(dslc_bin, src)
+        if not y:
+            yield f"{rel} hugepage_size 1GiB: build", False, err
             continue
-        y = os.path.join(o, "nodes", "gpu001", "etc", "daos", "daos_server.yml")
         v = subprocess.run([ORACLE, "--release", rel, "-hugepage-kib", "1048576", y], capture_output=True, text=True)
         yield f"{rel} hugepage_size 1GiB: DAOS accepts the file", v.returncode == 0, (v.stdout + v.stderr).strip().splitlines()[-1:]
         rc, errors = dslc(dslc_bin, y, rel, MEM_GIB, ["--hugepage-size", "1GiB"])
