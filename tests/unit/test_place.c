@@ -62,6 +62,25 @@ START_TEST(reference_node_uses_absolute_first_core)
 }
 END_TEST
 
+/* DAOS's minimum for 1-target engines counts one more target each
+ * (CalcMinHugepages, 2.6.2+): 2 engines x 2 GiB, 2048 pages, never 1024. */
+START_TEST(one_target_engines_get_daos_minimum_hugepages)
+{
+	compilation c;
+	char one[4096];
+	snprintf(one, sizeof(one), "%s", src("2.6", "reserve os 4 cores per numa", ""));
+	char *t = strstr(one, "targets 16 helpers 2 scm ram 64GiB nvme roles [wal meta data]");
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, "targets 1  helpers 0 scm ram 64GiB                            ", 62);
+	unit_compile(&c, one);
+	const node_plan *p = plan_of(&c);
+	ck_assert(p->ok);
+	ck_assert_int_eq(p->engines[0].targets, 1);
+	ck_assert_int_eq(p->nr_hugepages, 2048);
+	compile_free(&c);
+}
+END_TEST
+
 START_TEST(os_cores_at_the_end_allow_numa_pinning)
 {
 	compilation c;
@@ -249,6 +268,7 @@ Suite *suite_place(void)
 	tcase_add_test(tc, interleaved_numbering_keeps_logical_first_core);
 	tcase_add_test(tc, one_typo_one_error);
 	tcase_add_test(tc, access_points_odd_and_known);
+	tcase_add_test(tc, one_target_engines_get_daos_minimum_hugepages);
 	suite_add_tcase(s, tc);
 	return s;
 }
