@@ -99,11 +99,15 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	k->kube_reserved = ks->kube_reserved.set ? (uint64_t)ks->kube_reserved.v : 2 * GiB;
 	k->eviction = ks->eviction_hard.set ? (uint64_t)ks->eviction_hard.v : 100 * MiB;
 	k->nnuma = p->topo->nnuma;
-	/* DAOS's memory lives on the NUMA node of its engine (SCM) or where DAOS
-	 * asks for the hugepages: count it there, and in systemReserved */
+	/* DAOS's SCM (a tmpfs) lives on the NUMA node of its engine: count it
+	 * there, and in systemReserved. Its hugepages are not counted: the
+	 * kubelet already takes pre-allocated hugepages out of allocatable
+	 * memory, and the memory manager does so per NUMA node (they stay a
+	 * resource of their own, hugepages-2Mi); reserving them again would
+	 * keep 34 GiB per node from pods for nothing. */
 	uint64_t daos = 0;
 	for (int n = 0; n < k->nnuma; n++) {
-		uint64_t here = place_hugepages_on(p, n);
+		uint64_t here = 0;
 		for (int i = 0; i < p->nengines; i++)
 			if (p->engines[i].numa == n)
 				here += p->engines[i].scm_bytes;
@@ -258,13 +262,26 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
 		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");
 	}
+	uint64_t hp_total = 0;
 	for (int n = 0; n < k->nnuma; n++) {
-		uint64_t mem = p->topo->numa[n].memory;
-		if (mem && k->numa_reserved[n] > mem) {
-			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->loc, "NUMA node %d must reserve %llu MiB but has %llu MiB", n,
-					      (unsigned long long)(k->numa_reserved[n] / MiB), (unsigned long long)(mem / MiB));
+		uint64_t mem = p->topo->numa[n].memory, hp = place_hugepages_on(p, n);
+		hp_total += hp;
+		if (mem && k->numa_reserved[n] + hp > mem) {
+			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->loc,
+					      "NUMA node %d must reserve %llu MiB and hold %llu MiB of hugepages but has %llu MiB", n,
+					      (unsigned long long)(k->numa_reserved[n] / MiB), (unsigned long long)(hp / MiB),
+					      (unsigned long long)(mem / MiB));
 			diag_help(dc, d, "lower the SCM size, hugepages or the kubelet reservations");
 		}
+	}
+	if (hp_total) {
+		diag *d = diag_report(dc, R_KUBELET_HUGEPAGES, ks->loc,
+				      "DAOS's %llu MiB of hugepages stay allocatable to pods as hugepages-%s",
+				      (unsigned long long)(hp_total / MiB), p->hugepage_size == GiB ? "1Gi" : "2Mi");
+		diag_note_at(dc, d, SRC_LOC_NONE, "the kubelet lists pre-allocated hugepages as a resource of their own; "
+			     "reserving them as memory would not keep pods off them");
+		diag_help(dc, d, "keep pods from requesting hugepages on DAOS nodes (a ResourceQuota or an admission policy), "
+			  "then allow this rule with that reason");
 	}
 }
 

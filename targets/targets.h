@@ -55,6 +55,7 @@ target_result target_kernel(const model *m, const node *nd, target_file *out);
 target_result target_kubelet(const model *m, const node *nd, target_file *out);
 target_result target_bios(const model *m, const node *nd, target_file *out);
 target_result target_networkd(const model *m, const node *nd, target_file *out);
+target_result target_sysctl(const model *m, const node *nd, target_file *out);
 target_result target_bios_apply(const model *m, const node *nd, target_file *out);
 
 /* Shared by both DAOS configs. */

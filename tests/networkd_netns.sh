@@ -91,4 +91,27 @@ check "shared subnet: one rule per NIC to its own table" \
 	"grep -q 'from 10.20.0.10 lookup 101' '$T/shared.rule' && grep -q 'from 10.20.0.100 lookup 102' '$T/shared.rule'"
 check "shared subnet: each table routes the subnet from its NIC" \
 	"grep -q '10.20.0.0/24 dev ens1f0np0 table 101 .*src 10.20.0.10' '$T/shared.route' && grep -q '10.20.0.0/24 dev ens2f0np0 table 102 .*src 10.20.0.100' '$T/shared.route'"
+
+# ... and the ARP/rp_filter sysctls for them, applied by the real systemd-sysctl
+# in a namespace (net.ipv4.conf.* is per network namespace) on NICs of those names
+SYSCTL=$T/shared/out/nodes/gpu001/etc/sysctl.d/60-dslc-storage-arp.conf
+if [ -x /lib/systemd/systemd-sysctl ] && [ -f "$SYSCTL" ]; then
+	ip netns add $NS
+	ip netns exec $NS sh -c '
+		ip link add ens1f0np0 type veth peer name sw0
+		ip link add ens2f0np0 type veth peer name sw1
+		echo 1 >/proc/sys/net/ipv4/conf/all/rp_filter   # strict, as RHEL sets it
+		/lib/systemd/systemd-sysctl "$1" || exit 1
+		for nic in ens1f0np0 ens2f0np0; do
+			for k in arp_ignore arp_announce rp_filter; do
+				printf "%s.%s=%s\n" $nic $k "$(cat /proc/sys/net/ipv4/conf/$nic/$k)"
+			done
+		done' sh "$SYSCTL" >"$T/sysctl.out" 2>&1
+	ip netns del $NS
+	check "shared subnet: systemd-sysctl sets arp_ignore 1, arp_announce 2, rp_filter 2 on both NICs" \
+		"[ \"\$(grep -c -E '(arp_ignore=1|arp_announce=2|rp_filter=2)\$' '$T/sysctl.out')\" = 6 ] || { cat '$T/sysctl.out'; false; }"
+	check "separate subnets: no sysctl file" "[ ! -e '$T/out/nodes/gpu001/etc/sysctl.d/60-dslc-storage-arp.conf' ]"
+else
+	echo "skip networkd sysctl: /lib/systemd/systemd-sysctl is missing"
+fi
 tests_end

@@ -119,6 +119,8 @@ fi
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "gpu001's kubelet drop-in: reservedSystemCPUs 0-23,96-119,192-215,288-311, fields and sums" \
 		"$PY tests/validate/kubelet_check.py '$N/etc/kubernetes/kubelet.conf.d/50-dslc.conf' --cpus 0-23,96-119,192-215,288-311 >'$T/k' 2>&1 || { cat '$T/k'; false; }"
+	check "gpu001: systemReserved 132Gi (4Gi + 2 x 64GiB SCM, no hugepages), reservedMemory 68658Mi on both NUMA nodes" \
+		"$PY -c 'import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); sys.exit(not (c[\"systemReserved\"][\"memory\"]==\"132Gi\" and [r[\"limits\"][\"memory\"] for r in c[\"reservedMemory\"]]==[\"68658Mi\"]*2))' '$N/etc/kubernetes/kubelet.conf.d/50-dslc.conf'"
 	check "every node's kubelet drop-in passes" "$PY tests/validate/kubelet_check.py \$(find '$T/out' -name 50-dslc.conf) >'$T/k2' 2>&1"
 else
 	echo "skip os kubelet: /usr/bin/python3 with PyYAML is missing"

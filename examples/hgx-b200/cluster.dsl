@@ -35,6 +35,7 @@ profile converged : hgx-b200 {
   }
   kernel { iommu pt  irqaffinity os }     # interrupts on the OS cores
   bios { ACSEnable = Enabled }            # real ACS, instead of pcie_acs_override
+  # dslc: allow kubelet-hugepages -- a ResourceQuota keeps pods off hugepages-2Mi on these nodes
   kubelet {
     version        1.33                   # strict-cpu-reservation is beta from 1.33
     cpu_manager    static                 # OS and engine CPUs in reservedSystemCPUs
