@@ -427,13 +427,13 @@ static void hw_nic_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nic_au
 static void hw_nvme_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nvme_auto); }
 
 static const char *const dialects[] = {"flat", "nested", NULL};
-static const char *const etag_sources[] = {"bios", "settings", "any", NULL};
+static const char *const etag_sources[] = {"auto", "settings", "bios", "any", NULL};
 static const char *const apply_times[] = {"Immediate", "OnReset", "AtMaintenanceWindowStart", "InMaintenanceWindowOnReset", NULL};
 
 static const keyword bmc_kws[] = {
 	{"system", "system <id>", "The ComputerSystem id under /redfish/v1/Systems/ (default 1).", KW_WORD, F(hardware, bmc_system), 0, 0, NULL, NULL},
 	{"dialect", "dialect <flat|nested>", "flat: {\"Attributes\": {name: value}} as DMTF's schema says (default); nested: attributes grouped as Group.Name.", KW_ENUM, F(hardware, bmc_dialect), 0, 0, dialects, NULL},
-	{"etag", "etag <bios|settings|any>", "Where the If-Match ETag comes from: the Bios resource (default), the settings resource, or * (AMI BMCs with no pending settings).", KW_ENUM, F(hardware, bmc_etag), 0, 0, etag_sources, NULL},
+	{"etag", "etag <auto|settings|bios|any>", "Where the If-Match ETag comes from: auto (default) tries the settings resource's (DSP0266), then the Bios resource's, then *; or only one of them.", KW_ENUM, F(hardware, bmc_etag), 0, 0, etag_sources, NULL},
 	{"apply_time", "apply_time <Immediate|OnReset|AtMaintenanceWindowStart|InMaintenanceWindowOnReset>", "@Redfish.SettingsApplyTime of the PATCH (default: none, the BMC's own).", KW_ENUM, F(hardware, bmc_apply_time), 0, 0, apply_times, NULL},
 };
 const kw_table kw_bmc = KW_TABLE("bmc", bmc_kws);

@@ -1,8 +1,12 @@
 /* redfish.c - redfish/bios-settings.json, the Redfish PATCH body of a node's
- * BIOS settings (jansson), and redfish/apply.sh, which sends it: it reads the
- * settings URI and ETag from the Bios resource, PATCHes with If-Match, and
- * takes credentials from the environment only (never written to a file or
- * shown on a command line). Facts: ../shared/facts/node-artifacts.md 3. */
+ * BIOS settings (jansson), and redfish/apply.sh, which sends it as DMTF
+ * DSP0266 describes: PATCH the settings resource that the Bios resource names
+ * in @Redfish.Settings (or the Bios itself when it names none), with If-Match
+ * from the settings resource, then the Bios resource (what some BMCs check),
+ * then *; follow a 202's task monitor to the task's end; send
+ * @Redfish.SettingsApplyTime only when SupportedApplyTimes lists it.
+ * Credentials come from the environment only, escaped for curl's config.
+ * Facts: ../shared/facts/node-artifacts.md 3. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +78,7 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 	if (out->index || !s->bios.n || !s->hw->bmc_set || !nd->bmc)
 		return TARGET_SKIP;
 	const hardware *hw = s->hw;
-	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "bios";
+	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "auto";
 	const char *system = hw->bmc_system.set ? hw->bmc_system.v : "1";
 	if (safe_name(system) || safe_name(etag) || !nd->bmc || safe_line(nd->bmc))
 		return TARGET_FAIL; /* the safety gate reports it at its line */
@@ -86,6 +90,8 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 		      "# REDFISH_PASSWORD and are passed to curl on standard input, never on its command\n"
 		      "# line. REDFISH_INSECURE=1 skips TLS verification (self-signed BMC certificates).\n"
 		      "# The settings apply at the next reboot unless the BMC applies them earlier.\n"
+		      "# ETAG_SOURCE=auto tries If-Match from the settings resource (DSP0266), then the\n"
+		      "# Bios resource, then *, and says which one the BMC took.\n"
 		      "set -eu\n",
 		   nd->host);
 	/* every value from the description is one single-quoted word */
@@ -117,38 +123,100 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 		"TMP=$(mktemp -d)\n"
 		"trap 'rm -rf \"$TMP\"' EXIT\n"
 		"\n"
-		"rf() { # method url [curl args...]: status on stdout, headers and body in $TMP\n"
+		"rf() { # method url-or-path [curl args...]: status on stdout, headers and body in $TMP\n"
 		"\tmethod=$1 url=$2\n"
 		"\tshift 2\n"
+		"\tcase $url in http://* | https://*) ;; *) url=$BASE$url ;; esac\n"
 		"\tprintf '%s\\n' \"$CREDENTIALS\" |\n"
 		"\t\tcurl -sS ${REDFISH_INSECURE:+-k} -K - -X \"$method\" -D \"$TMP/headers\" -o \"$TMP/body\" \\\n"
-		"\t\t\t-w '%{http_code}' -H 'Accept: application/json' \"$@\" \"$BASE$url\"\n"
+		"\t\t\t-w '%{http_code}' -H 'Accept: application/json' \"$@\" \"$url\"\n"
 		"}\n"
 		"header() { sed -n \"s/^$1: *//Ip\" \"$TMP/headers\" | tr -d '\\r' | tail -n 1; }\n"
-		"json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))\n"
+		"json() { # key path into $TMP/body: a string, or a list's strings separated by spaces\n"
+		"\tpython3 -c 'import json,sys\n"
+		"try: d = json.load(open(sys.argv[1]))\n"
+		"except ValueError: d = {}\n"
 		"for k in sys.argv[2:]: d = d.get(k, {}) if isinstance(d, dict) else {}\n"
-		"print(d if isinstance(d, str) else \"\")' \"$TMP/body\" \"$@\"; }\n"
+		"print(d if isinstance(d, str) else \" \".join(x for x in d if isinstance(x, str)) if isinstance(d, list) else \"\")' \"$TMP/body\" \"$@\"\n"
+		"}\n"
+		"etag() { e=$(header ETag); [ -n \"$e\" ] || e=$(json @odata.etag); printf '%s' \"$e\"; }\n"
 		"\n"
 		"status=$(rf GET \"$SYSTEM/Bios\")\n"
 		"[ \"$status\" = 200 ] || { echo \"apply.sh: GET $SYSTEM/Bios answered $status\" >&2; exit 1; }\n"
+		"bios_etag=$(etag)\n"
 		"settings=$(json @Redfish.Settings SettingsObject @odata.id)\n"
-		"[ -n \"$settings\" ] || settings=\"$SYSTEM/Bios/Settings\"\n"
-		"case $ETAG_SOURCE in\n"
-		"bios) etag=$(header ETag); [ -n \"$etag\" ] || etag=$(json @odata.etag) ;;\n"
-		"settings)\n"
-		"\tstatus=$(rf GET \"$settings\")\n"
-		"\t[ \"$status\" = 200 ] || { echo \"apply.sh: GET $settings answered $status\" >&2; exit 1; }\n"
-		"\tetag=$(header ETag); [ -n \"$etag\" ] || etag=$(json @odata.etag) ;;\n"
-		"*) etag='*' ;;\n"
-		"esac\n"
-		"[ -n \"$etag\" ] || { echo \"apply.sh: the BMC gave no ETag (try ETAG_SOURCE=any)\" >&2; exit 1; }\n"
-		"status=$(rf PATCH \"$settings\" -H 'Content-Type: application/json' -H \"If-Match: $etag\" --data-binary \"@$BODY\")\n"
-		"case $status in\n"
-		"200 | 202 | 204) echo \"apply.sh: BIOS settings accepted by $BASE$settings ($status)\" ;;\n"
-		"412) echo \"apply.sh: 412: the BIOS settings changed since they were read (ETag $etag); run again\" >&2; exit 1 ;;\n"
-		"428) echo \"apply.sh: 428: the BMC wants If-Match with a current ETag; try ETAG_SOURCE=settings or any\" >&2; exit 1 ;;\n"
-		"*) echo \"apply.sh: PATCH $settings answered $status:\" >&2; cat \"$TMP/body\" >&2; exit 1 ;;\n"
-		"esac\n");
+		"supported=$(json @Redfish.Settings SupportedApplyTimes)\n"
+		"# DSP0266: PATCH the settings resource the Bios resource names; a Bios without\n"
+		"# @Redfish.Settings applies a PATCH of itself\n"
+		"if [ -n \"$settings\" ]; then\n"
+		"\ttarget=$settings\n"
+		"\tcase $ETAG_SOURCE in auto) sources='settings bios any' ;; *) sources=$ETAG_SOURCE ;; esac\n"
+		"else\n"
+		"\ttarget=$SYSTEM/Bios\n"
+		"\techo \"apply.sh: $SYSTEM/Bios has no @Redfish.Settings: PATCHing it directly\" >&2\n"
+		"\tsources=bios\n"
+		"fi\n"
+		"# send @Redfish.SettingsApplyTime only when the BMC lists it as supported\n"
+		"send=$BODY\n"
+		"apply_time=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(\"@Redfish.SettingsApplyTime\", {}).get(\"ApplyTime\", \"\"))' \"$BODY\")\n"
+		"if [ -n \"$apply_time\" ] && [ -n \"$supported\" ] && ! printf ' %s ' \"$supported\" | grep -q \" $apply_time \"; then\n"
+		"\techo \"apply.sh: the BMC supports apply times '$supported', not $apply_time: sending none (its default)\" >&2\n"
+		"\tpython3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop(\"@Redfish.SettingsApplyTime\", None); json.dump(d, open(sys.argv[2], \"w\"), indent=2)' \"$BODY\" \"$TMP/send.json\"\n"
+		"\tsend=$TMP/send.json\n"
+		"fi\n"
+		"\n"
+		"# a 202 names a task monitor: poll it until the task ends (DSP0266, asynchronous operations)\n"
+		"wait_task() {\n"
+		"\tmonitor=$(header Location)\n"
+		"\t[ -n \"$monitor\" ] || { echo \"apply.sh: 202 without a Location header: the BMC gave no task to follow\" >&2; exit 1; }\n"
+		"\tpolls=${REDFISH_TASK_POLLS:-120}\n"
+		"\twhile :; do\n"
+		"\t\tstatus=$(rf GET \"$monitor\")\n"
+		"\t\t[ \"$status\" = 202 ] || break\n"
+		"\t\tpolls=$((polls - 1))\n"
+		"\t\t[ \"$polls\" -gt 0 ] || { echo \"apply.sh: task $monitor still running; giving up (REDFISH_TASK_POLLS)\" >&2; exit 1; }\n"
+		"\t\tsleep \"${REDFISH_TASK_INTERVAL:-5}\"\n"
+		"\tdone\n"
+		"\tstate=$(json TaskState)\n"
+		"\tcase $status:$state in\n"
+		"\t2??:Completed | 2??:) echo \"apply.sh: BIOS settings accepted by $BASE$target (task $monitor: ${state:-done})\" ;;\n"
+		"\t*)\n"
+		"\t\techo \"apply.sh: task $monitor ended ${state:-with status $status}:\" >&2\n"
+		"\t\tpython3 -c 'import json,sys\n"
+		"try: d = json.load(open(sys.argv[1]))\n"
+		"except ValueError: d = {}\n"
+		"for m in d.get(\"Messages\", []) if isinstance(d, dict) else []: print(\"  \" + str(m.get(\"Message\", m.get(\"MessageId\", \"\"))))' \"$TMP/body\" >&2\n"
+		"\t\texit 1 ;;\n"
+		"\tesac\n"
+		"}\n"
+		"\n"
+		"for source in $sources; do\n"
+		"\tcase $source in\n"
+		"\tsettings)\n"
+		"\t\tstatus=$(rf GET \"$settings\")\n"
+		"\t\t# AMI answers 404 while nothing is pending: no ETag to take there\n"
+		"\t\t[ \"$status\" = 200 ] || { echo \"apply.sh: GET $settings answered $status: no settings ETag\" >&2; continue; }\n"
+		"\t\ttag=$(etag) ;;\n"
+		"\tbios) tag=$bios_etag ;;\n"
+		"\tany) tag='*' ;;\n"
+		"\t*) echo \"apply.sh: ETAG_SOURCE is auto, settings, bios or any, not '$source'\" >&2; exit 1 ;;\n"
+		"\tesac\n"
+		"\t[ -n \"$tag\" ] || { echo \"apply.sh: the $source resource gave no ETag\" >&2; continue; }\n"
+		"\tstatus=$(rf PATCH \"$target\" -H 'Content-Type: application/json' -H \"If-Match: $tag\" --data-binary \"@$send\")\n"
+		"\tcase $status in\n"
+		"\t200 | 204)\n"
+		"\t\techo \"apply.sh: BIOS settings accepted by $BASE$target ($status, If-Match from the $source resource)\"\n"
+		"\t\texit 0 ;;\n"
+		"\t202)\n"
+		"\t\techo \"apply.sh: accepted for processing (If-Match from the $source resource)\"\n"
+		"\t\twait_task\n"
+		"\t\texit 0 ;;\n"
+		"\t412 | 428) echo \"apply.sh: $status with If-Match from the $source resource (ETag $tag)\" >&2 ;;\n"
+		"\t*) echo \"apply.sh: PATCH $target answered $status:\" >&2; cat \"$TMP/body\" >&2; exit 1 ;;\n"
+		"\tesac\n"
+		"done\n"
+		"echo \"apply.sh: the BMC took no If-Match tried ($sources): the settings changed while this ran, or it wants another source; set ETAG_SOURCE\" >&2\n"
+		"exit 1\n");
 	return TARGET_OK;
 }
 

@@ -104,7 +104,7 @@ fi
 check "no artifact holds a credential (only variable names)" "! grep -rIl 'REDFISH_PASSWORD=' '$T/out' >/dev/null"
 if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
 	check "the flat BIOS body passes DMTF's Bios and Settings schemas" "$PY tests/validate/redfish_check.py --flat '$R/bios-settings.json' >'$T/r1' 2>&1 || { cat '$T/r1'; false; }"
-	check "apply.sh PATCHes with the Bios ETag, and reports 412 and 428" "$PY tests/validate/redfish_check.py --apply '$R' >'$T/r2' 2>&1 || { cat '$T/r2'; false; }"
+	check "apply.sh against a DSP0266 BMC: standard, parent-ETag, direct PATCH, failing task, apply time, AMI *, hostile credentials" "$PY tests/validate/redfish_check.py --apply '$R' >'$T/r2' 2>&1 || { cat '$T/r2'; false; }"
 	mkdir -p "$T/nested"
 	cp $EX/hgx-b200.xml "$T/nested/"
 	sed 's/dialect flat/dialect nested/' $EX/hardware.dsl >"$T/nested/hardware.dsl"

@@ -65,52 +65,115 @@ def validate_nested(path):
 
 
 class Service(BaseHTTPRequestHandler):
-    etag = 'W/"v1"'
-    strict = False       # refuse If-Match: *
-    rotate = False       # the settings change between GET and PATCH
+    """A BMC written from DMTF DSP0266 and RFC 9110, not from apply.sh.
+
+    - the Bios resource names its settings resource in @Redfish.Settings
+      (SettingsObject, SupportedApplyTimes); a PATCH goes to that resource;
+    - ETags: If-Match is compared with the current ETag of the resource being
+      PATCHed (RFC 9110 13.1.1): mismatch 412; a BMC may require it, 428;
+    - asynchronous operations: 202 Accepted with a Location header naming a task
+      monitor; GET on the monitor answers 202 while the task runs, then the
+      Task resource with its TaskState and Messages.
+
+    Personalities (class attributes set by each run):
+      standard    the settings resource has its own ETag, which If-Match must match
+      parent      the reference deployment's BMC: If-Match must carry the Bios ETag
+      direct      no @Redfish.Settings: the Bios resource itself takes the PATCH
+      task-fails  the PATCH answers 202; the task ends in Exception
+    """
+    personality = "standard"
+    bios_etag = 'W/"bios-1"'
+    settings_etag = 'W/"settings-7"'
+    supported = ["OnReset", "Immediate"]
+    rotate = False      # the ETag changes after every GET (settings changed meanwhile)
+    star_ok = False     # accept If-Match: *
+    ami = False         # AMI MegaRAC: GET of the settings resource is 404 while nothing is
+                        # pending, and only If-Match: * is taken (facts 3.2)
     patches = []
+    polls = 0
 
     def log_message(self, *a):
         pass
 
-    def reply(self, code, body=None, etag=None):
+    def reply(self, code, body=None, etag=None, headers=()):
         self.send_response(code)
         if etag:
             self.send_header("ETag", etag)
+        for k, v in headers:
+            self.send_header(k, v)
         data = json.dumps(body).encode() if body is not None else b""
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
+    BIOS = "/redfish/v1/Systems/1/Bios"
+    SETTINGS = "/redfish/v1/Systems/1/Bios/Settings"
+    MONITOR = "/redfish/v1/TaskService/TaskMonitors/1"
+
     def do_GET(self):
-        if self.path != "/redfish/v1/Systems/1/Bios":
-            return self.reply(404, {"error": "not found"})
-        self.reply(200, {"@odata.id": self.path, "Attributes": {"ACSEnable": "Disabled"},
-                         "@Redfish.Settings": {"SettingsObject": {"@odata.id": "/redfish/v1/Systems/1/Bios/Settings"}}},
-                   etag=Service.etag)
-        if Service.rotate:
-            Service.etag = 'W/"v2"'
+        cls = Service
+        if self.path == self.BIOS:
+            body = {"@odata.id": self.BIOS, "Attributes": {"ACSEnable": "Disabled"}}
+            if cls.personality != "direct":
+                body["@Redfish.Settings"] = {"SettingsObject": {"@odata.id": self.SETTINGS},
+                                             "SupportedApplyTimes": cls.supported}
+            self.reply(200, body, etag=cls.bios_etag)
+        elif self.path == self.SETTINGS and cls.personality != "direct" and not cls.ami:
+            self.reply(200, {"@odata.id": self.SETTINGS, "Attributes": {}}, etag=cls.settings_etag)
+            if cls.rotate:
+                cls.settings_etag = cls.settings_etag + "x"
+        elif self.path == self.MONITOR:
+            cls.polls += 1
+            if cls.polls < 3:
+                return self.reply(202, {"TaskState": "Running"}, headers=[("Location", self.MONITOR)])
+            self.reply(200, {"@odata.id": "/redfish/v1/TaskService/Tasks/1", "TaskState": "Exception",
+                             "Messages": [{"MessageId": "Base.1.8.PropertyValueNotInList",
+                                           "Message": "The value Enabled for ACSEnable is not in the list of acceptable values."}]})
+        else:
+            self.reply(404, {"error": "not found"})
 
     def do_PATCH(self):
-        if self.path != "/redfish/v1/Systems/1/Bios/Settings":
-            return self.reply(404, {"error": "not found"})
+        cls = Service
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         match = self.headers.get("If-Match")
-        if match is None or (match == "*" and Service.strict):
+        if cls.personality == "direct":
+            if self.path != self.BIOS:
+                return self.reply(405, {"error": "the Bios has no settings resource"})
+            want = cls.bios_etag
+        else:
+            if self.path != self.SETTINGS:
+                return self.reply(405, {"error": "PATCH the settings resource"})
+            want = cls.bios_etag if cls.personality == "parent" else cls.settings_etag
+        if match is None:
             return self.reply(428, {"error": "If-Match required"})
-        if match != "*" and match != Service.etag:
-            return self.reply(412, {"error": "stale ETag"})
-        Service.patches.append({"body": json.loads(body), "auth": self.headers.get("Authorization"), "if_match": match})
+        if not ((match == want and not cls.ami) or (match == "*" and (cls.star_ok or cls.ami))):
+            return self.reply(412, {"error": "stale or foreign ETag"})
+        doc = json.loads(body)
+        apply_time = doc.get("@Redfish.SettingsApplyTime", {}).get("ApplyTime")
+        if apply_time and cls.personality != "direct" and apply_time not in cls.supported:
+            return self.reply(400, {"error": f"ApplyTime {apply_time} not supported"})
+        cls.patches.append({"body": doc, "auth": self.headers.get("Authorization"), "if_match": match, "path": self.path})
+        if cls.personality == "task-fails":
+            cls.polls = 0
+            return self.reply(202, {"TaskState": "New"}, headers=[("Location", self.MONITOR)])
         self.reply(204)
+
+
+def reset(personality, **kw):
+    Service.personality, Service.bios_etag, Service.settings_etag = personality, 'W/"bios-1"', 'W/"settings-7"'
+    Service.supported, Service.rotate, Service.star_ok, Service.patches, Service.polls = ["OnReset", "Immediate"], False, False, [], 0
+    Service.ami = False
+    for k, v in kw.items():
+        setattr(Service, k, v)
 
 
 def run_apply(directory, user="admin", password="s3cret pass", **env):
     server = ThreadingHTTPServer(("127.0.0.1", 0), Service)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     e = dict(os.environ, REDFISH_BASE=f"http://127.0.0.1:{server.server_port}", REDFISH_USER=user,
-             REDFISH_PASSWORD=password, **env)
-    r = subprocess.run(["sh", os.path.join(directory, "apply.sh")], capture_output=True, text=True, env=e, timeout=30)
+             REDFISH_PASSWORD=password, REDFISH_TASK_INTERVAL="0", **env)
+    r = subprocess.run(["sh", os.path.join(directory, "apply.sh")], capture_output=True, text=True, env=e, timeout=60)
     server.shutdown()
     return r
 
@@ -121,41 +184,62 @@ def check_apply(directory):
     script = open(os.path.join(directory, "apply.sh")).read()
     if "s3cret" in script or " -u " in script:
         errors.append("credentials on the command line or in the script")
-    Service.etag, Service.strict, Service.rotate, Service.patches = 'W/"v1"', False, False, []
+    # the four personalities, with the script's default ETAG_SOURCE
+    for personality, want_match, want_say in (("standard", 'W/"settings-7"', "settings resource"),
+                                              ("parent", 'W/"bios-1"', "Bios resource"),
+                                              ("direct", 'W/"bios-1"', "bios resource")):
+        reset(personality)
+        r = run_apply(directory)
+        p = Service.patches
+        if r.returncode != 0 or len(p) != 1:
+            errors.append(f"{personality}: exit {r.returncode}, {len(p)} PATCH taken: {r.stderr.strip()}")
+            continue
+        if p[0]["body"] != body:
+            errors.append(f"{personality}: the PATCH body is not bios-settings.json")
+        if p[0]["if_match"] != want_match:
+            errors.append(f"{personality}: If-Match {p[0]['if_match']!r}, want {want_match!r}")
+        if want_say.lower() not in (r.stdout + r.stderr).lower():
+            errors.append(f"{personality}: the script does not say which ETag the BMC took: {r.stdout.strip()}")
+        if p[0]["auth"] != "Basic " + base64.b64encode(b"admin:s3cret pass").decode():
+            errors.append(f"{personality}: credentials did not reach the BMC")
+    reset("task-fails")
     r = run_apply(directory)
-    if r.returncode != 0 or len(Service.patches) != 1:
-        errors.append(f"normal run failed: {r.returncode} {r.stderr.strip()}")
-    else:
-        p = Service.patches[0]
-        if p["body"] != body:
-            errors.append("the PATCH body is not bios-settings.json")
-        if p["if_match"] != 'W/"v1"':
-            errors.append(f"If-Match {p['if_match']!r}, want the Bios ETag W/\"v1\"")
-        if p["auth"] != "Basic " + base64.b64encode(b"admin:s3cret pass").decode():
-            errors.append("credentials did not reach the BMC")
+    if r.returncode == 0 or "Exception" not in r.stderr or "not in the list of acceptable values" not in r.stderr:
+        errors.append(f"task-fails: a task ending in Exception was not a failure with its message: {r.returncode} {r.stderr.strip()}")
+    if Service.polls < 3:
+        errors.append(f"task-fails: the task monitor was polled {Service.polls} times, not to the end")
+    # the apply time is sent only when the BMC lists it
+    if "@Redfish.SettingsApplyTime" in body:
+        reset("standard", supported=["Immediate"])
+        r = run_apply(directory)
+        if r.returncode != 0 or not Service.patches or "@Redfish.SettingsApplyTime" in Service.patches[0]["body"]:
+            errors.append(f"an apply time the BMC does not support was sent: {r.returncode} {r.stderr.strip()}")
     # Credentials reach the BMC byte for byte: nothing in them is read as curl
     # configuration (a newline followed by an option was a second request).
     hostile = ['pa"ss', 'back\\slash\\', 'new\nline', 'per%cent %s', ' spaces  ', 'end\\',
                'x"\nurl = "http://127.0.0.1:9/"\n', "quo'te", 'tab\tcr\r', 'trailing\n\n', 'ünïcødé']
     for pw in hostile:
         for user in ("admin", 'ad"m\\in x'):
-            Service.etag, Service.strict, Service.rotate, Service.patches = 'W/"v1"', False, False, []
+            reset("standard")
             r = run_apply(directory, user=user, password=pw)
             want = "Basic " + base64.b64encode(f"{user}:{pw}".encode()).decode()
             if r.returncode != 0 or len(Service.patches) != 1 or Service.patches[0]["auth"] != want:
                 got = Service.patches[0]["auth"] if Service.patches else None
                 errors.append(f"credentials {user!r}:{pw!r} arrived as {got!r} (exit {r.returncode}, {r.stderr.strip()})")
+    reset("standard")
     r = run_apply(directory, user="ad:min")
     if r.returncode == 0 or "':'" not in r.stderr:
         errors.append(f"a user with ':' was not refused: {r.returncode} {r.stderr.strip()}")
-    Service.etag, Service.rotate, Service.patches = 'W/"v1"', True, []
+    # every If-Match refused: a clear failure, nothing applied
+    reset("standard", rotate=True)
     r = run_apply(directory)
-    if r.returncode == 0 or "412" not in r.stderr or Service.patches:
-        errors.append(f"a stale ETag was not reported: {r.returncode} {r.stderr.strip()}")
-    Service.etag, Service.rotate, Service.strict, Service.patches = 'W/"v1"', False, True, []
-    r = run_apply(directory, ETAG_SOURCE="any")
-    if r.returncode == 0 or "428" not in r.stderr:
-        errors.append(f"428 was not reported: {r.returncode} {r.stderr.strip()}")
+    if r.returncode == 0 or Service.patches or "took no If-Match" not in r.stderr:
+        errors.append(f"an ETag that changes under the script was not reported: {r.returncode} {r.stderr.strip()}")
+    # an AMI-like BMC that accepts only *: auto reaches it
+    reset("standard", ami=True)
+    r = run_apply(directory)
+    if r.returncode != 0 or not Service.patches or Service.patches[0]["if_match"] != "*":
+        errors.append(f"auto did not fall back to If-Match: *: {r.returncode} {r.stderr.strip()}")
     return errors
 
 

@@ -4,10 +4,12 @@
 # REDFISH_PASSWORD and are passed to curl on standard input, never on its command
 # line. REDFISH_INSECURE=1 skips TLS verification (self-signed BMC certificates).
 # The settings apply at the next reboot unless the BMC applies them earlier.
+# ETAG_SOURCE=auto tries If-Match from the settings resource (DSP0266), then the
+# Bios resource, then *, and says which one the BMC took.
 set -eu
 DEFAULT_BASE='https://10.30.0.15'
 SYSTEM='/redfish/v1/Systems/1'
-DEFAULT_ETAG_SOURCE='bios'
+DEFAULT_ETAG_SOURCE='auto'
 BASE=${REDFISH_BASE:-$DEFAULT_BASE}
 ETAG_SOURCE=${ETAG_SOURCE:-$DEFAULT_ETAG_SOURCE}
 BODY=$(dirname "$0")/bios-settings.json
@@ -29,35 +31,97 @@ CREDENTIALS="user = \"$(cfg_quote "$REDFISH_USER"):$(cfg_quote "$REDFISH_PASSWOR
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-rf() { # method url [curl args...]: status on stdout, headers and body in $TMP
+rf() { # method url-or-path [curl args...]: status on stdout, headers and body in $TMP
 	method=$1 url=$2
 	shift 2
+	case $url in http://* | https://*) ;; *) url=$BASE$url ;; esac
 	printf '%s\n' "$CREDENTIALS" |
 		curl -sS ${REDFISH_INSECURE:+-k} -K - -X "$method" -D "$TMP/headers" -o "$TMP/body" \
-			-w '%{http_code}' -H 'Accept: application/json' "$@" "$BASE$url"
+			-w '%{http_code}' -H 'Accept: application/json' "$@" "$url"
 }
 header() { sed -n "s/^$1: *//Ip" "$TMP/headers" | tr -d '\r' | tail -n 1; }
-json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+json() { # key path into $TMP/body: a string, or a list's strings separated by spaces
+	python3 -c 'import json,sys
+try: d = json.load(open(sys.argv[1]))
+except ValueError: d = {}
 for k in sys.argv[2:]: d = d.get(k, {}) if isinstance(d, dict) else {}
-print(d if isinstance(d, str) else "")' "$TMP/body" "$@"; }
+print(d if isinstance(d, str) else " ".join(x for x in d if isinstance(x, str)) if isinstance(d, list) else "")' "$TMP/body" "$@"
+}
+etag() { e=$(header ETag); [ -n "$e" ] || e=$(json @odata.etag); printf '%s' "$e"; }
 
 status=$(rf GET "$SYSTEM/Bios")
 [ "$status" = 200 ] || { echo "apply.sh: GET $SYSTEM/Bios answered $status" >&2; exit 1; }
+bios_etag=$(etag)
 settings=$(json @Redfish.Settings SettingsObject @odata.id)
-[ -n "$settings" ] || settings="$SYSTEM/Bios/Settings"
-case $ETAG_SOURCE in
-bios) etag=$(header ETag); [ -n "$etag" ] || etag=$(json @odata.etag) ;;
-settings)
-	status=$(rf GET "$settings")
-	[ "$status" = 200 ] || { echo "apply.sh: GET $settings answered $status" >&2; exit 1; }
-	etag=$(header ETag); [ -n "$etag" ] || etag=$(json @odata.etag) ;;
-*) etag='*' ;;
-esac
-[ -n "$etag" ] || { echo "apply.sh: the BMC gave no ETag (try ETAG_SOURCE=any)" >&2; exit 1; }
-status=$(rf PATCH "$settings" -H 'Content-Type: application/json' -H "If-Match: $etag" --data-binary "@$BODY")
-case $status in
-200 | 202 | 204) echo "apply.sh: BIOS settings accepted by $BASE$settings ($status)" ;;
-412) echo "apply.sh: 412: the BIOS settings changed since they were read (ETag $etag); run again" >&2; exit 1 ;;
-428) echo "apply.sh: 428: the BMC wants If-Match with a current ETag; try ETAG_SOURCE=settings or any" >&2; exit 1 ;;
-*) echo "apply.sh: PATCH $settings answered $status:" >&2; cat "$TMP/body" >&2; exit 1 ;;
-esac
+supported=$(json @Redfish.Settings SupportedApplyTimes)
+# DSP0266: PATCH the settings resource the Bios resource names; a Bios without
+# @Redfish.Settings applies a PATCH of itself
+if [ -n "$settings" ]; then
+	target=$settings
+	case $ETAG_SOURCE in auto) sources='settings bios any' ;; *) sources=$ETAG_SOURCE ;; esac
+else
+	target=$SYSTEM/Bios
+	echo "apply.sh: $SYSTEM/Bios has no @Redfish.Settings: PATCHing it directly" >&2
+	sources=bios
+fi
+# send @Redfish.SettingsApplyTime only when the BMC lists it as supported
+send=$BODY
+apply_time=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("@Redfish.SettingsApplyTime", {}).get("ApplyTime", ""))' "$BODY")
+if [ -n "$apply_time" ] && [ -n "$supported" ] && ! printf ' %s ' "$supported" | grep -q " $apply_time "; then
+	echo "apply.sh: the BMC supports apply times '$supported', not $apply_time: sending none (its default)" >&2
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("@Redfish.SettingsApplyTime", None); json.dump(d, open(sys.argv[2], "w"), indent=2)' "$BODY" "$TMP/send.json"
+	send=$TMP/send.json
+fi
+
+# a 202 names a task monitor: poll it until the task ends (DSP0266, asynchronous operations)
+wait_task() {
+	monitor=$(header Location)
+	[ -n "$monitor" ] || { echo "apply.sh: 202 without a Location header: the BMC gave no task to follow" >&2; exit 1; }
+	polls=${REDFISH_TASK_POLLS:-120}
+	while :; do
+		status=$(rf GET "$monitor")
+		[ "$status" = 202 ] || break
+		polls=$((polls - 1))
+		[ "$polls" -gt 0 ] || { echo "apply.sh: task $monitor still running; giving up (REDFISH_TASK_POLLS)" >&2; exit 1; }
+		sleep "${REDFISH_TASK_INTERVAL:-5}"
+	done
+	state=$(json TaskState)
+	case $status:$state in
+	2??:Completed | 2??:) echo "apply.sh: BIOS settings accepted by $BASE$target (task $monitor: ${state:-done})" ;;
+	*)
+		echo "apply.sh: task $monitor ended ${state:-with status $status}:" >&2
+		python3 -c 'import json,sys
+try: d = json.load(open(sys.argv[1]))
+except ValueError: d = {}
+for m in d.get("Messages", []) if isinstance(d, dict) else []: print("  " + str(m.get("Message", m.get("MessageId", ""))))' "$TMP/body" >&2
+		exit 1 ;;
+	esac
+}
+
+for source in $sources; do
+	case $source in
+	settings)
+		status=$(rf GET "$settings")
+		# AMI answers 404 while nothing is pending: no ETag to take there
+		[ "$status" = 200 ] || { echo "apply.sh: GET $settings answered $status: no settings ETag" >&2; continue; }
+		tag=$(etag) ;;
+	bios) tag=$bios_etag ;;
+	any) tag='*' ;;
+	*) echo "apply.sh: ETAG_SOURCE is auto, settings, bios or any, not '$source'" >&2; exit 1 ;;
+	esac
+	[ -n "$tag" ] || { echo "apply.sh: the $source resource gave no ETag" >&2; continue; }
+	status=$(rf PATCH "$target" -H 'Content-Type: application/json' -H "If-Match: $tag" --data-binary "@$send")
+	case $status in
+	200 | 204)
+		echo "apply.sh: BIOS settings accepted by $BASE$target ($status, If-Match from the $source resource)"
+		exit 0 ;;
+	202)
+		echo "apply.sh: accepted for processing (If-Match from the $source resource)"
+		wait_task
+		exit 0 ;;
+	412 | 428) echo "apply.sh: $status with If-Match from the $source resource (ETag $tag)" >&2 ;;
+	*) echo "apply.sh: PATCH $target answered $status:" >&2; cat "$TMP/body" >&2; exit 1 ;;
+	esac
+done
+echo "apply.sh: the BMC took no If-Match tried ($sources): the settings changed while this ran, or it wants another source; set ETAG_SOURCE" >&2
+exit 1
