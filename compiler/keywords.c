@@ -834,7 +834,7 @@ static void pr_kubelet(kw_ctx *k)
 }
 
 static const char *const os_names[] = {"debian12", "debian13", "ubuntu22.04", "ubuntu24.04", "rhel8", "rhel9",
-	"rocky8", "rocky9", "alma8", "alma9", "azurelinux3", "sles15", NULL};
+	"rhel10", "rocky8", "rocky9", "rocky10", "alma8", "alma9", "alma10", "azurelinux3", "sles15", NULL};
 
 static const keyword profile_kws[] = {
 	{"os", "os <distribution>", "The node's OS (debian12, ubuntu24.04, rhel9, rocky9, azurelinux3, ...).", KW_ENUM, F(node_spec, os), 0, 0, os_names, NULL},
@@ -843,7 +843,7 @@ static const keyword profile_kws[] = {
 	{"hugepages", "hugepages <size>", "Hugepage memory per node (nr_hugepages); default: DAOS's minimum, 1 GiB per target (+1 per engine with a meta role).", KW_SIZE, F(node_spec, hugepages), (int64_t)(2 * MiB), (int64_t)(64 * TiB), NULL, NULL},
 	{"exclude", "exclude nvme <pci-address>...", "Drives of the hardware that this profile or node does not give to DAOS.", KW_CUSTOM, 0, 0, 0, NULL, pr_exclude},
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
-	{"kernel", "kernel { ... }", "The kernel command line (GRUB drop-in on Debian and Ubuntu; an edit of /etc/default/grub elsewhere).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
+	{"kernel", "kernel { ... }", "The kernel command line (a grub.d drop-in on Debian, Ubuntu and Azure Linux; grubby on RHEL-family; an edit of /etc/default/grub on SLES).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
 	{"network", "network { ... }", "systemd-networkd units: storage NICs with their own addresses and MTU, management over a bond of macvlans.", KW_CUSTOM, 0, 0, 0, NULL, pr_network},
 	{"bios", "bios { <Name> = <value> ... }", "BIOS attributes sent to the BMC with Redfish (redfish/bios-settings.json and redfish/apply.sh).", KW_CUSTOM, 0, 0, 0, NULL, pr_bios},

@@ -16,13 +16,26 @@ static const char *const kernel_params[] = {
 	NULL,
 };
 
+/* The `os` names (keywords.c) by prefix, and how each takes the command line. */
+static const struct {
+	const char *prefix;
+	grub_family family;
+} os_families[] = {
+	{"debian", GRUB_DROPIN},     /* /etc/default/grub.d/NN-name.cfg, update-grub */
+	{"ubuntu", GRUB_DROPIN},
+	{"azurelinux", GRUB_DROPIN}, /* its /etc/default/grub sources the grub.d files */
+	{"rhel", GRUB_GRUBBY},       /* GRUB_ENABLE_BLSCFG=true: BLS entries, grubby */
+	{"rocky", GRUB_GRUBBY},
+	{"alma", GRUB_GRUBBY},
+	{"sles", GRUB_SCRIPT},       /* no grub.d, no BLS: /etc/default/grub + grub2-mkconfig */
+};
+
 static grub_family family_of(const char *os)
 {
-	if (!os)
-		return GRUB_NONE;
-	if (strncmp(os, "debian", 6) == 0 || strncmp(os, "ubuntu", 6) == 0)
-		return GRUB_DEBIAN;
-	return GRUB_RHEL; /* rhel, rocky, alma, azurelinux, sles: no grub.d drop-ins */
+	for (size_t i = 0; os && i < sizeof(os_families) / sizeof(os_families[0]); i++)
+		if (strncmp(os, os_families[i].prefix, strlen(os_families[i].prefix)) == 0)
+			return os_families[i].family;
+	return GRUB_NONE;
 }
 
 static bool has_nvme(const node_plan *p)
@@ -51,10 +64,13 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 	else if (iommu && strcmp(iommu, "off") == 0)
 		env_set(m->ar, &k->params, "iommu", "off", ks->iommu.loc);
 	if (p->hugepage_size == GiB && p->nr_hugepages) {
-		/* 1 GiB pages can only be reserved at boot */
-		env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+		/* 1 GiB pages can only be reserved at boot. hugepagesz before its
+		 * hugepages (the kernel pairs them), and before default_hugepagesz:
+		 * grubby matches "hugepagesz=" as a substring (grubby-bls
+		 * update_args), which would find it inside default_hugepagesz= */
 		env_set(m->ar, &k->params, "hugepagesz", "1G", SRC_LOC_NONE);
 		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)p->nr_hugepages), SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
 	}
 	if (ks->irqaffinity.set && strcmp(ks->irqaffinity.v, "os") == 0) {
 		const char *cpus = place_os_cpus(m->ar, p);

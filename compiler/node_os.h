@@ -5,7 +5,11 @@
 
 #include "place.h"
 
-typedef enum grub_family { GRUB_NONE, GRUB_DEBIAN, GRUB_RHEL } grub_family;
+/* How an OS takes a kernel command line (SPEC.md, "Kernel command line per OS"):
+^ * a grub.d drop-in its /etc/default/grub sources (Debian, Ubuntu, Azure
+ * Linux 3); grubby on the BLS entries (RHEL, Rocky, Alma); a script that
+ * edits /etc/default/grub and regenerates grub.cfg (SLES). */
+typedef enum grub_family { GRUB_NONE, GRUB_DROPIN, GRUB_GRUBBY, GRUB_SCRIPT } grub_family;
 
 typedef struct kernel_plan {
 	grub_family family;

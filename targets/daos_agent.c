@@ -65,7 +65,7 @@ const target_info target_table[] = {
 	 "DAOS agent configuration: system name, access points, transport, per-NUMA fabric interfaces.",
 	 target_daos_agent},
 	{"kernel", "etc/default/grub.d/60-dslc.cfg",
-	 "Kernel command line: a GRUB drop-in on Debian and Ubuntu; on RHEL-family, SLES and Azure Linux the script usr/local/sbin/dslc-kernel-cmdline, which edits /etc/default/grub and regenerates both grub.cfg files.",
+	 "Kernel command line: a grub.d drop-in on Debian, Ubuntu and Azure Linux 3; on RHEL, Rocky and Alma the script usr/local/sbin/dslc-kernel-cmdline runs grubby on every BLS entry and keeps /etc/default/grub in step; on SLES it edits /etc/default/grub and regenerates grub.cfg. Both scripts refuse a GRUB_CMDLINE_LINUX they cannot rewrite exactly.",
 	 target_kernel},
 	{"kubelet", "etc/kubernetes/kubelet.conf.d/50-dslc.conf",
 	 "KubeletConfiguration drop-in: static CPU manager with every OS and engine CPU in reservedSystemCPUs, strict-cpu-reservation, topology manager, static memory manager with reservedMemory per NUMA node.",

@@ -68,7 +68,8 @@ sed 's/^  topology *"hgx-b200.xml"/  topology "evil.xml"\n  nic auto/; /nic  ens
 sed 's|include "hardware.dsl"|include "hw.dsl"|; s|ens1f0np0 10.20|eth0/../../../../../../ESCAPED 10.20|' examples/hgx-b200/cluster.dsl >"$C/w/c.dsl"
 dslc_in build c.dsl -o out
 expect "NIC name with ../ from a topology export, at its nic auto line" unsafe-value 12
-check "... and at the storage line that names it" "grep -q 'c.dsl:48:[0-9]*: error\\[unsafe-value\\]' '$ERR'"
+L=$(grep -n '^  storage' "$C/w/c.dsl" | cut -d: -f1)
+check "... and at the storage line that names it" "grep -q 'c.dsl:$L:[0-9]*: error\\[unsafe-value\\]' '$ERR'"
 
 # 2. commands
 build bmc-system bmc-system.dsl

@@ -54,6 +54,10 @@ tests/os_artifacts.sh "$DSLC" >"$log" 2>&1
 grep -v '^ok ' "$log"
 count "$log"
 
+tests/kernel_cmdline.sh "$DSLC" >"$log" 2>&1
+grep -v '^ok ' "$log"
+count "$log"
+
 tests/hostile.sh "$DSLC" $QUICK >"$log" 2>&1
 grep -v '^ok ' "$log"
 count "$log"
