@@ -703,12 +703,15 @@ static const char *const cpu_managers[] = {"none", "static", NULL};
 static const char *const topo_policies[] = {"none", "best-effort", "restricted", "single-numa-node", NULL};
 static const char *const mem_managers[] = {"none", "static", NULL};
 
+static const char *const on_off[] = {"on", "off", NULL};
+
 static const keyword kubelet_kws[] = {
-	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default 1.33): decides strict-cpu-reservation.", KW_WORD, F(kubelet_spec, version), 0, 0, NULL, NULL},
+	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default: the OS's own kubelet, 1.30 on azurelinux3, else 1.33): decides strict-cpu-reservation.", KW_WORD, F(kubelet_spec, version), 0, 0, NULL, NULL},
+	{"strict_reservation", "strict_reservation <on|off>", "strict-cpu-reservation (default on from 1.32): burstable pods stay off the reserved CPUs too; on with a kubelet before 1.32 is an error.", KW_ENUM, F(kubelet_spec, strict), 0, 0, on_off, NULL},
 	{"cpu_manager", "cpu_manager <none|static>", "cpuManagerPolicy (default static).", KW_ENUM, F(kubelet_spec, cpu_manager), 0, 0, cpu_managers, NULL},
 	{"topology", "topology <none|best-effort|restricted|single-numa-node>", "topologyManagerPolicy (default single-numa-node).", KW_ENUM, F(kubelet_spec, topology), 0, 0, topo_policies, NULL},
 	{"memory_manager", "memory_manager <none|static>", "memoryManagerPolicy (default static, with reservedMemory per NUMA node).", KW_ENUM, F(kubelet_spec, memory_manager), 0, 0, mem_managers, NULL},
-	{"system_reserved", "system_reserved <size>", "Memory for the OS besides DAOS (default 4GiB); DAOS's SCM and hugepages are added to systemReserved.", KW_SIZE, F(kubelet_spec, system_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
+	{"system_reserved", "system_reserved <size>", "Memory for the OS besides DAOS (default 4GiB); DAOS's SCM is added to systemReserved (its hugepages are not: the kubelet takes them out itself).", KW_SIZE, F(kubelet_spec, system_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
 	{"kube_reserved", "kube_reserved <size>", "kubeReserved memory (default 2GiB).", KW_SIZE, F(kubelet_spec, kube_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
 	{"eviction_hard", "eviction_hard <size>", "evictionHard memory.available (default 100MiB, the kubelet's).", KW_SIZE, F(kubelet_spec, eviction_hard), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
 	{"reserved_cpus", "reserved_cpus \"<cpulist>\"", "Override of reservedSystemCPUs (checked: it must hold every OS and engine CPU).", KW_WORD, F(kubelet_spec, reserved_cpus), 0, 0, NULL, NULL},

@@ -130,7 +130,7 @@ typedef struct network_spec {
 typedef struct kubelet_spec {
 	bool set;
 	src_loc loc;
-	opt_str version, cpu_manager, topology, memory_manager;
+	opt_str version, cpu_manager, topology, memory_manager, strict;
 	opt_int system_reserved, kube_reserved, eviction_hard; /* bytes */
 	opt_str reserved_cpus; /* an override, checked */
 } kubelet_spec;

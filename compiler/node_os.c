@@ -108,8 +108,11 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
 	k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";
 	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
-	k->minor = minor_of(ks->version.set ? ks->version.v : "1.33");
-	k->strict = strcmp(k->cpu_manager, "static") == 0 && k->minor >= 32;
+	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
+	k->minor = minor_of(ks->version.set ? ks->version.v
+				: s->os.set && strncmp(s->os.v, "azurelinux", 10) == 0 ? "1.30" : "1.33");
+	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32;
+	k->strict = strcmp(k->cpu_manager, "static") == 0 && want && k->minor >= 32;
 	k->alpha_gate = k->strict && k->minor == 32;
 	uint64_t base_system = ks->system_reserved.set ? (uint64_t)ks->system_reserved.v : 4 * GiB;
 	k->kube_reserved = ks->kube_reserved.set ? (uint64_t)ks->kube_reserved.v : 2 * GiB;
@@ -273,7 +276,13 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 			diag_help(dc, d, "drop reserved_cpus, or write `reserved_cpus \"%s\"`", place_reserved_cpus(m->ar, p));
 		}
 	}
-	if (strcmp(k->cpu_manager, "static") == 0 && !k->strict && k->minor >= 0) {
+	if (ks->strict.set && strcmp(ks->strict.v, "on") == 0 && k->minor >= 0 && k->minor < 32) {
+		diag *d = diag_report(dc, R_KUBELET_VERSION, ks->strict.loc,
+				      "strict_reservation needs kubelet 1.32 or later, but this kubelet is 1.%d%s", k->minor,
+				      ks->version.set ? "" : " (the OS's own)");
+		diag_help(dc, d, "declare the kubelet you run (`version 1.33`), or write `strict_reservation off` and accept "
+			  "that burstable pods share the engine CPUs");
+	} else if (strcmp(k->cpu_manager, "static") == 0 && !k->strict && k->minor >= 0 && !ks->strict.set) {
 		diag *d = diag_report(dc, R_KUBELET_STRICT_RESERVATION, ks->version.set ? ks->version.loc : ks->loc,
 				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
 		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");
