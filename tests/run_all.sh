@@ -42,50 +42,33 @@ else
 	echo "FAIL unit tests (exit $rc)"
 fi
 
-tests/golden.sh "$DSLC" >"$log" 2>&1
-grep -v '^ok ' "$log"
-count "$log"
+# one test program: its output but the passing lines, and its counts
+suite() {
+	"$@" >"$log" 2>&1
+	grep -v '^ok ' "$log"
+	count "$log"
+}
 
-tests/tree_tests.sh "$DSLC" $QUICK >"$log" 2>&1
-grep -v '^ok ' "$log"
-count "$log"
-
-tests/os_artifacts.sh "$DSLC" >"$log" 2>&1
-grep -v '^ok ' "$log"
-count "$log"
-
-tests/kernel_cmdline.sh "$DSLC" >"$log" 2>&1
-grep -v '^ok ' "$log"
-count "$log"
-
-tests/hostile.sh "$DSLC" $QUICK >"$log" 2>&1
-grep -v '^ok ' "$log"
-count "$log"
+suite tests/golden.sh "$DSLC"
+suite tests/tree_tests.sh "$DSLC" $QUICK
+suite tests/os_artifacts.sh "$DSLC"
+suite tests/kernel_cmdline.sh "$DSLC"
+suite tests/hostile.sh "$DSLC" $QUICK
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
-		/usr/bin/python3 tests/validate/formats_check.py "$DSLC" >"$log" 2>&1
-		grep -v '^ok ' "$log"
-		count "$log"
+		suite /usr/bin/python3 tests/validate/formats_check.py "$DSLC"
 	else
 		echo "skip formats: python3-jsonschema is missing (scripts/install-deps.sh installs it)"
 	fi
 fi
 
 if [ "$MODE" = plain ]; then
-	tests/networkd_netns.sh "$DSLC" >"$log" 2>&1
-	grep -v '^ok ' "$log"
-	count "$log"
-	tests/ci_examples.sh "$DSLC" >"$log" 2>&1
-	grep -v '^ok ' "$log"
-	count "$log"
-	tests/check_spec.sh "$DSLC" >"$log" 2>&1
-	grep -v '^ok ' "$log"
-	count "$log"
+	suite tests/networkd_netns.sh "$DSLC"
+	suite tests/ci_examples.sh "$DSLC"
+	suite tests/check_spec.sh "$DSLC"
 	# DAOS's own loader as the oracle (../shared/validators); says skip without it
-	/usr/bin/python3 tests/daos_diff.py "$DSLC" >"$log" 2>&1
-	grep -v '^ok ' "$log"
-	count "$log"
+	suite /usr/bin/python3 tests/daos_diff.py "$DSLC"
 fi
 
 echo "$MODE: $pass passed, $fail failed"
