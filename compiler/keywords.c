@@ -612,8 +612,12 @@ static void pr_reserve(kw_ctx *k)
 static void apply_engine(kw_ctx *k, engine_spec *e, ast_block *b, bool per_numa)
 {
 	e->present = true;
-	e->per_numa = per_numa;
-	e->loc = k->st->loc;
+	/* `engine numa N` declares the engine, NIC or not, whichever of the two
+	 * statements comes first: `engine per numa` never drops it */
+	e->explicit_numa |= !per_numa;
+	e->per_numa = per_numa && !e->explicit_numa;
+	if (!per_numa || !e->explicit_numa)
+		e->loc = k->st->loc; /* the statement that declared it */
 	const kw_table *t[] = {&kw_engine};
 	kw_apply(k->r, b, t, 1, e, -1);
 }

@@ -74,7 +74,9 @@ static int toggle_rules(cli *c, const char *list, bool disable)
 		}
 		if (disable && !rule_silenceable(r)) {
 			fprintf(stderr, "dslc: %s cannot be disabled: %s\n", id,
-				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output" : "the input could not be read");
+				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output"
+				: r->rule == R_PLAN_INCOMPLETE ? "a silenced finding must not change what is built"
+							       : "the input could not be read");
 			return EXIT_USAGE;
 		}
 		c->disabled[r->rule] = disable;

@@ -84,6 +84,7 @@ typedef struct hardware {
 typedef struct engine_spec {
 	bool present;
 	bool per_numa; /* declared by `engine per numa`: only where a storage NIC is */
+	bool explicit_numa; /* declared by `engine numa N` (too): always an engine or an error */
 	src_loc loc; /* the `engine` statement that declared it */
 	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
 	opt_str scm_class, log_mask, log_file, nic;

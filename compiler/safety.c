@@ -193,10 +193,30 @@ static void check_spec(model *m, const node_spec *s)
 	}
 }
 
+/* Silencing a finding never changes what is built: a node type whose plan
+ * could not be made, with no error left to say why, stops the build here. */
+static void check_plans(model *m)
+{
+	if (diag_count(m->dc, SEV_ERROR))
+		return; /* the build stops anyway, and says why */
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (!s->tainted && s->plan && s->plan->ok)
+			continue;
+		diag *d = diag_report(m->dc, R_PLAN_INCOMPLETE, s->hw ? s->hw->name_loc : SRC_LOC_NONE,
+				      "%s could not be placed, and the finding that says why is suppressed or disabled",
+				      s->origin ? s->origin : "a node type");
+		diag_note_at(m->dc, d, SRC_LOC_NONE, "a suppression silences a report; it never lets dslc write configs "
+			     "without the engines the description declares");
+		diag_help(m->dc, d, "remove the suppression or --disable and fix what it hides");
+	}
+}
+
 void safety_check_model(model *m)
 {
 	if (!m->dc)
 		return;
+	check_plans(m);
 	for (size_t i = 0; i < m->nnodes; i++)
 		check_name(m, m->nodes[i].loc, "host name", m->nodes[i].host, 253,
 			   "write host names as letters, digits, '-', '_' and '.'");

@@ -85,6 +85,11 @@ sed 's|  # dslc: allow kernel-param-syntax -- fuzz seed|  # dslc: allow kernel-p
 dslc_in build k.dsl -o out
 expect "allow unsafe-value does not silence it" unsafe-value 24
 
+new_case disable-placement
+dslc_in build "$ROOT/tests/golden/diag/device-numa-mismatch.dsl" -o out --disable device-numa-mismatch
+check "--disable of a placement error stops the build with plan-incomplete, nothing written" \
+	"[ $RC = 1 ] && grep -q 'error\\[plan-incomplete\\]' '$ERR' && [ ! -e '$C/w/out' ]"
+
 # 3. arithmetic
 build template-fpe template-fpe.dsl
 expect "INT64_MIN / -1 in an address template" bad-value 28
