@@ -240,6 +240,42 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 	}
 }
 
+/* Cores left to pods per NUMA node: neither the OS's nor an engine's. With
+ * single-numa-node a NUMA node without one can take no Guaranteed pod. */
+static void lint_pod_cpus(model *m, const node_spec *s, const kubelet_plan *k)
+{
+	const node_plan *p = s->plan;
+	const topology *t = p->topo;
+	int free_cores[MODEL_MAX_NUMA] = {0}, total = 0;
+	for (int c = 0; c < t->ncores; c++) {
+		int n = t->cores[c].numa;
+		bool taken = n < 0 || (c >= p->os_first[n] && c < p->os_first[n] + p->os_count[n]);
+		for (int i = 0; !taken && i < p->nengines; i++)
+			taken = p->engines[i].placed && c >= p->engines[i].first_core &&
+				c < p->engines[i].first_core + p->engines[i].ncores;
+		if (!taken && n < MODEL_MAX_NUMA) {
+			free_cores[n]++;
+			total++;
+		}
+	}
+	src_loc where = s->kubelet.loc;
+	if (!total) {
+		diag *d = diag_report(m->dc, R_KUBELET_NO_POD_CPUS, where,
+				      "every CPU of %s is reserved for the OS and DAOS: Kubernetes has none for pods", s->origin);
+		diag_help(m->dc, d, "reserve fewer OS cores or engine cores, or drop the kubelet block on storage-only nodes");
+		return;
+	}
+	for (int n = 0; n < t->nnuma; n++)
+		if (!free_cores[n]) {
+			diag *d = diag_report(m->dc, R_KUBELET_NUMA_NO_POD_CPUS, where,
+					      "NUMA node %d of %s has no CPU left for pods", t->numa[n].os_index, s->origin);
+			if (strcmp(k->topology, "single-numa-node") == 0)
+				diag_note_at(m->dc, d, SRC_LOC_NONE, "with topology single-numa-node a Guaranteed pod that needs "
+					     "this NUMA node's devices (GPUs, NICs) cannot be admitted");
+			diag_help(m->dc, d, "reserve fewer cores on NUMA node %d, or accept it with a reason", t->numa[n].os_index);
+		}
+}
+
 static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 {
 	diag_ctx *dc = m->dc;
@@ -287,6 +323,7 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
 		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");
 	}
+	lint_pod_cpus(m, s, k);
 	uint64_t hp_total = 0;
 	for (int n = 0; n < k->nnuma; n++) {
 		uint64_t mem = p->topo->numa[n].memory, hp = place_hugepages_on(p, n);

@@ -1,0 +1,20 @@
+# kubelet-no-pod-cpus: every core of both NUMA nodes is the OS's or an engine's
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  # dslc: allow kubelet-hugepages -- pods are kept off hugepages
+  kubelet { version 1.33 }
+  engine per numa {
+    cores 92
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+nodes gpu[001-014] : converged

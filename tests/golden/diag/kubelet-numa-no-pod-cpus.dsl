@@ -1,0 +1,20 @@
+# kubelet-numa-no-pod-cpus: 92 of NUMA node 1's 96 cores kept for its engine, 4 for the OS
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  # dslc: allow kubelet-hugepages -- pods are kept off hugepages
+  kubelet { version 1.33 }
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+  engine numa 1 { cores 92 }
+}
+nodes gpu[001-014] : converged
