@@ -497,6 +497,14 @@ uint64_t place_hugepages_on(const node_plan *p, int numa)
 {
 	if (!p->nengines)
 		return 0;
+	if (p->hugepage_size == GiB && p->topo->nnuma > 0) {
+		/* 1 GiB pages are reserved at boot (hugepages=N), and the kernel
+		 * spreads them round-robin over the NUMA nodes with memory
+		 * (mm/hugetlb.c, hugetlb_hstate_alloc_pages): the first nodes get
+		 * one more when N does not divide */
+		uint64_t pages = p->hugepage_bytes / GiB, nn = (uint64_t)p->topo->nnuma;
+		return (pages / nn + ((uint64_t)numa < pages % nn ? 1 : 0)) * GiB;
+	}
 	if (!p->pinned_mode)
 		return numa == 0 ? p->hugepage_bytes : 0;
 	int used = 0;

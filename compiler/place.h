@@ -56,7 +56,8 @@ void place_context(model *m, const node_spec *s);
 void place_model(model *m);
 
 /* Hugepage bytes DAOS requests on a NUMA node: spread over the engines' nodes
- * in pinned mode, all on node 0 in first_core (legacy) mode. */
+ * in pinned mode, all on node 0 in first_core (legacy) mode; 1 GiB pages,
+ * reserved at boot, as the kernel spreads them over every NUMA node. */
 uint64_t place_hugepages_on(const node_plan *p, int numa);
 /* system_ram_reserved in bytes (the release's default when not given), and
  * a NUMA node's share of it. */

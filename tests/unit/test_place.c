@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "compiler/place.h"
+#include "compiler/value.h"
 #include "targets/targets.h"
 #include "unit.h"
 
@@ -77,6 +78,28 @@ START_TEST(one_target_engines_get_daos_minimum_hugepages)
 	ck_assert(p->ok);
 	ck_assert_int_eq(p->engines[0].targets, 1);
 	ck_assert_int_eq(p->nr_hugepages, 2048);
+	compile_free(&c);
+}
+END_TEST
+
+/* 1 GiB pages come from hugepages=N at boot, which the kernel spreads over
+ * the NUMA nodes: 34 pages on two nodes are 17 on each, not 34 on node 0. */
+START_TEST(boot_time_hugepages_spread_over_numa_nodes)
+{
+	compilation c;
+	char text1g[4096];
+	snprintf(text1g, sizeof(text1g), "%s", src("2.6", "reserve os 4 cores per numa", ""));
+	char *mem = strstr(text1g, "memory_per_numa 768GiB");
+	ck_assert_ptr_nonnull(mem);
+	memmove(mem + 42, mem + 22, strlen(mem + 22) + 1);
+	memcpy(mem + 22, " hugepage_size 1GiB  ", 20);
+	unit_compile(&c, text1g);
+	const node_plan *p = plan_of(&c);
+	ck_assert(p->ok);
+	ck_assert_uint_eq(p->hugepage_size, GiB);
+	ck_assert_int_eq(p->nr_hugepages, 34);
+	ck_assert_uint_eq(place_hugepages_on(p, 0), 17 * GiB);
+	ck_assert_uint_eq(place_hugepages_on(p, 1), 17 * GiB);
 	compile_free(&c);
 }
 END_TEST
@@ -269,6 +292,7 @@ Suite *suite_place(void)
 	tcase_add_test(tc, one_typo_one_error);
 	tcase_add_test(tc, access_points_odd_and_known);
 	tcase_add_test(tc, one_target_engines_get_daos_minimum_hugepages);
+	tcase_add_test(tc, boot_time_hugepages_spread_over_numa_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }
