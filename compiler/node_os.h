@@ -5,7 +5,7 @@
 
 #include "place.h"
 
-/* How an OS takes a kernel command line (SPEC.md, "Kernel command line per OS"):
+/* How an OS takes a kernel command line (SPEC.md section 8, the table of os values):
 ^ * a grub.d drop-in its /etc/default/grub sources (Debian, Ubuntu, Azure
  * Linux 3); grubby on the BLS entries (RHEL, Rocky, Alma); a script that
  * edits /etc/default/grub and regenerates grub.cfg (SLES). */
