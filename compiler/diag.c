@@ -85,6 +85,7 @@ void diag_apply_suppressions(diag_ctx *dc)
 	}
 	dc->n = k;
 	recount(dc);
+	bool errors = dc->counts[SEV_ERROR] > 0; /* after the suppressions above */
 	for (suppression *sp = dc->sups; sp; sp = sp->next) {
 		const rule_info *r = rule_find(sp->rule_id);
 		if (!r) {
@@ -105,7 +106,9 @@ void diag_apply_suppressions(diag_ctx *dc)
 		} else if (!sp->reason) {
 			diag *d = diag_report(dc, R_SUPPRESSION_REASON, sp->loc, "allowing %s needs a reason", sp->rule_id);
 			diag_help(dc, d, "write `# dslc: allow %s -- <why this is fine here>`", sp->rule_id);
-		} else if (!sp->used) {
+		} else if (!sp->used && !errors) {
+			/* with an error left, checks after it were skipped: the finding this
+			 * allows may come back once that error is fixed, so say nothing yet */
 			diag *d = diag_report(dc, R_SUPPRESSION_UNUSED, sp->loc, "nothing here is reported as %s", sp->rule_id);
 			diag_help(dc, d, "remove the suppression");
 		}
