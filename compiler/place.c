@@ -180,8 +180,12 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 					diag *d = diag_report(m->dc, R_FIRST_CORE_LINUX_CPU, e->first_core.loc,
 							      "first_core %d is Linux CPU %d, which is hwloc logical core %d",
 							      fc, fc, c);
+					/* propose core c only when the engine fits there without
+					 * the OS cores; else the core dslc would choose */
+					int os0 = p->os_first[ep->numa], os1 = os0 + p->os_count[ep->numa];
+					bool fits = c + ep->ncores - 1 <= last && (c + ep->ncores <= os0 || c >= os1);
 					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
-						  "or drop first_core and let dslc place the engine", c == fc ? planned : c);
+						  "or drop first_core and let dslc place the engine", fits ? c : planned);
 					return false;
 				}
 		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,

@@ -520,16 +520,32 @@ static void check_topology(ylint *y, yengine *e)
 	if (e->has_fc) {
 		get_int(e->map, "first_core", NULL, &l);
 		long long fc = e->first_core, last = tn->first_core + tn->ncores - 1;
-		if (fc < tn->first_core || fc > last) {
+		/* the core a Linux CPU number names, when fc is one of this node's CPUs */
+		int linux_core = -1;
+		for (int c = tn->first_core; fc < tn->first_core || fc > last ? c <= last : 0; c++)
+			for (int k = 0; k < t->cores[c].npus && linux_core < 0; k++)
+				if (t->cores[c].pus[k] == fc && c != fc)
+					linux_core = c;
+		if (linux_core >= 0) {
+			/* a core that fits the engine: that core, or the last start that does */
+			long long fix = linux_core + needed - 1 <= last ? linux_core : last - needed + 1;
+			diag *d = diag_report(y->dc, R_FIRST_CORE_LINUX_CPU, l, "first_core %lld is Linux CPU %lld, which is hwloc logical core %d",
+					      fc, fc, linux_core);
+			diag_help(y->dc, d, "DAOS counts hwloc logical cores: write `first_core: %lld`", fix);
+		} else if (fc < tn->first_core || fc > last) {
 			diag *d = diag_report(y->dc, R_FIRST_CORE_OUTSIDE_NUMA, l, "first_core %lld is outside NUMA node %d (cores %d-%lld)",
 					      fc, e->numa, tn->first_core, last);
 			if (nic_numa == e->numa)
 				diag_note_at(y->dc, d, SRC_LOC_NONE, "the engine's fabric_iface %s is on NUMA node %d", e->iface, e->numa);
-			if (fc >= 0 && fc < tn->ncores && tn->first_core)
+			bool relative = fc >= 0 && fc < tn->ncores && tn->first_core;
+			if (relative)
 				diag_note_at(y->dc, d, SRC_LOC_NONE, "%lld looks NUMA-relative; DAOS reads first_core as an absolute core index", fc);
-			diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: NUMA node %d starts at core %d "
-				  "(write `first_core: %d` for its first core, or %lld for core %lld of the node)", e->numa,
-				  tn->first_core, tn->first_core, tn->first_core + (fc >= 0 && fc < tn->ncores ? fc : 0), fc >= 0 && fc < tn->ncores ? fc : 0);
+			if (relative && tn->first_core + fc + needed - 1 <= last)
+				diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: write `first_core: %lld` "
+					  "(core %lld of NUMA node %d, which starts at core %d)", tn->first_core + fc, fc, e->numa, tn->first_core);
+			else
+				diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: NUMA node %d starts at core %d; "
+					  "write `first_core: %d` or later", e->numa, tn->first_core, tn->first_core);
 		} else if (fc + needed > t->ncores) {
 			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core (%d) and wrap to core 0",
 					      fc, fc + needed - 1, t->ncores - 1);

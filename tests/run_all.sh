@@ -54,6 +54,7 @@ suite tests/tree_tests.sh "$DSLC" $QUICK
 suite tests/os_artifacts.sh "$DSLC"
 suite tests/kernel_cmdline.sh "$DSLC"
 suite tests/hostile.sh "$DSLC" $QUICK
+suite tests/help_applied.sh "$DSLC"
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Help lines that propose a value, applied: the value the help names is
+# written where the finding points, and the file is linted again; the finding
+# must be gone and no new error may appear (issue 11: "write 6" on an
+# interleaved node was an OS core).
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin help
+T=$(mktemp -d)
+trap 'rm -rf "$T" tests/golden/diag/.help-*.dsl' EXIT
+D=tests/golden/diag
+
+# the value a help line proposes: "write `first_core 7`" or "write `first_core: 7`"
+proposed() { sed -n 's/.*write `[a-z_ ]*:\{0,1\} \{0,1\}\([0-9A-Za-z]*\)`.*/\1/p' "$1" | head -n 1; }
+
+# 1. first-core-linux-cpu on the socket-interleaved node: every Linux CPU of NUMA node 1
+for cpu in 1 3 5 13 15 17 19 21 23; do
+	f=$D/.help-$cpu.dsl
+	sed "s/first_core 3 }/first_core $cpu }/" $D/first-core-linux-cpu.dsl >"$f"
+	$DSLC lint "$f" >"$T/out" 2>&1
+	v=$(proposed "$T/out")
+	sed -i "s/first_core $cpu }/first_core $v }/" "$f"
+	$DSLC lint "$f" >"$T/out2" 2>&1
+	check "Linux CPU $cpu: the proposed first_core $v lints clean" "[ -n '$v' ] && [ \$? = 0 ] && ! grep -q 'error\\[' '$T/out2' || { cat '$T/out2'; false; }"
+done
+
+# 2. the same in a hand-written daos_server.yml, with --topology
+Y=$T/srv.yml
+sed 's/  engine numa 1 { first_core 3 }//' $D/first-core-linux-cpu.dsl >$D/.help-base.dsl
+$DSLC build $D/.help-base.dsl -o "$T/base" >/dev/null 2>&1
+XML=tests/topologies/interleaved-2s6c.xml
+set_fc2() { # file value: engine 1's first_core (the second in the file)
+	awk -v v="$2" '/^  first_core: / && ++n == 2 { print "  first_core: " v; next } { print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+for cpu in 1 3 13 15; do
+	cp "$T/base/nodes/n1/etc/daos/daos_server.yml" "$Y"
+	set_fc2 "$Y" $cpu
+	$DSLC lint "$Y" --topology $XML >"$T/y1" 2>&1
+	v=$(proposed "$T/y1")
+	set_fc2 "$Y" "$v"
+	$DSLC lint "$Y" --topology $XML >"$T/y2" 2>&1
+	check "YAML Linux CPU $cpu: first-core-linux-cpu, and the proposed $v lints clean" \
+		"grep -q 'error\\[first-core-linux-cpu\\]' '$T/y1' && ! grep -q 'error\\[' '$T/y2' || { cat '$T/y1' '$T/y2'; false; }"
+done
+
+# 3. memory and ports: the numbers DAOS's formulas give
+for f in dsl-memory-formula dsl-memory-formula-2.8; do
+	$DSLC lint $D/$f.dsl >"$T/m" 2>&1
+	v=$(sed -n 's/.*write `scm ram \([0-9]*GiB\)`.*/\1/p' "$T/m" | head -n 1)
+	sed "s/scm ram [0-9]*GiB/scm ram $v/" $D/$f.dsl >$D/.help-m.dsl
+	$DSLC lint $D/.help-m.dsl >"$T/m2" 2>&1
+	check "$f: the proposed scm ram $v lints clean" "[ -n '$v' ] && ! grep -q 'error\\[' '$T/m2' || { cat '$T/m2'; false; }"
+done
+$DSLC lint $D/dsl-fabric-port-derived.dsl >"$T/p" 2>&1
+v=$(sed -n 's/.*write `fabric_port \([0-9]*\)`.*/\1/p' "$T/p" | head -n 1)
+sed "s/fabric_port 65000/fabric_port $v/" $D/dsl-fabric-port-derived.dsl >$D/.help-p.dsl
+$DSLC lint $D/.help-p.dsl >"$T/p2" 2>&1
+check "the proposed fabric_port $v lints clean" "[ -n '$v' ] && ! grep -q 'error\\[' '$T/p2' || { cat '$T/p2'; false; }"
+tests_end
