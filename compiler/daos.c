@@ -1,6 +1,7 @@
 #include "daos.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,6 +65,11 @@ uint64_t daos_engine_reserve(int64_t targets)
 	return t * 128 * 1024 * 1024 > (1ULL << 30) ? t * 128 * 1024 * 1024 : 1ULL << 30;
 }
 
+int64_t daos_hugepage_targets(int64_t targets, bool has_meta)
+{
+	return targets + (has_meta || targets == 1);
+}
+
 uint64_t daos_ramdisk_max(uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines, int64_t targets0)
 {
 	if (engines <= 0)
@@ -73,6 +79,15 @@ uint64_t daos_ramdisk_max(uint64_t total, uint64_t hugepages, uint64_t reserved,
 	    __builtin_add_overflow(used, r, &used) || used >= total)
 		return 0;
 	return (total - used) / (uint64_t)engines;
+}
+
+void daos_ramdisk_formula(char *out, size_t size, uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines,
+			  int64_t targets0)
+{
+	const uint64_t gib = 1ULL << 30, mib = 1ULL << 20;
+	snprintf(out, size, "(%llu GiB - %llu GiB hugepages - %llu GiB system_ram_reserved - %lld x %llu MiB engine reserve) / %lld engines",
+		 (unsigned long long)(total / gib), (unsigned long long)(hugepages / gib), (unsigned long long)(reserved / gib),
+		 (long long)engines, (unsigned long long)(daos_engine_reserve(targets0) / mib), (long long)engines);
 }
 
 const daos_release *daos_release_find(const char *name)

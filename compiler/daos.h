@@ -2,6 +2,7 @@
 #ifndef DSLC_DAOS_H
 #define DSLC_DAOS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,7 +58,14 @@ const char *daos_names_unknown(const char *const *list, const char *value, size_
  * src/control/server/storage/scm.go): (total - hugepages - reserved -
  * engines x reserve) / engines, in bytes, 0 when nothing is left. */
 uint64_t daos_engine_reserve(int64_t targets);
+/* The GiB of hugepages DAOS's minimum gives an engine with drives
+ * (CalcMinHugepages, SetNrHugepages): one per target, +1 for the extra sys
+ * xstream of a meta role, +1 for a 1-target engine (2.6.2+). */
+int64_t daos_hugepage_targets(int64_t targets, bool has_meta);
 uint64_t daos_ramdisk_max(uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines, int64_t targets0);
+/* That computation written out for a note, in GiB and MiB, into out. */
+void daos_ramdisk_formula(char *out, size_t size, uint64_t total, uint64_t hugepages, uint64_t reserved, int64_t engines,
+			  int64_t targets0);
 
 const daos_release *daos_release_find(const char *name);
 /* The key's name in that release, or NULL when the release has no such key. */

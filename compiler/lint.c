@@ -121,6 +121,34 @@ void lint_log_mask_finding(diag_ctx *dc, const char *mask, src_loc loc, const ch
 	}
 }
 
+/* DD_MASK=io,mgmt / DD_SUBSYS=vos,pool: names from DAOS's lists, as
+ * daos_server checks them before it starts; an empty value is unset. */
+bool lint_env_names_finding(diag_ctx *dc, const char *name, size_t len, const char *value, src_loc loc)
+{
+	static const struct {
+		const char *var;
+		const char *const *names;
+		const char *what;
+	} vars[] = {
+		{"DD_MASK", daos_debug_streams, "debug stream"},
+		{"DD_SUBSYS", daos_log_subsystems, "log subsystem"},
+	};
+	for (size_t k = 0; k < sizeof(vars) / sizeof(vars[0]); k++) {
+		if (strlen(vars[k].var) != len || strncmp(vars[k].var, name, len) != 0)
+			continue;
+		size_t n;
+		const char *const *names = vars[k].names;
+		const char *bad = *value ? daos_names_unknown(names, value, &n) : NULL;
+		if (bad) {
+			diag *d = diag_report(dc, R_LOG_MASK, loc, "%s: '%.*s' is not a %s DAOS knows", vars[k].var, (int)n, bad,
+					      vars[k].what);
+			diag_help(dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
+		}
+		return true;
+	}
+	return false;
+}
+
 static void check_log_mask(model *m, const opt_str *mask, const char *debug_msg)
 {
 	if (mask->set)
@@ -207,18 +235,6 @@ static void lint_cluster(model *m)
 	}
 }
 
-/* DD_MASK=io,mgmt / DD_SUBSYS=vos,pool: names from DAOS's lists, as
- * daos_server checks them before it starts (the YAML linter's check too). */
-static void lint_env_names(model *m, const env_entry *e, const char *const *names, const char *what)
-{
-	size_t n;
-	const char *bad = *e->value ? daos_names_unknown(names, e->value, &n) : NULL; /* empty: unset */
-	if (bad) {
-		diag *d = diag_report(m->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", e->name, (int)n, bad, what);
-		diag_help(m->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
-	}
-}
-
 static void lint_env(model *m, const env_list *env)
 {
 	for (size_t i = 0; i < env->n; i++) {
@@ -227,10 +243,8 @@ static void lint_env(model *m, const env_list *env)
 		if (r) {
 			diag *d = diag_report(m->dc, R_ENV_RESERVED, e->loc, "%s is set through env", r->name);
 			diag_help(m->dc, d, "%s", r->dsl_fix);
-		} else if (strcmp(e->name, "DD_MASK") == 0) {
-			lint_env_names(m, e, daos_debug_streams, "debug stream");
-		} else if (strcmp(e->name, "DD_SUBSYS") == 0) {
-			lint_env_names(m, e, daos_log_subsystems, "log subsystem");
+		} else {
+			lint_env_names_finding(m->dc, e->name, strlen(e->name), e->value, e->loc);
 		}
 	}
 }
@@ -245,7 +259,31 @@ static uint64_t pow2_floor_gib(uint64_t bytes)
 	return g;
 }
 
-static void lint_ramdisk_max(model *m, const node_plan *p);
+/* DAOS's own limit on every engine's RAM SCM (CalcRamdiskSize): the
+ * machine's memory shared equally, whatever the NUMA nodes hold. */
+static void lint_ramdisk_max(model *m, const node_plan *p)
+{
+	uint64_t total = 0;
+	for (int n = 0; n < p->topo->nnuma; n++)
+		total += p->topo->numa[n].memory;
+	if (!total || !p->nengines)
+		return;
+	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines, p->engines[0].targets);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (!ep->placed || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
+			continue;
+		diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
+				      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
+				      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
+		char formula[256];
+		daos_ramdisk_formula(formula, sizeof(formula), total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines,
+				     p->engines[0].targets);
+		diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
+		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
+		return;
+	}
+}
 
 static void lint_memory(model *m, const node_plan *p)
 {
@@ -298,7 +336,9 @@ static void lint_memory(model *m, const node_plan *p)
 	/* Per NUMA node only where memory is bound to it: pinned engines. In
 	 * first_core mode DAOS sets no NUMA affinity, and the machine-wide limit
 	 * above is the one that applies. */
-	for (int n = 0; p->pinned_mode && n < t->nnuma; n++) {
+	if (!p->pinned_mode)
+		return;
+	for (int n = 0; n < t->nnuma; n++) {
 		uint64_t mem = t->numa[n].memory;
 		if (!mem)
 			continue;
@@ -324,8 +364,6 @@ static void lint_memory(model *m, const node_plan *p)
 					      n, (unsigned long long)(need / GiB), (unsigned long long)(scm / GiB),
 					      (unsigned long long)(hp / GiB), (unsigned long long)(rsv_share / GiB),
 					      (unsigned long long)(engine_rsvd / GiB), (unsigned long long)(mem / GiB));
-			if (!p->pinned_mode && n == 0 && hp)
-				diag_note_at(dc, d, SRC_LOC_NONE, "in first_core mode DAOS requests every hugepage on NUMA node 0");
 			diag_note_at(dc, d, SRC_LOC_NONE, "DAOS keeps max(targets x 128 MiB, 1 GiB) per engine beside its SCM "
 				     "(CalcRamdiskSize)");
 			if (mem > hp + rsv_share + engine_rsvd)
@@ -337,33 +375,6 @@ static void lint_memory(model *m, const node_plan *p)
 					  "or describe the real memory", (unsigned long long)(rsv_share / GiB),
 					  (unsigned long long)(place_reserved_bytes(m) / GiB));
 		}
-	}
-}
-
-/* DAOS's own limit on every engine's RAM SCM (CalcRamdiskSize): the
- * machine's memory shared equally, whatever the NUMA nodes hold. */
-static void lint_ramdisk_max(model *m, const node_plan *p)
-{
-	uint64_t total = 0;
-	for (int n = 0; n < p->topo->nnuma; n++)
-		total += p->topo->numa[n].memory;
-	if (!total || !p->nengines)
-		return;
-	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines, p->engines[0].targets);
-	for (int i = 0; i < p->nengines; i++) {
-		const engine_plan *ep = &p->engines[i];
-		if (!ep->placed || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
-			continue;
-		diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
-				      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
-				      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
-		diag_note_at(m->dc, d, SRC_LOC_NONE,
-			     "DAOS computes (%llu GiB - %llu GiB hugepages - %llu GiB system_ram_reserved - %d x %llu MiB engine reserve) / %d engines",
-			     (unsigned long long)(total / GiB), (unsigned long long)(p->hugepage_bytes / GiB),
-			     (unsigned long long)(place_reserved_bytes(m) / GiB), p->nengines,
-			     (unsigned long long)(daos_engine_reserve(p->engines[0].targets) / MiB), p->nengines);
-		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
-		return;
 	}
 }
 

@@ -22,4 +22,8 @@ const env_rule *lint_env_reserved(const char *name, size_t len);
 /* Reports a log mask DAOS refuses (log-mask) or a DEBUG one (log-mask-debug). */
 void lint_log_mask_finding(diag_ctx *dc, const char *mask, src_loc loc, const char *debug_msg);
 
+/* DD_MASK and DD_SUBSYS (name, len bytes): reports a name in value that DAOS
+ * does not know (log-mask); false when name is neither variable. */
+bool lint_env_names_finding(diag_ctx *dc, const char *name, size_t len, const char *value, src_loc loc);
+
 #endif

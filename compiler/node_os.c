@@ -249,11 +249,7 @@ static void lint_pod_cpus(model *m, const node_spec *s, const kubelet_plan *k)
 	int free_cores[MODEL_MAX_NUMA] = {0}, total = 0;
 	for (int c = 0; c < t->ncores; c++) {
 		int n = t->cores[c].numa;
-		bool taken = n < 0 || (c >= p->os_first[n] && c < p->os_first[n] + p->os_count[n]);
-		for (int i = 0; !taken && i < p->nengines; i++)
-			taken = p->engines[i].placed && c >= p->engines[i].first_core &&
-				c < p->engines[i].first_core + p->engines[i].ncores;
-		if (!taken && n < MODEL_MAX_NUMA) {
+		if (!place_core_reserved(p, c) && n < MODEL_MAX_NUMA) {
 			free_cores[n]++;
 			total++;
 		}
@@ -296,15 +292,18 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 			for (int c = a; c <= b && c >= 0 && c < 65536; c++)
 				in[c] = true;
 		}
-		for (int c = 0; c < p->topo->ncores; c++)
+		for (int c = 0; c < p->topo->ncores; c++) {
+			if (!place_core_reserved(p, c))
+				continue;
 			for (int j = 0; j < p->topo->cores[c].npus; j++) {
 				int cpu = p->topo->cores[c].pus[j];
-				if (cpu < 65536 && !in[cpu] && place_cpu_reserved(p, cpu)) {
+				if (cpu < 65536 && !in[cpu]) {
 					if (missing < 0)
 						missing = cpu;
 					count++;
 				}
 			}
+		}
 		if (missing >= 0) {
 			diag *d = diag_report(dc, R_KUBELET_RESERVED_CPUS, ks->reserved_cpus.loc,
 					      "reserved_cpus leaves %d OS or engine CPU%s to pods (CPU %d first)", count,

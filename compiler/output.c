@@ -36,6 +36,7 @@ typedef struct writer {
 	 * grouped by node, so most files need no directory walk. */
 	char cur_dir[4096];
 	int cur_old, cur_new;
+	bool cur_open; /* cur_dir is entered (cur_old/cur_new may still be -1) */
 	const strmap *paths; /* every path of the new tree */
 	bool check_only, exists;
 	bool quiet; /* compare without reporting (the probe before a build) */
@@ -91,22 +92,21 @@ static void close_cur(writer *w)
 	if (w->cur_new >= 0)
 		close(w->cur_new);
 	w->cur_old = w->cur_new = -1;
-	w->cur_dir[0] = '\0';
+	w->cur_open = false;
 }
 
 /* Makes dir (relative, may be "") the current directory of both trees. */
 static int enter_dir(writer *w, const char *dir)
 {
-	if (w->cur_new >= 0 || w->cur_old >= 0 || w->cur_dir[0]) {
-		if (strcmp(w->cur_dir, dir) == 0)
-			return 0;
-		close_cur(w);
-	}
+	if (w->cur_open && strcmp(w->cur_dir, dir) == 0)
+		return 0;
+	close_cur(w);
 	if (strlen(dir) >= sizeof(w->cur_dir)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	strcpy(w->cur_dir, dir);
+	w->cur_open = true;
 	w->cur_old = w->old_root >= 0 ? dir_at(w->old_root, dir, false) : -1; /* missing or a link: nothing to reuse */
 	if (w->new_root >= 0 && (w->cur_new = dir_at(w->new_root, dir, true)) < 0)
 		return -1;
@@ -545,14 +545,25 @@ static int make_parents(const char *path)
 	return 0;
 }
 
+/* Splits dir into its parent ("." for a bare name, "/" for "/x") and its
+ * last component, which is returned. */
+static const char *split_dir(const char *dir, char *parent, size_t size)
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash) {
+		snprintf(parent, size, ".");
+		return dir;
+	}
+	snprintf(parent, size, "%.*s", (int)(slash - dir) + (slash == dir), dir);
+	return slash + 1;
+}
+
 /* Removes DIR.dslc-new-* and DIR.dslc-old-* left by a build that died:
  * under the lock no other build is staging. */
 static void remove_stale_siblings(const char *dir)
 {
-	const char *slash = strrchr(dir, '/');
 	char parent[4096];
-	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
-	const char *base = slash ? slash + 1 : dir;
+	const char *base = split_dir(dir, parent, sizeof(parent));
 	size_t bl = strlen(base);
 	DIR *d = opendir(parent);
 	if (!d)
@@ -601,8 +612,8 @@ static const char *output_dir(const char *given, arena *ar)
 	while (len > 1 && given[len - 1] == '/')
 		len--;
 	const char *dir = arena_strndup(ar, given, len);
-	const char *slash = strrchr(dir, '/');
-	const char *base = slash ? slash + 1 : dir;
+	char parent[4096];
+	const char *base = split_dir(dir, parent, sizeof(parent));
 	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
 		fprintf(stderr, "dslc: -o %s: name the output directory itself (e.g. -o ../out): dslc replaces it by renaming\n", given);
 		return NULL;
@@ -634,8 +645,7 @@ static int check_dir(const char *dir, bool check_only, int *dirfd, arena *ar)
 		return io_error("output is not a directory:", dir);
 	}
 	char parent[4096];
-	const char *slash = strrchr(dir, '/');
-	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
+	split_dir(dir, parent, sizeof(parent));
 	if (!check_only && stat(parent, &pb) == 0 && pb.st_dev != sb.st_dev) {
 		fprintf(stderr, "dslc: '%s' is a mount point: dslc replaces its output tree by renaming, which a mount point "
 			"cannot be\nhelp: build into a directory inside it, e.g. -o %s/out\n", dir, dir);

@@ -372,19 +372,16 @@ static void hugepages(model *m, node_plan *p)
 {
 	const node_spec *s = p->spec;
 	p->hugepage_size = p->topo->hugepage_size;
-	/* DAOS's minimum (SetNrHugepages, CalcMinHugepages): 1 GiB per target
-	 * of engines with drives, +1 per such engine with a meta role or with
-	 * a single target. */
+	/* DAOS's minimum: 1 GiB per target of engines with drives, and more. */
 	uint64_t t = 0;
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *ep = &p->engines[i];
 		if (!ep->nnvmes)
 			continue;
-		t += (uint64_t)ep->targets;
 		bool meta = false;
 		for (int r = 0; r < ep->nroles; r++)
 			meta |= strcmp(ep->roles[r], "meta") == 0;
-		t += meta || ep->targets == 1; /* an extra sys xstream; a 1-target engine too (2.6.2+) */
+		t += (uint64_t)daos_hugepage_targets(ep->targets, meta);
 	}
 	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;
 	p->nr_hugepages = (int64_t)((p->hugepage_bytes + p->hugepage_size - 1) / p->hugepage_size);
@@ -548,22 +545,15 @@ const char *place_reserved_cpus(arena *a, const node_plan *p)
 	return cpus_of_cores(a, p, true);
 }
 
-bool place_cpu_reserved(const node_plan *p, int cpu)
+bool place_core_reserved(const node_plan *p, int core)
 {
-	const topology *t = p->topo;
-	for (int c = 0; c < t->ncores; c++)
-		for (int j = 0; j < t->cores[c].npus; j++) {
-			if (t->cores[c].pus[j] != cpu)
-				continue;
-			int n = t->cores[c].numa;
-			if (c >= p->os_first[n] && c < p->os_first[n] + p->os_count[n])
-				return true;
-			for (int i = 0; i < p->nengines; i++)
-				if (p->engines[i].placed && c >= p->engines[i].first_core &&
-				    c < p->engines[i].first_core + p->engines[i].ncores)
-					return true;
-			return false;
-		}
+	int n = p->topo->cores[core].numa;
+	if (n < 0 || (core >= p->os_first[n] && core < p->os_first[n] + p->os_count[n]))
+		return true;
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].placed && core >= p->engines[i].first_core &&
+		    core < p->engines[i].first_core + p->engines[i].ncores)
+			return true;
 	return false;
 }
 

@@ -56,6 +56,12 @@ const char *safe_name(const char *s)
 	return NULL;
 }
 
+const char *safe_ifname(const char *s)
+{
+	const char *why = safe_name(s);
+	return why ? why : strlen(s) > 15 ? "Linux interface names have at most 15 characters" : NULL;
+}
+
 const char *safe_line(const char *s)
 {
 	size_t n = strlen(s);
@@ -82,6 +88,12 @@ const char *safe_kernel_word(const char *s, char *bad)
 			return "sh and GRUB read it as quoting";
 	}
 	return NULL;
+}
+
+const char *safe_kernel_param(const char *name, const char *value, char *bad)
+{
+	const char *why = safe_kernel_word(name, bad);
+	return why ? why : safe_kernel_word(value, bad);
 }
 
 bool safe_rel_path(const char *rel)
@@ -130,8 +142,11 @@ const char *safe_echo(arena *a, const char *s)
 
 /* ---- the gate ------------------------------------------------------------ */
 
+/* Reports value at loc when why (what a safe_* check said) is set. */
 static void refuse(model *m, src_loc loc, const char *what, const char *value, const char *why, const char *help)
 {
+	if (!why)
+		return;
 	for (size_t i = 0; i < m->dc->n; i++) {
 		const diag *d = m->dc->items[i];
 		if (d->severity == SEV_ERROR && d->loc.file == loc.file && d->loc.start == loc.start)
@@ -141,40 +156,30 @@ static void refuse(model *m, src_loc loc, const char *what, const char *value, c
 	diag_help(m->dc, d, "%s", help);
 }
 
-static void check_name(model *m, src_loc loc, const char *what, const char *v, size_t max, const char *help)
-{
-	const char *why = safe_name(v);
-	if (!why && strlen(v) > max)
-		why = max == 15 ? "Linux interface names have at most 15 characters" : "the name is too long";
-	if (why)
-		refuse(m, loc, what, v, why, help);
-}
-
 static void check_line(model *m, src_loc loc, const char *what, const char *v)
 {
-	const char *why = v ? safe_line(v) : NULL;
-	if (why)
-		refuse(m, loc, what, v, why, "remove the control characters (\\n, \\t) and invalid bytes");
+	if (v)
+		refuse(m, loc, what, v, safe_line(v), "remove the control characters (\\n, \\t) and invalid bytes");
 }
 
 static void check_spec(model *m, const node_spec *s)
 {
 	const char *nic_help = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
 	for (size_t i = 0; i < s->nstorage; i++)
-		check_name(m, s->storage[i].loc, "interface name", s->storage[i].iface, 15, nic_help);
+		refuse(m, s->storage[i].loc, "interface name", s->storage[i].iface, safe_ifname(s->storage[i].iface), nic_help);
 	const node_plan *p = s->plan;
 	for (int e = 0; p && e < p->nengines; e++) {
 		const engine_plan *ep = &p->engines[e];
 		if (ep->nic)
-			check_name(m, ep->nic->loc, "interface name", ep->nic->name, 15, nic_help);
+			refuse(m, ep->nic->loc, "interface name", ep->nic->name, safe_ifname(ep->nic->name), nic_help);
 		if (ep->nic && ep->nic->rdma)
-			check_name(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, SAFE_NAME_MAX,
-				   "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
+			refuse(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, safe_name(ep->nic->rdma),
+			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
 	}
 	if (s->hw->bmc_system.set)
-		check_name(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, SAFE_NAME_MAX,
-			   "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
+		refuse(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, safe_name(s->hw->bmc_system.v),
+		       "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
 	for (size_t i = 0; i < s->bios.n; i++) {
 		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
 		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
@@ -183,9 +188,7 @@ static void check_spec(model *m, const node_spec *s)
 	for (size_t i = 0; k && i < k->params.n; i++) {
 		const env_entry *e = &k->params.items[i];
 		char bad;
-		const char *why = safe_kernel_word(e->name, &bad);
-		if (!why)
-			why = safe_kernel_word(e->value, &bad);
+		const char *why = safe_kernel_param(e->name, e->value, &bad);
 		if (why)
 			refuse(m, e->loc, "kernel parameter", *e->value ? arena_printf(m->ar, "%s=%s", e->name, e->value) : e->name,
 			       arena_printf(m->ar, "'%c': %s", bad, why),
@@ -218,8 +221,8 @@ void safety_check_model(model *m)
 		return;
 	check_plans(m);
 	for (size_t i = 0; i < m->nnodes; i++)
-		check_name(m, m->nodes[i].loc, "host name", m->nodes[i].host, 253,
-			   "write host names as letters, digits, '-', '_' and '.'");
+		refuse(m, m->nodes[i].loc, "host name", m->nodes[i].host, safe_name(m->nodes[i].host),
+		       "write host names as letters, digits, '-', '_' and '.'");
 	for (size_t i = 0; i < m->nspecs; i++)
 		if (!m->specs[i]->tainted)
 			check_spec(m, m->specs[i]);

@@ -24,10 +24,14 @@ bool safe_utf8(const char *s, size_t n);
 /* A file-name component: 1-253 letters, digits, '.', '_' or '-', not starting
  * with '.' or '-'. NULL when safe, else why not. */
 const char *safe_name(const char *s);
+/* A Linux interface name: a safe_name of at most 15 characters (IFNAMSIZ). */
+const char *safe_ifname(const char *s);
 /* One line of text for a comment or a unit value: UTF-8, no control bytes. */
 const char *safe_line(const char *s);
 /* A kernel command-line word that sh and GRUB both read verbatim. */
 const char *safe_kernel_word(const char *s, char *bad);
+/* A kernel parameter: its name and its value are both safe_kernel_words. */
+const char *safe_kernel_param(const char *name, const char *value, char *bad);
 /* A relative output path: safe_name components separated by single '/'. */
 bool safe_rel_path(const char *rel);
 /* Appends s as one POSIX shell word, single-quoted (always). */

@@ -224,26 +224,12 @@ typedef struct yengine {
 	src_loc scm_size_loc;
 } yengine;
 
-/* DD_MASK=io,mgmt and DD_SUBSYS=vos,pool: each name from DAOS's lists. */
-static void check_env_names(ylint *y, const ynode *e, const char *var, const char *value, const char *const *names,
-			    const char *what)
-{
-	size_t n;
-	const char *bad = daos_names_unknown(names, value, &n);
-	if (bad) {
-		diag *d = diag_report(y->dc, R_LOG_MASK, e->loc, "%s: '%.*s' is not a %s DAOS knows", var, (int)n, bad, what);
-		diag_help(y->dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
-	}
-}
-
 /* The values daos_server checks before it starts (engine/config.go, utils.go). */
 static void check_env_value(ylint *y, const yengine *eng, const ynode *e, size_t nl, const char *value)
 {
-	if (nl == 7 && strncmp(e->text, "DD_MASK", 7) == 0)
-		check_env_names(y, e, "DD_MASK", value, daos_debug_streams, "debug stream");
-	else if (nl == 9 && strncmp(e->text, "DD_SUBSYS", 9) == 0)
-		check_env_names(y, e, "DD_SUBSYS", value, daos_log_subsystems, "log subsystem");
-	else if (nl == 12 && strncmp(e->text, "PMEMOBJ_CONF", 12) == 0 && eng->scm_ram && strstr(value, "sds.at_create=1")) {
+	if (lint_env_names_finding(y->dc, e->text, nl, value, e->loc))
+		return;
+	if (nl == 12 && strncmp(e->text, "PMEMOBJ_CONF", 12) == 0 && eng->scm_ram && strstr(value, "sds.at_create=1")) {
 		diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "PMEMOBJ_CONF holds sds.at_create=1, which daos_server refuses with RAM SCM");
 		diag_help(y->dc, d, "remove the entry: daos_server sets PMEMOBJ_CONF=sds.at_create=0 itself");
 	} else if (nl == 20 && strncmp(e->text, "ABT_THREAD_STACKSIZE", 20) == 0) {
@@ -255,7 +241,7 @@ static void check_env_value(ylint *y, const yengine *eng, const ynode *e, size_t
 			return; /* daos_server does not read it */
 		if (*end || end == value) {
 			diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "ABT_THREAD_STACKSIZE '%s' is not a number", value);
-			diag_help(y->dc, d, "write a size in bytes, e.g. ABT_THREAD_STACKSIZE=%d, or remove the entry", need ? need : 32768);
+			diag_help(y->dc, d, "write a size in bytes, e.g. ABT_THREAD_STACKSIZE=%d, or remove the entry", need);
 		} else if (v < need) {
 			diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "ABT_THREAD_STACKSIZE %lld is under the %d bytes DAOS %s needs %s", v,
 					      need, y->rel->name, y->ucx ? "with a UCX provider" : "with MD-on-SSD");
@@ -658,9 +644,14 @@ static void check_engine_pair(ylint *y, const yengine *a, const yengine *b)
 
 /* Each NVMe address belongs to one engine and is not in bdev_exclude: one
  * pass over every list with a map, not a comparison of every pair. */
+typedef struct drive_owner {
+	const ynode *item; /* the bdev_list item that named the drive first */
+	size_t engine;
+} drive_owner;
+
 static void check_drive_owners(ylint *y, const ynode *root, const yengine *es, size_t n)
 {
-	strmap owner; /* pci -> the item that named it first (its engine in owner_engine) */
+	strmap owner; /* pci -> drive_owner */
 	strmap_init(&owner, y->a);
 	for (size_t i = 0; i < n; i++) {
 		const ynode *tiers = ydoc_get(es[i].map, "storage");
@@ -672,16 +663,16 @@ static void check_drive_owners(ylint *y, const ynode *root, const yengine *es, s
 				const ynode *it = bl->items[p];
 				if (it->kind != Y_SCALAR || !val_pci(it->text, pci, &why))
 					continue;
-				const char *key = arena_strdup(y->a, pci);
-				const ynode *first = strmap_get(&owner, key);
-				size_t first_engine = (size_t)strmap_get(&owner, arena_printf(y->a, "%s#", pci));
+				const drive_owner *first = strmap_get(&owner, pci);
 				if (!first) {
-					strmap_put(&owner, key, (void *)it);
-					strmap_put(&owner, arena_printf(y->a, "%s#", pci), (void *)(i + 1));
-				} else if (first_engine != i + 1) {
+					drive_owner *o = arena_alloc(y->a, sizeof(*o));
+					o->item = it;
+					o->engine = i;
+					strmap_put(&owner, arena_strdup(y->a, pci), o);
+				} else if (first->engine != i) {
 					diag *d = diag_report(y->dc, R_ENGINE_DUPLICATE, it->loc, "engines %zu and %zu both list drive %s",
-							      first_engine - 1, i, pci);
-					diag_note_at(y->dc, d, first->loc, "engine %zu lists it here", first_engine - 1);
+							      first->engine, i, pci);
+					diag_note_at(y->dc, d, first->item->loc, "engine %zu lists it here", first->engine);
 					diag_help(y->dc, d, "give each drive to one engine (FaultConfigOverlappingBdevDeviceList)");
 				}
 			}
@@ -693,11 +684,10 @@ static void check_drive_owners(ylint *y, const ynode *root, const yengine *es, s
 		const char *why;
 		if (ex->items[p]->kind != Y_SCALAR || !val_pci(ex->items[p]->text, pci, &why))
 			continue;
-		const ynode *used = strmap_get(&owner, pci);
+		const drive_owner *used = strmap_get(&owner, pci);
 		if (used) {
 			diag *d = diag_report(y->dc, R_BAD_VALUE, ex->items[p]->loc, "bdev_exclude names %s, which an engine uses", pci);
-			diag_note_at(y->dc, d, used->loc, "engine %zu lists it here",
-				     (size_t)strmap_get(&owner, arena_printf(y->a, "%s#", pci)) - 1);
+			diag_note_at(y->dc, d, used->item->loc, "engine %zu lists it here", used->engine);
 			diag_help(y->dc, d, "remove it from bdev_exclude or from the engine's bdev_list (FaultConfigBdevExcludeClash)");
 		}
 	}
@@ -715,7 +705,7 @@ static int64_t hugepages_used(const ynode *root, const yengine *es, size_t n, ui
 	int64_t t = 0;
 	for (size_t i = 0; i < n; i++)
 		if (es[i].has_bdevs)
-			t += es[i].targets + (es[i].has_meta ? 1 : es[i].targets == 1 ? 1 : 0);
+			t += daos_hugepage_targets(es[i].targets, es[i].has_meta);
 	return t * (int64_t)(GiB / hp);
 }
 
@@ -731,12 +721,10 @@ static void check_ramdisk(ylint *y, const ynode *root, const yengine *es, size_t
 	int64_t pages = hugepages_used(root, es, n, y->hugepage_size);
 	if (rsvd <= 0 || pages < 0)
 		return; /* reported as bad values */
-	uint64_t engine_rsvd = daos_engine_reserve(es[0].targets);
-	int64_t max_gib = (int64_t)(daos_ramdisk_max((uint64_t)y->mem_gib * GiB, (uint64_t)pages * y->hugepage_size, (uint64_t)rsvd * GiB,
-						     (int64_t)n, es[0].targets) / GiB);
-	const char *formula = arena_printf(y->a, "(%lld GiB - %lld GiB hugepages - %lld GiB system_ram_reserved - %zu x %lld MiB engine reserve) / %zu engines",
-					   (long long)y->mem_gib, (long long)((uint64_t)pages * y->hugepage_size / GiB), (long long)rsvd, n,
-					   (long long)(engine_rsvd / MiB), n);
+	uint64_t total = (uint64_t)y->mem_gib * GiB, hp = (uint64_t)pages * y->hugepage_size, reserved = (uint64_t)rsvd * GiB;
+	int64_t max_gib = (int64_t)(daos_ramdisk_max(total, hp, reserved, (int64_t)n, es[0].targets) / GiB);
+	char formula[256];
+	daos_ramdisk_formula(formula, sizeof(formula), total, hp, reserved, (int64_t)n, es[0].targets);
 	if (max_gib < 4) {
 		diag *d = diag_report(y->dc, R_MEMORY_OVERCOMMIT, es[0].scm_size ? es[0].scm_size_loc : es[0].map->loc,
 				      "RAM SCM gets at most %lld GiB per engine on a %lld GiB node, under DAOS's 4 GiB minimum", (long long)max_gib,

@@ -139,7 +139,7 @@ target_result target_kernel(const model *m, const node *nd, target_file *out)
 		return TARGET_SKIP;
 	for (size_t i = 0; i < k->params.n; i++) {
 		char bad;
-		if (safe_kernel_word(k->params.items[i].name, &bad) || safe_kernel_word(k->params.items[i].value, &bad))
+		if (safe_kernel_param(k->params.items[i].name, k->params.items[i].value, &bad))
 			return TARGET_FAIL; /* whatever lint said: sh and GRUB would run it */
 	}
 	if (k->family == GRUB_DROPIN) {

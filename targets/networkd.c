@@ -36,7 +36,7 @@ static bool plan_of(const node *nd, net_plan *np)
 		if (!nd->storage[i] || !val_ipv4(nd->storage[i], true, &ip, &pl, &why))
 			continue;
 		/* the name becomes a file name and a unit value: refuse, never escape */
-		if (safe_name(s->storage[i].iface) || strlen(s->storage[i].iface) > 15) {
+		if (safe_ifname(s->storage[i].iface)) {
 			np->unsafe = true;
 			return false;
 		}

@@ -80,7 +80,7 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 	const hardware *hw = s->hw;
 	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "auto";
 	const char *system = hw->bmc_system.set ? hw->bmc_system.v : "1";
-	if (safe_name(system) || safe_name(etag) || !nd->bmc || safe_line(nd->bmc))
+	if (safe_name(system) || safe_name(etag) || safe_line(nd->bmc))
 		return TARGET_FAIL; /* the safety gate reports it at its line */
 	buf *b = out->data;
 	out->mode = 0755;
