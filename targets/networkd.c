@@ -86,8 +86,10 @@ static void nic_network(buf *b, const node *nd, const net_plan *np, int k)
  * sets in conf.all. An interface name's '.' is '/' in a sysctl key. */
 target_result target_sysctl(const model *m, const node *nd, target_file *out)
 {
+	if (out->index)
+		return TARGET_SKIP; /* one file */
 	net_plan np;
-	if (out->index || !plan_of(nd, &np))
+	if (!plan_of(nd, &np))
 		return np.unsafe ? TARGET_FAIL : TARGET_SKIP;
 	if (!np.policy_routing)
 		return TARGET_SKIP;
