@@ -236,7 +236,14 @@ static void check_env_value(ylint *y, const yengine *eng, const ynode *e, size_t
 		char *end;
 		long long v = strtoll(value, &end, 10);
 		/* a minimum applies with dcpm (20480), UCX (32768) or, from 2.8, MD-on-SSD */
-		int need = y->ucx ? 32768 : eng->scm_class && !eng->scm_ram ? 20480 : eng->md_on_ssd ? y->rel->abt_stack_md_min : 0;
+		int need = 0;
+		const char *reason = NULL;
+		if (y->ucx)
+			need = 32768, reason = "with a UCX provider";
+		else if (eng->scm_class && !eng->scm_ram)
+			need = 20480, reason = "with dcpm SCM";
+		else if (eng->md_on_ssd)
+			need = y->rel->abt_stack_md_min, reason = "with MD-on-SSD";
 		if (!need)
 			return; /* daos_server does not read it */
 		if (*end || end == value) {
@@ -244,7 +251,7 @@ static void check_env_value(ylint *y, const yengine *eng, const ynode *e, size_t
 			diag_help(y->dc, d, "write a size in bytes, e.g. ABT_THREAD_STACKSIZE=%d, or remove the entry", need);
 		} else if (v < need) {
 			diag *d = diag_report(y->dc, R_ENV_VALUE, e->loc, "ABT_THREAD_STACKSIZE %lld is under the %d bytes DAOS %s needs %s", v,
-					      need, y->rel->name, y->ucx ? "with a UCX provider" : "with MD-on-SSD");
+					      need, y->rel->name, reason);
 			diag_help(y->dc, d, "write ABT_THREAD_STACKSIZE=%d, or remove the entry (daos_server sets it)", need);
 		}
 	}
