@@ -89,6 +89,14 @@ static bool is_true(const ynode *v)
 	       strcasecmp(v->text, "y") == 0;
 }
 
+/* A plain ~, null or empty scalar: YAML's null, which leaves the key unset. */
+static bool is_null(const ynode *v)
+{
+	return v->kind == Y_SCALAR && !v->quoted &&
+	       (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0 || strcmp(v->text, "Null") == 0 ||
+		strcmp(v->text, "NULL") == 0);
+}
+
 static bool type_ok(const ynode *v, daos_key_type t)
 {
 	switch (t) {
@@ -96,7 +104,7 @@ static bool type_ok(const ynode *v, daos_key_type t)
 	case KT_INT: return scalar_int(v, NULL);
 	case KT_BOOL: return scalar_bool(v);
 	case KT_LIST:
-		if (v->kind == Y_SCALAR && !v->quoted && (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0))
+		if (is_null(v))
 			return true;
 		if (v->kind != Y_SEQ)
 			return false;
@@ -106,7 +114,7 @@ static bool type_ok(const ynode *v, daos_key_type t)
 		return true;
 	case KT_MAP: return v->kind == Y_MAP;
 	case KT_LIST_MAP:
-		if (v->kind == Y_SCALAR && !v->quoted && (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0))
+		if (is_null(v))
 			return true; /* `engines:` with no value: discovery mode */
 		if (v->kind != Y_SEQ)
 			return false;
@@ -186,14 +194,6 @@ static bool get_int(const ynode *map, const char *key, int64_t *out, src_loc *lo
 	if (loc)
 		*loc = p->value->loc;
 	return true;
-}
-
-/* A plain ~, null or empty scalar: YAML's null, which leaves the key unset. */
-static bool is_null(const ynode *v)
-{
-	return v->kind == Y_SCALAR && !v->quoted &&
-	       (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0 || strcmp(v->text, "Null") == 0 ||
-		strcmp(v->text, "NULL") == 0);
 }
 
 static const char *get_str(const ynode *map, const char *key)

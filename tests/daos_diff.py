@@ -254,6 +254,9 @@ def mutations(base, release):
     yield "targets-float", text.replace("targets: 16", "targets: 16.0"), None
     yield "log_mask-null", text.replace("control_log_mask: INFO", "control_log_mask: ~"), None
     yield "engines-no-value", re.sub(r"^engines:\n(.|\n)*", "engines:\n", text, flags=re.M), None
+    for null in ("~", "null", "Null", "NULL", "nULL", "'null'"):
+        yield f"engines={null}", re.sub(r"^engines:\n(.|\n)*", f"engines: {null}\n", text, flags=re.M), None
+        yield f"bdev_exclude={null}", text + f"bdev_exclude: {null}\n", None
     yield "duplicate-key", text.replace("port: 10001\n", "port: 10001\nport: 10002\n", 1), None
     # --- memory ---------------------------------------------------------------
     for gib in (64, 128, 160, 256):
