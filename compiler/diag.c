@@ -236,6 +236,7 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	d->loc = loc;
 	d->msg = msg;
 	d->notes_tail = &d->notes;
+	d->fixes_tail = &d->fixes;
 	d->seq = (unsigned)dc->n;
 	ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, d);
 	dc->counts[d->severity]++;
@@ -266,6 +267,33 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	d->help = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
+}
+
+/* A fix is written into the user's file: one token or a few words, never
+ * a byte that could start a comment, a string, a block or a new line. */
+static bool fix_text_ok(const char *t)
+{
+	for (; *t; t++)
+		if ((unsigned char)*t < 0x20 || *t == 0x7f || strchr("\"'#{};`\\$", *t))
+			return false;
+	return true;
+}
+
+void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
+{
+	if (d == &dc->sink || !at.file || at.end < at.start)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = arena_vprintf(dc->ar, fmt, ap);
+	va_end(ap);
+	if (!fix_text_ok(text) || strlen(text) > DIAG_MAX_TEXT)
+		return;
+	diag_fix *f = arena_alloc(dc->ar, sizeof(*f));
+	f->at = at;
+	f->text = text;
+	*d->fixes_tail = f;
+	d->fixes_tail = &f->next;
 }
 
 unsigned diag_count(const diag_ctx *dc, diag_severity sev)

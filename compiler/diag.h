@@ -21,6 +21,15 @@ typedef struct diag_note {
 	struct diag_note *next;
 } diag_note;
 
+/* A machine-applicable fix: replace the bytes at `at` (an insertion when
+ * at.start == at.end) with `text`. Only exact edits that make the finding go
+ * away: `dslc lint --fix`, SARIF `fixes` and JSON `fixes` carry them. */
+typedef struct diag_fix {
+	src_loc at;
+	const char *text;
+	struct diag_fix *next;
+} diag_fix;
+
 typedef struct diag {
 	const rule_info *rule;
 	diag_severity severity;
@@ -28,6 +37,7 @@ typedef struct diag {
 	const char *msg;
 	const char *help; /* may be NULL */
 	diag_note *notes, **notes_tail;
+	diag_fix *fixes, **fixes_tail;
 	unsigned seq; /* report order, breaks ties */
 } diag;
 
@@ -61,6 +71,10 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Adds an exact edit that resolves the finding (with the help line that
+ * says it in words). */
+void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
 /* Records a `# dslc:` comment (text without the newline). */
 void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_loc loc);

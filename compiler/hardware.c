@@ -3,8 +3,10 @@
  * states by hand (at the line that states it). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "kw.h"
 #include "value.h"
 
@@ -117,20 +119,29 @@ static const char *numa_name(resolver *r, const topo_device *d)
 	return arena_printf(r->ar, "NUMA node %d", d->numa);
 }
 
-/* A device the hand description names must be in the export, where it says. */
+/* The devices of NUMA node `numa` of the export, for a help line. */
+static void device_list(char *list, size_t size, const topology *t, bool nic, int numa)
+{
+	list[0] = 0;
+	for (int i = 0; i < t->ndevices; i++)
+		if ((t->devices[i].kind == TOPO_NIC) == nic && t->devices[i].numa == numa) {
+			size_t l = strlen(list);
+			snprintf(list + l, size - l, "%s%s%s%s", l ? ", " : "", t->devices[i].pci,
+				 nic && t->devices[i].net ? " " : "", nic && t->devices[i].net ? t->devices[i].net : "");
+		}
+}
+
+/* A device the hand description names must be in the export, where it says.
+ * A NIC function may carry several interfaces (an mlx4 card's eth2 and ib0):
+ * the name picks one. */
 static const topo_device *check_device(resolver *r, hardware *hw, const topology *t, const char *pci, int numa,
 				       src_loc loc, bool nic, const char *name)
 {
 	const topo_device *d = topo_find_device(t, pci);
 	if (!d || (nic != (d->kind == TOPO_NIC))) {
 		diag *dd = diag_report(r->dc, R_DEVICE_ABSENT, loc, "the topology export has no %s at %s", nic ? "NIC" : "NVMe drive", pci);
-		char list[512] = "";
-		for (int i = 0; i < t->ndevices; i++)
-			if ((t->devices[i].kind == TOPO_NIC) == nic && t->devices[i].numa == numa) {
-				size_t l = strlen(list);
-				snprintf(list + l, sizeof(list) - l, "%s%s%s%s", l ? ", " : "", t->devices[i].pci,
-					 nic && t->devices[i].net ? " " : "", nic && t->devices[i].net ? t->devices[i].net : "");
-			}
+		char list[512];
+		device_list(list, sizeof(list), t, nic, numa);
 		if (list[0])
 			diag_help(r->dc, dd, "NUMA node %d of the export has: %s", numa, list);
 		else
@@ -138,11 +149,22 @@ static const topo_device *check_device(resolver *r, hardware *hw, const topology
 				  nic ? "NIC" : "NVMe drive", numa);
 		return NULL;
 	}
-	if (nic && name && d->net && strcmp(d->net, name) != 0) {
-		diag *dd = diag_report(r->dc, R_DEVICE_ABSENT, loc, "the topology export names NIC %s '%s', not '%s'", pci, d->net, name);
-		diag_help(r->dc, dd, "write `nic %s pci %s`", d->net, pci);
+	if (nic && name && d->net && !topo_find_nic(t, pci, name)) {
+		const char *names = topo_nic_names(r->ar, t, pci);
+		diag *dd = diag_report(r->dc, R_DEVICE_ABSENT, loc, "the topology export names the interface%s of NIC %s '%s', not '%s'",
+				       strchr(names, ',') ? "s" : "", pci, names, name);
+		const char *cands[16];
+		size_t n = 0;
+		for (int i = 0; i < t->ndevices && n < 16; i++)
+			if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].pci, pci) == 0)
+				cands[n++] = t->devices[i].net;
+		const char *sug = kw_suggest(name, cands, n);
+		diag_help(r->dc, dd, "write `nic %s pci %s`", sug ? sug : d->net, pci);
+		diag_fix_edit(r->dc, dd, loc, "%s pci %s", sug ? sug : d->net, pci);
 		return NULL;
 	}
+	if (nic && name && d->net)
+		d = topo_find_nic(t, pci, name);
 	if (d->numa < 0) {
 		diag *dd = diag_report(r->dc, R_DEVICE_LOCALITY_UNKNOWN, loc, "the topology export gives %s %s %s", nic ? "NIC" : "NVMe",
 				       pci, numa_name(r, d));
@@ -163,9 +185,13 @@ static void check_devices(resolver *r, hardware *hw, const topology *t)
 	for (size_t i = 0; i < hw->nnics; i++) {
 		nic_desc *n = &hw->nics[i];
 		const topo_device *d = check_device(r, hw, t, n->pci, n->numa, n->loc, true, n->name);
-		if (d && d->rdma && !n->rdma)
+		if (!d)
+			continue;
+		n->link = d->link;
+		n->exported = true;
+		if (d->rdma && !n->rdma)
 			n->rdma = d->rdma;
-		else if (d && d->rdma && n->rdma && strcmp(d->rdma, n->rdma) != 0) {
+		else if (d->rdma && n->rdma && strcmp(d->rdma, n->rdma) != 0) {
 			diag *dd = diag_report(r->dc, R_TOPOLOGY_MISMATCH, n->loc, "the topology export has RDMA device %s on %s, not %s",
 					       d->rdma, n->pci, n->rdma);
 			diag_help(r->dc, dd, "write `rdma %s`", d->rdma);
@@ -175,25 +201,41 @@ static void check_devices(resolver *r, hardware *hw, const topology *t)
 		check_device(r, hw, t, hw->nvmes[i].pci, hw->nvmes[i].numa, hw->nvmes[i].loc, false, NULL);
 }
 
-static bool described(const hardware *hw, const char *pci)
+/* Whether the hand description already has this device (for a NIC: this
+ * interface of its function). */
+static bool described(const hardware *hw, const topology *t, const topo_device *d)
 {
-	for (size_t i = 0; i < hw->nnics; i++)
-		if (strcmp(hw->nics[i].pci, pci) == 0)
-			return true;
+	if (d->kind == TOPO_NIC) {
+		for (size_t i = 0; i < hw->nnics; i++)
+			if (strcmp(hw->nics[i].pci, d->pci) == 0 &&
+			    (!d->net || strcmp(hw->nics[i].name, d->net) == 0 || !topo_find_nic(t, d->pci, hw->nics[i].name)))
+				return true;
+		return false;
+	}
 	for (size_t i = 0; i < hw->nnvmes; i++)
-		if (strcmp(hw->nvmes[i].pci, pci) == 0)
+		if (strcmp(hw->nvmes[i].pci, d->pci) == 0)
 			return true;
 	return false;
 }
 
-/* nic auto / nvme auto: the export's devices with a single local NUMA node. */
+static int nic_order(const void *a, const void *b)
+{
+	const nic_desc *x = a, *y = b;
+	int c = strcmp(x->pci, y->pci);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* nic auto / nvme auto: the export's devices with a single local NUMA node.
+ * NICs come in PCI address order (then interface name), after the ones the
+ * description names; their role follows the fabric (hardware_fabric_roles). */
 static void import_devices(resolver *r, hardware *hw, const topology *t)
 {
+	size_t first_auto = hw->nnics;
 	for (int i = 0; i < t->ndevices; i++) {
 		const topo_device *d = &t->devices[i];
 		bool nic = d->kind == TOPO_NIC;
 		const opt_int *flag = nic ? &hw->nic_auto : &hw->nvme_auto;
-		if (!flag->set || described(hw, d->pci))
+		if (!flag->set || described(hw, t, d))
 			continue;
 		if (d->numa < 0) {
 			diag *dd = diag_report(r->dc, R_DEVICE_LOCALITY_UNKNOWN, flag->loc,
@@ -206,8 +248,11 @@ static void import_devices(resolver *r, hardware *hw, const topology *t)
 			nic_desc n = {0};
 			n.name = d->net ? d->net : arena_strdup(r->ar, d->pci);
 			memcpy(n.pci, d->pci, sizeof(n.pci));
+			n.fabric = d->fabric;
 			n.role = d->fabric ? "storage" : "mgmt";
 			n.rdma = d->rdma;
+			n.link = d->link;
+			n.exported = n.auto_found = true;
 			n.numa = d->numa;
 			n.loc = flag->loc;
 			ARENA_PUSH(r->ar, hw->nics, hw->nnics, hw->nics_cap, n);
@@ -217,6 +262,25 @@ static void import_devices(resolver *r, hardware *hw, const topology *t)
 			n.numa = d->numa;
 			n.loc = flag->loc;
 			ARENA_PUSH(r->ar, hw->nvmes, hw->nnvmes, hw->nvmes_cap, n);
+		}
+	}
+	if (hw->nnics > first_auto)
+		qsort(hw->nics + first_auto, hw->nnics - first_auto, sizeof(nic_desc), nic_order);
+}
+
+void hardware_fabric_roles(resolver *r, hardware *hw)
+{
+	fabric_need f = fabric_need_of(&r->m->cluster);
+	for (size_t i = 0; i < hw->nnics; i++) {
+		nic_desc *n = &hw->nics[i];
+		const char *why = fabric_misfit(r->ar, &f, n->name, n->link, n->rdma, n->exported);
+		if (n->auto_found) {
+			n->role = n->fabric && !why ? "storage" : "mgmt";
+		} else if (why && strcmp(n->role, "storage") == 0) {
+			diag *d = diag_report(r->dc, R_NIC_WRONG_FABRIC, n->loc, "storage NIC %s cannot carry the fabric: %s", n->name, why);
+			diag_note_at(r->dc, d, r->m->cluster.fabric_kind.set ? r->m->cluster.fabric_kind.loc : r->m->cluster.provider.loc,
+				     "the fabric is set here");
+			diag_help(r->dc, d, "write `role mgmt` if it carries no DAOS traffic, or describe the port that carries the fabric");
 		}
 	}
 }

@@ -329,6 +329,8 @@ static void cl_fabric(kw_ctx *k)
 		diag *d = diag_report(k->r->dc, R_BAD_VALUE, l, "'%s' is not a fabric kind", kind);
 		diag_help(k->r->dc, d, "%s%s%suse roce, infiniband, ethernet, slingshot or omnipath",
 			  sug ? "did you mean '" : "", sug ? sug : "", sug ? "'? " : "");
+		if (sug)
+			diag_fix_edit(k->r->dc, d, l, "%s", sug);
 		k->failed = true;
 		return;
 	}
@@ -471,7 +473,7 @@ static const keyword hardware_kws[] = {
 	{"hugepage_size", "hugepage_size <size>", "Default hugepage size of the OS (default 2MiB).", KW_SIZE, F(hardware, hugepage_size), (int64_t)(2 * MiB), (int64_t)GiB, NULL, NULL},
 	{"numa", "numa <n> { ... }", "One NUMA node: its memory, NICs and NVMe drives.", KW_CUSTOM, 0, 0, 0, NULL, hw_numa},
 	{"topology", "topology \"<lstopo-export.xml>\"", "An `lstopo --of xml` export of this node type (relative to this file); every hand-described fact is checked against it.", KW_WORD, F(hardware, topology_file), 0, 0, NULL, NULL},
-	{"nic", "nic auto", "Take every NIC of the topology export with a known NUMA node (role storage for fabric NICs: an RDMA device, InfiniBand/OPA, Slingshot; mgmt otherwise).", KW_CUSTOM, 0, 0, 0, NULL, hw_nic_auto},
+	{"nic", "nic auto", "Take every network interface of the topology export with a known NUMA node: role storage when it can carry the cluster's fabric (link type and RDMA device, see `fabric` and `provider`), mgmt otherwise.", KW_CUSTOM, 0, 0, 0, NULL, hw_nic_auto},
 	{"nvme", "nvme auto", "Take every NVMe drive (and VMD endpoint) of the topology export with a known NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, hw_nvme_auto},
 	{"bmc", "bmc redfish { ... }", "The node type's BMC: where and how BIOS settings are applied.", KW_CUSTOM, 0, 0, 0, NULL, hw_bmc},
 };

@@ -108,6 +108,9 @@ extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_pr
 	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network;
 /* Fills in a hardware's derived topology once its block is applied. */
 void hardware_finish(resolver *r, hardware *hw);
+/* Roles of `nic auto` NICs by the cluster's fabric; hand-described storage
+ * NICs that cannot carry it are reported. After the cluster block is read. */
+void hardware_fabric_roles(resolver *r, hardware *hw);
 node_spec *spec_copy(arena *a, const node_spec *src);
 profile_def *profile_find(const model *m, const char *name);
 

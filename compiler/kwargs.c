@@ -294,8 +294,10 @@ static void kw_typed(kw_ctx *k)
 			if (!ok) {
 				const char *sug = kw_suggest(s, kw->choices, nc);
 				diag *d = diag_report(k->r->dc, R_BAD_VALUE, l, "'%s' is not a valid %s", s, kw->name);
-				if (sug)
+				if (sug) {
 					diag_help(k->r->dc, d, "did you mean '%s'? syntax: %s", sug, kw->syntax);
+					diag_fix_edit(k->r->dc, d, l, "%s", sug);
+				}
 				else
 					diag_help(k->r->dc, d, "syntax: %s", kw->syntax);
 				k->failed = true;
@@ -381,9 +383,10 @@ static void unknown_keyword(resolver *r, const kw_table *const *tables, size_t n
 	const char *block = tables[0]->block;
 	diag *d = diag_report(r->dc, R_UNKNOWN_KEYWORD, v->loc, "unknown keyword '%s' in %s",
 			      v->text, block);
-	if (sug)
+	if (sug) {
 		diag_help(r->dc, d, "did you mean '%s'?", sug);
-	else {
+		diag_fix_edit(r->dc, d, v->loc, "%s", sug);
+	} else {
 		char list[1024] = "";
 		for (size_t i = 0; i < n; i++) {
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);

@@ -281,6 +281,7 @@ static void lint_ramdisk_max(model *m, const node_plan *p)
 				     p->engines[0].targets);
 		diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
 		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
+		diag_fix_edit(m->dc, d, ep->spec->scm_size.loc, "%lluGiB", (unsigned long long)(max / GiB));
 		return;
 	}
 }

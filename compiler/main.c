@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "fix.h"
 #include "kw.h"
 #include "output.h"
 #include "place.h"
@@ -28,7 +29,8 @@ static const char usage[] =
 	"commands:\n"
 	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
 	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
-	"  lint FILE                     report findings only\n"
+	"  lint FILE [--fix]             report findings only; --fix applies the exact edits findings\n"
+	"                                carry (SARIF/JSON `fixes`) to the files, then lints again\n"
 	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
 	"                                lint a hand-written DAOS server or agent config\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
@@ -54,6 +56,8 @@ typedef struct cli {
 	diag_severity fail_on;
 	unsigned max_findings;
 	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
+	bool fix;                /* lint --fix */
+	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
 } cli;
 
 /* --disable a,b / --enable a: every id must be a rule. */
@@ -140,6 +144,8 @@ static int parse_args(int argc, char **argv, cli *c)
 			c->check = true;
 		} else if (strcmp(a, "--markdown") == 0) {
 			c->markdown = true;
+		} else if (strcmp(a, "--fix") == 0) {
+			c->fix = true;
 		} else if (strcmp(a, "--fail-on") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs error, warning or note", a);
@@ -256,6 +262,23 @@ static int cmd_lint(const cli *c)
 	}
 	drop_disabled(c, &comp);
 	diag_sort(&comp.dc);
+	if (c->fix && rc == EXIT_CLEAN) {
+		fix_result fr = fix_apply(&comp.dc, stderr);
+		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
+			fr.files == 1 ? "" : "s");
+		if (c->fix_pass)
+			fprintf(stderr, " (pass %d)", c->fix_pass + 1);
+		if (fr.skipped)
+			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
+		fputc('\n', stderr);
+		compile_free(&comp);
+		if (fr.refused)
+			return EXIT_USAGE;
+		cli again = *c;
+		again.fix_pass = c->fix_pass + 1;
+		again.fix = fr.files > 0 && again.fix_pass < 10; /* fixed files may show the next finding */
+		return cmd_lint(&again); /* what is left, from the files as written */
+	}
 	if (report_print(&comp.dc, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
 		rc = EXIT_USAGE;
 	fflush(stdout);
@@ -273,11 +296,12 @@ static void describe_placement(const model *m, FILE *out)
 		const node_plan *p = m->specs[i]->plan;
 		if (!p || !p->nengines)
 			continue;
-		fprintf(out, "dslc: %s: %d engine%s, %s", m->specs[i]->origin, p->nengines, p->nengines == 1 ? "" : "s",
-			p->pinned_mode ? "pinned_numa_node (each engine starts at its NUMA node's first core)"
-				       : "first_core (engine cores do not start at their NUMA node's first core; "
-					 "DAOS then drops NUMA pinning)");
-		fputc('\n', out);
+		fprintf(out, "dslc: %s: %d engine%s on", m->specs[i]->origin, p->nengines, p->nengines == 1 ? "" : "s");
+		for (int e = 0; e < p->nengines; e++)
+			fprintf(out, "%s %s", e ? "," : "", p->engines[e].nic ? p->engines[e].nic->name : "no NIC");
+		fprintf(out, ", %s\n", p->pinned_mode ? "pinned_numa_node (each engine starts at its NUMA node's first core)"
+							: "first_core (engine cores do not start at their NUMA node's first core; "
+							  "DAOS then drops NUMA pinning)");
 	}
 }
 

@@ -48,6 +48,10 @@ typedef struct nic_desc {
 	char pci[16];
 	const char *role; /* "storage", "mgmt", ... */
 	const char *rdma; /* RDMA device (mlx5_0), NULL when not described */
+	const char *link; /* TOPO_LINK_* from the topology export, NULL when unknown */
+	bool exported;    /* the export lists it: a NULL rdma means it has none */
+	bool auto_found;  /* from `nic auto`: its role follows the cluster's fabric */
+	bool fabric;      /* auto_found: RDMA-capable or an IB/OPA/Slingshot link */
 	int numa;
 	src_loc loc;
 } nic_desc;

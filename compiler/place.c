@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "kw.h"
 #include "value.h"
 
@@ -43,48 +44,131 @@ static void os_reservation(model *m, node_plan *p)
 	}
 }
 
+/* Why a NIC cannot carry the fabric, or NULL. */
+static const char *misfit(model *m, const nic_desc *n)
+{
+	fabric_need f = fabric_need_of(&m->cluster);
+	return fabric_misfit(m->ar, &f, n->name, n->link, n->rdma, n->exported);
+}
+
+static bool candidate(model *m, const nic_desc *n, int numa)
+{
+	return n->numa == numa && strcmp(n->role, "storage") == 0 && !misfit(m, n);
+}
+
+/* The storage NICs of a NUMA node that carry the fabric: the first is the
+ * engine's (hand-described ones in description order, then the export's by
+ * PCI address and interface name; hardware.c import_devices sorts them). */
+static int candidates(model *m, const hardware *hw, int numa, const nic_desc **first, char *names, size_t size)
+{
+	int n = 0;
+	names[0] = 0;
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (candidate(m, &hw->nics[i], numa)) {
+			if (!n++)
+				*first = &hw->nics[i];
+			size_t l = strlen(names);
+			snprintf(names + l, size - l, "%s%s", l ? ", " : "", hw->nics[i].name);
+		}
+	return n;
+}
+
+static const nic_desc *named_nic(model *m, const hardware *hw, engine_plan *ep)
+{
+	const engine_spec *e = ep->spec;
+	const char *names[256];
+	size_t n = 0;
+	for (size_t i = 0; i < hw->nnics; i++) {
+		if (strcmp(hw->nics[i].name, e->nic.v) != 0) {
+			if (n < 256)
+				names[n++] = hw->nics[i].name;
+			continue;
+		}
+		const nic_desc *nic = &hw->nics[i], *local = NULL;
+		char list[256];
+		bool any_local = candidates(m, hw, ep->numa, &local, list, sizeof(list)) > 0;
+		ep->nic_why = arena_printf(m->ar, "named by `nic %s`", nic->name);
+		const char *why = misfit(m, nic);
+		if (nic->numa != ep->numa) {
+			diag *d = diag_report(m->dc, R_NIC_NOT_LOCAL, e->nic.loc, "NIC %s is on NUMA node %d, but this engine runs on NUMA node %d",
+					      nic->name, nic->numa, ep->numa);
+			diag_note_at(m->dc, d, nic->loc, "%s is described here", nic->name);
+			if (any_local) {
+				diag_help(m->dc, d, "use the storage NIC of NUMA node %d: `nic %s`, or drop the override", ep->numa, local->name);
+				diag_fix_edit(m->dc, d, e->nic.loc, "nic %s", local->name);
+			}
+			else
+				diag_help(m->dc, d, "give NUMA node %d a storage NIC, or drop the override", ep->numa);
+		} else if (why) {
+			diag *d = diag_report(m->dc, R_NIC_WRONG_FABRIC, e->nic.loc, "NIC %s cannot carry the fabric: %s", nic->name, why);
+			if (any_local) {
+				diag_help(m->dc, d, "write `nic %s`, the %s%s%s of NUMA node %d", local->name, strchr(list, ',') ? "first " : "",
+					  local->link ? local->link : "storage", local->link ? " port" : " NIC", ep->numa);
+				diag_fix_edit(m->dc, d, e->nic.loc, "nic %s", local->name);
+			}
+			else
+				diag_help(m->dc, d, "NUMA node %d has no port that carries the fabric: check `fabric` and `provider` "
+					  "in the cluster block", ep->numa);
+		}
+		return nic;
+	}
+	const char *sug = kw_suggest(e->nic.v, names, n);
+	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, e->nic.loc, "hardware %s has no NIC named '%s'", hw->name, e->nic.v);
+	if (sug)
+		diag_help(m->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(m->dc, d, "describe the NIC in a `numa` block of hardware %s", hw->name);
+	return NULL;
+}
+
+/* The `fabric` statement whose storage NICs have this link type (RoCE needs
+ * its GID index: roce-gid-index). */
+static const char *fabric_kind_of(const char *link)
+{
+	return strcmp(link, TOPO_LINK_ETHERNET) == 0 ? "roce { gid_index <n> }" : link;
+}
+
+/* Several candidates of different link types: the provider runs on both
+ * and nothing says which fabric the clients use. */
+static void ambiguous(model *m, const hardware *hw, engine_plan *ep, const nic_desc *first)
+{
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (!candidate(m, n, ep->numa) || !n->link || !first->link || strcmp(n->link, first->link) == 0)
+			continue;
+		diag *d = diag_report(m->dc, R_NIC_AMBIGUOUS, ep->spec->loc,
+				      "NUMA node %d of %s has storage NICs of two link types (%s %s, %s %s): the engine takes %s",
+				      ep->numa, hw->name, first->name, first->link, n->name, n->link, first->name);
+		diag_help(m->dc, d, "say which fabric the clients use: `fabric %s` (the engine takes %s) or `fabric %s` (it keeps %s) "
+			  "in the cluster block", fabric_kind_of(n->link), n->name, fabric_kind_of(first->link), first->name);
+		return;
+	}
+}
+
 static const nic_desc *pick_nic(model *m, node_plan *p, engine_plan *ep)
 {
 	const hardware *hw = p->spec->hw;
-	const engine_spec *e = ep->spec;
-	if (e->nic.set) {
-		const char *names[256];
-		size_t n = 0;
-		for (size_t i = 0; i < hw->nnics; i++) {
-			if (strcmp(hw->nics[i].name, e->nic.v) == 0) {
-				const nic_desc *nic = &hw->nics[i];
-				if (nic->numa != ep->numa) {
-					diag *d = diag_report(m->dc, R_NIC_NOT_LOCAL, e->nic.loc,
-							      "NIC %s is on NUMA node %d, but this engine runs on NUMA node %d",
-							      nic->name, nic->numa, ep->numa);
-					diag_note_at(m->dc, d, nic->loc, "%s is described here", nic->name);
-					for (size_t j = 0; j < hw->nnics; j++)
-						if (hw->nics[j].numa == ep->numa && strcmp(hw->nics[j].role, "storage") == 0) {
-							diag_help(m->dc, d, "use the storage NIC of NUMA node %d: `nic %s`, or drop the override",
-								  ep->numa, hw->nics[j].name);
-							return nic;
-						}
-					diag_help(m->dc, d, "give NUMA node %d a storage NIC, or drop the override", ep->numa);
-				}
-				return nic;
-			}
-			if (n < 256)
-				names[n++] = hw->nics[i].name;
-		}
-		const char *sug = kw_suggest(e->nic.v, names, n);
-		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, e->nic.loc, "hardware %s has no NIC named '%s'",
-				      hw->name, e->nic.v);
-		if (sug)
-			diag_help(m->dc, d, "did you mean '%s'?", sug);
-		else
-			diag_help(m->dc, d, "describe the NIC in a `numa` block of hardware %s", hw->name);
-		return NULL;
+	if (ep->spec->nic.set)
+		return named_nic(m, hw, ep);
+	const nic_desc *first = NULL;
+	char list[256];
+	int n = candidates(m, hw, ep->numa, &first, list, sizeof(list));
+	if (n == 1)
+		ep->nic_why = arena_printf(m->ar, "the storage NIC of NUMA node %d that carries the fabric", ep->numa);
+	else if (n > 1)
+		ep->nic_why = arena_printf(m->ar, "first of %s (description order, then PCI address)", list);
+	if (first) {
+		ambiguous(m, hw, ep, first);
+		return first;
 	}
+	diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, ep->spec->loc, "no storage NIC on NUMA node %d of %s for its engine",
+			      ep->numa, hw->name);
 	for (size_t i = 0; i < hw->nnics; i++)
 		if (hw->nics[i].numa == ep->numa && strcmp(hw->nics[i].role, "storage") == 0)
-			return &hw->nics[i];
-	diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, e->loc, "no storage NIC on NUMA node %d of %s for its engine",
-			      ep->numa, hw->name);
+			diag_note_at(m->dc, d, hw->nics[i].loc, "not %s: %s", hw->nics[i].name, misfit(m, &hw->nics[i]));
+		else if (hw->nics[i].numa == ep->numa && hw->nics[i].auto_found && hw->nics[i].fabric)
+			diag_note_at(m->dc, d, hw->nics[i].loc, "`nic auto` gave %s role mgmt: %s", hw->nics[i].name,
+				     misfit(m, &hw->nics[i]));
 	diag_help(m->dc, d, "describe one: `numa %d { nic <ifname> pci <address> role storage }`", ep->numa);
 	return NULL;
 }
@@ -186,6 +270,7 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 					bool fits = c + ep->ncores - 1 <= last && (c + ep->ncores <= os0 || c >= os1);
 					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
 						  "or drop first_core and let dslc place the engine", fits ? c : planned);
+					diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", fits ? c : planned);
 					return false;
 				}
 		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,
@@ -198,6 +283,7 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 				     fc, fc < t->ncores ? t->cores[fc].numa : 0);
 		diag_help(m->dc, d, "write `first_core %d` (core %d of NUMA node %d in hwloc logical order), "
 			  "or drop first_core and let dslc place the engine", planned, planned - tn->first_core, ep->numa);
+		diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", planned);
 		return false;
 	}
 	if (fc + ep->needed > t->ncores) {
@@ -320,13 +406,6 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
 	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
 	ep->fabric_port = e->fabric_port.set ? (int)e->fabric_port.v : base + FABRIC_PORT_STRIDE * ep->index;
-	if (ep->fabric_port > 65535) {
-		diag *d = diag_report(m->dc, R_BAD_VALUE, c->fabric_port.set ? c->fabric_port.loc : e->loc,
-				      "engine %d's fabric_iface_port would be %d (fabric_port %d + 1000 x %d), past 65535", ep->index,
-				      ep->fabric_port, base, ep->index);
-		diag_help(m->dc, d, "write `fabric_port %d` or lower", 65535 - FABRIC_PORT_STRIDE * ep->index);
-		p->ok = false;
-	}
 
 	/* env_vars: cluster, derived settings, profile, engine; later wins.
 	 * Sized once: a plan per node block must not leave grown copies behind. */
@@ -388,10 +467,10 @@ static void hugepages(model *m, node_plan *p)
 	(void)m;
 }
 
-static bool storage_nic_on(const hardware *hw, int numa)
+static bool storage_nic_on(model *m, const hardware *hw, int numa)
 {
 	for (size_t i = 0; i < hw->nnics; i++)
-		if (hw->nics[i].numa == numa && strcmp(hw->nics[i].role, "storage") == 0)
+		if (candidate(m, &hw->nics[i], numa))
 			return true;
 	return false;
 }
@@ -401,19 +480,48 @@ static bool storage_nic_on(const hardware *hw, int numa)
 static bool skip_numa(model *m, const node_spec *s, int numa)
 {
 	const engine_spec *e = s->eng[numa];
-	if (!e->per_numa || e->nic.set || storage_nic_on(s->hw, numa))
+	if (!e->per_numa || e->nic.set || storage_nic_on(m, s->hw, numa))
 		return false;
 	int drives = 0;
+	char pcis[512] = "";
 	for (size_t i = 0; i < s->hw->nnvmes; i++)
-		drives += s->hw->nvmes[i].numa == numa && !excluded(s, s->hw->nvmes[i].pci);
+		if (s->hw->nvmes[i].numa == numa && !excluded(s, s->hw->nvmes[i].pci)) {
+			size_t l = strlen(pcis);
+			snprintf(pcis + l, sizeof(pcis) - l, " %s", s->hw->nvmes[i].pci);
+			drives++;
+		}
 	if (drives) {
+		/* an engine with a remote NIC is a nic-not-local error: the help
+		 * proposes only what lints clean */
 		diag *d = diag_report(m->dc, R_NUMA_WITHOUT_NIC, e->loc,
-				      "NUMA node %d of %s has %d NVMe drive%s but no storage NIC: no engine there", numa,
-				      s->hw->name, drives, drives == 1 ? "" : "s");
-		diag_help(m->dc, d, "its drives serve no engine; move a NIC or the drives, or declare "
-			  "`engine numa %d { nic <ifname> }` knowing its traffic crosses NUMA nodes", numa);
+				      "NUMA node %d of %s has %d NVMe drive%s but no storage NIC that carries the fabric: no engine there",
+				      numa, s->hw->name, drives, drives == 1 ? "" : "s");
+		diag_help(m->dc, d, "put a storage NIC in a slot of NUMA node %d, or say the drives stay unused: "
+			  "`exclude nvme%s` in %s", numa, pcis, s->origin);
 	}
 	return true;
+}
+
+/* A derived fabric_iface_port past 65535. Checked once every engine is
+ * placed, so that each engine's finding proposes the one value that fits
+ * them all (one edit for `lint --fix`). */
+static void check_ports(model *m, node_plan *p)
+{
+	const cluster_spec *c = &m->cluster;
+	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
+	int fits_all = 65535 - FABRIC_PORT_STRIDE * (p->nengines - 1);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (ep->fabric_port <= 65535)
+			continue;
+		diag *d = diag_report(m->dc, R_BAD_VALUE, c->fabric_port.set ? c->fabric_port.loc : ep->spec->loc,
+				      "engine %d's fabric_iface_port would be %d (fabric_port %d + 1000 x %d), past 65535", ep->index,
+				      ep->fabric_port, base, ep->index);
+		diag_help(m->dc, d, "write `fabric_port %d` or lower", fits_all);
+		if (c->fabric_port.set)
+			diag_fix_edit(m->dc, d, c->fabric_port.loc, "fabric_port %d", fits_all);
+		p->ok = false;
+	}
 }
 
 static void place_spec(model *m, node_spec *s)
@@ -453,6 +561,7 @@ static void place_spec(model *m, node_spec *s)
 			  "with a topology export)");
 		p->ok = false;
 	}
+	check_ports(m, p);
 	cross_engine(m, p);
 	/* pinned_numa_node reproduces the plan only when every engine starts at
 	 * its NUMA node's first core: DAOS then takes exactly those cores. */

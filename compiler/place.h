@@ -21,6 +21,7 @@ typedef struct engine_plan {
 	bool explicit_first_core;
 	bool placed; /* placement succeeded; lint judges only placed engines */
 	const nic_desc *nic;
+	const char *nic_why; /* how the NIC was chosen, for build and show */
 	int fabric_port;
 	const nvme_desc **nvmes;
 	int nnvmes;

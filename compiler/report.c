@@ -58,7 +58,8 @@ typedef struct span {
 	unsigned line, col, end_line, end_col;
 } span;
 
-static span span_of(diag_ctx *dc, src_loc loc)
+/* The exact bytes of a fix: an empty region is an insertion point. */
+static span span_exact(diag_ctx *dc, src_loc loc)
 {
 	span s = {0};
 	const src_file *f = src_get(dc->src, loc.file);
@@ -66,11 +67,20 @@ static span span_of(diag_ctx *dc, src_loc loc)
 		return s;
 	s.file = report_path(dc->ar, f->path);
 	src_pos a = src_position(dc->src, loc.file, loc.start);
-	src_pos b = src_position(dc->src, loc.file, loc.end > loc.start ? loc.end : loc.start + 1);
+	src_pos b = src_position(dc->src, loc.file, loc.end);
 	s.line = a.line;
 	s.col = a.col;
 	s.end_line = b.line;
-	s.end_col = b.col; /* the column after the last character */
+	s.end_col = b.col;
+	return s;
+}
+
+/* A finding's place: at least one character wide. */
+static span span_of(diag_ctx *dc, src_loc loc)
+{
+	if (loc.end <= loc.start)
+		loc.end = loc.start + 1;
+	span s = span_exact(dc, loc);
 	if (s.end_line == s.line && s.end_col <= s.col)
 		s.end_col = s.col + 1;
 	return s;
@@ -121,6 +131,14 @@ static int print_json(diag_ctx *dc, FILE *out, const char *version)
 		}
 		json_object_set_new(o, "notes", notes);
 		json_object_set_new(o, "help", d->help ? json_string(d->help) : json_null());
+		json_t *fixes = json_array();
+		for (diag_fix *f = d->fixes; f; f = f->next) {
+			span fs = span_exact(dc, f->at);
+			json_array_append_new(fixes, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "file", fs.file, "line", (json_int_t)fs.line,
+							       "column", (json_int_t)fs.col, "endLine", (json_int_t)fs.end_line,
+							       "endColumn", (json_int_t)fs.end_col, "replacement", f->text));
+		}
+		json_object_set_new(o, "fixes", fixes);
 		json_array_append_new(items, o);
 	}
 	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
@@ -187,6 +205,18 @@ static int print_sarif(diag_ctx *dc, FILE *out, const char *version)
 			json_object_set_new(res, "relatedLocations", related);
 		else
 			json_decref(related);
+		/* SARIF 2.1.0 section 3.55: one fix, its changes per file */
+		if (d->fixes) {
+			json_t *changes = json_array();
+			for (diag_fix *f = d->fixes; f; f = f->next) {
+				span fs = span_exact(dc, f->at);
+				json_array_append_new(changes, json_pack("{s:{s:s}, s:[{s:o, s:{s:s}}]}", "artifactLocation", "uri", fs.file,
+									 "replacements", "deletedRegion", json_region(fs),
+									 "insertedContent", "text", f->text));
+			}
+			json_object_set_new(res, "fixes", json_pack("[{s:{s:s}, s:o}]", "description", "text",
+								    d->help ? d->help : d->msg, "artifactChanges", changes));
+		}
 		json_array_append_new(results, res);
 	}
 	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;

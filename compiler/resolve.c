@@ -473,6 +473,10 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 		diag *d = diag_report(dc, R_UNKNOWN_NAME, file_start, "no cluster block");
 		diag_help(dc, d, "describe the DAOS system: `cluster <name> { provider \"ofi+tcp;ofi_rxm\" access_points ... }`");
 	}
+	/* the fabric is known only once every top-level block is read */
+	for (size_t i = 0; i < m->nhws; i++)
+		if (m->hws[i]->topo)
+			hardware_fabric_roles(&r, m->hws[i]);
 	for (size_t i = 0; i < m->nprofiles; i++)
 		profile_resolve(&r, m->profiles[i]);
 	/* host lists first, then the node overrides that refer to them */

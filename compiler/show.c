@@ -99,11 +99,14 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				range(m->ar, v.engine->first_core, v.engine->ncores), v.engine_cpus, v.engine->targets,
 				v.engine->helpers, p->pinned_mode ? "pinned_numa_node" : "first_core",
 				p->pinned_mode ? t->numa[n].os_index : v.engine->first_core);
+		if (v.engine && v.engine->nic)
+			fprintf(out, "              fabric_iface %s: %s\n", v.engine->nic->name, v.engine->nic_why);
 		fprintf(out, "  kubernetes  %d cores  CPUs %s\n", v.kube_n, v.kube_n ? v.kube_cpus : "none");
 		const hardware *hw = nd->spec->hw;
 		for (size_t i = 0; i < hw->nnics; i++)
 			if (hw->nics[i].numa == n)
-				fprintf(out, "  nic   %s %s %s%s%s%s\n", hw->nics[i].name, hw->nics[i].pci, hw->nics[i].role,
+				fprintf(out, "  nic   %s %s %s%s%s%s%s%s\n", hw->nics[i].name, hw->nics[i].pci, hw->nics[i].role,
+					hw->nics[i].link ? " " : "", hw->nics[i].link ? hw->nics[i].link : "",
 					hw->nics[i].rdma ? " (" : "", hw->nics[i].rdma ? hw->nics[i].rdma : "",
 					hw->nics[i].rdma ? ")" : "");
 		for (size_t i = 0; i < hw->nnvmes; i++) {
@@ -162,6 +165,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 			json_object_set_new(e, "targets", json_integer(v.engine->targets));
 			json_object_set_new(e, "helpers", json_integer(v.engine->helpers));
 			json_object_set_new(e, "fabric_iface", v.engine->nic ? json_string(v.engine->nic->name) : json_null());
+			json_object_set_new(e, "fabric_iface_choice", v.engine->nic ? json_string(v.engine->nic_why) : json_null());
 			json_object_set_new(e, "fabric_iface_port", json_integer(v.engine->fabric_port));
 			json_t *d = json_array();
 			for (int k = 0; k < v.engine->nnvmes; k++)
@@ -175,8 +179,9 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		json_t *nics = json_array();
 		for (size_t i = 0; i < hw->nnics; i++)
 			if (hw->nics[i].numa == n)
-				json_array_append_new(nics, json_pack("{s:s, s:s, s:s, s:s?}", "name", hw->nics[i].name, "pci",
-								       hw->nics[i].pci, "role", hw->nics[i].role, "rdma", hw->nics[i].rdma));
+				json_array_append_new(nics, json_pack("{s:s, s:s, s:s, s:s?, s:s?}", "name", hw->nics[i].name, "pci",
+								       hw->nics[i].pci, "role", hw->nics[i].role, "rdma", hw->nics[i].rdma,
+								       "link", hw->nics[i].link));
 		json_object_set_new(o, "nics", nics);
 		json_t *nv = json_array();
 		for (size_t i = 0; i < hw->nnvmes; i++)

@@ -31,14 +31,23 @@ typedef enum topo_dev_kind { TOPO_NIC, TOPO_NVME, TOPO_VMD } topo_dev_kind;
 
 enum { TOPO_NUMA_UNKNOWN = -1, TOPO_NUMA_SEVERAL = -2 };
 
-/* A PCI device an engine may use, as an lstopo export describes it. */
+/* Link types of a network interface, as the cluster's `fabric` names them. */
+#define TOPO_LINK_ETHERNET "ethernet"
+#define TOPO_LINK_INFINIBAND "infiniband"
+#define TOPO_LINK_OMNIPATH "omnipath"
+#define TOPO_LINK_SLINGSHOT "slingshot"
+
+/* A PCI device an engine may use, as an lstopo export describes it. A NIC
+ * function with several network interfaces (an mlx4 card's eth2 and ib0)
+ * is one entry per interface, each with its own link type and the
+ * function's RDMA device. */
 typedef struct topo_device {
 	topo_dev_kind kind;
 	char pci[16];           /* dddd:bb:dd.f */
 	const char *net;        /* network interface, e.g. ens1f0np0 (NICs) */
 	const char *rdma;       /* RDMA device on the same function, e.g. mlx5_0 */
 	const char *block;      /* block device, NULL when bound to vfio/SPDK */
-	const char *link;       /* ethernet, infiniband, ... (NICs) */
+	const char *link;       /* NICs: a TOPO_LINK_* name, or "network" when unknown */
 	bool fabric;            /* a storage-fabric NIC: RDMA device, IB/OPA class or Slingshot */
 	int numa;               /* logical NUMA index, TOPO_NUMA_UNKNOWN or _SEVERAL */
 	uint64_t numa_mask;     /* every NUMA node (logical index) it is local to */
@@ -72,6 +81,11 @@ topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
  * refused before it is read (the command line's --topology may be a pipe). */
 topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why);
 const topo_device *topo_find_device(const topology *t, const char *pci);
+/* The interface `name` of the NIC function at pci; NULL when it has none
+ * by that name (or no such function). */
+const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name);
+/* "eth2, ib0": the network interfaces of the NIC function at pci. */
+char *topo_nic_names(arena *a, const topology *t, const char *pci);
 
 /* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */
 char *topo_cpulist(arena *a, const int *cpus, int n);

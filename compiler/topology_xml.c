@@ -37,19 +37,97 @@ static int numa_of_cpuset(hwloc_topology_t t, int nnuma, hwloc_const_cpuset_t se
 	return nnuma ? -1 : 0;
 }
 
-static const char *link_of(unsigned cls)
+/* The link type of one network interface. The hardware address decides
+ * where the export has one: hwloc copies /sys/class/net/<if>/address into
+ * the "Address" info (hwloc/topology-linux.c
+ * hwloc_linuxfs_net_class_fillinfos), 6 bytes for Ethernet (ETH_ALEN), 20 for
+ * IPoIB (INFINIBAND_ALEN, include/uapi/linux/if_infiniband.h). A ConnectX VPI
+ * function keeps one PCI class whatever its port runs, so the class is only
+ * the fallback. OPA carries IPoIB too: its class (0x0208) or an hfi1 RDMA
+ * device tells it apart. Slingshot interfaces are Ethernet-addressed; hwloc
+ * gives them subtype "Slingshot" (same function), older exports only the
+ * HPE/Cray vendor id 0x17db. */
+static const char *link_of(hwloc_obj_t pci, hwloc_obj_t net, const char *rdma)
 {
-	switch (cls) {
-	case 0x0200: return "ethernet";
-	case 0x0207: case 0x0c06: return "infiniband";
-	case 0x0208: return "fabric";
-	default: return "network";
+	unsigned cls = pci->attr->pcidev.class_id;
+	bool opa = cls == 0x0208 || (rdma && strncmp(rdma, "hfi1", 4) == 0);
+	if ((net && net->subtype && strcmp(net->subtype, "Slingshot") == 0) || pci->attr->pcidev.vendor_id == 0x17db)
+		return TOPO_LINK_SLINGSHOT;
+	const char *addr = net ? hwloc_obj_get_info_by_name(net, "Address") : NULL;
+	size_t bytes = addr ? (strlen(addr) + 1) / 3 : 0;
+	if (bytes == 20)
+		return opa ? TOPO_LINK_OMNIPATH : TOPO_LINK_INFINIBAND;
+	if (bytes == 6)
+		return TOPO_LINK_ETHERNET;
+	if (opa)
+		return TOPO_LINK_OMNIPATH;
+	if (cls == 0x0207 || cls == 0x0c06)
+		return TOPO_LINK_INFINIBAND;
+	return cls == 0x0200 ? TOPO_LINK_ETHERNET : "network";
+}
+
+/* Locality: the NUMA nodes of the first ancestor with a cpuset. The
+ * Machine means the firmware gave none: unknown, never node 0. */
+static void locality(hwloc_topology_t t, hwloc_obj_t p, int nnuma, topo_device *d)
+{
+	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, p);
+	if (anc->type == HWLOC_OBJ_MACHINE && nnuma > 1) {
+		d->numa = TOPO_NUMA_UNKNOWN;
+		return;
+	}
+	int count = 0;
+	for (int k = 0; k < nnuma && k < 64; k++) {
+		hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
+		if (hwloc_bitmap_isset(anc->nodeset, numa->os_index)) {
+			d->numa_mask |= 1ULL << k;
+			d->numa = k;
+			count++;
+		}
+	}
+	if (nnuma == 0) {
+		d->numa_mask = 1;
+		d->numa = 0;
+	} else if (count == 0) {
+		d->numa = TOPO_NUMA_UNKNOWN;
+	} else if (count > 1) {
+		d->numa = TOPO_NUMA_SEVERAL;
+	}
+}
+
+typedef struct dev_list {
+	topo_device *v;
+	size_t n, cap;
+} dev_list;
+
+/* One entry per network interface of a NIC function (one without a name
+ * when it has none), all sharing the function's RDMA device. */
+static void add_nic(arena *a, dev_list *l, hwloc_obj_t p, topo_device d)
+{
+	for (hwloc_obj_t o = p->io_first_child; o; o = o->next_sibling)
+		if (o->type == HWLOC_OBJ_OS_DEVICE && o->name && o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS && !d.rdma)
+			d.rdma = arena_strdup(a, o->name);
+	bool any = false;
+	for (hwloc_obj_t o = p->io_first_child;; o = o->next_sibling) {
+		bool net = o && o->type == HWLOC_OBJ_OS_DEVICE && o->name && o->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK;
+		if (o && !net)
+			continue;
+		if (!o && any)
+			break;
+		topo_device e = d;
+		e.net = o ? arena_strdup(a, o->name) : NULL;
+		e.link = link_of(p, o, d.rdma);
+		/* RDMA-capable, or a link that only storage fabrics use */
+		e.fabric = d.rdma || (strcmp(e.link, TOPO_LINK_ETHERNET) != 0 && strcmp(e.link, "network") != 0);
+		ARENA_PUSH(a, l->v, l->n, l->cap, e);
+		any = true;
+		if (!o)
+			break;
 	}
 }
 
 static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma)
 {
-	size_t cap = 0, n = 0;
+	dev_list l = {0};
 	for (hwloc_obj_t p = NULL; (p = hwloc_get_next_pcidev(t, p));) {
 		unsigned cls = p->attr->pcidev.class_id;
 		topo_device d = {0};
@@ -63,51 +141,20 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 			continue;
 		snprintf(d.pci, sizeof(d.pci), "%04x:%02x:%02x.%01x", p->attr->pcidev.domain, p->attr->pcidev.bus,
 			 p->attr->pcidev.dev, p->attr->pcidev.func);
-		for (hwloc_obj_t o = p->io_first_child; o; o = o->next_sibling) {
-			if (o->type != HWLOC_OBJ_OS_DEVICE || !o->name)
-				continue;
-			if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK && !d.net)
-				d.net = arena_strdup(a, o->name);
-			else if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS && !d.rdma)
-				d.rdma = arena_strdup(a, o->name);
-			else if (o->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK && !d.block)
-				d.block = arena_strdup(a, o->name);
+		locality(t, p, nnuma, &d);
+		if (d.kind == TOPO_NIC) {
+			add_nic(a, &l, p, d);
+			continue;
 		}
+		for (hwloc_obj_t o = p->io_first_child; o; o = o->next_sibling)
+			if (o->type == HWLOC_OBJ_OS_DEVICE && o->name && o->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK && !d.block)
+				d.block = arena_strdup(a, o->name);
 		if (d.kind == TOPO_VMD && !d.block)
 			continue; /* a VMD endpoint without drives behind it */
-		if (d.kind == TOPO_NIC) {
-			d.link = link_of(cls);
-			/* Slingshot (HPE, vendor 0x17db) has no OpenFabrics device */
-			d.fabric = d.rdma || cls == 0x0207 || cls == 0x0208 || cls == 0x0c06 ||
-				   p->attr->pcidev.vendor_id == 0x17db;
-		}
-		/* Locality: the NUMA nodes of the first ancestor with a cpuset.
-		 * The Machine means the firmware gave none: unknown, never node 0. */
-		hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, p);
-		if (anc->type == HWLOC_OBJ_MACHINE && nnuma > 1) {
-			d.numa = TOPO_NUMA_UNKNOWN;
-		} else {
-			int count = 0;
-			for (int k = 0; k < nnuma && k < 64; k++) {
-				hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
-				if (hwloc_bitmap_isset(anc->nodeset, numa->os_index)) {
-					d.numa_mask |= 1ULL << k;
-					d.numa = k;
-					count++;
-				}
-			}
-			if (nnuma == 0) {
-				d.numa_mask = 1;
-				d.numa = 0;
-			} else if (count == 0) {
-				d.numa = TOPO_NUMA_UNKNOWN;
-			} else if (count > 1) {
-				d.numa = TOPO_NUMA_SEVERAL;
-			}
-		}
-		ARENA_PUSH(a, topo->devices, n, cap, d);
+		ARENA_PUSH(a, l.v, l.n, l.cap, d);
 	}
-	topo->ndevices = (int)n;
+	topo->devices = l.v;
+	topo->ndevices = (int)l.n;
 }
 
 static topology *convert(arena *a, hwloc_topology_t t, const char **why)
@@ -220,4 +267,22 @@ const topo_device *topo_find_device(const topology *t, const char *pci)
 				return &t->devices[i];
 	}
 	return NULL;
+}
+
+const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name)
+{
+	for (int i = 0; i < t->ndevices; i++)
+		if (t->devices[i].kind == TOPO_NIC && strcmp(t->devices[i].pci, pci) == 0 && t->devices[i].net &&
+		    strcmp(t->devices[i].net, name) == 0)
+			return &t->devices[i];
+	return NULL;
+}
+
+char *topo_nic_names(arena *a, const topology *t, const char *pci)
+{
+	char *names = NULL;
+	for (int i = 0; i < t->ndevices; i++)
+		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].pci, pci) == 0)
+			names = names ? arena_printf(a, "%s, %s", names, t->devices[i].net) : arena_strdup(a, t->devices[i].net);
+	return names;
 }

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "daos.h"
+#include "fabric.h"
 #include "lint.h"
 #include "value.h"
 #include "yaml_doc.h"
@@ -22,6 +23,7 @@ typedef struct ylint {
 	bool ucx; /* the provider is ucx+...: ABT_THREAD_STACKSIZE >= 32768 */
 	int64_t mem_gib; /* the node's RAM, 0 unknown */
 	uint64_t hugepage_size; /* bytes: --hugepage-size, the topology's, else 2 MiB */
+	fabric_need fabric; /* what the provider needs of a fabric_iface */
 } ylint;
 
 bool yaml_lint_is_yaml(const char *path)
@@ -169,8 +171,10 @@ static void check_keys(ylint *y, const ynode *map, const char *section)
 						best = names[j];
 					}
 				}
-				if (best)
+				if (best) {
 					diag_help(y->dc, d, "did you mean '%s'?", best);
+					diag_fix_edit(y->dc, d, k->loc, "%s", best);
+				}
 				else
 					diag_help(y->dc, d, "remove it: strict loading stops daos_server at unknown keys");
 			}
@@ -478,12 +482,49 @@ static void check_storage(ylint *y, const yengine *e, bool has_cm_path)
 	}
 }
 
-static int numa_of_iface(const topology *t, const char *iface)
+static const topo_device *find_iface(const topology *t, const char *iface)
 {
 	for (int i = 0; t && iface && i < t->ndevices; i++)
 		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, iface) == 0)
-			return t->devices[i].numa;
-	return -3; /* absent */
+			return &t->devices[i];
+	return NULL;
+}
+
+/* The NUMA node all of the engine's drives the export knows are on; -1
+ * when none is known or they are on several. */
+static int drives_numa(const ylint *y, const yengine *e)
+{
+	int numa = -1;
+	const ynode *tiers = ydoc_get(e->map, "storage");
+	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
+		const ynode *bl = ydoc_get(tiers->items[i], "bdev_list");
+		for (size_t j = 0; bl && bl->kind == Y_SEQ && j < bl->n; j++) {
+			char pci[16];
+			const char *why;
+			const topo_device *dv = bl->items[j]->kind == Y_SCALAR && val_pci(bl->items[j]->text, pci, &why)
+				? topo_find_device(y->topo, pci) : NULL;
+			if (!dv || dv->numa < 0)
+				continue;
+			if (numa >= 0 && dv->numa != numa)
+				return -1;
+			numa = dv->numa;
+		}
+	}
+	return numa;
+}
+
+/* The first interface of a NUMA node that can carry the provider's fabric
+ * (an RDMA device, IB/OPA or Slingshot link, as `nic auto` takes them). */
+static const char *fabric_iface_on(const ylint *y, int numa)
+{
+	const topology *t = y->topo;
+	for (int i = 0; i < t->ndevices; i++) {
+		const topo_device *d = &t->devices[i];
+		if (d->kind == TOPO_NIC && d->numa == numa && d->fabric && d->net &&
+		    !fabric_misfit(y->a, &y->fabric, d->net, d->link, d->rdma, true))
+			return d->net;
+	}
+	return NULL;
 }
 
 static void check_topology(ylint *y, yengine *e)
@@ -497,15 +538,35 @@ static void check_topology(ylint *y, yengine *e)
 		diag_help(y->dc, d, "use a NUMA node from 0 to %d", t->nnuma - 1);
 		return;
 	}
-	int nic_numa = numa_of_iface(t, e->iface);
-	if (e->iface && nic_numa == -3) {
-		const ypair *p = ydoc_pair(e->map, "fabric_iface");
-		diag *d = diag_report(y->dc, R_DEVICE_ABSENT, p ? p->value->loc : e->map->loc,
+	const topo_device *nic = find_iface(t, e->iface);
+	int nic_numa = nic ? nic->numa : -3;
+	const ypair *iface_pair = ydoc_pair(e->map, "fabric_iface");
+	if (e->iface && !nic) {
+		diag *d = diag_report(y->dc, R_DEVICE_ABSENT, iface_pair ? iface_pair->value->loc : e->map->loc,
 				      "the topology export has no network interface '%s'", e->iface);
 		diag_help(y->dc, d, "use an interface the export lists (`dslc show` on a DSL description, or `lstopo`)");
 	}
+	const char *misfit = nic ? fabric_misfit(y->a, &y->fabric, nic->net, nic->link, nic->rdma, true) : NULL;
+	if (misfit && iface_pair) {
+		diag *d = diag_report(y->dc, R_NIC_WRONG_FABRIC, iface_pair->value->loc, "fabric_iface %s cannot carry the fabric: %s",
+				      e->iface, misfit);
+		const char *fit = fabric_iface_on(y, nic->numa);
+		if (fit) {
+			diag_help(y->dc, d, "write `fabric_iface: %s`, the port of NUMA node %d that carries it", fit, nic->numa);
+			diag_fix_edit(y->dc, d, iface_pair->value->loc, "%s", fit);
+		}
+		else
+			diag_help(y->dc, d, "NUMA node %d has no port for this provider: check `provider`", nic->numa);
+	}
 	e->numa = e->has_pin ? (e->pinned >= 0 && e->pinned < t->nnuma ? (int)e->pinned : -1) : nic_numa >= 0 ? nic_numa
 		 : e->has_fc && e->first_core >= 0 && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
+	/* first_core's cores and the drives on one NUMA node, the NIC on
+	 * another: the engine runs there and the NIC is what is remote (as in
+	 * the DSL path); a first_core that may be a Linux CPU number still
+	 * goes by the NIC */
+	int core_numa = e->has_fc && !e->has_pin && e->first_core >= 0 && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
+	if (core_numa >= 0 && nic_numa >= 0 && core_numa != nic_numa && drives_numa(y, e) == core_numa)
+		e->numa = core_numa;
 	if (e->numa < 0)
 		return;
 	const topo_numa *tn = &t->numa[e->numa];
@@ -525,6 +586,7 @@ static void check_topology(ylint *y, yengine *e)
 			diag *d = diag_report(y->dc, R_FIRST_CORE_LINUX_CPU, l, "first_core %lld is Linux CPU %lld, which is hwloc logical core %d",
 					      fc, fc, linux_core);
 			diag_help(y->dc, d, "DAOS counts hwloc logical cores: write `first_core: %lld`", fix);
+			diag_fix_edit(y->dc, d, l, "%lld", fix);
 		} else if (fc < tn->first_core || fc > last) {
 			diag *d = diag_report(y->dc, R_FIRST_CORE_OUTSIDE_NUMA, l, "first_core %lld is outside NUMA node %d (cores %d-%lld)",
 					      fc, e->numa, tn->first_core, last);
@@ -554,10 +616,16 @@ static void check_topology(ylint *y, yengine *e)
 		diag_help(y->dc, d, "lower targets or nr_xs_helpers so that 2 + targets + helpers <= %d", tn->ncores);
 	}
 	if (nic_numa >= 0 && nic_numa != e->numa) {
-		const ypair *p = ydoc_pair(e->map, "fabric_iface");
+		const ypair *p = iface_pair;
 		diag *d = diag_report(y->dc, R_NIC_NOT_LOCAL, p->value->loc, "%s is on NUMA node %d, but engine %d runs on NUMA node %d",
 				      e->iface, nic_numa, e->idx, e->numa);
-		diag_help(y->dc, d, "use a NIC of NUMA node %d, or move the engine", e->numa);
+		const char *local = fabric_iface_on(y, e->numa);
+		if (local) {
+			diag_help(y->dc, d, "write `fabric_iface: %s`, the storage NIC of NUMA node %d", local, e->numa);
+			diag_fix_edit(y->dc, d, p->value->loc, "%s", local);
+		}
+		else
+			diag_help(y->dc, d, "use a NIC of NUMA node %d, or move the engine", e->numa);
 	}
 	const ynode *tiers = ydoc_get(e->map, "storage");
 	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
@@ -882,9 +950,10 @@ static void check_engines(ylint *y, const ynode *root, const ynode *engines)
 				diag *d = diag_report(y->dc, R_HUGEPAGES_PER_TARGET, hl,
 						      "%llu MiB of hugepages per target; engines need at least 256 MiB",
 						      (unsigned long long)(per / (uint64_t)es[i].targets / MiB));
-				diag_help(y->dc, d, "write `nr_hugepages: %llu` or more, or 0 for DAOS's minimum%s",
-					  (unsigned long long)(((uint64_t)es[i].targets * n * 256 * MiB + y->hugepage_size - 1) / y->hugepage_size),
+				unsigned long long want = ((uint64_t)es[i].targets * n * 256 * MiB + y->hugepage_size - 1) / y->hugepage_size;
+				diag_help(y->dc, d, "write `nr_hugepages: %llu` or more, or 0 for DAOS's minimum%s", want,
 					  y->hugepage_size == 2 * MiB ? " (with 1 GiB pages, lint with --hugepage-size 1GiB)" : "");
+				diag_fix_edit(y->dc, d, hl, "%llu", want);
 				break;
 			}
 	}
@@ -1041,6 +1110,10 @@ static void lint_server(ylint *y, const ynode *root)
 	check_replicas(y, root, y->rel->id == DAOS_2_6 || !ydoc_pair(root, "mgmt_svc_replicas") ? "access_points" : "mgmt_svc_replicas");
 	const char *prov = get_str(root, "provider");
 	y->ucx = prov && strncmp(prov, "ucx", 3) == 0;
+	cluster_spec c = {0};
+	c.provider.set = prov != NULL;
+	c.provider.v = prov;
+	y->fabric = fabric_need_of(&c);
 	if (!prov) {
 		diag *d = diag_report(y->dc, R_PROVIDER, root->loc, "the server has engines but no provider");
 		diag_help(y->dc, d, "add `provider: ofi+verbs;ofi_rxm` (or ofi+tcp;ofi_rxm)");
@@ -1087,7 +1160,7 @@ void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts 
 		return;
 	}
 	ylint y = {a, dc, NULL, topo, {0}, false, opts->mem_gib,
-		   opts->hugepage_size ? opts->hugepage_size : topo ? topo->hugepage_size : 2 * MiB};
+		   opts->hugepage_size ? opts->hugepage_size : topo ? topo->hugepage_size : 2 * MiB, {0}};
 	if (!y.mem_gib && topo) {
 		uint64_t total = 0;
 		for (int n = 0; n < topo->nnuma; n++)

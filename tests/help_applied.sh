@@ -75,4 +75,26 @@ for f in env-abt-dcpm env-abt-md; do
 		echo "skip help $f: DAOS's loader: $V is missing"
 	fi
 done
+# 5. help lines that propose a statement, not an edit: numa-without-nic's
+# `exclude nvme ...` in the profile it names; nic-ambiguous's two fabrics
+for f in numa-without-nic device-locality-unknown; do
+	$DSLC lint $D/$f.dsl >"$T/n" 2>&1
+	sed -n 's/.*`\(exclude nvme [0-9a-f:. ]*\)` in profile \([a-z0-9-]*\).*/\2\t\1/p' "$T/n" >"$T/ex"
+	cp $D/$f.dsl $D/.help-n.dsl
+	while IFS=$'\t' read -r prof stmt; do
+		sed -i "/^profile $prof /a\\  $stmt" $D/.help-n.dsl
+	done <"$T/ex"
+	$DSLC lint $D/.help-n.dsl >"$T/n2" 2>&1
+	check "$f: the proposed exclude lines silence numa-without-nic, no new error" \
+		"[ -s '$T/ex' ] && ! grep -q 'numa-without-nic\\|error\\[' '$T/n2' || { cat '$T/ex' '$T/n2'; false; }"
+done
+for k in 1 2; do
+	$DSLC lint $D/nic-ambiguous.dsl >"$T/f" 2>&1
+	v=$(sed -n 's/.*`fabric \([^`]*\)` (the engine takes [a-z0-9]*) or `fabric \([^`]*\)`.*/\'$k'/p' "$T/f" | head -n 1)
+	v=${v/<n>/3} # the RoCE v2 GID index is the operator's to look up
+	sed "s/^  access_points/  fabric $v\n  access_points/" $D/nic-ambiguous.dsl >$D/.help-f.dsl
+	$DSLC lint $D/.help-f.dsl >"$T/f2" 2>&1
+	check "nic-ambiguous: the proposed \`fabric $v\` leaves no nic-ambiguous and no error" \
+		"[ -n '$v' ] && ! grep -q 'nic-ambiguous\\|error\\[' '$T/f2' || { cat '$T/f2'; false; }"
+done
 tests_end

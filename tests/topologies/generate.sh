@@ -52,6 +52,24 @@ make_xml nps4-2s96c.xml "pack:2 group:4 [numa(memory=192GiB)] l3:3(size=32MiB) c
 	Group:6:nvme-spdk:0000:e1:00.0 \
 	Package:0:nvme:0000:01:00.0 \
 	Machine:0:nvme:0000:f0:00.0
+# The storage fabric decides the NIC (issue 11): NPS4 with, per NUMA node,
+# 1: an Ethernet RDMA port before an InfiniBand HCA in PCI order;
+# 2: a ConnectX-6 VPI card, port 0 in Ethernet mode, port 1 InfiniBand;
+# 4: a Slingshot NIC; 5: an iWARP port (X722) and an IB HCA;
+# 6: a ConnectX-2 whose one PCI function carries eth2, ib3 and mlx4_0;
+# 7: an Omni-Path HFI; 0: an onboard 1GbE port. One drive per NUMA node
+# with a NIC.
+make_xml fabrics-nps4-2s96c.xml "pack:2 group:4 [numa(memory=192GiB)] l3:3(size=32MiB) core:8 pu:2(indexes=core)" \
+	"AMD EPYC 9654-like NPS4 with mixed NICs (synthetic)" \
+	Group:0:nic-mgmt:0000:01:00.0:eno1 \
+	Group:1:nic-eth:0000:40:00.0:ens40f0np0,mlx5_0 Group:1:nic-ib:0000:41:00.0:ib0,mlx5_1 Group:1:nvme:0000:42:00.0 \
+	Group:2:nic-vpi:0000:21:00.0:enp33s0f0=eth,mlx5_2=rdma Group:2:nic-vpi:0000:21:00.1:ib1=ib,mlx5_3=rdma \
+	Group:2:nvme:0000:22:00.0 \
+	Group:4:nic-cxi:0000:81:00.0:hsn0=hsn Group:4:nvme:0000:82:00.0 \
+	Group:5:nic-iwarp:0000:c0:00.0:enp192s0f0=eth,irdma0=rdma Group:5:nic-ib:0000:c1:00.0:ib2,mlx5_4 \
+	Group:5:nvme:0000:c2:00.0 \
+	Group:6:nic-cx2:0000:e1:00.0:eth2=eth,ib3=ib,mlx4_0=rdma Group:6:nvme:0000:e2:00.0 \
+	Group:7:nic-opa:0000:f1:00.0:ib4=ib,hfi1_0=rdma Group:7:nvme:0000:f2:00.0
 # Sparse NUMA numbering: the second NUMA node gets OS index 2 (as on machines
 # with HBM or CXL memory nodes), so its logical and OS indexes differ.
 sed -e 's/nodeset="0x00000002"/nodeset="0x00000004"/g; s/nodeset="0x00000003"/nodeset="0x00000005"/g' \
@@ -60,7 +78,7 @@ sed -e 's/nodeset="0x00000002"/nodeset="0x00000004"/g; s/nodeset="0x00000003"/no
 # The interleaved node in hwloc 1.11's v1 XML format (no version attribute).
 lstopo-no-graphics -f -i interleaved-2s6c.xml --export-xml-flags 1 --of xml interleaved-2s6c.v1.xml
 
-for f in $EX/hgx-b200.xml hgx-b200-nic-moved.xml interleaved-2s6c.xml nps4-2s96c.xml numa-sparse-2s6c.xml interleaved-2s6c.v1.xml; do
+for f in $EX/hgx-b200.xml hgx-b200-nic-moved.xml interleaved-2s6c.xml nps4-2s96c.xml fabrics-nps4-2s96c.xml numa-sparse-2s6c.xml interleaved-2s6c.v1.xml; do
 	HWLOC_XML_VERBOSE=1 lstopo-no-graphics -i "$f" --of console >/dev/null
 done
 echo "generated"

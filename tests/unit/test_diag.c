@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "compiler/diag.h"
+#include "compiler/fix.h"
 #include "compiler/output.h"
 #include "unit.h"
 
@@ -133,6 +134,96 @@ START_TEST(read_file_bounds)
 }
 END_TEST
 
+
+/* A file on disk, loaded into a src_set as lint would. */
+static uint32_t fix_file(src_set *s, const char *dir, const char *name, const char *text)
+{
+	char *path = arena_printf(s->ar, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return src_load(s, path, true);
+}
+
+static char *slurp(arena *a, const char *path)
+{
+	size_t len;
+	return src_read_file(a, path, 1 << 20, true, &len);
+}
+
+START_TEST(fix_applies_disjoint_edits_and_never_two_that_overlap)
+{
+	arena a;
+	arena_init(&a);
+	src_set s;
+	src_set_init(&s, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &s);
+	char dir[] = "/tmp/dslc-fix-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/*                               0123456789012345678901234 */
+	uint32_t id = fix_file(&s, dir, "a.dsl", "profle p { first_core 3 }\n");
+	diag *d1 = diag_report(&dc, R_UNKNOWN_KEYWORD, (src_loc){id, 0, 6}, "one");
+	diag_fix_edit(&dc, d1, (src_loc){id, 0, 6}, "profile");
+	diag *d2 = diag_report(&dc, R_FIRST_CORE_LINUX_CPU, (src_loc){id, 11, 23}, "two");
+	diag_fix_edit(&dc, d2, (src_loc){id, 11, 23}, "first_core 7");
+	/* overlaps d2's edit: left for the next run, whole */
+	diag *d3 = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 22, 23}, "three");
+	diag_fix_edit(&dc, d3, (src_loc){id, 22, 23}, "9");
+	diag_fix_edit(&dc, d3, (src_loc){id, 24, 24}, " x");
+	/* the same edit as d1's from another finding is one edit */
+	diag *d4 = diag_report(&dc, R_UNKNOWN_KEYWORD, (src_loc){id, 0, 6}, "four");
+	diag_fix_edit(&dc, d4, (src_loc){id, 0, 6}, "profile");
+	/* never a byte that could open a comment, a string or a block */
+	diag *d5 = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 9, 10}, "five");
+	diag_fix_edit(&dc, d5, (src_loc){id, 9, 10}, "{ # }");
+	ck_assert_ptr_null(d5->fixes);
+	diag_sort(&dc);
+	FILE *log = fopen("/dev/null", "w");
+	fix_result r = fix_apply(&dc, log);
+	ck_assert_uint_eq(r.applied, 3);
+	ck_assert_uint_eq(r.skipped, 1);
+	ck_assert_uint_eq(r.files, 1);
+	ck_assert_uint_eq(r.refused, 0);
+	ck_assert_str_eq(slurp(&a, arena_printf(&a, "%s/a.dsl", dir)), "profile p { first_core 7 }\n");
+	/* the file changed since it was read: not rewritten */
+	src_set s2;
+	src_set_init(&s2, &a);
+	diag_ctx dc2;
+	diag_init(&dc2, &a, &s2);
+	uint32_t id2 = fix_file(&s2, dir, "b.dsl", "abc\n");
+	diag *e1 = diag_report(&dc2, R_BAD_VALUE, (src_loc){id2, 0, 1}, "e1");
+	diag_fix_edit(&dc2, e1, (src_loc){id2, 0, 1}, "x");
+	FILE *f = fopen(arena_printf(&a, "%s/b.dsl", dir), "a");
+	fputs("more\n", f);
+	fclose(f);
+	r = fix_apply(&dc2, log);
+	ck_assert_uint_eq(r.refused, 1);
+	ck_assert_str_eq(slurp(&a, arena_printf(&a, "%s/b.dsl", dir)), "abc\nmore\n");
+	/* a symlink is never replaced by the rename */
+	ck_assert_int_eq(symlink("b.dsl", arena_printf(&a, "%s/c.dsl", dir)), 0);
+	src_set s3;
+	src_set_init(&s3, &a);
+	diag_ctx dc3;
+	diag_init(&dc3, &a, &s3);
+	uint32_t id3 = src_load(&s3, arena_printf(&a, "%s/c.dsl", dir), true);
+	diag *g1 = diag_report(&dc3, R_BAD_VALUE, (src_loc){id3, 0, 1}, "g1");
+	diag_fix_edit(&dc3, g1, (src_loc){id3, 0, 1}, "x");
+	r = fix_apply(&dc3, log);
+	ck_assert_uint_eq(r.refused, 1);
+	struct stat st;
+	ck_assert_int_eq(lstat(arena_printf(&a, "%s/c.dsl", dir), &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	fclose(log);
+	unlink(arena_printf(&a, "%s/a.dsl", dir));
+	unlink(arena_printf(&a, "%s/b.dsl", dir));
+	unlink(arena_printf(&a, "%s/c.dsl", dir));
+	rmdir(dir);
+	arena_free(&a);
+}
+END_TEST
+
 Suite *suite_diag(void)
 {
 	Suite *s = suite_create("diag");
@@ -141,6 +232,7 @@ Suite *suite_diag(void)
 	tcase_add_test(tc, same_finding_twice_is_kept_once);
 	tcase_add_test(tc, findings_sort_in_source_order);
 	tcase_add_test(tc, sha256_known_vector);
+	tcase_add_test(tc, fix_applies_disjoint_edits_and_never_two_that_overlap);
 	tcase_add_test(tc, every_rule_is_documented);
 	tcase_add_test(tc, read_file_bounds);
 	suite_add_tcase(s, tc);

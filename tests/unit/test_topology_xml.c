@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler/fabric.h"
 #include "compiler/place.h"
 #include "compiler/topology.h"
 #include "unit.h"
@@ -67,6 +68,7 @@ START_TEST(reference_exports_load)
 		const topo_device *hsn = topo_find_device(t, "0000:83:00.0");
 		ck_assert_str_eq(hsn->net, "hsn1");
 		ck_assert(hsn->fabric); /* Slingshot, without an OpenFabrics device */
+		ck_assert_str_eq(hsn->link, TOPO_LINK_SLINGSHOT);
 		ck_assert_int_eq(hsn->numa, 1);
 		ck_assert(!topo_find_device(t, "0000:04:00.0")->fabric);
 	}
@@ -77,6 +79,85 @@ START_TEST(reference_exports_load)
 			ck_assert_int_eq(t->cores[c].pus[0] % 2, 0);
 		ck_assert_int_eq(t->cores[6].pus[0], 1);
 	}
+	arena_free(&a);
+}
+END_TEST
+
+static const topo_device *nic(const topology *t, const char *pci, const char *name)
+{
+	const topo_device *d = topo_find_nic(t, pci, name);
+	ck_assert_msg(d != NULL, "%s %s", pci, name);
+	return d;
+}
+
+/* Link types from the hardware address, not the PCI class; every interface
+ * of a function kept with the function's RDMA device. */
+START_TEST(fabrics_export_link_types_and_interfaces)
+{
+	arena a;
+	arena_init(&a);
+	topology *t = load(&a, "tests/topologies/fabrics-nps4-2s96c.xml");
+	ck_assert_str_eq(nic(t, "0000:40:00.0", "ens40f0np0")->link, TOPO_LINK_ETHERNET);
+	ck_assert_str_eq(nic(t, "0000:41:00.0", "ib0")->link, TOPO_LINK_INFINIBAND);
+	/* a VPI function (class 0x0207) whose port runs Ethernet */
+	const topo_device *vpi = nic(t, "0000:21:00.0", "enp33s0f0");
+	ck_assert_str_eq(vpi->link, TOPO_LINK_ETHERNET);
+	ck_assert_str_eq(vpi->rdma, "mlx5_2");
+	ck_assert_int_eq(vpi->numa, 2);
+	ck_assert_str_eq(nic(t, "0000:21:00.1", "ib1")->link, TOPO_LINK_INFINIBAND);
+	/* one mlx4 function, two interfaces, one RDMA device */
+	const topo_device *eth2 = nic(t, "0000:e1:00.0", "eth2"), *ib3 = nic(t, "0000:e1:00.0", "ib3");
+	ck_assert_str_eq(eth2->link, TOPO_LINK_ETHERNET);
+	ck_assert_str_eq(ib3->link, TOPO_LINK_INFINIBAND);
+	ck_assert_str_eq(eth2->rdma, "mlx4_0");
+	ck_assert_str_eq(ib3->rdma, "mlx4_0");
+	ck_assert_str_eq(topo_nic_names(&a, t, "0000:e1:00.0"), "eth2, ib3");
+	ck_assert_ptr_null(topo_find_nic(t, "0000:e1:00.0", "ib0"));
+	ck_assert_str_eq(nic(t, "0000:f1:00.0", "ib4")->link, TOPO_LINK_OMNIPATH);
+	ck_assert_str_eq(nic(t, "0000:81:00.0", "hsn0")->link, TOPO_LINK_SLINGSHOT);
+	const topo_device *iwarp = nic(t, "0000:c0:00.0", "enp192s0f0");
+	ck_assert_str_eq(iwarp->link, TOPO_LINK_ETHERNET);
+	ck_assert(iwarp->fabric);
+	const topo_device *mgmt = nic(t, "0000:01:00.0", "eno1");
+	ck_assert(!mgmt->fabric);
+	ck_assert_ptr_null(mgmt->rdma);
+	arena_free(&a);
+}
+END_TEST
+
+/* The fabric table: which link type and RDMA device each fabric and
+ * provider needs. */
+START_TEST(fabric_needs_from_kind_and_provider)
+{
+	arena a;
+	arena_init(&a);
+	cluster_spec c = {0};
+	c.provider.set = true;
+	c.provider.v = "ofi+verbs;ofi_rxm";
+	fabric_need f = fabric_need_of(&c);
+	ck_assert_ptr_null(f.link);
+	ck_assert(f.rdma);
+	ck_assert_ptr_null(fabric_misfit(&a, &f, "ib0", TOPO_LINK_INFINIBAND, "mlx5_0", true));
+	ck_assert_ptr_null(fabric_misfit(&a, &f, "ens1", TOPO_LINK_ETHERNET, "mlx5_1", true));
+	ck_assert_str_eq(fabric_misfit(&a, &f, "eno1", TOPO_LINK_ETHERNET, NULL, true), "eno1 has no RDMA device; the provider needs one");
+	ck_assert_ptr_null(fabric_misfit(&a, &f, "eno1", NULL, NULL, false)); /* hand-described: trusted */
+	c.fabric_kind.set = true;
+	c.fabric_kind.v = "infiniband";
+	f = fabric_need_of(&c);
+	ck_assert_str_eq(fabric_misfit(&a, &f, "ens1", TOPO_LINK_ETHERNET, "mlx5_1", true),
+			 "ens1 is an ethernet port; the cluster's fabric is infiniband");
+	c.fabric_kind.v = "roce";
+	f = fabric_need_of(&c);
+	ck_assert_ptr_nonnull(fabric_misfit(&a, &f, "ib0", TOPO_LINK_INFINIBAND, "mlx5_0", true));
+	ck_assert_ptr_null(fabric_misfit(&a, &f, "ens1", TOPO_LINK_ETHERNET, "mlx5_1", true));
+	c.fabric_kind.set = false;
+	c.provider.v = "ofi+cxi";
+	f = fabric_need_of(&c);
+	ck_assert_str_eq(f.link, TOPO_LINK_SLINGSHOT);
+	ck_assert_ptr_nonnull(fabric_misfit(&a, &f, "ib0", TOPO_LINK_INFINIBAND, "mlx5_0", true));
+	c.provider.v = "ofi+tcp;ofi_rxm";
+	f = fabric_need_of(&c);
+	ck_assert(!f.rdma && !f.link);
 	arena_free(&a);
 }
 END_TEST
@@ -203,6 +284,8 @@ Suite *suite_topology_xml(void)
 	Suite *s = suite_create("topology_xml");
 	TCase *tc = tcase_create("xml");
 	tcase_add_test(tc, reference_exports_load);
+	tcase_add_test(tc, fabrics_export_link_types_and_interfaces);
+	tcase_add_test(tc, fabric_needs_from_kind_and_provider);
 	tcase_add_test(tc, nps4_export_has_eight_numa_nodes_and_locality);
 	tcase_add_test(tc, v1_export_loads_like_v2);
 	tcase_add_test(tc, failed_loads_never_fall_back_to_this_machine);

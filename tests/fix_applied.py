@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""Every exact fix a golden fixture's findings carry, applied: `dslc lint --fix`
+on a copy of the fixtures (never the repository's files), then lint again.
+Each fixed finding must be gone and no new error may appear (issue 11: a help
+line that proposes a value is tested by applying it; the fixes are the help
+lines made exact). Prints ok/FAIL lines and "fix: P passed, F failed".
+
+usage: tests/fix_applied.py DSLC   (DSLC may be "valgrind ... build/dslc")
+"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREES = ["tests/golden/diag", "tests/golden/yaml", "tests/golden/fix", "tests/topologies", "examples"]
+passed = failed = 0
+
+
+def result(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   fix {name}")
+    else:
+        failed += 1
+        print(f"FAIL fix {name}{': ' + detail if detail else ''}")
+
+
+def fixtures():
+    for d in ("tests/golden/diag", "tests/golden/yaml"):
+        for f in sorted(os.listdir(os.path.join(REPO, d))):
+            if (f.endswith(".dsl") and not f.endswith("-b.dsl")) or f.endswith(".yml"):
+                yield f"{d}/{f}"
+
+
+def lint_args(path):
+    with open(os.path.join(REPO, path), encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    if first.startswith("# dslc-test-args: "):
+        args = first[len("# dslc-test-args: "):].split()
+    else:
+        args = ["lint", "--max-findings", "0", path]
+    return args if args and args[0] == "lint" else None
+
+
+def findings(dslc, args, cwd):
+    p = subprocess.run(dslc + args + ["--format", "json"], cwd=cwd, capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)["findings"]
+    except (ValueError, KeyError):
+        return None
+
+
+def several(dslc, tmp):
+    """A file with several fixes, some uncovered only by others (a fixed
+    fabric kind lets placement run): one `--fix` applies them all, in passes,
+    and gives the reviewed tests/golden/fix/several.fixed; a second run
+    changes nothing."""
+    work = os.path.join(tmp, "w")
+    shutil.rmtree(work, ignore_errors=True)
+    for t in TREES:
+        shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
+    path = "tests/golden/fix/several.dsl"
+    p = subprocess.run(dslc + ["lint", "--fix", path], cwd=work, capture_output=True, text=True)
+    with open(os.path.join(work, path)) as f:
+        got = f.read()
+    with open(os.path.join(REPO, "tests/golden/fix/several.fixed")) as f:
+        want = f.read()
+    result(p.returncode == 0 and got == want and "(pass 2)" in p.stderr,
+           "several.dsl: every fix applied in passes, the file is several.fixed and lints clean",
+           f"exit {p.returncode}, stderr {p.stderr.strip()[-400:]}")
+    p = subprocess.run(dslc + ["lint", "--fix", path], cwd=work, capture_output=True, text=True)
+    with open(os.path.join(work, path)) as f:
+        again = f.read()
+    result(p.returncode == 0 and again == want and "0 findings fixed in 0 files" in p.stderr,
+           "several.dsl: a second --fix changes nothing", p.stderr.strip()[-300:])
+
+
+def main():
+    dslc = shlex.split(sys.argv[1])
+    dslc = [os.path.join(REPO, a) if os.path.exists(os.path.join(REPO, a)) and "/" in a else a for a in dslc]
+    tmp = tempfile.mkdtemp(prefix="dslc-fix-")
+    try:
+        fixed_any = 0
+        for path in fixtures():
+            args = lint_args(path)
+            if not args:
+                continue
+            work = os.path.join(tmp, "w")
+            shutil.rmtree(work, ignore_errors=True)
+            for t in TREES:
+                shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
+            before = findings(dslc, args, work)
+            if before is None:
+                result(False, path, "no JSON findings")
+                continue
+            fixable = [f for f in before if f["fixes"]]
+            if not fixable:
+                continue
+            fixed_any += 1
+            p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
+            after = findings(dslc, args, work)
+            key = lambda f: (f["ruleId"], f["message"])
+            left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]
+            new_errors = {key(a) for a in after or [] if a["severity"] == "error"} - {key(b) for b in before}
+            said = f"--fix: {len(fixable)} finding" in p.stderr
+            ok = after is not None and not left and not new_errors and said
+            result(ok, f"{path}: {len(fixable)} fix(es) applied, the findings are gone, no new error",
+                   f"left {left}, new errors {sorted(new_errors)}, stderr {p.stderr.strip()[-300:]}")
+        result(fixed_any >= 10, f"{fixed_any} fixtures carry fixes (at least 10)")
+        several(dslc, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"fix: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
