@@ -9,6 +9,7 @@
 #include "fix.h"
 #include "kw.h"
 #include "output.h"
+#include "plan.h"
 #include "place.h"
 #include "rules.h"
 #include "report.h"
@@ -35,6 +36,10 @@ static const char usage[] =
 	"                                lint a hand-written DAOS server or agent config\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
+	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json] [--max-values N]\n"
+	"                                what the change does to each node, grouped, with its disruption\n"
+	"                                (exit 0 none, 3 changes, 4 data loss or not applicable)\n"
+	"  disruptions                   the disruption table (markdown)\n"
 	"  explain ID                    print a rule's explanation\n"
 	"  rules [--markdown|--format json]  list every rule\n"
 	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
@@ -57,6 +62,9 @@ typedef struct cli {
 	unsigned max_findings;
 	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
 	bool fix;                /* lint --fix */
+	const char *against, *against_source; /* plan */
+	unsigned max_values;
+	bool max_values_set;
 	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
 } cli;
 
@@ -111,9 +119,22 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (++i == argc)
 				return usage_error("%s needs text or json", a);
 			report_format f;
-			if (!report_format_parse(argv[i], &f))
-				return usage_error("--format takes text, json, sarif or github, not '%s'", argv[i]);
+			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0)
+				return usage_error("--format takes text, json, sarif, github or (plan) markdown, not '%s'", argv[i]);
 			c->format = argv[i];
+		} else if (strcmp(a, "--against") == 0 || strcmp(a, "--against-source") == 0) {
+			if (++i == argc)
+				return usage_error(strcmp(a, "--against") == 0 ? "%s needs an output directory" : "%s needs a description", a);
+			*(strcmp(a, "--against") == 0 ? &c->against : &c->against_source) = argv[i];
+		} else if (strcmp(a, "--max-values") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number", a);
+			long v = strtol(argv[i], &end, 10);
+			if (*end || v < 0 || v > 1000000)
+				return usage_error("--max-values takes a number (0 = all), not '%s'", argv[i]);
+			c->max_values = (unsigned)v;
+			c->max_values_set = true;
 		} else if (strcmp(a, "--disable") == 0 || strcmp(a, "--enable") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs rule ids", a);
@@ -233,8 +254,8 @@ static void drop_disabled(const cli *c, compilation *comp)
 static int cmd_lint(const cli *c)
 {
 	report_format fmt = REPORT_TEXT;
-	if (c->format)
-		report_format_parse(c->format, &fmt);
+	if (c->format && !report_format_parse(c->format, &fmt))
+		return usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
 	if (!c->file) {
 		fprintf(stderr, "dslc: no input file\n%s", usage);
 		return EXIT_USAGE;
@@ -340,6 +361,23 @@ static int cmd_build(const cli *c)
 		rc = EXIT_FINDINGS;
 	compile_free(&comp);
 	return rc;
+}
+
+static int cmd_plan(const cli *c)
+{
+	if (!c->file || (!c->against == !c->against_source)) {
+		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
+		return EXIT_USAGE;
+	}
+	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values_set ? c->max_values : 10};
+	if (c->format && strcmp(c->format, "markdown") == 0)
+		o.format = PLAN_MARKDOWN;
+	else if (c->format && strcmp(c->format, "json") == 0)
+		o.format = PLAN_JSON;
+	else if (c->format && strcmp(c->format, "text") != 0)
+		return usage_error("plan --format takes text, markdown or json, not '%s'", c->format);
+	o.colour = o.format == PLAN_TEXT && diag_use_colour(stdout);
+	return plan_run(&o, "dslc " DSLC_VERSION);
 }
 
 static int cmd_show(const cli *c)
@@ -482,6 +520,12 @@ int main(int argc, char **argv)
 		return cmd_lint(&c);
 	if (strcmp(c.cmd, "show") == 0)
 		return cmd_show(&c);
+	if (strcmp(c.cmd, "plan") == 0)
+		return cmd_plan(&c);
+	if (strcmp(c.cmd, "disruptions") == 0) {
+		disruption_print_markdown(stdout);
+		return EXIT_CLEAN;
+	}
 	if (strcmp(c.cmd, "explain") == 0)
 		return cmd_explain(&c);
 	if (strcmp(c.cmd, "rules") == 0)

@@ -1,5 +1,8 @@
 #include "output.h"
 
+#include "plan.h"
+#include "value.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
@@ -46,7 +49,50 @@ typedef struct writer {
 	 * entry would cost ~1 KiB per file (200 MiB at 16,384 nodes), the text
 	 * costs its size. */
 	buf files;
+	/* Per node: "rel sha256" lines of its files, hashed into its digest when
+	 * the next node starts; nodes with the same bytes, per target and for
+	 * the whole tree (manifest "identical"). */
+	buf node_lines;
+	const char *node_cur;
+	json_t *digests;   /* host -> sha256 of its tree */
+	strmap same;       /* "target\x1fsha256" -> same_group */
+	struct same_group **groups;
+	size_t ngroups, gcap;
 } writer;
+
+typedef struct same_group {
+	const char *file, *sha; /* a path inside the node's directory, or "(tree)" */
+	const char **hosts;
+	size_t nhosts, cap;
+} same_group;
+
+static void same_add(writer *w, const char *file, const char *sha, const char *host)
+{
+	char key[4200];
+	snprintf(key, sizeof(key), "%s\x1f%s", file, sha);
+	same_group *g = strmap_get(&w->same, key);
+	if (!g) {
+		g = arena_alloc(w->ar, sizeof(*g));
+		g->file = arena_strdup(w->ar, file);
+		g->sha = arena_strdup(w->ar, sha);
+		strmap_put(&w->same, arena_strdup(w->ar, key), g);
+		ARENA_PUSH(w->ar, w->groups, w->ngroups, w->gcap, g);
+	}
+	ARENA_PUSH(w->ar, g->hosts, g->nhosts, g->cap, host);
+}
+
+/* The digest of the node whose files came so far. */
+static void node_done(writer *w)
+{
+	if (!w->node_cur)
+		return;
+	char hex[65];
+	sha256_hex(w->node_lines.data, w->node_lines.len, hex);
+	json_object_set_new(w->digests, w->node_cur, json_string(hex));
+	same_add(w, "(tree)", hex, w->node_cur);
+	buf_reset(&w->node_lines);
+	w->node_cur = NULL;
+}
 
 static int io_error(const char *what, const char *path)
 {
@@ -193,6 +239,19 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	json_object_set_new(f, "target", json_string(target));
 	json_object_set_new(f, "sha256", json_string(hex));
 	json_object_set_new(f, "size", json_integer((json_int_t)data->len));
+	char octal[8];
+	snprintf(octal, sizeof(octal), "%04o", mode & 07777);
+	json_object_set_new(f, "mode", json_string(octal));
+	json_object_set_new(f, "on_change", json_string(disruption_classes[disruption_of(target, "")].id));
+	if (node) {
+		if (!w->node_cur || strcmp(w->node_cur, node) != 0) {
+			node_done(w);
+			w->node_cur = node;
+		}
+		const char *in_node = rel + strlen("nodes/") + strlen(node) + 1;
+		buf_printf(&w->node_lines, "%s %s\n", in_node, hex);
+		same_add(w, in_node, hex, node);
+	}
 	char *text = json_dumps(f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(f);
 	if (!text)
@@ -335,31 +394,35 @@ static bool replaceable(int dirfd, arena *ar, const char **why)
 	return ours;
 }
 
-static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
+int output_render_node(const model *m, const node *nd, arena *ar, output_file_fn fn, void *ctx)
 {
 	buf b;
 	buf_init(&b);
 	int rc = 0;
-	for (size_t i = 0; i < m->nnodes && !rc; i++) {
-		const node *nd = &m->nodes[i];
-		for (size_t t = 0; t < target_count && !rc; t++) {
-			for (int idx = 0; !rc; idx++) {
-				buf_reset(&b);
-				target_file tf = {&b, target_table[t].path, 0644, idx};
-				target_result r = target_table[t].fn(m, nd, &tf);
-				if (r == TARGET_SKIP)
-					break;
-				if (r == TARGET_FAIL) {
-					fprintf(stderr, "dslc: target %s refused to write for %s: a value failed its safety check (nothing written)\n", target_table[t].name, nd->host);
-					rc = 2;
-					break;
-				}
-				char *rel = arena_printf(ar, "nodes/%s/%s", nd->host, tf.path);
-				strmap_put(paths, rel, rel);
-				rc = emit_file(w, rel, nd->host, target_table[t].name, &b, tf.mode);
+	for (size_t t = 0; t < target_count && !rc; t++) {
+		for (int idx = 0; !rc; idx++) {
+			buf_reset(&b);
+			target_file tf = {&b, target_table[t].path, 0644, idx};
+			target_result r = target_table[t].fn(m, nd, &tf);
+			if (r == TARGET_SKIP)
+				break;
+			if (r == TARGET_FAIL) {
+				fprintf(stderr, "dslc: target %s refused to write for %s: a value failed its safety check (nothing written)\n", target_table[t].name, nd->host);
+				rc = 2;
+				break;
 			}
+			rc = fn(ctx, arena_printf(ar, "nodes/%s/%s", nd->host, tf.path), nd->host, target_table[t].name, &b, tf.mode);
 		}
 	}
+	buf_free(&b);
+	return rc;
+}
+
+int output_render_cluster(const model *m, arena *ar, output_file_fn fn, void *ctx)
+{
+	buf b;
+	buf_init(&b);
+	int rc = 0;
 	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {
 		buf_reset(&b);
 		if (!cluster_target_table[t].fn(m, &b)) {
@@ -367,12 +430,32 @@ static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
 			rc = 2;
 			break;
 		}
-		char *rel = arena_printf(ar, "cluster/%s", cluster_target_table[t].path);
-		strmap_put(paths, rel, rel);
-		rc = emit_file(w, rel, NULL, cluster_target_table[t].name, &b, cluster_target_table[t].mode);
+		rc = fn(ctx, arena_printf(ar, "cluster/%s", cluster_target_table[t].path), NULL, cluster_target_table[t].name, &b,
+			cluster_target_table[t].mode);
 	}
 	buf_free(&b);
 	return rc;
+}
+
+typedef struct emit_ctx {
+	writer *w;
+	strmap *paths;
+} emit_ctx;
+
+static int emit_rendered(void *ctx, const char *rel, const char *node, const char *target, const buf *data, int mode)
+{
+	emit_ctx *e = ctx;
+	strmap_put(e->paths, rel, (void *)rel);
+	return emit_file(e->w, rel, node, target, data, mode);
+}
+
+static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
+{
+	emit_ctx e = {w, paths};
+	int rc = 0;
+	for (size_t i = 0; i < m->nnodes && !rc; i++)
+		rc = output_render_node(m, &m->nodes[i], ar, emit_rendered, &e);
+	return rc ? rc : output_render_cluster(m, ar, emit_rendered, &e);
 }
 
 static int emit_manifest(const model *m, writer *w, strmap *paths, const char *version)
@@ -384,6 +467,17 @@ static int emit_manifest(const model *m, writer *w, strmap *paths, const char *v
 	json_object_set_new(root, "daos_release", json_string(m->release->name));
 	json_object_set_new(root, "cluster", json_string(m->cluster.name));
 	json_object_set_new(root, "nodes", json_integer((json_int_t)m->nnodes));
+	node_done(w);
+	json_object_set_new(root, "node_digests", json_incref(w->digests));
+	json_t *same = json_array();
+	for (size_t i = 0; i < w->ngroups; i++) {
+		const same_group *g = w->groups[i];
+		if (g->nhosts == 1 && strcmp(g->file, "(tree)") != 0)
+			continue; /* a file of one node only: every node not listed has its own */
+		json_array_append_new(same, json_pack("{s:s, s:s, s:I, s:s}", "file", g->file, "sha256", g->sha, "count",
+						      (json_int_t)g->nhosts, "hosts", hostlist_compress(w->ar, g->hosts, g->nhosts)));
+	}
+	json_object_set_new(root, "identical", same);
 	json_object_set_new(root, "files", json_array());
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -459,6 +553,9 @@ static void writer_init(writer *w, const char *dir, output_stats *st, arena *ar)
 	w->ar = ar;
 	w->old_root = w->new_root = w->cur_old = w->cur_new = -1;
 	buf_init(&w->files);
+	buf_init(&w->node_lines);
+	w->digests = json_object();
+	strmap_init(&w->same, ar);
 }
 
 static void writer_free(writer *w)
@@ -469,6 +566,8 @@ static void writer_free(writer *w)
 	if (w->new_root >= 0)
 		close(w->new_root);
 	buf_free(&w->files);
+	buf_free(&w->node_lines);
+	json_decref(w->digests);
 }
 
 /* Compares the rendered tree with dir: 0 identical, 1 stale, 2 error. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
 #include "model.h"
 
 /* manifest.json's format marker: a directory is dslc's only when its
@@ -27,5 +28,13 @@ typedef struct output_stats {
 int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st);
 
 void sha256_hex(const void *data, size_t len, char out[65]);
+
+/* One generated file: rel is its path in the tree (nodes/<host>/..., or
+ * cluster/...), node NULL for cluster files. Non-zero stops rendering. */
+typedef int (*output_file_fn)(void *ctx, const char *rel, const char *node, const char *target, const buf *data, int mode);
+/* Renders the files of one node, or of the cluster, without writing them:
+ * what build writes and what `dslc plan` compares. 2 when a target refused. */
+int output_render_node(const model *m, const node *nd, arena *ar, output_file_fn fn, void *ctx);
+int output_render_cluster(const model *m, arena *ar, output_file_fn fn, void *ctx);
 
 #endif

@@ -1,5 +1,7 @@
 #include "value.h"
 
+#include "buf.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -543,4 +545,71 @@ size_t val_edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+typedef struct host_key {
+	const char *name;
+	size_t prefix; /* bytes before the trailing digits */
+	int width;     /* number of trailing digits, 0 for none */
+	long long num;
+} host_key;
+
+static int host_key_cmp(const void *a, const void *b)
+{
+	const host_key *x = a, *y = b;
+	size_t n = x->prefix < y->prefix ? x->prefix : y->prefix;
+	int c = strncmp(x->name, y->name, n);
+	if (c || x->prefix != y->prefix)
+		return c ? c : x->prefix < y->prefix ? -1 : 1;
+	if (x->width != y->width)
+		return x->width < y->width ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static bool same_run(const host_key *x, const host_key *y)
+{
+	return x->width && x->width == y->width && x->prefix == y->prefix && strncmp(x->name, y->name, x->prefix) == 0;
+}
+
+char *hostlist_compress(arena *a, const char *const *hosts, size_t n)
+{
+	host_key *k = arena_alloc(a, (n ? n : 1) * sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(hosts[i]), p = len;
+		while (p && hosts[i][p - 1] >= '0' && hosts[i][p - 1] <= '9' && len - p < 18)
+			p--;
+		k[i] = (host_key){hosts[i], p, (int)(len - p), len > p ? strtoll(hosts[i] + p, NULL, 10) : 0};
+	}
+	qsort(k, n, sizeof(*k), host_key_cmp);
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n;) {
+		if (b.len)
+			buf_puts(&b, ",");
+		size_t j = i + 1;
+		while (j < n && same_run(&k[i], &k[j]))
+			j++;
+		if (j == i + 1 || !k[i].width) {
+			buf_puts(&b, k[i].name);
+			i++;
+			continue;
+		}
+		buf_printf(&b, "%.*s[", (int)k[i].prefix, k[i].name);
+		for (size_t r = i; r < j;) {
+			size_t e = r;
+			while (e + 1 < j && k[e + 1].num <= k[e].num + 1)
+				e++; /* a duplicate (same number) stays in the range */
+			buf_printf(&b, "%s%0*lld", r > i ? "," : "", k[r].width, k[r].num);
+			if (k[e].num != k[r].num)
+				buf_printf(&b, "-%0*lld", k[r].width, k[e].num);
+			r = e + 1;
+		}
+		buf_puts(&b, "]");
+		i = j;
+	}
+	char *out = arena_strndup(a, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return out;
 }

@@ -34,6 +34,11 @@ bool val_percent(const char *s, int64_t *pct, const char **why);
  * The numeric value of the last group is stored in numbers (for {n}). */
 bool hostlist_expand(arena *a, const char *s, const char ***hosts, int64_t **numbers,
 		     size_t *n, size_t max, const char **why);
+/* The reverse: "gpu[001-006,008-014]" for a set of host names (any order,
+ * duplicates kept once). Names with the same prefix and the same width of
+ * trailing digits share brackets; others are listed as they are, comma
+ * separated. */
+char *hostlist_compress(arena *a, const char *const *hosts, size_t n);
 /* A host name that is safe as a directory name: letters, digits, '-', '.',
  * '_', starting with a letter or digit, no "..", at most 253 bytes. */
 bool val_hostname(const char *s, const char **why);

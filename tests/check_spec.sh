@@ -11,7 +11,7 @@ tests_begin spec
 section() { # the text between the markers of one generated section
 	awk -v m="<!-- BEGIN GENERATED: $1 -->" '$0 == m {on = 1; next} /^<!-- END GENERATED -->$/ {on = 0} on' SPEC.md
 }
-for cmd in "dslc keywords --markdown" "dslc rules --markdown"; do
+for cmd in "dslc keywords --markdown" "dslc rules --markdown" "dslc disruptions"; do
 	if [ "$(section "$cmd")" = "$($DSLC ${cmd#dslc })" ]; then
 		ok "section '$cmd' is current"
 	else

@@ -48,6 +48,30 @@ PYEOF
 while IFS= read -r cmd; do
 	if PATH="$T/repo/bin:$PATH" sh -c "$cmd" >"$T/out" 2>&1; then ok "pre-commit: $cmd"; else no "pre-commit: $cmd"; cat "$T/out"; fi
 done <"$T/hooks"
+# examples/ci/plan.yml: its "dslc plan" step, with the base branch checked
+# out beside the pull request as the workflow does; the exit status it
+# records decides the comment and the approval gate
+$PY - "$ROOT/examples/ci/plan.yml" >"$T/plan-step" <<'PYEOF'
+import sys, yaml
+for step in yaml.safe_load(open(sys.argv[1]))["jobs"]["plan"]["steps"]:
+    if step.get("name") == "dslc plan":
+        print(step["run"])
+PYEOF
+mkdir -p base/examples
+cp -r examples/hgx-b200 base/examples/
+for change in same exclude; do
+	[ $change = exclude ] && sed -i 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/' examples/hgx-b200/cluster.dsl
+	: >"$T/gh-output"
+	if PATH="$T/repo/bin:$PATH" GITHUB_OUTPUT="$T/gh-output" sh -e "$T/plan-step" >"$T/out" 2>&1; then
+		want=$([ $change = same ] && echo 0 || echo 4)
+		check "plan.yml step, $change: records rc=$want, writes the markdown" \
+			"grep -qx 'rc=$want' '$T/gh-output' && grep -q '^### dslc plan' plan.md"
+	else
+		no "plan.yml step, $change"
+		cat "$T/out"
+	fi
+done
+cp base/examples/hgx-b200/cluster.dsl examples/hgx-b200/cluster.dsl
 # a stale tree fails the check the workflow and the hook run
 echo "# edited" >>out/hgx-b200/nodes/gpu002/etc/daos/daos_agent.yml
 if PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200 --check >/dev/null 2>&1; then

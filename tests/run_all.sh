@@ -56,6 +56,7 @@ suite tests/kernel_cmdline.sh "$DSLC"
 suite tests/hostile.sh "$DSLC" $QUICK
 suite tests/help_applied.sh "$DSLC"
 suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
+suite tests/plan_tests.sh "$DSLC" $QUICK
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then

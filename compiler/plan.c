@@ -1,0 +1,751 @@
+/* plan.c - see plan.h. */
+#include "plan.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "compile.h"
+#include "output.h"
+#include "semdiff.h"
+#include "source.h"
+#include "strmap.h"
+#include "value.h"
+
+const disruption_class_info disruption_classes[DC__COUNT] = {
+#define CLASS(e, id, rank, error, steps) {id, rank, error, steps},
+#include "schemas/disruption.def"
+#undef CLASS
+};
+
+const disruption_rule disruption_rules[] = {
+#define DISRUPT(target, key, cls, source) {target, key, cls, source},
+#include "schemas/disruption.def"
+#undef DISRUPT
+};
+const size_t disruption_rule_count = sizeof(disruption_rules) / sizeof(disruption_rules[0]);
+
+/* A rule's key covers the key itself and everything below it, except a key
+ * ending in "[]": that is the item itself (an engine added or removed), not
+ * what is inside it. */
+static bool covers(const char *rule, const char *pattern)
+{
+	size_t n = strlen(rule);
+	if (!n)
+		return true;
+	if (strncmp(rule, pattern, n) != 0)
+		return false;
+	if (!pattern[n])
+		return true;
+	return rule[n - 1] != ']' && (pattern[n] == '.' || pattern[n] == '[');
+}
+
+disruption_class disruption_of(const char *target, const char *key)
+{
+	char pattern[512];
+	size_t o = 0;
+	for (const char *p = key; *p && o + 1 < sizeof(pattern); p++) {
+		pattern[o++] = *p;
+		if (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') - 1;
+	}
+	pattern[o] = 0;
+	disruption_class best = DC_ENGINE_RESTART; /* a target the table does not know: restart what reads it */
+	size_t best_len = 0;
+	bool found = false;
+	for (size_t i = 0; i < disruption_rule_count; i++) {
+		const disruption_rule *r = &disruption_rules[i];
+		size_t n = strlen(r->key);
+		if (strcmp(r->target, target) == 0 && covers(r->key, pattern) && (!found || n > best_len)) {
+			best = r->cls;
+			best_len = n;
+			found = true;
+		}
+	}
+	return best;
+}
+
+void disruption_print_markdown(FILE *out)
+{
+	fprintf(out, "| class | exit 4 | what the operator does, in order |\n|---|---|---|\n");
+	for (int c = DC__COUNT - 1; c >= 0; c--)
+		fprintf(out, "| `%s` | %s | %s |\n", disruption_classes[c].id, disruption_classes[c].error ? "yes" : "no",
+			disruption_classes[c].steps);
+	fprintf(out, "\n| target | key | class | source |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < disruption_rule_count; i++) {
+		const disruption_rule *r = &disruption_rules[i];
+		fprintf(out, "| `%s` | %s%s%s | `%s` | %s |\n", r->target, *r->key ? "`" : "(the file)", r->key, *r->key ? "`" : "",
+			disruption_classes[r->cls].id, r->source);
+	}
+}
+
+/* ---- groups ---------------------------------------------------------------- */
+
+/* One distinct change: the keys it was seen at (engines[0].log_mask and
+ * engines[1].log_mask make one change), old -> new, and where. */
+typedef struct value_pair {
+	const char *old, *new;
+	const char **keys;
+	size_t nkeys, kcap;
+	const char **hosts;
+	size_t nhosts, cap;
+} value_pair;
+
+/* Changes to one key of one file (list indexes folded: engines[].log_mask)
+ * with one disruption class. */
+typedef struct change_group {
+	const char *file, *key;
+	disruption_class cls;
+	value_pair *pairs;
+	size_t npairs, cap;
+	strmap pair_index; /* "old\x1fnew" -> pair index + 1 */
+	size_t nhosts;
+	const char *last_host;
+} change_group;
+
+typedef struct planner {
+	arena *ar; /* lives as long as the plan */
+	const plan_opts *o;
+	strmap group_index; /* "file\x1fkey\x1fclass" -> group */
+	change_group **groups;
+	size_t ngroups, gcap;
+	strmap values; /* interned old/new values */
+	size_t added, removed, changed, unchanged;
+	bool node_changed; /* the node being compared */
+	const char *host;
+	const char *file, *target; /* the file being compared */
+	arena *scratch;
+} planner;
+
+static const char *intern(planner *pl, const char *s)
+{
+	if (!s)
+		return NULL;
+	const char *v = strmap_get(&pl->values, s);
+	if (v)
+		return v;
+	char *c = arena_strdup(pl->ar, s);
+	strmap_put(&pl->values, c, c);
+	return c;
+}
+
+/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list"; a
+ * label stays (pools[tier0]): it names the thing, not a position. */
+static char *fold_indexes(arena *a, const char *key)
+{
+	char *out = arena_alloc(a, strlen(key) + 1), *o = out;
+	for (const char *p = key; *p; p++) {
+		*o++ = *p;
+		if (*p == '[' && p[1] >= '0' && p[1] <= '9' && strchr(p, ']'))
+			p = strchr(p, ']') - 1;
+	}
+	*o = 0;
+	return out;
+}
+
+static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
+{
+	pl->node_changed = true;
+	const char *pattern = fold_indexes(pl->scratch, key);
+	char *gk = arena_printf(pl->scratch, "%s\x1f%s\x1f%d", file, pattern, (int)cls);
+	change_group *g = strmap_get(&pl->group_index, gk);
+	if (!g) {
+		g = arena_alloc(pl->ar, sizeof(*g));
+		g->file = intern(pl, file);
+		g->key = intern(pl, pattern);
+		g->cls = cls;
+		strmap_init(&g->pair_index, pl->ar);
+		strmap_put(&pl->group_index, arena_strdup(pl->ar, gk), g);
+		ARENA_PUSH(pl->ar, pl->groups, pl->ngroups, pl->gcap, g);
+	}
+	char *pk = arena_printf(pl->scratch, "%s\x1f%s", old ? old : "\x01", new ? new : "\x01");
+	uintptr_t at = (uintptr_t)strmap_get(&g->pair_index, pk);
+	if (!at) {
+		value_pair p = {intern(pl, old), intern(pl, new), NULL, 0, 0, NULL, 0, 0};
+		ARENA_PUSH(pl->ar, g->pairs, g->npairs, g->cap, p);
+		at = g->npairs;
+		strmap_put(&g->pair_index, arena_strdup(pl->ar, pk), (void *)at);
+	}
+	value_pair *p = &g->pairs[at - 1];
+	const char *k = intern(pl, key);
+	size_t i = 0;
+	while (i < p->nkeys && p->keys[i] != k)
+		i++;
+	if (i == p->nkeys)
+		ARENA_PUSH(pl->ar, p->keys, p->nkeys, p->kcap, k);
+	if (!p->nhosts || p->hosts[p->nhosts - 1] != pl->host)
+		ARENA_PUSH(pl->ar, p->hosts, p->nhosts, p->cap, pl->host);
+	if (g->last_host != pl->host) {
+		g->last_host = pl->host;
+		g->nhosts++;
+	}
+}
+
+/* The exact keys of a change, when the group folded indexes. */
+static const char *keys_of(planner *pl, const change_group *g, const value_pair *p)
+{
+	if (p->nkeys == 1 && strcmp(p->keys[0], g->key) == 0)
+		return NULL;
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < p->nkeys && i < 8; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", p->keys[i]);
+	if (p->nkeys > 8)
+		buf_printf(&b, ", and %zu more", p->nkeys - 8);
+	const char *s = arena_strndup(pl->ar, b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
+static void on_difference(void *ctx, const char *key, const char *old, const char *new)
+{
+	planner *pl = ctx;
+	disruption_class cls = disruption_of(pl->target, key);
+	/* a pool or container dropped from the description: the script only
+	 * creates, so it stays until someone destroys it by hand */
+	if (cls == DC_POOL_CREATE && !new)
+		cls = DC_POOL_IMMUTABLE;
+	record(pl, pl->file, key, cls, old, new);
+}
+
+/* ---- one file, one node ------------------------------------------------------ */
+
+typedef struct node_file {
+	const char *rel;    /* inside the node's directory (or cluster/) */
+	const char *target;
+	const char *data;   /* NULL: could not be read */
+	size_t len;
+	bool seen;
+} node_file;
+
+typedef struct file_list {
+	node_file *v;
+	size_t n, cap;
+} file_list;
+
+static void compare_file(planner *pl, const node_file *old, const node_file *new)
+{
+	const node_file *f = new ? new : old;
+	pl->file = f->rel;
+	pl->target = f->target;
+	if (!old || !new || !old->data) {
+		record(pl, f->rel, "", disruption_of(f->target, ""), old && old->data ? "(present)" : NULL,
+		       new ? arena_printf(pl->scratch, "(%zu bytes)", new->len) : NULL);
+		return;
+	}
+	if (old->len == new->len && memcmp(old->data, new->data, new->len) == 0)
+		return;
+	/* a script that follows another file (daos-pools.sh, redfish/apply.sh):
+	 * say that it changed, not how */
+	if (disruption_of(f->target, "") == DC_NONE && semdiff_kind_of(f->target) == SD_LINES) {
+		record(pl, f->rel, "(regenerated)", DC_NONE, NULL, NULL);
+		return;
+	}
+	pl->node_changed = false;
+	semdiff(pl->scratch, semdiff_kind_of(f->target), old->data, old->len, new->data, new->len, on_difference, pl);
+	if (!pl->node_changed) /* bytes differ, meaning does not: comments */
+		record(pl, f->rel, "(comments)", DC_NONE, NULL, NULL);
+	pl->node_changed = true;
+}
+
+static void compare_files(planner *pl, file_list *old, file_list *new)
+{
+	for (size_t i = 0; i < new->n; i++) {
+		node_file *o = NULL;
+		for (size_t j = 0; j < old->n && !o; j++)
+			if (!old->v[j].seen && strcmp(old->v[j].rel, new->v[i].rel) == 0)
+				o = &old->v[j];
+		if (o)
+			o->seen = true;
+		compare_file(pl, o, &new->v[i]);
+	}
+	for (size_t j = 0; j < old->n; j++)
+		if (!old->v[j].seen)
+			compare_file(pl, &old->v[j], NULL);
+}
+
+/* ---- the two sides ------------------------------------------------------------- */
+
+typedef struct collect_ctx {
+	arena *a;
+	file_list *out;
+	size_t strip; /* bytes of "nodes/<host>/" */
+} collect_ctx;
+
+static int collect(void *ctx, const char *rel, const char *node, const char *target, const buf *data, int mode)
+{
+	collect_ctx *c = ctx;
+	(void)node, (void)mode;
+	node_file f = {rel + c->strip, target, arena_strndup(c->a, data->data ? data->data : "", data->len), data->len, false};
+	ARENA_PUSH(c->a, c->out->v, c->out->n, c->out->cap, f);
+	return 0;
+}
+
+static int render_node(arena *a, const model *m, const node *nd, file_list *out)
+{
+	collect_ctx c = {a, out, strlen("nodes/") + strlen(nd->host) + 1};
+	return output_render_node(m, nd, a, collect, &c);
+}
+
+static int render_cluster(arena *a, const model *m, file_list *out)
+{
+	collect_ctx c = {a, out, 0};
+	return output_render_cluster(m, a, collect, &c);
+}
+
+/* An existing tree, from its manifest: host -> files. */
+typedef struct old_tree {
+	const char *dir;
+	strmap hosts; /* host -> file_list * */
+	const char **order;
+	size_t nhosts, cap;
+	file_list cluster;
+} old_tree;
+
+static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
+{
+	memset(t, 0, sizeof(*t));
+	t->dir = dir;
+	strmap_init(&t->hosts, a);
+	size_t len;
+	char *text = src_read_file(a, arena_printf(a, "%s/manifest.json", dir), 64u << 20, true, &len);
+	if (!text) {
+		*why = arena_printf(a, "%s/manifest.json: %s", dir, src_strerror(errno));
+		return false;
+	}
+	json_error_t err;
+	json_t *root = json_loadb(text, len, 0, &err);
+	json_t *files = root ? json_object_get(root, "files") : NULL;
+	const char *format = root ? json_string_value(json_object_get(root, "format")) : NULL;
+	if (!json_is_array(files) || !format || strcmp(format, OUTPUT_FORMAT) != 0) {
+		*why = arena_printf(a, "%s/manifest.json is not a dslc manifest", dir);
+		json_decref(root);
+		return false;
+	}
+	size_t i;
+	json_t *f;
+	json_array_foreach(files, i, f) {
+		const char *path = json_string_value(json_object_get(f, "path"));
+		const char *node = json_string_value(json_object_get(f, "node"));
+		const char *target = json_string_value(json_object_get(f, "target"));
+		if (!path || !target || strstr(path, "..")) {
+			*why = arena_printf(a, "%s/manifest.json lists a file without path or target", dir);
+			json_decref(root);
+			return false;
+		}
+		node_file nf = {NULL, arena_strdup(a, target), NULL, 0, false};
+		file_list *l = &t->cluster;
+		if (node) {
+			const char *prefix = arena_printf(a, "nodes/%s/", node);
+			if (strncmp(path, prefix, strlen(prefix)) != 0)
+				continue;
+			nf.rel = arena_strdup(a, path + strlen(prefix));
+			l = strmap_get(&t->hosts, node);
+			if (!l) {
+				l = arena_alloc(a, sizeof(*l));
+				const char *h = arena_strdup(a, node);
+				strmap_put(&t->hosts, h, l);
+				ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
+			}
+		} else {
+			nf.rel = arena_strdup(a, path);
+		}
+		ARENA_PUSH(a, l->v, l->n, l->cap, nf);
+	}
+	json_decref(root);
+	return true;
+}
+
+/* Reads the files of one host of the old tree into the scratch arena. */
+static void read_old(arena *a, const old_tree *t, const char *prefix, file_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		size_t len = 0;
+		l->v[i].data = src_read_file(a, arena_printf(a, "%s/%s%s", t->dir, prefix, l->v[i].rel), SRC_MAX_FILE_BYTES, true, &len);
+		l->v[i].len = len;
+		l->v[i].seen = false;
+	}
+}
+
+static file_list copy_list(arena *a, const file_list *l)
+{
+	file_list c = {0};
+	for (size_t i = 0; i < l->n; i++)
+		ARENA_PUSH(a, c.v, c.n, c.cap, l->v[i]);
+	return c;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static int group_cmp(const void *a, const void *b)
+{
+	const change_group *x = *(change_group *const *)a, *y = *(change_group *const *)b;
+	int rx = disruption_classes[x->cls].rank, ry = disruption_classes[y->cls].rank;
+	if (rx != ry)
+		return rx > ry ? -1 : 1;
+	int c = strcmp(x->file, y->file);
+	return c ? c : strcmp(x->key, y->key);
+}
+
+static const char *hosts_of(planner *pl, const value_pair *p)
+{
+	return hostlist_compress(pl->ar, p->hosts, p->nhosts);
+}
+
+static const char *shown(const char *v)
+{
+	return v ? v : "(absent)";
+}
+
+static int highest(const planner *pl)
+{
+	int best = -1;
+	for (size_t i = 0; i < pl->ngroups; i++)
+		if (best < 0 || disruption_classes[pl->groups[i]->cls].rank > disruption_classes[best].rank)
+			best = (int)pl->groups[i]->cls;
+	return best;
+}
+
+static size_t shown_values(const planner *pl, const change_group *g)
+{
+	return pl->o->max_values && g->npairs > pl->o->max_values ? pl->o->max_values : g->npairs;
+}
+
+static const char *what(const change_group *g)
+{
+	return strcmp(g->file, "(node)") == 0 ? "" : *g->key ? g->key : "(the file)";
+}
+
+static const char *where(const change_group *g)
+{
+	return strcmp(g->file, "(node)") == 0 ? "" : g->file;
+}
+
+/* "(14 nodes)", or "(cluster)" for cluster files. */
+static const char *count_of(arena *a, const change_group *g)
+{
+	if (strncmp(g->file, "cluster/", 8) == 0)
+		return "(cluster)";
+	return arena_printf(a, "(%zu node%s)", g->nhosts, g->nhosts == 1 ? "" : "s");
+}
+
+static void print_text(planner *pl, FILE *out, int top)
+{
+	bool c = pl->o->colour;
+	fprintf(out, "dslc plan: %zu added, %zu removed, %zu changed, %zu unchanged node%s; highest disruption: %s%s%s\n",
+		pl->added, pl->removed, pl->changed, pl->unchanged, pl->unchanged == 1 ? "" : "s",
+		c && top >= 0 && disruption_classes[top].error ? "\033[1;31m" : "", top >= 0 ? disruption_classes[top].id : "none",
+		c && top >= 0 && disruption_classes[top].error ? "\033[0m" : "");
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		const disruption_class_info *ci = &disruption_classes[g->cls];
+		fprintf(out, "\n%s%s%s  %s%s%s%s%s\n", c && ci->error ? "\033[1;31m" : c ? "\033[1m" : "", ci->id, c ? "\033[0m" : "",
+			where(g), *where(g) && *what(g) ? " " : "", what(g), *where(g) || *what(g) ? "  " : "", count_of(pl->ar, g));
+		bool cluster = strncmp(g->file, "cluster/", 8) == 0;
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			const char *keys = keys_of(pl, g, p);
+			if (p->old || p->new)
+				fprintf(out, "    %s%s%s -> %s\n", keys ? keys : "", keys ? ": " : "", shown(p->old), shown(p->new));
+			if (!cluster)
+				fprintf(out, "%s%s%son %s\n", p->old || p->new ? "      " : "    ", keys && !(p->old || p->new) ? keys : "",
+					keys && !(p->old || p->new) ? " " : "", hosts_of(pl, p));
+		}
+		if (n < g->npairs)
+			fprintf(out, "    ... and %zu more distinct values\n", g->npairs - n);
+	}
+	if (top < 0)
+		return;
+	fprintf(out, "\nWhat to do, in order:\n");
+	int step = 1;
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		for (size_t i = 0; i < pl->ngroups; i++)
+			if ((int)pl->groups[i]->cls == r) {
+				fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
+				break;
+			}
+}
+
+/* Markdown that stays readable as a PR comment at any node count: one
+ * table, then one collapsible section per group, values capped. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("|<>`*_\\[]", *s))
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+static void md_code(FILE *out, const char *s)
+{
+	fputc('`', out);
+	for (; *s; s++)
+		fputc(*s == '`' ? '\'' : *s == '\n' || *s == '|' ? ' ' : *s, out);
+	fputc('`', out);
+}
+
+static void print_markdown(planner *pl, FILE *out, int top)
+{
+	fprintf(out, "### dslc plan: %zu of %zu nodes changed, highest disruption: **%s**\n\n",
+		pl->changed + pl->added + pl->removed, pl->changed + pl->added + pl->removed + pl->unchanged,
+		top >= 0 ? disruption_classes[top].id : "none");
+	fprintf(out, "%zu added, %zu removed, %zu changed, %zu unchanged.%s\n\n", pl->added, pl->removed, pl->changed,
+		pl->unchanged, top >= 0 && disruption_classes[top].error ? " :warning: **This change needs an extra approval.**" : "");
+	if (!pl->ngroups)
+		return;
+	fprintf(out, "| class | file | key | nodes |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		fprintf(out, "| `%s` | ", disruption_classes[g->cls].id);
+		if (*where(g))
+			md_code(out, where(g));
+		fputs(" | ", out);
+		if (*what(g))
+			md_code(out, what(g));
+		fprintf(out, " | %s |\n", strncmp(g->file, "cluster/", 8) == 0 ? "cluster" : arena_printf(pl->ar, "%zu", g->nhosts));
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		fprintf(out, "<details><summary>%s: ", disruption_classes[g->cls].id);
+		md_text(out, where(g));
+		fputc(' ', out);
+		md_text(out, what(g));
+		fprintf(out, " %s</summary>\n\n", count_of(pl->ar, g));
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			const char *keys = keys_of(pl, g, p);
+			fputs("- ", out);
+			if (keys) {
+				md_text(out, keys);
+				fputs(": ", out);
+			}
+			if (p->old || p->new) {
+				fputs("`", out);
+				for (const char *s = shown(p->old); *s; s++)
+					fputc(*s == '`' ? '\'' : *s, out);
+				fputs("` -> `", out);
+				for (const char *s = shown(p->new); *s; s++)
+					fputc(*s == '`' ? '\'' : *s, out);
+				fputs(strncmp(g->file, "cluster/", 8) == 0 ? "`" : "` on ", out);
+			} else {
+				fputs("on ", out);
+			}
+			if (strncmp(g->file, "cluster/", 8) != 0 || !(p->old || p->new))
+				md_text(out, strncmp(g->file, "cluster/", 8) == 0 ? "the cluster" : hosts_of(pl, p));
+			fputc('\n', out);
+		}
+		if (n < g->npairs)
+			fprintf(out, "- ... and %zu more distinct values\n", g->npairs - n);
+		fputs("\n</details>\n\n", out);
+	}
+	fputs("#### What to do, in order\n\n", out);
+	int step = 1;
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		for (size_t i = 0; i < pl->ngroups; i++)
+			if ((int)pl->groups[i]->cls == r) {
+				fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
+				break;
+			}
+}
+
+static void print_json(planner *pl, FILE *out, int top, const char *version)
+{
+	json_t *groups = json_array();
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		json_t *changes = json_array();
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			json_t *keys = json_array();
+			for (size_t j = 0; j < p->nkeys; j++)
+				json_array_append_new(keys, json_string(p->keys[j]));
+			json_array_append_new(changes, json_pack("{s:o, s:s?, s:s?, s:s, s:I}", "keys", keys, "old", p->old, "new", p->new,
+								 "hosts", hosts_of(pl, p), "count", (json_int_t)p->nhosts));
+		}
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:o}", "class", disruption_classes[g->cls].id,
+							"file", g->file, "key", g->key, "error", disruption_classes[g->cls].error,
+							"nodes", (json_int_t)g->nhosts, "distinct_values", (json_int_t)g->npairs,
+							"changes", changes));
+	}
+	json_t *steps = json_array();
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		for (size_t i = 0; i < pl->ngroups; i++)
+			if ((int)pl->groups[i]->cls == r) {
+				json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
+								       disruption_classes[r].steps));
+				break;
+			}
+	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o}", "format", "dslc-plan",
+				 "format_version", 1, "generator", version, "summary", "added", (json_int_t)pl->added, "removed",
+				 (json_int_t)pl->removed, "changed", (json_int_t)pl->changed, "unchanged", (json_int_t)pl->unchanged,
+				 "highest", top >= 0 ? disruption_classes[top].id : NULL, "groups", groups, "steps", steps);
+	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+}
+
+/* ---- running it ---------------------------------------------------------------- */
+
+static bool compile_side(compilation *c, const char *path, const char *side)
+{
+	if (!compile_file(c, path)) {
+		fprintf(stderr, "dslc: plan: cannot read %s description '%s': %s\n", side, path, src_strerror(errno));
+		return false;
+	}
+	if (diag_count(&c->dc, SEV_ERROR)) {
+		diag_sort(&c->dc);
+		diag_print_text(&c->dc, stderr, 20);
+		fprintf(stderr, "dslc: plan: the %s description has errors: no plan\n", side);
+		return false;
+	}
+	return true;
+}
+
+static void finish_node(planner *pl, bool added)
+{
+	if (added)
+		pl->added++;
+	else if (pl->node_changed)
+		pl->changed++;
+	else
+		pl->unchanged++;
+}
+
+static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
+{
+	strmap seen;
+	strmap_init(&seen, pl->ar);
+	for (size_t i = 0; i < nm->nnodes; i++) {
+		const node *nd = &nm->nodes[i];
+		arena scratch;
+		arena_init(&scratch);
+		pl->scratch = &scratch;
+		pl->host = nd->host;
+		pl->node_changed = false;
+		strmap_put(&seen, nd->host, (void *)nd->host);
+		file_list nf = {0}, of = {0};
+		int rc = render_node(&scratch, nm, nd, &nf);
+		bool present = false;
+		if (!rc && om) {
+			const node *old = model_node(om, nd->host);
+			present = old != NULL;
+			if (old)
+				rc = render_node(&scratch, om, old, &of);
+		} else if (!rc) {
+			file_list *l = strmap_get(&tree->hosts, nd->host);
+			present = l != NULL;
+			if (l) {
+				of = copy_list(&scratch, l);
+				read_old(&scratch, tree, arena_printf(&scratch, "nodes/%s/", nd->host), &of);
+			}
+		}
+		if (rc) {
+			arena_free(&scratch);
+			return PLAN_IO;
+		}
+		if (present)
+			compare_files(pl, &of, &nf);
+		else
+			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
+		finish_node(pl, !present);
+		arena_free(&scratch);
+	}
+	/* nodes only the old side has */
+	size_t nold = om ? om->nnodes : tree->nhosts;
+	for (size_t i = 0; i < nold; i++) {
+		const char *h = om ? om->nodes[i].host : tree->order[i];
+		if (strmap_get(&seen, h))
+			continue;
+		arena scratch;
+		arena_init(&scratch);
+		pl->scratch = &scratch;
+		pl->host = om ? h : arena_strdup(pl->ar, h);
+		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
+		pl->removed++;
+		arena_free(&scratch);
+	}
+	return 0;
+}
+
+static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree *tree)
+{
+	arena scratch;
+	arena_init(&scratch);
+	pl->scratch = &scratch;
+	pl->host = "(cluster)";
+	file_list nf = {0}, of = {0};
+	int rc = render_cluster(&scratch, nm, &nf);
+	if (!rc && om) {
+		rc = render_cluster(&scratch, om, &of);
+	} else if (!rc) {
+		of = copy_list(&scratch, &tree->cluster);
+		read_old(&scratch, tree, "", &of);
+	}
+	if (!rc) {
+		/* cluster files are named cluster/... on both sides */
+		compare_files(pl, &of, &nf);
+	}
+	arena_free(&scratch);
+	return rc ? PLAN_IO : 0;
+}
+
+int plan_run(const plan_opts *o, const char *version)
+{
+	compilation nc, oc;
+	if (!compile_side(&nc, o->file, "new")) {
+		compile_free(&nc);
+		return PLAN_ERRORS;
+	}
+	planner pl = {0};
+	pl.ar = &nc.ar;
+	pl.o = o;
+	strmap_init(&pl.group_index, pl.ar);
+	strmap_init(&pl.values, pl.ar);
+	old_tree tree;
+	const model *om = NULL;
+	int rc = 0;
+	if (o->against_source) {
+		if (!compile_side(&oc, o->against_source, "old")) {
+			compile_free(&oc);
+			compile_free(&nc);
+			return PLAN_ERRORS;
+		}
+		om = &oc.m;
+	} else {
+		const char *why;
+		if (!load_tree(pl.ar, o->against_dir, &tree, &why)) {
+			fprintf(stderr, "dslc: plan: %s\n", why);
+			compile_free(&nc);
+			return PLAN_IO;
+		}
+	}
+	rc = plan_nodes(&pl, &nc.m, om, &tree);
+	if (!rc)
+		rc = plan_cluster(&pl, &nc.m, om, &tree);
+	if (!rc) {
+		if (pl.ngroups)
+			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);
+		int top = highest(&pl);
+		if (o->format == PLAN_JSON)
+			print_json(&pl, stdout, top, version);
+		else if (o->format == PLAN_MARKDOWN)
+			print_markdown(&pl, stdout, top);
+		else
+			print_text(&pl, stdout, top);
+		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
+		/* comments only: nothing to do, but the tree is not the same */
+		if (top == DC_NONE)
+			rc = PLAN_CHANGES;
+	}
+	if (om)
+		compile_free(&oc);
+	compile_free(&nc);
+	return rc;
+}

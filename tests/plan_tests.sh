@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# dslc plan: the issue-13 cases, each a variant of the reference example
+# planned against its committed tree (tests/golden/build/hgx-b200) or against
+# the reference description, compared with tests/golden/plan/<case>.expected
+# (exit status included); JSON output against schemas/plan.schema.json; a
+# 16,384-node plan whose markdown stays under 64 KiB.
+#   tests/plan_tests.sh DSLC [quick]    quick: no 16,384-node case (valgrind)
+#   tests/plan_tests.sh DSLC update     regenerate (review the diff)
+set -u
+DSLC=$1
+MODE=${2:-check}
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin plan
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+EX=examples/hgx-b200
+cp $EX/cluster.dsl $EX/hardware.dsl $EX/hgx-b200.xml "$T/"
+TREE=tests/golden/build/hgx-b200
+G=tests/golden/plan
+mkdir -p $G
+
+variant() { # name, sed program
+	sed "$2" $EX/cluster.dsl >"$T/$1.dsl"
+}
+variant self ''
+variant exclude-nvme 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/'
+variant log-mask 's/  log_mask      ERR/  log_mask      DEBUG/'
+variant kernel-param 's/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param transparent_hugepage=never }/'
+variant bios-attribute 's/bios { ACSEnable = Enabled }/bios { ACSEnable = Enabled  SriovGlobalEnable = Enabled }/'
+variant new-pool '$a pool scratch { size 5% svc_rf 2 }'
+variant container-property 's/  checksum crc32 server/  checksum crc64 server/'
+variant nodes-added-removed 's/^nodes gpu\[001-014\]/nodes gpu[001-013,015]/'
+
+plan_case() { # name, expected exit, args...
+	name=$1 want=$2
+	shift 2
+	act=$($DSLC plan "$@" 2>&1; echo "exit: $?")
+	exp=$G/$name.expected
+	if [ "$MODE" = update ]; then
+		printf '%s\n' "$act" >"$exp"
+		return
+	fi
+	if [ "$act" = "$(cat "$exp" 2>/dev/null)" ] && [ "${act##*exit: }" = "$want" ]; then
+		ok "$name (exit $want)"
+	else
+		no "$name (exit $want)"
+		diff <(printf '%s\n' "$act") "$exp" | head -20
+	fi
+}
+plan_case self 0 "$T/self.dsl" --against $TREE
+plan_case exclude-nvme 4 "$T/exclude-nvme.dsl" --against $TREE
+plan_case log-mask 3 "$T/log-mask.dsl" --against $TREE
+plan_case kernel-param 3 "$T/kernel-param.dsl" --against $TREE
+plan_case bios-attribute 3 "$T/bios-attribute.dsl" --against $TREE
+plan_case new-pool 3 "$T/new-pool.dsl" --against $TREE
+plan_case container-property 4 "$T/container-property.dsl" --against $TREE
+plan_case nodes-added-removed 4 "$T/nodes-added-removed.dsl" --against $TREE
+plan_case pool-removed 4 "$T/self.dsl" --against-source "$T/new-pool.dsl"
+plan_case log-mask-source-markdown 3 "$T/log-mask.dsl" --against-source "$T/self.dsl" --format markdown
+plan_case exclude-nvme-json 4 "$T/exclude-nvme.dsl" --against-source "$T/self.dsl" --format json
+[ "$MODE" = update ] && { echo "plan goldens regenerated: review git diff $G"; exit 0; }
+
+# both ways of planning say the same thing
+a=$($DSLC plan "$T/log-mask.dsl" --against $TREE)
+b=$($DSLC plan "$T/log-mask.dsl" --against-source "$T/self.dsl")
+check "--against DIR and --against-source give the same plan" "[ \"\$a\" = \"\$b\" ]"
+
+# a tree that is not dslc's, and usage errors
+mkdir "$T/notdslc"
+echo '{}' >"$T/notdslc/manifest.json"
+$DSLC plan "$T/self.dsl" --against "$T/notdslc" >"$T/o" 2>&1
+check "a directory without a dslc manifest: exit 2 and says so" "[ \$? = 2 ] && grep -q 'not a dslc manifest' '$T/o'"
+$DSLC plan "$T/self.dsl" >"$T/o" 2>&1
+check "plan without --against: usage, exit 2" "[ \$? = 2 ]"
+$DSLC plan "$T/self.dsl" --against $TREE --format sarif >"$T/o" 2>&1
+check "plan --format sarif: usage, exit 2" "[ \$? = 2 ]"
+sed 's/targets 16/targets 1600/' $EX/cluster.dsl >"$T/broken.dsl"
+$DSLC plan "$T/broken.dsl" --against $TREE >"$T/o" 2>&1
+check "a description with errors: exit 1, no plan" "[ \$? = 1 ] && grep -q 'no plan' '$T/o'"
+
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	for c in exclude-nvme log-mask nodes-added-removed self; do
+		$DSLC plan "$T/$c.dsl" --against $TREE --format json >"$T/$c.json"
+		check "$c: JSON validates against schemas/plan.schema.json" "/usr/bin/python3 -c '
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '$T/$c.json' schemas/plan.schema.json"
+	done
+else
+	echo "skip plan JSON schema: python3-jsonschema is missing"
+fi
+
+if [ "$MODE" != quick ]; then
+	# 16,384 nodes; every node's storage addresses and the log mask change:
+	# 16,384 distinct values per address key, capped in the comment
+	big() { # out, storage subnet octet
+		sed -e 's/gpu\[001-014\]/gpu[00001-16384]/' -e 's/gpu\[001-003\]/gpu[00001-00003]/' -e 's/^node gpu007/node gpu00007/' \
+			-e 's/10\.10\.0\.{10+i}/10.10.{i\/200}.{10+i%200}/' -e "s/10\\.20\\.0\\.{10+i}/10.$2.{i\\/200}.{10+i%200}/" \
+			-e 's/10\.21\.0\.{10+i}/10.21.{i\/200}.{10+i%200}/' -e 's/10\.30\.0\.{10+i}/10.30.{i\/200}.{10+i%200}/' "$3" >"$1"
+	}
+	big "$T/big-old.dsl" 20 $EX/cluster.dsl
+	big "$T/big-new.dsl" 22 "$T/log-mask.dsl"
+	$DSLC plan "$T/big-new.dsl" --against-source "$T/big-old.dsl" --format markdown >"$T/big.md" 2>"$T/big.err"
+	rc=$?
+	size=$(wc -c <"$T/big.md")
+	check "16,384 nodes, every address changed: exit 3, markdown $size bytes < 64 KiB, all 16,384 nodes in the groups" \
+		"[ $rc = 3 ] && [ $size -lt 65536 ] && grep -q 'gpu\\\\\\[00001-16384\\\\\\]' '$T/big.md' && grep -q '0 added, 0 removed, 16384 changed' '$T/big.md' || { head -c 3000 '$T/big.md'; cat '$T/big.err'; false; }"
+fi
+tests_end

@@ -1,0 +1,111 @@
+/* dslc plan's pieces: host lists compressed, semantic diffs of each file
+ * kind, and the disruption table's longest match. */
+#include <string.h>
+
+#include "compiler/buf.h"
+#include "compiler/plan.h"
+#include "compiler/semdiff.h"
+#include "compiler/value.h"
+#include "unit.h"
+
+START_TEST(host_lists_compress_back)
+{
+	arena a;
+	arena_init(&a);
+	const char *h1[] = {"gpu003", "gpu001", "gpu002", "gpu014", "gpu008", "gpu009", "gpu010", "gpu011", "gpu012", "gpu013",
+			    "gpu004", "gpu005", "gpu006"};
+	ck_assert_str_eq(hostlist_compress(&a, h1, 13), "gpu[001-006,008-014]");
+	const char *h2[] = {"gpu007"};
+	ck_assert_str_eq(hostlist_compress(&a, h2, 1), "gpu007");
+	/* other widths, prefixes and names without digits stay apart */
+	const char *h3[] = {"n10", "n9", "n8", "node-a", "gpu1", "gpu01", "gpu02"};
+	ck_assert_str_eq(hostlist_compress(&a, h3, 7), "gpu1,gpu[01-02],n[8-9],n10,node-a");
+	/* what it writes expands back to the same set */
+	const char **back;
+	int64_t *nums;
+	size_t n;
+	const char *why;
+	ck_assert(hostlist_expand(&a, "gpu[001-006,008-014]", &back, &nums, &n, 100, &why));
+	ck_assert_uint_eq(n, 13);
+	arena_free(&a);
+}
+END_TEST
+
+typedef struct seen {
+	buf b;
+} seen;
+
+static void note(void *ctx, const char *key, const char *old, const char *new)
+{
+	seen *s = ctx;
+	buf_printf(&s->b, "%s: %s -> %s\n", key, old ? old : "-", new ? new : "-");
+}
+
+static const char *diff_of(arena *a, semdiff_kind k, const char *x, const char *y)
+{
+	seen s;
+	buf_init(&s.b);
+	semdiff(a, k, x, strlen(x), y, strlen(y), note, &s);
+	const char *out = arena_strndup(a, s.b.data ? s.b.data : "", s.b.len);
+	buf_free(&s.b);
+	return out;
+}
+
+START_TEST(semantic_diffs_by_kind)
+{
+	arena a;
+	arena_init(&a);
+	/* YAML: comments and key order do not count; lists of values are one value */
+	ck_assert_str_eq(diff_of(&a, SD_YAML, "# a\nname: x\nengines:\n- targets: 16\n  bdev_list: [a, b]\n",
+				 "name: x # b\nengines:\n- bdev_list: [a]\n  targets: 16\n"),
+			 "engines[0].bdev_list: [a, b] -> [a]\n");
+	ck_assert_str_eq(diff_of(&a, SD_YAML, "engines:\n- log_mask: ERR\n", "engines:\n- log_mask: ERR\n- log_mask: ERR\n"),
+			 "engines[1]: - -> {log_mask: ERR}\n");
+	/* JSON: labelled objects match by label, wherever they are */
+	ck_assert_str_eq(diff_of(&a, SD_JSON, "{\"pools\": [{\"label\": \"a\", \"size\": \"1%\"}]}",
+				 "{\"pools\": [{\"label\": \"b\", \"size\": \"2%\"}, {\"label\": \"a\", \"size\": \"3%\"}]}"),
+			 "pools[a].size: 1% -> 3%\npools[b]: - -> {label: b, size: 2%}\n");
+	/* systemd units: by section and key, repeated keys as a list */
+	ck_assert_str_eq(diff_of(&a, SD_INI, "[Match]\nName=a\n\n[Network]\nAddress=1\nAddress=2\n",
+				 "# c\n[Match]\nName=a\n[Network]\nAddress=1\nAddress=3\n"),
+			 "[Network].Address: [1, 2] -> [1, 3]\n");
+	/* lines; a NAME="words" line by word */
+	ck_assert_str_eq(diff_of(&a, SD_LINES, "# x\nGRUB_CMDLINE_LINUX=\"a b=1 c\"\n", "GRUB_CMDLINE_LINUX=\"a c d\"\n"),
+			 "GRUB_CMDLINE_LINUX: b=1 -> d\n");
+	ck_assert_str_eq(diff_of(&a, SD_LINES, "one\ntwo\n", "two\none\n# comment\n"), "");
+	/* a file that does not parse as its kind is compared by lines */
+	ck_assert_str_eq(diff_of(&a, SD_JSON, "{broken", "{broken2"), "line: {broken -> -\nline: - -> {broken2\n");
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(disruption_longest_match)
+{
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].log_mask")].id, "engine-restart");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].storage[1].bdev_list")].id, "reformat");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].storage[1].bdev_list[0]")].id, "reformat");
+	/* "engines[]" is the engine itself, not what is inside it */
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[2]")].id, "reformat");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[0].env_vars")].id, "engine-restart");
+	ck_assert_str_eq(disruption_classes[disruption_of("pools_plan", "pools[tier0].containers[training].cksum")].id,
+			 "container-immutable");
+	ck_assert_str_eq(disruption_classes[disruption_of("pools_plan", "pools[scratch]")].id, "pool-create");
+	ck_assert_str_eq(disruption_classes[disruption_of("pools_plan", "pools[tier0].size")].id, "pool-immutable");
+	ck_assert_str_eq(disruption_classes[disruption_of("kernel", "GRUB_CMDLINE_LINUX")].id, "reboot");
+	ck_assert_str_eq(disruption_classes[disruption_of("networkd", "[Network].Address")].id, "network-reload");
+	/* every rule names a target some table knows */
+	for (size_t i = 0; i < disruption_rule_count; i++)
+		ck_assert_msg(disruption_rules[i].source[0], "%s %s has no source", disruption_rules[i].target, disruption_rules[i].key);
+}
+END_TEST
+
+Suite *suite_plan(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("plan");
+	tcase_add_test(tc, host_lists_compress_back);
+	tcase_add_test(tc, semantic_diffs_by_kind);
+	tcase_add_test(tc, disruption_longest_match);
+	suite_add_tcase(s, tc);
+	return s;
+}
