@@ -50,32 +50,31 @@ typedef struct writer {
 	 * costs its size. */
 	buf files;
 	/* Per node: "rel sha256" lines of its files, hashed into its digest when
-	 * the next node starts; nodes with the same bytes, per target and for
-	 * the whole tree (manifest "identical"). */
+	 * the next node starts; nodes whose trees have the same digest (manifest
+	 * "identical"). */
 	buf node_lines;
 	const char *node_cur;
 	json_t *digests;   /* host -> sha256 of its tree */
-	strmap same;       /* "target\x1fsha256" -> same_group */
+	strmap same;       /* sha256 -> same_group */
 	struct same_group **groups;
 	size_t ngroups, gcap;
+	const char *change_target; /* the last file's target and its on_change class */
+	const char *change_class;
 } writer;
 
 typedef struct same_group {
-	const char *file, *sha; /* a path inside the node's directory, or "(tree)" */
+	const char *sha;
 	const char **hosts;
 	size_t nhosts, cap;
 } same_group;
 
-static void same_add(writer *w, const char *file, const char *sha, const char *host)
+static void same_add(writer *w, const char *sha, const char *host)
 {
-	char key[4200];
-	snprintf(key, sizeof(key), "%s\x1f%s", file, sha);
-	same_group *g = strmap_get(&w->same, key);
+	same_group *g = strmap_get(&w->same, sha);
 	if (!g) {
 		g = arena_alloc(w->ar, sizeof(*g));
-		g->file = arena_strdup(w->ar, file);
 		g->sha = arena_strdup(w->ar, sha);
-		strmap_put(&w->same, arena_strdup(w->ar, key), g);
+		strmap_put(&w->same, g->sha, g);
 		ARENA_PUSH(w->ar, w->groups, w->ngroups, w->gcap, g);
 	}
 	ARENA_PUSH(w->ar, g->hosts, g->nhosts, g->cap, host);
@@ -89,7 +88,7 @@ static void node_done(writer *w)
 	char hex[65];
 	sha256_hex(w->node_lines.data, w->node_lines.len, hex);
 	json_object_set_new(w->digests, w->node_cur, json_string(hex));
-	same_add(w, "(tree)", hex, w->node_cur);
+	same_add(w, hex, w->node_cur);
 	buf_reset(&w->node_lines);
 	w->node_cur = NULL;
 }
@@ -242,15 +241,17 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	char octal[8];
 	snprintf(octal, sizeof(octal), "%04o", mode & 07777);
 	json_object_set_new(f, "mode", json_string(octal));
-	json_object_set_new(f, "on_change", json_string(disruption_classes[disruption_of(target, "")].id));
+	if (w->change_target != target) { /* files come grouped by target: look up once per run */
+		w->change_target = target;
+		w->change_class = disruption_classes[disruption_of(target, "")].id;
+	}
+	json_object_set_new(f, "on_change", json_string(w->change_class));
 	if (node) {
 		if (!w->node_cur || strcmp(w->node_cur, node) != 0) {
 			node_done(w);
 			w->node_cur = node;
 		}
-		const char *in_node = rel + strlen("nodes/") + strlen(node) + 1;
-		buf_printf(&w->node_lines, "%s %s\n", in_node, hex);
-		same_add(w, in_node, hex, node);
+		buf_printf(&w->node_lines, "%s %s\n", rel + strlen("nodes/") + strlen(node) + 1, hex);
 	}
 	char *text = json_dumps(f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(f);
@@ -368,9 +369,18 @@ static bool replaceable(int dirfd, arena *ar, const char **why)
 			close(fd);
 		return false;
 	}
-	json_error_t err;
-	json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+	/* read whole, then parse: jansson's json_loadfd reads one byte per
+	 * read() (src/load.c fd_get_func), 70 million system calls for the
+	 * manifest of 16,384 nodes */
+	char *text = malloc((size_t)st.st_size + 1);
+	size_t len = 0;
+	ssize_t n = 1;
+	while (text && len < (size_t)st.st_size && (n = read(fd, text + len, (size_t)st.st_size - len)) > 0)
+		len += (size_t)n;
 	close(fd);
+	json_error_t err;
+	json_t *root = text && n >= 0 ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &err) : NULL;
+	free(text);
 	*why = "has a manifest.json that dslc did not write";
 	const char *format = json_string_value(json_object_get(root, "format"));
 	const char *gen = json_string_value(json_object_get(root, "generator"));
@@ -472,9 +482,7 @@ static int emit_manifest(const model *m, writer *w, strmap *paths, const char *v
 	json_t *same = json_array();
 	for (size_t i = 0; i < w->ngroups; i++) {
 		const same_group *g = w->groups[i];
-		if (g->nhosts == 1 && strcmp(g->file, "(tree)") != 0)
-			continue; /* a file of one node only: every node not listed has its own */
-		json_array_append_new(same, json_pack("{s:s, s:s, s:I, s:s}", "file", g->file, "sha256", g->sha, "count",
+		json_array_append_new(same, json_pack("{s:s, s:I, s:s}", "sha256", g->sha, "count",
 						      (json_int_t)g->nhosts, "hosts", hostlist_compress(w->ar, g->hosts, g->nhosts)));
 	}
 	json_object_set_new(root, "identical", same);

@@ -310,9 +310,10 @@ static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
 	t->dir = dir;
 	strmap_init(&t->hosts, a);
 	size_t len;
-	char *text = src_read_file(a, arena_printf(a, "%s/manifest.json", dir), 64u << 20, true, &len);
+	/* 4 KiB per file is far above what a manifest entry takes */
+	char *text = src_read_file(a, arena_printf(a, "%s/manifest.json", dir), (size_t)1 << 32, true, &len);
 	if (!text) {
-		*why = arena_printf(a, "%s/manifest.json: %s", dir, src_strerror(errno));
+		*why = arena_printf(a, "%s/manifest.json: %s", dir, errno == EFBIG ? "larger than 4 GiB" : src_strerror(errno));
 		return false;
 	}
 	json_error_t err;
