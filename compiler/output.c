@@ -93,6 +93,10 @@ static void node_done(writer *w)
 	w->node_cur = NULL;
 }
 
+/* emit_file's answer in the quiet probe: a file differs, stop rendering
+ * (a build then stages everything anyway). */
+enum { PROBE_STALE = 3 };
+
 static int io_error(const char *what, const char *path)
 {
 	fprintf(stderr, "dslc: %s '%s': %s\n", what, path, strerror(errno));
@@ -276,8 +280,9 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	int same = same_content(w->cur_old, base, data);
 	if (w->check_only) {
 		if (same != 1) {
-			if (!w->quiet)
-				fprintf(stderr, "dslc: %s: %s\n", rel, same == 0 ? "differs" : "missing");
+			if (w->quiet)
+				return PROBE_STALE; /* the probe before a build: one difference is enough */
+			fprintf(stderr, "dslc: %s: %s\n", rel, same == 0 ? "differs" : "missing");
 			w->st->stale++;
 		}
 		return 0;
@@ -345,6 +350,15 @@ static int count_extra(const char *path, const struct stat *sb, int flag, struct
 	return 0;
 }
 
+static size_t read_chunk(void *buffer, size_t size, void *data)
+{
+	ssize_t n;
+	do
+		n = read(*(int *)data, buffer, size < 65536 ? size : 65536);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? (size_t)-1 : (size_t)n;
+}
+
 /* dslc replaces only its own trees: an empty directory, or one whose
  * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
  * before the marker) and lists only files that are there. Never a home
@@ -369,18 +383,12 @@ static bool replaceable(int dirfd, arena *ar, const char **why)
 			close(fd);
 		return false;
 	}
-	/* read whole, then parse: jansson's json_loadfd reads one byte per
-	 * read() (src/load.c fd_get_func), 70 million system calls for the
-	 * manifest of 16,384 nodes */
-	char *text = malloc((size_t)st.st_size + 1);
-	size_t len = 0;
-	ssize_t n = 1;
-	while (text && len < (size_t)st.st_size && (n = read(fd, text + len, (size_t)st.st_size - len)) > 0)
-		len += (size_t)n;
-	close(fd);
+	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
+	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
+	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
 	json_error_t err;
-	json_t *root = text && n >= 0 ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &err) : NULL;
-	free(text);
+	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &err);
+	close(fd);
 	*why = "has a manifest.json that dslc did not write";
 	const char *format = json_string_value(json_object_get(root, "format"));
 	const char *gen = json_string_value(json_object_get(root, "generator"));
@@ -594,6 +602,8 @@ static int compare_tree(const model *m, const char *dir, int dirfd, const char *
 	if (!rc)
 		rc = emit_manifest(m, &w, &paths, version);
 	writer_free(&w);
+	if (rc == PROBE_STALE)
+		return 1;
 	if (!rc) {
 		walk_start(&paths, dir, !quiet);
 		nftw(dir, count_extra, 32, FTW_PHYS);

@@ -5,6 +5,7 @@ Figures come from this script only, never from timed unit tests.
 Cold builds create 3 directories and 2 files per node: on a slow disk the
 file system's inode creation, not dslc, dominates (compare TMPDIR=/dev/shm).
 usage: bench.py DSLC [N...]"""
+import json
 import os
 import re
 import resource
@@ -78,55 +79,104 @@ def hostile_inputs(tmp):
         print(f"{name:<34} {dt:>7.2f} {int(open(rss).read().split()[-1]) / 1024:>12.1f}   (exit {r.returncode})")
 
 
-PEER = os.path.join(os.path.dirname(ROOT), "shared", "peers", "jinja2", "render.py")
+PEERS = os.path.join(os.path.dirname(ROOT), "shared", "peers", "jinja2")
 
 
-def peer_time(tmp, n):
-    """The template-based peer (../shared/peers/jinja2/render.py) rendering the
-    same per-node files, or None when it or jinja2 is missing."""
-    if not os.path.exists(PEER) or subprocess.run(["/usr/bin/python3", "-c", "import jinja2"], capture_output=True).returncode:
+def have_jinja2():
+    return os.path.isdir(PEERS) and subprocess.run(["/usr/bin/python3", "-c", "import jinja2"],
+                                                   capture_output=True).returncode == 0
+
+
+def scenario(tmp, n):
+    """The reference shape with n nodes (../shared/peers/jinja2/gen_cluster.py
+    when present: cluster.dsl and changed.dsl, one more node block), else
+    this script's own variant with a one-node change appended."""
+    d = os.path.join(tmp, f"n{n}")
+    gen = os.path.join(PEERS, "gen_cluster.py")
+    if os.path.exists(gen):
+        subprocess.run(["/usr/bin/python3", gen, str(n), d, EX], check=True)
+        return os.path.join(d, "cluster.dsl"), os.path.join(d, "changed.dsl")
+    src = variant(tmp, n)
+    w = len(str(n))
+    changed = os.path.join(d, "changed.dsl")
+    open(changed, "w").write(open(src).read() + f"\nnode gpu{n // 2 + 1:0{w}d} {{ exclude nvme 0000:a3:00.0 }}\n")
+    return src, changed
+
+
+def floor_time(tmp, tree, floor):
+    """The write floor: the same directories and files (paths and sizes from
+    the tree's manifest, manifest.json included) by tests/bench/floor.c."""
+    m = json.load(open(os.path.join(tree, "manifest.json")))
+    lst = os.path.join(tmp, "floor.list")
+    with open(lst, "w") as f:
+        for e in m["files"]:
+            f.write(f"{e['path']} {e['size']}\n")
+        f.write(f"manifest.json {min(os.path.getsize(os.path.join(tree, 'manifest.json')), 1 << 20)}\n")
+    out = os.path.join(tmp, "floor.out")
+    with open(lst) as f:
+        t = time.perf_counter()
+        subprocess.run([floor, out], stdin=f, check=True)
+        dt = time.perf_counter() - t
+    shutil.rmtree(out)
+    return dt
+
+
+def peer_time(tmp, tree, n):
+    """The equal-work peer (../shared/peers/jinja2/render_equal.py): the same
+    14 files per node, byte for byte, from templates cut out of dslc's own
+    tree; None when it or jinja2 is missing."""
+    if not have_jinja2() or not os.path.exists(os.path.join(PEERS, "render_equal.py")):
+        return None
+    tj = os.path.join(tmp, "templates.json")
+    if subprocess.run(["/usr/bin/python3", os.path.join(PEERS, "templates_from_tree.py"), tree, tj],
+                      capture_output=True).returncode:
         return None
     out = os.path.join(tmp, f"peer{n}")
     t = time.perf_counter()
-    r = subprocess.run(["/usr/bin/python3", PEER, str(n), out], capture_output=True)
+    r = subprocess.run(["/usr/bin/python3", os.path.join(PEERS, "render_equal.py"), tj, str(n), out], capture_output=True)
     dt = time.perf_counter() - t
-    files = sum(len(f) for _, _, f in os.walk(out))
     shutil.rmtree(out, ignore_errors=True)
-    return (dt, files) if r.returncode == 0 else None
+    return dt if r.returncode == 0 else None
 
 
 def main():
     global DSLC
     dslc = DSLC = os.path.abspath(sys.argv[1])
     sizes = [int(a) for a in sys.argv[2:]] or [1000, 4096, 16384]
-    print(f"{'nodes':>6} {'files':>6} {'lint s':>7} {'build s':>8} {'rebuild s':>9} {'check s':>8} {'plan s':>7} {'plan/check':>10} {'plan 1 s':>8} {'peak MiB':>9} {'KiB/node':>9} {'peer s':>8} {'peer/dslc':>9}")
     with tempfile.TemporaryDirectory() as tmp:
+        floor = os.path.join(tmp, "floor")
+        subprocess.run(["cc", "-std=c11", "-O2", "-D_GNU_SOURCE", os.path.join(ROOT, "tests", "bench", "floor.c"), "-o", floor],
+                       check=True)
         fs = subprocess.run(["stat", "-f", "-c", "%T", tmp], capture_output=True, text=True).stdout.strip()
         print(f"(output in {tmp}, a {fs} file system; set TMPDIR to measure another, e.g. TMPDIR=/dev/shm)")
+        cols = ["nodes", "files", "floor s", "cold s", "unchanged s", "1-node s", "check s", "plan s", "lint s",
+                "peer s", "cold/floor", "unch/cold", "1-node/unch", "plan/check", "peer/cold", "KiB/node"]
+        print(" ".join(f"{c:>11}" for c in cols))
         for n in sizes:
-            src = variant(tmp, n)
+            src, changed = scenario(tmp, n)
             out = os.path.join(tmp, f"out{n}")
-            lint, _ = run([dslc, "lint", src])
-            build, rss = run([dslc, "build", src, "-o", out])
-            rebuild, rss2 = run([dslc, "build", src, "-o", out])
+            cold, rss = run([dslc, "build", src, "-o", out])
+            unchanged, rss2 = run([dslc, "build", src, "-o", out])
+            one, rss3 = run([dslc, "build", changed, "-o", out])
+            run([dslc, "build", src, "-o", out])  # back to the source the others compare with
             check, _ = run([dslc, "build", src, "-o", out, "--check"])
-            # dslc plan against the tree it just built (no change, exit 0), and
-            # with one cluster-wide change (log_mask: every node, one group, exit 3)
-            plan, rss3 = run([dslc, "plan", src, "--against", out])
-            changed = src.replace("cluster.dsl", "changed.dsl")
-            open(changed, "w").write(open(src).read().replace("log_mask      ERR", "log_mask      DEBUG"))
-            plan1, rss4 = run([dslc, "plan", changed, "--against", out, "--format", "markdown"], ok=(3,))
+            plan, rss4 = run([dslc, "plan", src, "--against", out])
+            lint, _ = run([dslc, "lint", src])
             files = sum(len(f) for _, _, f in os.walk(out))
-            peak = max(rss, rss2, rss3, rss4)
+            flo = floor_time(tmp, out, floor)
+            peer = peer_time(tmp, out, n)
             shutil.rmtree(out)
-            peer = peer_time(tmp, n)
-            ratio = f"{peer[0] / build:>9.1f}" if peer else f"{'-':>9}"
-            peer_s = f"{peer[0]:>8.3f}" if peer else f"{'-':>8}"
-            print(f"{n:>6} {files:>6} {lint:>7.3f} {build:>8.3f} {rebuild:>9.3f} {check:>8.3f} {plan:>7.3f} {plan / check:>10.2f} {plan1:>8.3f} {peak / 1024:>9.1f} {peak / n:>9.1f} {peer_s} {ratio}")
-    print("peak MiB is the largest child RSS so far (monotonic); KiB/node divides it by the node count")
-    print("check: build --check of the unchanged tree; plan: dslc plan against it (no change); plan/check: the issue-13 bar is 1.5;")
-    print("plan 1: plan --format markdown of a log_mask change on every node (one group)")
-    print("peer: ../shared/peers/jinja2/render.py rendering the same per-node artifacts, no checks (- when absent)")
+            peak = max(rss, rss2, rss3, rss4)
+            row = [n, files, f"{flo:.3f}", f"{cold:.3f}", f"{unchanged:.3f}", f"{one:.3f}", f"{check:.3f}", f"{plan:.3f}",
+                   f"{lint:.3f}", f"{peer:.3f}" if peer else "-", f"{cold / flo:.2f}", f"{unchanged / cold:.2f}",
+                   f"{one / unchanged:.2f}", f"{plan / check:.2f}", f"{peer / cold:.2f}" if peer else "-",
+                   f"{peak / n:.1f}"]
+            print(" ".join(f"{c:>11}" for c in row))
+    print("floor: tests/bench/floor.c writing the same files (one open/write/close each); cold: first build;")
+    print("unchanged: the same build again; 1-node: one more node block (changed.dsl); check: build --check;")
+    print("plan: dslc plan against the tree (no change); peer: ../shared/peers/jinja2/render_equal.py, the same")
+    print("14 files per node byte for byte (- when absent); KiB/node: the largest RSS of those runs per node.")
+    print("Issue 14's bars: cold/floor <= 1.3, unch/cold <= 0.3, 1-node/unch <= 1.1, plan/check <= 1.5, < 4 KiB/node.")
     with tempfile.TemporaryDirectory() as tmp:
         hostile_inputs(tmp)
 
