@@ -23,7 +23,9 @@ for cpu in 1 3 5 13 15 17 19 21 23; do
 	v=$(proposed "$T/out")
 	sed -i "s/first_core $cpu }/first_core $v }/" "$f"
 	$DSLC lint "$f" >"$T/out2" 2>&1
-	check "Linux CPU $cpu: the proposed first_core $v lints clean" "[ -n '$v' ] && [ \$? = 0 ] && ! grep -q 'error\\[' '$T/out2' || { cat '$T/out2'; false; }"
+	rc=$?
+	check "Linux CPU $cpu: the finding was first-core-linux-cpu, the proposed first_core $v lints clean (exit 0)" \
+		"grep -q 'error\\[first-core-linux-cpu\\]' '$T/out' && [ -n '$v' ] && [ $rc = 0 ] && ! grep -q 'error\\[' '$T/out2' || { cat '$T/out' '$T/out2'; false; }"
 done
 
 # 2. the same in a hand-written daos_server.yml, with --topology
