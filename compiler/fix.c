@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "output.h"
 
 typedef struct edit {
 	src_loc at;
@@ -64,28 +65,10 @@ static int edit_cmp(const void *a, const void *b)
  * (never follow a symlink: the rename would replace the link). */
 static bool unchanged(const src_file *f, const char **why)
 {
-	struct stat st;
-	if (lstat(f->path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		*why = "not a regular file";
-		return false;
-	}
-	int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		*why = strerror(errno);
-		return false;
-	}
-	bool same = (size_t)st.st_size == f->len;
-	char chunk[65536];
-	size_t off = 0;
-	ssize_t n;
-	while (same && (n = read(fd, chunk, sizeof(chunk))) > 0) {
-		same = off + (size_t)n <= f->len && memcmp(chunk, f->text + off, (size_t)n) == 0;
-		off += (size_t)n;
-	}
-	close(fd);
-	if (!same || off != f->len)
-		*why = "it changed since it was read";
-	return same && off == f->len;
+	int same = output_same_content(AT_FDCWD, f->path, f->text, f->len);
+	if (same != 1)
+		*why = same < 0 ? "not a regular file, or not readable" : "it changed since it was read";
+	return same == 1;
 }
 
 static bool write_all(int fd, const char *p, size_t n)

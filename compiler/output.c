@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <jansson.h>
 #include <nettle/sha2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,9 +165,9 @@ static int enter_dir(writer *w, const char *dir)
 
 /* 1 when name in dirfd is a regular file holding exactly data, 0 when it
  * differs, -1 when it is missing (or is not a regular file). */
-static int same_content(int dirfd, const char *name, const buf *data)
+int output_same_content(int dirfd, const char *name, const char *data, size_t len)
 {
-	if (dirfd < 0)
+	if (dirfd < 0 && dirfd != AT_FDCWD) /* a tree with no old directory here */
 		return -1;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -176,24 +177,24 @@ static int same_content(int dirfd, const char *name, const buf *data)
 		close(fd);
 		return -1;
 	}
-	if ((size_t)st.st_size != data->len) {
+	if ((size_t)st.st_size != len) {
 		close(fd);
 		return 0;
 	}
 	char chunk[65536];
 	size_t off = 0;
 	int same = 1;
-	while (same && off < data->len) {
+	while (same && off < len) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 		if (n <= 0) {
 			same = 0;
 			break;
 		}
-		same = off + (size_t)n <= data->len && memcmp(chunk, data->data + off, (size_t)n) == 0;
+		same = off + (size_t)n <= len && memcmp(chunk, data + off, (size_t)n) == 0;
 		off += (size_t)n;
 	}
 	close(fd);
-	return same && off == data->len;
+	return same && off == len;
 }
 
 static int write_file(int dirfd, const char *name, const buf *data, int mode)
@@ -294,7 +295,7 @@ static int emit_file(writer *w, const char *rel, const char *node, const char *t
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - rel) : 0, rel);
 	if (enter_dir(w, dir) != 0)
 		return io_error("cannot create the directory of", rel);
-	int same = same_content(w->cur_old, base, data);
+	int same = output_same_content(w->cur_old, base, data->data, data->len);
 	if (w->check_only) {
 		if (same != 1) {
 			if (w->quiet)
@@ -376,6 +377,37 @@ static size_t read_chunk(void *buffer, size_t size, void *data)
 	return n < 0 ? (size_t)-1 : (size_t)n;
 }
 
+json_t *output_manifest_read(int dirfd, size_t max_bytes, int *err)
+{
+	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	*err = 0;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
+		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
+	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
+	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
+	json_error_t jerr;
+	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &jerr);
+	close(fd);
+	const char *format = json_string_value(json_object_get(root, "format"));
+	const char *gen = json_string_value(json_object_get(root, "generator"));
+	json_t *files = json_object_get(root, "files");
+	bool ours = json_is_array(files) &&
+		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
+		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
+		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
+	if (!ours) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
 /* dslc replaces only its own trees: an empty directory, or one whose
  * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
  * before the marker) and lists only files that are there. Never a home
@@ -392,31 +424,13 @@ static bool replaceable(int dirfd, arena *ar, const char **why)
 	}
 	if (empty)
 		return true;
-	*why = "has no manifest.json";
-	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
-	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
-	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
-	json_error_t err;
-	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &err);
-	close(fd);
-	*why = "has a manifest.json that dslc did not write";
-	const char *format = json_string_value(json_object_get(root, "format"));
-	const char *gen = json_string_value(json_object_get(root, "generator"));
-	json_t *files = json_object_get(root, "files");
-	bool ours = json_is_array(files) &&
-		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
-		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
-		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
+	int err;
+	json_t *root = output_manifest_read(dirfd, SIZE_MAX, &err);
+	*why = err ? "has no manifest.json" : "has a manifest.json that dslc did not write";
+	bool ours = root != NULL;
 	size_t i;
 	json_t *f;
-	json_array_foreach(ours ? files : NULL, i, f) {
+	json_array_foreach(ours ? json_object_get(root, "files") : NULL, i, f) {
 		const char *path = json_string_value(json_object_get(f, "path"));
 		struct stat fs;
 		if (!path || !safe_rel_path(path) || fstatat(dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) != 0) {

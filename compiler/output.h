@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "buf.h"
 #include "model.h"
 
@@ -28,6 +30,17 @@ typedef struct output_stats {
 int output_build(const model *m, const char *dir, bool check_only, const char *version, output_stats *st);
 
 void sha256_hex(const void *data, size_t len, char out[65]);
+
+/* DIR's manifest.json (dirfd: DIR) parsed, when it is dslc's: its format
+ * marker and version, or a generator "dslc ..." and files from before the
+ * marker. NULL with *err an errno (absent, SRC_ENOTREG, EFBIG past
+ * max_bytes), or 0 when it is there but not dslc's. */
+json_t *output_manifest_read(int dirfd, size_t max_bytes, int *err);
+
+/* 1 when name (under dirfd, AT_FDCWD for a path) is a regular file holding
+ * exactly data, 0 when it holds other bytes, -1 when it is absent, not a
+ * regular file (never followed through a symlink) or unreadable. */
+int output_same_content(int dirfd, const char *name, const char *data, size_t len);
 
 /* One generated file: rel is its path in the tree (nodes/<host>/..., or
  * cluster/...), node NULL for cluster files. Non-zero stops rendering. */

@@ -2,9 +2,11 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "compile.h"
@@ -27,6 +29,20 @@ const disruption_rule disruption_rules[] = {
 };
 const size_t disruption_rule_count = sizeof(disruption_rules) / sizeof(disruption_rules[0]);
 
+/* Copies key into out (at most size bytes with the NUL) with the inside of
+ * its brackets dropped: every bracket ("pools[tier0]" -> "pools[]"), or only
+ * numeric ones ("engines[1]" -> "engines[]", a label stays). */
+static void fold_brackets(char *out, size_t size, const char *key, bool labels)
+{
+	size_t o = 0;
+	for (const char *p = key; *p && o + 1 < size; p++) {
+		out[o++] = *p;
+		if (*p == '[' && (labels || (p[1] >= '0' && p[1] <= '9')) && strchr(p, ']'))
+			p = strchr(p, ']') - 1;
+	}
+	out[o] = 0;
+}
+
 /* A rule's key covers the key itself and everything below it, except a key
  * ending in "[]": that is the item itself (an engine added or removed), not
  * what is inside it. */
@@ -45,23 +61,15 @@ static bool covers(const char *rule, const char *pattern)
 disruption_class disruption_of(const char *target, const char *key)
 {
 	char pattern[512];
-	size_t o = 0;
-	for (const char *p = key; *p && o + 1 < sizeof(pattern); p++) {
-		pattern[o++] = *p;
-		if (*p == '[' && strchr(p, ']'))
-			p = strchr(p, ']') - 1;
-	}
-	pattern[o] = 0;
+	fold_brackets(pattern, sizeof(pattern), key, true);
 	disruption_class best = DC_ENGINE_RESTART; /* a target the table does not know: restart what reads it */
-	size_t best_len = 0;
-	bool found = false;
+	long best_len = -1;
 	for (size_t i = 0; i < disruption_rule_count; i++) {
 		const disruption_rule *r = &disruption_rules[i];
-		size_t n = strlen(r->key);
-		if (strcmp(r->target, target) == 0 && covers(r->key, pattern) && (!found || n > best_len)) {
+		long n = (long)strlen(r->key);
+		if (n > best_len && strcmp(r->target, target) == 0 && covers(r->key, pattern)) {
 			best = r->cls;
 			best_len = n;
-			found = true;
 		}
 	}
 	return best;
@@ -113,7 +121,7 @@ typedef struct planner {
 	size_t ngroups, gcap;
 	strmap values; /* interned old/new values */
 	size_t added, removed, changed, unchanged;
-	bool node_changed; /* the node being compared */
+	size_t recorded; /* differences recorded so far: a node or file changed when it grew */
 	const char *host;
 	const char *file, *target; /* the file being compared */
 	arena *scratch;
@@ -131,24 +139,13 @@ static const char *intern(planner *pl, const char *s)
 	return c;
 }
 
-/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list"; a
- * label stays (pools[tier0]): it names the thing, not a position. */
-static char *fold_indexes(arena *a, const char *key)
-{
-	char *out = arena_alloc(a, strlen(key) + 1), *o = out;
-	for (const char *p = key; *p; p++) {
-		*o++ = *p;
-		if (*p == '[' && p[1] >= '0' && p[1] <= '9' && strchr(p, ']'))
-			p = strchr(p, ']') - 1;
-	}
-	*o = 0;
-	return out;
-}
-
 static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
 {
-	pl->node_changed = true;
-	const char *pattern = fold_indexes(pl->scratch, key);
+	pl->recorded++;
+	/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list";
+	 * a label stays (pools[tier0]): it names the thing, not a position */
+	char *pattern = arena_alloc(pl->scratch, strlen(key) + 1);
+	fold_brackets(pattern, strlen(key) + 1, key, false);
 	char *gk = arena_printf(pl->scratch, "%s\x1f%s\x1f%d", file, pattern, (int)cls);
 	change_group *g = strmap_get(&pl->group_index, gk);
 	if (!g) {
@@ -243,11 +240,10 @@ static void compare_file(planner *pl, const node_file *old, const node_file *new
 		record(pl, f->rel, "(regenerated)", DC_NONE, NULL, NULL);
 		return;
 	}
-	pl->node_changed = false;
+	size_t before = pl->recorded;
 	semdiff(pl->scratch, semdiff_kind_of(f->target), old->data, old->len, new->data, new->len, on_difference, pl);
-	if (!pl->node_changed) /* bytes differ, meaning does not: comments */
+	if (pl->recorded == before) /* bytes differ, meaning does not: comments */
 		record(pl, f->rel, "(comments)", DC_NONE, NULL, NULL);
-	pl->node_changed = true;
 }
 
 static void compare_files(planner *pl, file_list *old, file_list *new)
@@ -309,22 +305,17 @@ static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
 	memset(t, 0, sizeof(*t));
 	t->dir = dir;
 	strmap_init(&t->hosts, a);
-	size_t len;
-	/* 4 KiB per file is far above what a manifest entry takes */
-	char *text = src_read_file(a, arena_printf(a, "%s/manifest.json", dir), (size_t)1 << 32, true, &len);
-	if (!text) {
-		*why = arena_printf(a, "%s/manifest.json: %s", dir, errno == EFBIG ? "larger than 4 GiB" : src_strerror(errno));
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
+	/* a manifest entry takes about 300 bytes: 4 GiB is millions of nodes */
+	json_t *root = dirfd < 0 ? NULL : output_manifest_read(dirfd, (size_t)1 << 32, &err);
+	if (dirfd >= 0)
+		close(dirfd);
+	if (!root) {
+		*why = err ? arena_printf(a, "%s/manifest.json: %s", dir, err == EFBIG ? "larger than 4 GiB" : src_strerror(err))
+			   : arena_printf(a, "%s/manifest.json is not a dslc manifest", dir);
 		return false;
 	}
-	json_error_t err;
-	json_t *root = json_loadb(text, len, 0, &err);
-	json_t *files = root ? json_object_get(root, "files") : NULL;
-	const char *format = root ? json_string_value(json_object_get(root, "format")) : NULL;
-	if (!json_is_array(files) || !format || strcmp(format, OUTPUT_FORMAT) != 0) {
-		*why = arena_printf(a, "%s/manifest.json is not a dslc manifest", dir);
-		json_decref(root);
-		return false;
-	}
+	json_t *files = json_object_get(root, "files");
 	size_t i;
 	json_t *f;
 	json_array_foreach(files, i, f) {
@@ -359,23 +350,37 @@ static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
 	return true;
 }
 
-/* Reads the files of one host of the old tree into the scratch arena. */
-static void read_old(arena *a, const old_tree *t, const char *prefix, file_list *l)
+/* The files the old tree lists for one host (prefix "nodes/<host>/", or ""
+ * for the cluster files), read into the scratch arena. */
+static file_list read_old(arena *a, const old_tree *t, const char *prefix, const file_list *listed)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		size_t len = 0;
-		l->v[i].data = src_read_file(a, arena_printf(a, "%s/%s%s", t->dir, prefix, l->v[i].rel), SRC_MAX_FILE_BYTES, true, &len);
-		l->v[i].len = len;
-		l->v[i].seen = false;
+	file_list l = {0};
+	for (size_t i = 0; i < listed->n; i++) {
+		node_file f = listed->v[i];
+		f.data = src_read_file(a, arena_printf(a, "%s/%s%s", t->dir, prefix, f.rel), SRC_MAX_FILE_BYTES, true, &f.len);
+		ARENA_PUSH(a, l.v, l.n, l.cap, f);
 	}
+	return l;
 }
 
-static file_list copy_list(arena *a, const file_list *l)
+/* The old side's files of one host (NULL: the cluster files): rendered from
+ * the old description, or read from the old tree. *present: the old side
+ * has that host. Non-zero when a target refused. */
+static int old_files(arena *a, const model *om, const old_tree *tree, const char *host, file_list *out, bool *present)
 {
-	file_list c = {0};
-	for (size_t i = 0; i < l->n; i++)
-		ARENA_PUSH(a, c.v, c.n, c.cap, l->v[i]);
-	return c;
+	*present = true;
+	if (om && !host)
+		return render_cluster(a, om, out);
+	if (om) {
+		const node *old = model_node(om, host);
+		*present = old != NULL;
+		return old ? render_node(a, om, old, out) : 0;
+	}
+	const file_list *listed = host ? strmap_get(&tree->hosts, host) : &tree->cluster;
+	*present = listed != NULL;
+	if (listed)
+		*out = read_old(a, tree, host ? arena_printf(a, "nodes/%s/", host) : "", listed);
+	return 0;
 }
 
 /* ---- output ------------------------------------------------------------------ */
@@ -400,13 +405,18 @@ static const char *shown(const char *v)
 	return v ? v : "(absent)";
 }
 
-static int highest(const planner *pl)
+/* Whether some group has class c: each present class is one step. */
+static bool has_class(const planner *pl, int c)
 {
-	int best = -1;
 	for (size_t i = 0; i < pl->ngroups; i++)
-		if (best < 0 || disruption_classes[pl->groups[i]->cls].rank > disruption_classes[best].rank)
-			best = (int)pl->groups[i]->cls;
-	return best;
+		if ((int)pl->groups[i]->cls == c)
+			return true;
+	return false;
+}
+
+static bool is_cluster(const change_group *g)
+{
+	return strncmp(g->file, "cluster/", 8) == 0;
 }
 
 static size_t shown_values(const planner *pl, const change_group *g)
@@ -427,7 +437,7 @@ static const char *where(const change_group *g)
 /* "(14 nodes)", or "(cluster)" for cluster files. */
 static const char *count_of(arena *a, const change_group *g)
 {
-	if (strncmp(g->file, "cluster/", 8) == 0)
+	if (is_cluster(g))
 		return "(cluster)";
 	return arena_printf(a, "(%zu node%s)", g->nhosts, g->nhosts == 1 ? "" : "s");
 }
@@ -444,7 +454,7 @@ static void print_text(planner *pl, FILE *out, int top)
 		const disruption_class_info *ci = &disruption_classes[g->cls];
 		fprintf(out, "\n%s%s%s  %s%s%s%s%s\n", c && ci->error ? "\033[1;31m" : c ? "\033[1m" : "", ci->id, c ? "\033[0m" : "",
 			where(g), *where(g) && *what(g) ? " " : "", what(g), *where(g) || *what(g) ? "  " : "", count_of(pl->ar, g));
-		bool cluster = strncmp(g->file, "cluster/", 8) == 0;
+		bool cluster = is_cluster(g);
 		size_t n = shown_values(pl, g);
 		for (size_t k = 0; k < n; k++) {
 			const value_pair *p = &g->pairs[k];
@@ -463,11 +473,8 @@ static void print_text(planner *pl, FILE *out, int top)
 	fprintf(out, "\nWhat to do, in order:\n");
 	int step = 1;
 	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		for (size_t i = 0; i < pl->ngroups; i++)
-			if ((int)pl->groups[i]->cls == r) {
-				fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
-				break;
-			}
+		if (has_class(pl, r))
+			fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
 }
 
 /* Markdown that stays readable as a PR comment at any node count: one
@@ -481,11 +488,13 @@ static void md_text(FILE *out, const char *s)
 	}
 }
 
-static void md_code(FILE *out, const char *s)
+/* A code span: a backquote inside becomes a quote; in a table cell a
+ * newline or '|' would end the row and becomes a space. */
+static void md_code(FILE *out, const char *s, bool cell)
 {
 	fputc('`', out);
 	for (; *s; s++)
-		fputc(*s == '`' ? '\'' : *s == '\n' || *s == '|' ? ' ' : *s, out);
+		fputc(*s == '`' ? '\'' : cell && (*s == '\n' || *s == '|') ? ' ' : *s, out);
 	fputc('`', out);
 }
 
@@ -503,11 +512,11 @@ static void print_markdown(planner *pl, FILE *out, int top)
 		const change_group *g = pl->groups[i];
 		fprintf(out, "| `%s` | ", disruption_classes[g->cls].id);
 		if (*where(g))
-			md_code(out, where(g));
+			md_code(out, where(g), true);
 		fputs(" | ", out);
 		if (*what(g))
-			md_code(out, what(g));
-		fprintf(out, " | %s |\n", strncmp(g->file, "cluster/", 8) == 0 ? "cluster" : arena_printf(pl->ar, "%zu", g->nhosts));
+			md_code(out, what(g), true);
+		fprintf(out, " | %s |\n", is_cluster(g) ? "cluster" : arena_printf(pl->ar, "%zu", g->nhosts));
 	}
 	fputc('\n', out);
 	for (size_t i = 0; i < pl->ngroups; i++) {
@@ -527,18 +536,15 @@ static void print_markdown(planner *pl, FILE *out, int top)
 				fputs(": ", out);
 			}
 			if (p->old || p->new) {
-				fputs("`", out);
-				for (const char *s = shown(p->old); *s; s++)
-					fputc(*s == '`' ? '\'' : *s, out);
-				fputs("` -> `", out);
-				for (const char *s = shown(p->new); *s; s++)
-					fputc(*s == '`' ? '\'' : *s, out);
-				fputs(strncmp(g->file, "cluster/", 8) == 0 ? "`" : "` on ", out);
+				md_code(out, shown(p->old), false);
+				fputs(" -> ", out);
+				md_code(out, shown(p->new), false);
+				fputs(is_cluster(g) ? "" : " on ", out);
 			} else {
 				fputs("on ", out);
 			}
-			if (strncmp(g->file, "cluster/", 8) != 0 || !(p->old || p->new))
-				md_text(out, strncmp(g->file, "cluster/", 8) == 0 ? "the cluster" : hosts_of(pl, p));
+			if (!is_cluster(g) || !(p->old || p->new))
+				md_text(out, is_cluster(g) ? "the cluster" : hosts_of(pl, p));
 			fputc('\n', out);
 		}
 		if (n < g->npairs)
@@ -548,11 +554,8 @@ static void print_markdown(planner *pl, FILE *out, int top)
 	fputs("#### What to do, in order\n\n", out);
 	int step = 1;
 	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		for (size_t i = 0; i < pl->ngroups; i++)
-			if ((int)pl->groups[i]->cls == r) {
-				fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
-				break;
-			}
+		if (has_class(pl, r))
+			fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
 }
 
 static void print_json(planner *pl, FILE *out, int top, const char *version)
@@ -577,12 +580,9 @@ static void print_json(planner *pl, FILE *out, int top, const char *version)
 	}
 	json_t *steps = json_array();
 	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		for (size_t i = 0; i < pl->ngroups; i++)
-			if ((int)pl->groups[i]->cls == r) {
-				json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
-								       disruption_classes[r].steps));
-				break;
-			}
+		if (has_class(pl, r))
+			json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
+							       disruption_classes[r].steps));
 	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o}", "format", "dslc-plan",
 				 "format_version", 1, "generator", version, "summary", "added", (json_int_t)pl->added, "removed",
 				 (json_int_t)pl->removed, "changed", (json_int_t)pl->changed, "unchanged", (json_int_t)pl->unchanged,
@@ -609,11 +609,11 @@ static bool compile_side(compilation *c, const char *path, const char *side)
 	return true;
 }
 
-static void finish_node(planner *pl, bool added)
+static void finish_node(planner *pl, bool added, size_t recorded_before)
 {
 	if (added)
 		pl->added++;
-	else if (pl->node_changed)
+	else if (pl->recorded > recorded_before)
 		pl->changed++;
 	else
 		pl->unchanged++;
@@ -629,24 +629,13 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		arena_init(&scratch);
 		pl->scratch = &scratch;
 		pl->host = nd->host;
-		pl->node_changed = false;
+		size_t before = pl->recorded;
 		strmap_put(&seen, nd->host, (void *)nd->host);
 		file_list nf = {0}, of = {0};
-		int rc = render_node(&scratch, nm, nd, &nf);
 		bool present = false;
-		if (!rc && om) {
-			const node *old = model_node(om, nd->host);
-			present = old != NULL;
-			if (old)
-				rc = render_node(&scratch, om, old, &of);
-		} else if (!rc) {
-			file_list *l = strmap_get(&tree->hosts, nd->host);
-			present = l != NULL;
-			if (l) {
-				of = copy_list(&scratch, l);
-				read_old(&scratch, tree, arena_printf(&scratch, "nodes/%s/", nd->host), &of);
-			}
-		}
+		int rc = render_node(&scratch, nm, nd, &nf);
+		if (!rc)
+			rc = old_files(&scratch, om, tree, nd->host, &of, &present);
 		if (rc) {
 			arena_free(&scratch);
 			return PLAN_IO;
@@ -655,23 +644,23 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			compare_files(pl, &of, &nf);
 		else
 			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
-		finish_node(pl, !present);
+		finish_node(pl, !present, before);
 		arena_free(&scratch);
 	}
 	/* nodes only the old side has */
+	arena scratch;
+	arena_init(&scratch);
+	pl->scratch = &scratch;
 	size_t nold = om ? om->nnodes : tree->nhosts;
 	for (size_t i = 0; i < nold; i++) {
 		const char *h = om ? om->nodes[i].host : tree->order[i];
 		if (strmap_get(&seen, h))
 			continue;
-		arena scratch;
-		arena_init(&scratch);
-		pl->scratch = &scratch;
 		pl->host = om ? h : arena_strdup(pl->ar, h);
 		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
 		pl->removed++;
-		arena_free(&scratch);
 	}
+	arena_free(&scratch);
 	return 0;
 }
 
@@ -682,17 +671,12 @@ static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree 
 	pl->scratch = &scratch;
 	pl->host = "(cluster)";
 	file_list nf = {0}, of = {0};
+	bool present;
 	int rc = render_cluster(&scratch, nm, &nf);
-	if (!rc && om) {
-		rc = render_cluster(&scratch, om, &of);
-	} else if (!rc) {
-		of = copy_list(&scratch, &tree->cluster);
-		read_old(&scratch, tree, "", &of);
-	}
-	if (!rc) {
-		/* cluster files are named cluster/... on both sides */
+	if (!rc)
+		rc = old_files(&scratch, om, tree, NULL, &of, &present);
+	if (!rc) /* cluster files are named cluster/... on both sides */
 		compare_files(pl, &of, &nf);
-	}
 	arena_free(&scratch);
 	return rc ? PLAN_IO : 0;
 }
@@ -733,17 +717,15 @@ int plan_run(const plan_opts *o, const char *version)
 	if (!rc) {
 		if (pl.ngroups)
 			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);
-		int top = highest(&pl);
+		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
 		if (o->format == PLAN_JSON)
 			print_json(&pl, stdout, top, version);
 		else if (o->format == PLAN_MARKDOWN)
 			print_markdown(&pl, stdout, top);
 		else
 			print_text(&pl, stdout, top);
+		/* comments only (none) is a change: nothing to do, but the tree differs */
 		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
-		/* comments only: nothing to do, but the tree is not the same */
-		if (top == DC_NONE)
-			rc = PLAN_CHANGES;
 	}
 	if (om)
 		compile_free(&oc);

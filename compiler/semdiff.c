@@ -121,6 +121,26 @@ static bool comment_or_blank(const char *p, size_t n)
 	return !n || *p == '#' || *p == ';';
 }
 
+typedef struct line_list {
+	const char **v;
+	size_t n, cap;
+} line_list;
+
+static line_list lines_of(arena *a, const char *text, size_t len)
+{
+	line_list l = {0};
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (!comment_or_blank(p, n)) {
+			const char *s = arena_strndup(a, p, n);
+			ARENA_PUSH(a, l.v, l.n, l.cap, s);
+		}
+		p += n + (nl != NULL);
+	}
+	return l;
+}
+
 /* Adds key = v to map; a key seen before becomes a list of its values
  * (a value of an INI file is never a list itself). */
 static void add_repeated(arena *a, sd_node *map, const char *key, sd_node *v)
@@ -144,13 +164,10 @@ static void add_repeated(arena *a, sd_node *map, const char *key, sd_node *v)
 static sd_node *read_ini(arena *a, const char *text, size_t len)
 {
 	sd_node *root = sd_new(a, N_MAP, NULL), *sec = NULL;
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p;
-		p += n + (nl != NULL);
-		if (comment_or_blank(line, n))
-			continue;
+	line_list lines = lines_of(a, text, len);
+	for (size_t i = 0; i < lines.n; i++) {
+		const char *line = lines.v[i];
+		size_t n = strlen(line);
 		if (line[0] == '[') {
 			sec = sd_new(a, N_MAP, NULL);
 			add_repeated(a, root, arena_strndup(a, line, n), sec);
@@ -308,26 +325,6 @@ static void diff(walk *w, const char *key, const sd_node *x, const sd_node *y)
 }
 
 /* ---- lines ----------------------------------------------------------------- */
-
-typedef struct line_list {
-	const char **v;
-	size_t n, cap;
-} line_list;
-
-static line_list lines_of(arena *a, const char *text, size_t len)
-{
-	line_list l = {0};
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (!comment_or_blank(p, n)) {
-			const char *s = arena_strndup(a, p, n);
-			ARENA_PUSH(a, l.v, l.n, l.cap, s);
-		}
-		p += n + (nl != NULL);
-	}
-	return l;
-}
 
 /* Lines only on one side (as multisets: a moved line is no change). */
 static line_list only_in(arena *a, const line_list *x, const line_list *y)

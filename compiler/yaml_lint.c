@@ -490,27 +490,59 @@ static const topo_device *find_iface(const topology *t, const char *iface)
 	return NULL;
 }
 
-/* The NUMA node all of the engine's drives the export knows are on; -1
- * when none is known or they are on several. */
-static int drives_numa(const ylint *y, const yengine *e)
+typedef void (*nvme_fn)(ylint *y, const yengine *e, const ynode *item, const char *pci, void *ctx);
+
+/* Calls fn for each PCI address in the bdev_lists of the engine's nvme
+ * tiers (entries that are not PCI addresses are the value checks' to
+ * report). */
+static void each_nvme(ylint *y, const yengine *e, nvme_fn fn, void *ctx)
 {
-	int numa = -1;
 	const ynode *tiers = ydoc_get(e->map, "storage");
 	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
 		const ynode *bl = ydoc_get(tiers->items[i], "bdev_list");
-		for (size_t j = 0; bl && bl->kind == Y_SEQ && j < bl->n; j++) {
+		const char *cls = get_str(tiers->items[i], "class");
+		if (!bl || bl->kind != Y_SEQ || !cls || strcmp(cls, "nvme") != 0)
+			continue;
+		for (size_t j = 0; j < bl->n; j++) {
 			char pci[16];
 			const char *why;
-			const topo_device *dv = bl->items[j]->kind == Y_SCALAR && val_pci(bl->items[j]->text, pci, &why)
-				? topo_find_device(y->topo, pci) : NULL;
-			if (!dv || dv->numa < 0)
-				continue;
-			if (numa >= 0 && dv->numa != numa)
-				return -1;
-			numa = dv->numa;
+			if (bl->items[j]->kind == Y_SCALAR && val_pci(bl->items[j]->text, pci, &why))
+				fn(y, e, bl->items[j], pci, ctx);
 		}
 	}
-	return numa;
+}
+
+static void drive_numa(ylint *y, const yengine *e, const ynode *item, const char *pci, void *ctx)
+{
+	(void)e, (void)item;
+	int *numa = ctx; /* -1 none yet, -2 several */
+	const topo_device *dv = topo_find_device(y->topo, pci);
+	if (dv && dv->numa >= 0 && *numa != -2)
+		*numa = *numa == -1 || *numa == dv->numa ? dv->numa : -2;
+}
+
+/* The NUMA node all of the engine's drives the export knows are on; -1
+ * when none is known or they are on several. */
+static int drives_numa(ylint *y, const yengine *e)
+{
+	int numa = -1;
+	each_nvme(y, e, drive_numa, &numa);
+	return numa < 0 ? -1 : numa;
+}
+
+/* Each drive is in the export, on the engine's NUMA node. */
+static void drive_local(ylint *y, const yengine *e, const ynode *item, const char *pci, void *ctx)
+{
+	(void)ctx;
+	const topo_device *dv = topo_find_device(y->topo, pci);
+	if (!dv) {
+		diag *d = diag_report(y->dc, R_DEVICE_ABSENT, item->loc, "the topology export has no NVMe drive at %s", pci);
+		diag_help(y->dc, d, "check the bus id (`lspci -d ::0108`) or the export");
+	} else if (dv->numa >= 0 && dv->numa != e->numa) {
+		diag *d = diag_report(y->dc, R_NVME_NOT_LOCAL, item->loc, "NVMe %s is on NUMA node %d, but engine %d runs on NUMA node %d",
+				      pci, dv->numa, e->idx, e->numa);
+		diag_help(y->dc, d, "give the engine the drives of NUMA node %d", e->numa);
+	}
 }
 
 /* The first interface of a NUMA node that can carry the provider's fabric
@@ -627,28 +659,7 @@ static void check_topology(ylint *y, yengine *e)
 		else
 			diag_help(y->dc, d, "use a NIC of NUMA node %d, or move the engine", e->numa);
 	}
-	const ynode *tiers = ydoc_get(e->map, "storage");
-	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
-		const ynode *bl = ydoc_get(tiers->items[i], "bdev_list");
-		const char *cls = get_str(tiers->items[i], "class");
-		if (!bl || bl->kind != Y_SEQ || !cls || strcmp(cls, "nvme") != 0)
-			continue;
-		for (size_t j = 0; j < bl->n; j++) {
-			char pci[16];
-			const char *why;
-			if (bl->items[j]->kind != Y_SCALAR || !val_pci(bl->items[j]->text, pci, &why))
-				continue;
-			const topo_device *dv = topo_find_device(t, pci);
-			if (!dv) {
-				diag *d = diag_report(y->dc, R_DEVICE_ABSENT, bl->items[j]->loc, "the topology export has no NVMe drive at %s", pci);
-				diag_help(y->dc, d, "check the bus id (`lspci -d ::0108`) or the export");
-			} else if (dv->numa >= 0 && dv->numa != e->numa) {
-				diag *d = diag_report(y->dc, R_NVME_NOT_LOCAL, bl->items[j]->loc,
-						      "NVMe %s is on NUMA node %d, but engine %d runs on NUMA node %d", pci, dv->numa, e->idx, e->numa);
-				diag_help(y->dc, d, "give the engine the drives of NUMA node %d", e->numa);
-			}
-		}
-	}
+	each_nvme(y, e, drive_local, NULL);
 }
 
 static void value_error(ylint *y, src_loc loc, const char *help, const char *msg)
