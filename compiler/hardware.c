@@ -154,11 +154,7 @@ static const topo_device *check_device(resolver *r, hardware *hw, const topology
 		diag *dd = diag_report(r->dc, R_DEVICE_ABSENT, loc, "the topology export names the interface%s of NIC %s '%s', not '%s'",
 				       strchr(names, ',') ? "s" : "", pci, names, name);
 		const char *cands[16];
-		size_t n = 0;
-		for (int i = 0; i < t->ndevices && n < 16; i++)
-			if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].pci, pci) == 0)
-				cands[n++] = t->devices[i].net;
-		const char *sug = kw_suggest(name, cands, n);
+		const char *sug = kw_suggest(name, cands, topo_nic_interfaces(t, pci, cands, 16));
 		diag_help(r->dc, dd, "write `nic %s pci %s`", sug ? sug : d->net, pci);
 		diag_fix_edit(r->dc, dd, loc, "%s pci %s", sug ? sug : d->net, pci);
 		return NULL;

@@ -63,8 +63,7 @@ typedef struct cli {
 	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
 	bool fix;                /* lint --fix */
 	const char *against, *against_source; /* plan */
-	unsigned max_values;
-	bool max_values_set;
+	unsigned max_values;     /* plan --max-values */
 	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
 } cli;
 
@@ -109,6 +108,7 @@ static int parse_args(int argc, char **argv, cli *c)
 	memset(c, 0, sizeof(*c));
 	c->fail_on = SEV_ERROR;
 	c->max_findings = 100;
+	c->max_values = 10;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
@@ -134,7 +134,6 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (*end || v < 0 || v > 1000000)
 				return usage_error("--max-values takes a number (0 = all), not '%s'", argv[i]);
 			c->max_values = (unsigned)v;
-			c->max_values_set = true;
 		} else if (strcmp(a, "--disable") == 0 || strcmp(a, "--enable") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs rule ids", a);
@@ -292,13 +291,18 @@ static int cmd_lint(const cli *c)
 		if (fr.skipped)
 			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
 		fputc('\n', stderr);
-		compile_free(&comp);
-		if (fr.refused)
+		if (fr.refused) {
+			compile_free(&comp);
 			return EXIT_USAGE;
-		cli again = *c;
-		again.fix_pass = c->fix_pass + 1;
-		again.fix = fr.files > 0 && again.fix_pass < 10; /* fixed files may show the next finding */
-		return cmd_lint(&again); /* what is left, from the files as written */
+		}
+		if (fr.files) { /* fixed files may show the next finding: lint what was written */
+			compile_free(&comp);
+			cli again = *c;
+			again.fix_pass = c->fix_pass + 1;
+			again.fix = again.fix_pass < 10;
+			return cmd_lint(&again);
+		}
+		/* nothing written: what is left is what this pass found */
 	}
 	if (report_print(&comp.dc, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
 		rc = EXIT_USAGE;
@@ -369,7 +373,7 @@ static int cmd_plan(const cli *c)
 		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
 		return EXIT_USAGE;
 	}
-	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values_set ? c->max_values : 10};
+	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values};
 	if (c->format && strcmp(c->format, "markdown") == 0)
 		o.format = PLAN_MARKDOWN;
 	else if (c->format && strcmp(c->format, "json") == 0)

@@ -84,7 +84,9 @@ const topo_device *topo_find_device(const topology *t, const char *pci);
 /* The interface `name` of the NIC function at pci; NULL when it has none
  * by that name (or no such function). */
 const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name);
-/* "eth2, ib0": the network interfaces of the NIC function at pci. */
+/* The network interfaces of the NIC function at pci (at most max). */
+size_t topo_nic_interfaces(const topology *t, const char *pci, const char **out, size_t max);
+/* "eth2, ib0": the same, for a message. */
 char *topo_nic_names(arena *a, const topology *t, const char *pci);
 
 /* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */

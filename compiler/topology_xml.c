@@ -278,11 +278,21 @@ const topo_device *topo_find_nic(const topology *t, const char *pci, const char 
 	return NULL;
 }
 
+size_t topo_nic_interfaces(const topology *t, const char *pci, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (int i = 0; i < t->ndevices && n < max; i++)
+		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].pci, pci) == 0)
+			out[n++] = t->devices[i].net;
+	return n;
+}
+
 char *topo_nic_names(arena *a, const topology *t, const char *pci)
 {
+	const char *ifs[16];
+	size_t n = topo_nic_interfaces(t, pci, ifs, 16);
 	char *names = NULL;
-	for (int i = 0; i < t->ndevices; i++)
-		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].pci, pci) == 0)
-			names = names ? arena_printf(a, "%s, %s", names, t->devices[i].net) : arena_strdup(a, t->devices[i].net);
+	for (size_t i = 0; i < n; i++)
+		names = names ? arena_printf(a, "%s, %s", names, ifs[i]) : arena_strdup(a, ifs[i]);
 	return names;
 }
