@@ -1,6 +1,7 @@
 /* keywords.c - the vocabulary of the language: one table per block kind.
  * SPEC.md's keyword reference is generated from these tables
  * (`dslc keywords --markdown`) and checked by the tests. */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -346,6 +347,179 @@ static void cl_fabric(kw_ctx *k)
 	}
 }
 
+
+/* ---- kubernetes block (cluster) ------------------------------------------- */
+
+/* A Kubernetes label-like name: 1-63 of [a-z0-9-], alphanumeric at both ends
+ * (DNS-1123 label, k8s.io/apimachinery validation IsDNS1123Label). */
+static bool kube_dns_label(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return false;
+	return true;
+}
+
+static void ku_namespace(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "a namespace", &w, &l))
+		return;
+	if (!kube_dns_label(w)) {
+		kw_bad(k, l, "'%s' is not a namespace name: 1 to 63 lower-case letters, digits or '-', alphanumeric at both ends", w);
+		return;
+	}
+	if (kw_once(k, &ks->ns.loc, &ks->ns.set))
+		ks->ns = (opt_str){w, src_loc_join(k->kwloc, l), true};
+}
+
+/* An image reference: registry/path:tag or @sha256:..., no spaces or quotes
+ * (the pod spec takes it verbatim). */
+static void ku_image(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "an image reference", &w, &l))
+		return;
+	bool ok = *w && strlen(w) <= 255 && w[0] != '-' && w[0] != '/';
+	for (const char *p = w; *p && ok; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("._-/:@", *p);
+	if (!ok) {
+		kw_bad(k, l, "'%s' is not an image reference (registry/name:tag or name@sha256:digest)", w);
+		return;
+	}
+	if (kw_once(k, &ks->image.loc, &ks->image.set))
+		ks->image = (opt_str){w, src_loc_join(k->kwloc, l), true};
+}
+
+static void run_as(kw_ctx *k, opt_int *uid, opt_int *gid)
+{
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "UID:GID", &w, &l))
+		return;
+	char *end;
+	long u = strtol(w, &end, 10), g = -1;
+	if (*end == ':' && end > w && end[1] >= '0' && end[1] <= '9')
+		g = strtol(end + 1, &end, 10);
+	if (*end || w[0] < '0' || w[0] > '9' || u < 1 || u > 2147483647L || g < 1 || g > 2147483647L) {
+		kw_bad(k, l, "'%s' is not UID:GID of a non-root user (e.g. 1001:1001)", w);
+		return;
+	}
+	if (!kw_once(k, &uid->loc, &uid->set))
+		return;
+	*uid = (opt_int){u, src_loc_join(k->kwloc, l), true};
+	*gid = (opt_int){g, uid->loc, true};
+}
+
+static void ku_run_as(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	run_as(k, &ks->uid, &ks->gid);
+}
+
+static void ku_agent_run_as(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	run_as(k, &ks->agent_uid, &ks->agent_gid);
+}
+
+/* An extended resource: <domain>/<name>, the name as both device plugins
+ * accept it ([A-Za-z0-9_]+: k8s-rdma-shared-dev-plugin validResourceName). */
+static void resource(kw_ctx *k, opt_str *res, opt_int *numa)
+{
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "a resource name such as rdma/daos", &w, &l))
+		return;
+	const char *slash = strchr(w, '/');
+	bool ok = slash && slash > w && slash[1] && (size_t)(slash - w) <= 253 && strlen(slash + 1) <= 63;
+	for (const char *p = w; ok && p < slash; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.';
+	for (const char *p = slash ? slash + 1 : w; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+	if (ok && (strcmp(w, "kubernetes.io") == 0 || strstr(w, "kubernetes.io/")))
+		ok = false;
+	if (!ok) {
+		kw_bad(k, l, "'%s' is not an extended resource name: <domain>/<name>, the name of letters, digits and '_'", w);
+		return;
+	}
+	if (!kw_once(k, &res->loc, &res->set))
+		return;
+	*res = (opt_str){w, src_loc_join(k->kwloc, l), true};
+	if (kw_peek_word(k, "numa")) {
+		kw_next(k);
+		*numa = (opt_int){1, k->last, true};
+	}
+}
+
+static void ku_rdma(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	resource(k, &ks->rdma_resource, &ks->rdma_numa);
+}
+
+static void ku_nvme(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	resource(k, &ks->nvme_resource, &ks->nvme_numa);
+}
+
+static void ku_update(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "ondelete or rolling", &w, &l))
+		return;
+	if (strcmp(w, "ondelete") && strcmp(w, "rolling")) {
+		kw_bad(k, l, "'update' takes ondelete or rolling, not '%s'", w);
+		return;
+	}
+	if (!kw_once(k, &ks->update.loc, &ks->update.set))
+		return;
+	ks->update = (opt_str){w, src_loc_join(k->kwloc, l), true};
+	if (strcmp(w, "rolling") == 0 && kw_peek_word(k, "surge")) {
+		kw_next(k);
+		int64_t n;
+		src_loc nl;
+		if (kw_int(k, "a surge count", 0, 1000, &n, &nl))
+			ks->surge = (opt_int){n, nl, true};
+	}
+}
+
+static const keyword kube_kws[] = {
+	{"namespace", "namespace <name>", "Namespace of the DAOS objects (default daos).", KW_CUSTOM, 0, 0, 0, NULL, ku_namespace},
+	{"image", "image <reference>", "Container image with daos_server, daos_server_helper (setuid root) and daos_agent of the declared release. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_image},
+	{"run_as", "run_as <uid>:<gid>", "The image's daos_server user and group: the pod's runAsUser, runAsGroup and fsGroup. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_run_as},
+	{"agent_run_as", "agent_run_as <uid>:<gid>", "The image's daos_agent user and group (default: run_as).", KW_CUSTOM, 0, 0, 0, NULL, ku_agent_run_as},
+	{"rdma_resource", "rdma_resource <domain>/<name> [numa]", "RDMA resource of k8s-rdma-shared-dev-plugin, one per engine: <name>_e<i> selects engine i's NIC (default rdma/daos). `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_rdma},
+	{"nvme_resource", "nvme_resource <domain>/<name> [numa]", "VFIO resource of generic-device-plugin: one device per drive's IOMMU group (default squat.ai/daos_nvme). `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_nvme},
+	{"memory_overhead", "memory_overhead <size>", "Memory of daos_server and the engines besides SCM, added to the pod's memory request (default 2GiB).", KW_SIZE, F(kube_spec, memory_overhead), (int64_t)(256 * MiB), (int64_t)(1 * TiB), NULL, NULL},
+	{"server_memory", "server_memory <size>", "Override of the daos-server pod's memory request and limit (checked: at least SCM plus memory_overhead).", KW_SIZE, F(kube_spec, server_memory), (int64_t)GiB, (int64_t)(64 * TiB), NULL, NULL},
+	{"update", "update <ondelete|rolling> [surge <n>]", "DaemonSet updateStrategy: OnDelete (default; engines restart when an operator deletes the pod) or RollingUpdate with maxSurge 0.", KW_CUSTOM, 0, 0, 0, NULL, ku_update},
+};
+const kw_table kw_kube = KW_TABLE("kubernetes", kube_kws);
+
+static void cl_kubernetes(kw_ctx *k)
+{
+	cluster_spec *c = k->target;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	if (!kw_once(k, &c->kube.loc, &c->kube.set))
+		return;
+	c->kube.loc = k->st->loc;
+	const kw_table *t[] = {&kw_kube};
+	kw_apply(k->r, b, t, 1, &c->kube, -1);
+}
+
 static void any_env(kw_ctx *k)
 {
 	env_list *env;
@@ -378,6 +552,7 @@ static const keyword cluster_kws[] = {
 	{"telemetry_port", "telemetry_port <port>", "Prometheus metrics port of daos_server (0 disables; default 9191).", KW_INT, F(cluster_spec, telemetry_port), 0, 65535, NULL, NULL},
 	{"transport", "transport <secure|insecure>", "Certificates (secure, the default) or allow_insecure.", KW_ENUM, F(cluster_spec, transport), 0, 0, transports, NULL},
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of the cluster.", KW_CUSTOM, 0, 0, 0, NULL, cl_env},
+	{"kubernetes", "kubernetes { ... }", "Settings of the daos-server and daos-agent pods of `deploy kubernetes` profiles.", KW_CUSTOM, 0, 0, 0, NULL, cl_kubernetes},
 };
 const kw_table kw_cluster = KW_TABLE("cluster", cluster_kws);
 
@@ -845,8 +1020,11 @@ static void pr_kubelet(kw_ctx *k)
 static const char *const os_names[] = {"debian12", "debian13", "ubuntu22.04", "ubuntu24.04", "rhel8", "rhel9",
 	"rhel10", "rocky8", "rocky9", "rocky10", "alma8", "alma9", "alma10", "azurelinux3", "sles15", NULL};
 
+static const char *const deploy_models[] = {"systemd", "kubernetes", NULL};
+
 static const keyword profile_kws[] = {
 	{"os", "os <distribution>", "The node's OS (debian12, ubuntu24.04, rhel9, rocky9, azurelinux3, ...).", KW_ENUM, F(node_spec, os), 0, 0, os_names, NULL},
+	{"deploy", "deploy <systemd|kubernetes>", "How daos_server and daos_agent run: host services (systemd, the default) or pods of DaemonSets (kubernetes; the cluster's kubernetes block).", KW_ENUM, F(node_spec, deploy), 0, 0, deploy_models, NULL},
 	{"reserve", "reserve os <n> cores per numa [at start|end]", "Physical cores of each NUMA node kept for the OS and kubelet, at the start (default) or end of the node.", KW_CUSTOM, 0, 0, 0, NULL, pr_reserve},
 	{"engine", "engine per numa { ... } | engine numa <n> { ... }", "One DAOS engine on every NUMA node, or settings for the engine of one NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, pr_engine},
 	{"hugepages", "hugepages <size>", "Hugepage memory per node (nr_hugepages); default: DAOS's minimum, 1 GiB per target (+1 per engine with a meta role).", KW_SIZE, F(node_spec, hugepages), (int64_t)(2 * MiB), (int64_t)(64 * TiB), NULL, NULL},

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "kw.h"
+#include "kube.h"
 #include "node_os.h"
 #include "place.h"
 #include "value.h"
@@ -474,6 +475,7 @@ void lint_model(model *m)
 	lint_cluster(m);
 	lint_fabric_mtu(m);
 	lint_env(m, &m->cluster.env);
+	kube_lint_cluster(m);
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_plan *p = m->specs[i]->plan;
 		if (!p || !p->topo)

@@ -482,7 +482,7 @@ static int cmd_keywords(bool markdown)
 {
 	if (!markdown) {
 		const kw_table *all[] = {&kw_top, &kw_cluster, &kw_fabric, &kw_hardware, &kw_numa, &kw_profile,
-			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container};
+			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_kube, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container};
 		for (size_t t = 0; t < sizeof(all) / sizeof(all[0]); t++)
 			for (size_t i = 0; i < all[t]->n; i++)
 				printf("%s\t%s\n", all[t]->block, all[t]->kws[i].name);
@@ -498,6 +498,7 @@ static int cmd_keywords(bool markdown)
 	print_table(&kw_kernel, "`kernel` block (in `profile`, `nodes` and `node` blocks)");
 	print_table(&kw_kubelet, "`kubelet` block (in `profile`, `nodes` and `node` blocks)");
 	print_table(&kw_network, "`network` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_kube, "`kubernetes` block (in `cluster`)");
 	print_table(&kw_bmc, "`bmc redfish` block (in `hardware`)");
 	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
 	print_table(&kw_pool, "`pool` block");

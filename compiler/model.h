@@ -140,10 +140,23 @@ typedef struct kubelet_spec {
 	opt_str reserved_cpus; /* an override, checked */
 } kubelet_spec;
 
+/* kubernetes { ... } in the cluster block: what the pods of every
+ * `deploy kubernetes` profile share (SPEC.md, "Deployment models"). */
+typedef struct kube_spec {
+	bool set;
+	src_loc loc;
+	opt_str ns, image, update;
+	opt_int uid, gid, agent_uid, agent_gid; /* run_as, agent_run_as */
+	opt_str rdma_resource, nvme_resource;
+	opt_int rdma_numa, nvme_numa; /* the plugin reports NUMA topology (`numa` after the name) */
+	opt_int memory_overhead, server_memory, surge;
+} kube_spec;
+
 typedef struct node_spec {
 	const char *origin; /* "profile converged", "node gpu007", for messages */
 	hardware *hw;
 	opt_str os;
+	opt_str deploy; /* systemd (default) or kubernetes */
 	opt_int os_cores;
 	opt_str os_at; /* "start" (default) or "end" of each NUMA node */
 	opt_int hugepages; /* bytes per node; unset = DAOS's minimum */
@@ -208,6 +221,7 @@ typedef struct cluster_spec {
 	src_loc aps_loc;
 	bool aps_set;
 	env_list env;
+	kube_spec kube;
 	bool tainted;
 } cluster_spec;
 
@@ -281,7 +295,14 @@ typedef struct model {
 	size_t npools, pools_cap;
 	container_spec **containers;
 	size_t ncontainers, containers_cap;
+	struct kube_layout *kube_layout; /* the DaemonSet groups, made on first use (targets/kubernetes.c) */
 } model;
+
+/* The spec's daos_server runs in a pod (deploy kubernetes). */
+static inline bool spec_in_pods(const node_spec *s)
+{
+	return s->deploy.set && s->deploy.v[0] == 'k';
+}
 
 /* Resolves the AST into the model. Findings go to dc. */
 void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);

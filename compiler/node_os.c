@@ -1,6 +1,7 @@
 /* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
  * sections 2 (kernel command line) and 4 (kubelet). */
 #include "node_os.h"
+#include "kube.h"
 #include "safety.h"
 
 #include <stdio.h>
@@ -55,7 +56,7 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 	k->family = family_of(s->os.set ? s->os.v : NULL);
 	/* without an OS dslc cannot install a command line; it manages one only
 	 * when the profile says which OS, or asks for it with a kernel block */
-	if (k->family == GRUB_NONE && !s->kernel.set)
+	if (k->family == GRUB_NONE && !s->kernel.set && !spec_in_pods(s))
 		return NULL;
 	const kernel_spec *ks = &s->kernel;
 	const char *iommu = ks->iommu.set ? ks->iommu.v : has_nvme(p) ? "pt" : NULL;
@@ -63,7 +64,17 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 		env_set(m->ar, &k->params, "iommu", "pt", ks->iommu.set ? ks->iommu.loc : ks->loc);
 	else if (iommu && strcmp(iommu, "off") == 0)
 		env_set(m->ar, &k->params, "iommu", "off", ks->iommu.loc);
-	if (p->hugepage_size == GiB && p->nr_hugepages) {
+	const kube_plan *kp = kube_plan_of(m, s);
+	if (kp) {
+		/* a pod cannot allocate hugepages or turn THP off: both at boot,
+		 * as many pages as the pod requests (hugepagesz before hugepages,
+		 * the kernel pairs them) */
+		env_set(m->ar, &k->params, "transparent_hugepage", "never", s->deploy.loc);
+		env_set(m->ar, &k->params, "hugepagesz", kp->kernel_pagesize, s->deploy.loc);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)kp->hugepages), s->deploy.loc);
+		if (p->hugepage_size == GiB)
+			env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+	} else if (p->hugepage_size == GiB && p->nr_hugepages) {
 		/* 1 GiB pages can only be reserved at boot. hugepagesz before its
 		 * hugepages (the kernel pairs them), and before default_hugepagesz:
 		 * grubby matches "hugepagesz=" as a substring (grubby-bls
@@ -101,7 +112,8 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
 	const kubelet_spec *ks = &s->kubelet;
-	if (!ks->set || !p || !p->ok)
+	bool pods = spec_in_pods(s);
+	if ((!ks->set && !pods) || !p || !p->ok)
 		return NULL;
 	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));
 	k->reserved_cpus = ks->reserved_cpus.set ? ks->reserved_cpus.v : place_reserved_cpus(m->ar, p);
@@ -111,7 +123,8 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
 	k->minor = minor_of(ks->version.set ? ks->version.v
 				: s->os.set && strncmp(s->os.v, "azurelinux", 10) == 0 ? "1.30" : "1.33");
-	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32;
+	/* in pods the daos-server container must reach the reserved engine CPUs */
+	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32 && !pods;
 	k->strict = strcmp(k->cpu_manager, "static") == 0 && want && k->minor >= 32;
 	k->alpha_gate = k->strict && k->minor == 32;
 	uint64_t base_system = ks->system_reserved.set ? (uint64_t)ks->system_reserved.v : 4 * GiB;
@@ -127,7 +140,7 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	uint64_t daos = 0;
 	for (int n = 0; n < k->nnuma; n++) {
 		uint64_t here = 0;
-		for (int i = 0; i < p->nengines; i++)
+		for (int i = 0; i < p->nengines && !pods; i++) /* in pods SCM is the pod's memory */
 			if (p->engines[i].numa == n)
 				here += p->engines[i].scm_bytes;
 		k->numa_reserved[n] = here;
@@ -254,7 +267,7 @@ static void lint_pod_cpus(model *m, const node_spec *s, const kubelet_plan *k)
 			total++;
 		}
 	}
-	src_loc where = s->kubelet.loc;
+	src_loc where = s->kubelet.set ? s->kubelet.loc : s->deploy.loc;
 	if (!total) {
 		diag *d = diag_report(m->dc, R_KUBELET_NO_POD_CPUS, where,
 				      "every CPU of %s is reserved for the OS and DAOS: Kubernetes has none for pods", s->origin);
@@ -317,7 +330,7 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 				      ks->version.set ? "" : " (the OS's own)");
 		diag_help(dc, d, "declare the kubelet you run (`version 1.33`), or write `strict_reservation off` and accept "
 			  "that burstable pods share the engine CPUs");
-	} else if (strcmp(k->cpu_manager, "static") == 0 && !k->strict && k->minor >= 0 && !ks->strict.set) {
+	} else if (strcmp(k->cpu_manager, "static") == 0 && !k->strict && k->minor >= 0 && !ks->strict.set && !spec_in_pods(s)) {
 		diag *d = diag_report(dc, R_KUBELET_STRICT_RESERVATION, ks->version.set ? ks->version.loc : ks->loc,
 				      "Kubernetes 1.%d has no strict-cpu-reservation: pods share the DAOS engine CPUs", k->minor);
 		diag_help(dc, d, "run 1.32 or later and declare it: `version 1.33`");
@@ -328,7 +341,7 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 		uint64_t mem = p->topo->numa[n].memory, hp = place_hugepages_on(p, n);
 		hp_total += hp;
 		if (mem && k->numa_reserved[n] + hp > mem) {
-			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->loc,
+			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->set ? ks->loc : s->deploy.loc,
 					      "NUMA node %d must reserve %llu MiB and hold %llu MiB of hugepages but has %llu MiB", n,
 					      (unsigned long long)(k->numa_reserved[n] / MiB), (unsigned long long)(hp / MiB),
 					      (unsigned long long)(mem / MiB));
@@ -336,7 +349,7 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 		}
 	}
 	if (hp_total) {
-		diag *d = diag_report(dc, R_KUBELET_HUGEPAGES, ks->loc,
+		diag *d = diag_report(dc, R_KUBELET_HUGEPAGES, ks->set ? ks->loc : s->deploy.loc,
 				      "DAOS's %llu MiB of hugepages stay allocatable to pods as hugepages-%s",
 				      (unsigned long long)(hp_total / MiB), p->hugepage_size == GiB ? "1Gi" : "2Mi");
 		diag_note_at(dc, d, SRC_LOC_NONE, "the kubelet lists pre-allocated hugepages as a resource of their own; "
@@ -407,4 +420,5 @@ void node_os_lint(model *m, const node_spec *s)
 	const kubelet_plan *kp = node_kubelet_plan(m, s);
 	if (kp)
 		lint_kubelet(m, s, kp);
+	kube_lint_spec(m, s);
 }

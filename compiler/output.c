@@ -472,15 +472,21 @@ int output_render_cluster(const model *m, arena *ar, output_file_fn fn, void *ct
 	buf b;
 	buf_init(&b);
 	int rc = 0;
-	for (size_t t = 0; t < cluster_target_count && !rc && m->npools; t++) {
-		buf_reset(&b);
-		if (!cluster_target_table[t].fn(m, &b)) {
-			fprintf(stderr, "dslc: target %s refused to write: a value failed its safety check (nothing written)\n", cluster_target_table[t].name);
-			rc = 2;
-			break;
+	for (size_t t = 0; t < cluster_target_count && !rc; t++) {
+		for (int idx = 0; !rc; idx++) {
+			buf_reset(&b);
+			target_file tf = {&b, cluster_target_table[t].path, cluster_target_table[t].mode, idx};
+			target_result r = cluster_target_table[t].fn(m, &tf);
+			if (r == TARGET_SKIP)
+				break;
+			if (r == TARGET_FAIL) {
+				fprintf(stderr, "dslc: target %s refused to write: a value failed its safety check (nothing written)\n",
+					cluster_target_table[t].name);
+				rc = 2;
+				break;
+			}
+			rc = fn(ctx, arena_printf(ar, "cluster/%s", tf.path), NULL, cluster_target_table[t].name, &b, tf.mode);
 		}
-		rc = fn(ctx, arena_printf(ar, "cluster/%s", cluster_target_table[t].path), NULL, cluster_target_table[t].name, &b,
-			cluster_target_table[t].mode);
 	}
 	buf_free(&b);
 	return rc;

@@ -410,7 +410,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	/* env_vars: cluster, derived settings, profile, engine; later wins.
 	 * Sized once: a plan per node block must not leave grown copies behind. */
 	env_list *env = &ep->env;
-	env->cap = c->env.n + 2 + s->env.n + e->env.n;
+	env->cap = c->env.n + 3 + s->env.n + e->env.n;
 	env->items = arena_alloc(m->ar, env->cap * sizeof(*env->items));
 	for (size_t i = 0; i < c->env.n; i++)
 		env_set(m->ar, env, c->env.items[i].name, c->env.items[i].value, c->env.items[i].loc);
@@ -419,6 +419,10 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	if (c->swim_suspect_ms.set)
 		env_set(m->ar, env, "SWIM_SUSPECT_TIMEOUT", arena_printf(m->ar, "%lld", (long long)c->swim_suspect_ms.v),
 			c->swim_suspect_ms.loc);
+	/* in a pod the engine's hwloc sees only the cgroup cpuset: without this
+	 * first_core counts the container's cores, not the host's */
+	if (spec_in_pods(s))
+		env_set(m->ar, env, "HWLOC_ALLOW", "all", s->deploy.loc);
 	for (size_t i = 0; i < s->env.n; i++)
 		env_set(m->ar, env, s->env.items[i].name, s->env.items[i].value, s->env.items[i].loc);
 	for (size_t i = 0; i < e->env.n; i++)
@@ -565,7 +569,7 @@ static void place_spec(model *m, node_spec *s)
 	cross_engine(m, p);
 	/* pinned_numa_node reproduces the plan only when every engine starts at
 	 * its NUMA node's first core: DAOS then takes exactly those cores. */
-	p->pinned_mode = p->nengines > 0;
+	p->pinned_mode = p->nengines > 0 && !spec_in_pods(s);
 	const engine_plan *moved = NULL; /* an engine that does not start at its node's first core */
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *ep = &p->engines[i];
@@ -574,8 +578,17 @@ static void place_spec(model *m, node_spec *s)
 			moved = moved ? moved : ep;
 		}
 	}
+	for (int i = 0; spec_in_pods(s) && i < p->nengines; i++) {
+		const engine_spec *e = p->engines[i].spec;
+		if (!e->pinned_numa.set || e->first_core.set)
+			continue;
+		diag *d = diag_report(m->dc, R_K8S_PINNED_NUMA, e->pinned_numa.loc,
+				      "pinned_numa_node for an engine in a pod: inside the container it is a logical NUMA index");
+		diag_note_at(m->dc, d, s->deploy.loc, "the engines run in pods here");
+		diag_help(m->dc, d, "remove pinned_numa_node; dslc writes first_core %d for this engine", p->engines[i].first_core);
+	}
 	/* an explicit pin that first_core mode drops is never silent */
-	for (int i = 0; !p->pinned_mode && moved && i < p->nengines; i++) {
+	for (int i = 0; !p->pinned_mode && moved && !spec_in_pods(s) && i < p->nengines; i++) {
 		const engine_spec *e = p->engines[i].spec;
 		/* a pin that is wrong in itself, or beside first_core, has its own finding */
 		if (!e->pinned_numa.set || e->first_core.set || e->pinned_numa.v != p->topo->numa[p->engines[i].numa].os_index)

@@ -48,6 +48,9 @@ struct node_plan {
 	bool os_planned;
 	struct kernel_plan *kernel;
 	struct kubelet_plan *kubelet;
+	bool kube_planned;
+	struct kube_plan *kube; /* deploy kubernetes: the daos-server pod's figures */
+	int kube_server, kube_agent; /* its DaemonSet groups + 1 (targets/kubernetes.c) */
 };
 
 /* Sets the diagnostics context to a node override's origin (or clears it). */

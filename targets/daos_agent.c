@@ -34,12 +34,17 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 
 target_result target_daos_agent(const model *m, const node *nd, target_file *tf)
 {
-	const cluster_spec *c = &m->cluster;
-	if (tf->index)
+	if (tf->index || spec_in_pods(nd->spec))
 		return TARGET_SKIP;
+	return daos_agent_yaml(m, nd->spec, tf->data) ? TARGET_OK : TARGET_FAIL;
+}
+
+bool daos_agent_yaml(const model *m, const node_spec *s, buf *out)
+{
+	const cluster_spec *c = &m->cluster;
 	yaml_out y;
-	if (!yo_begin(&y, tf->data, m->release))
-		return TARGET_FAIL;
+	if (!yo_begin(&y, out, m->release))
+		return false;
 	yo_map(&y);
 	yo_kstr(&y, K_AGENT_NAME, c->name);
 	yo_key(&y, K_AGENT_ACCESS_POINTS);
@@ -52,9 +57,14 @@ target_result target_daos_agent(const model *m, const node *nd, target_file *tf)
 	yo_kstr(&y, K_AGENT_RUNTIME_DIR, "/var/run/daos_agent");
 	yo_kstr(&y, K_AGENT_LOG_FILE, "/var/log/daos/daos_agent.log");
 	yo_kstr(&y, K_AGENT_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
-	fabric_ifaces(&y, nd->spec->plan);
+	/* a restarted agent pod must not evict every local pool handle (its
+	 * default, utils/config/daos_agent.yml); procmon, with hostPID, still
+	 * cleans up after crashed clients */
+	if (spec_in_pods(s))
+		yo_kbool(&y, K_AGENT_DISABLE_AUTO_EVICT, true);
+	fabric_ifaces(&y, s->plan);
 	yo_map_end(&y);
-	return yo_end(&y) ? TARGET_OK : TARGET_FAIL;
+	return yo_end(&y);
 }
 
 const target_info target_table[] = {
@@ -79,6 +89,12 @@ const target_info target_table[] = {
 	{"bios", "redfish/bios-settings.json",
 	 "The Redfish PATCH body of the BIOS settings: flat {\"Attributes\": {...}} as in DMTF's Bios schema, or grouped for `dialect nested`; optional @Redfish.SettingsApplyTime.",
 	 target_bios},
+	{"containerd", "etc/systemd/system/containerd.service.d/",
+	 "With `deploy kubernetes`: containerd's LimitMEMLOCK=infinity (a systemd drop-in) and device_ownership_from_security_context (etc/containerd/conf.d/50-dslc.toml, read when config.toml imports conf.d).",
+	 target_containerd},
+	{"vfio", "usr/local/sbin/dslc-vfio-bind",
+	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing mounted drives and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",
+	 target_vfio},
 	{"bios_apply", "redfish/apply.sh",
 	 "Sends the PATCH: reads the settings URI and the ETag (Bios resource, settings resource or *), PATCHes with If-Match, fails clearly on 412 and 428; credentials from the environment only.",
 	 target_bios_apply},

@@ -90,14 +90,19 @@ void transport_out(yaml_out *y, const model *m, bool server)
 
 target_result target_daos_server(const model *m, const node *nd, target_file *tf)
 {
-	buf *out = tf->data;
-	if (tf->index)
+	/* in pods the file is the group's ConfigMap (cluster/kubernetes/) */
+	if (tf->index || spec_in_pods(nd->spec))
 		return TARGET_SKIP;
+	return daos_server_yaml(m, nd->spec, tf->data) ? TARGET_OK : TARGET_FAIL;
+}
+
+bool daos_server_yaml(const model *m, const node_spec *s, buf *out)
+{
 	const cluster_spec *c = &m->cluster;
-	const node_plan *p = nd->spec->plan;
+	const node_plan *p = s->plan;
 	yaml_out y;
 	if (!yo_begin(&y, out, m->release))
-		return TARGET_FAIL;
+		return false;
 	yo_map(&y);
 	yo_kstr(&y, K_NAME, c->name);
 	yo_key(&y, K_ACCESS_POINTS);
@@ -136,5 +141,5 @@ target_result target_daos_server(const model *m, const node *nd, target_file *tf
 		engine_out(&y, m, p, &p->engines[i]);
 	yo_seq_end(&y);
 	yo_map_end(&y);
-	return yo_end(&y) ? TARGET_OK : TARGET_FAIL;
+	return yo_end(&y);
 }

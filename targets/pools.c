@@ -54,7 +54,17 @@ static const char *container_props(arena *a, const container_plan *cp)
 	return r;
 }
 
-bool target_pools_sh(const model *m, buf *out)
+static bool pools_sh(const model *m, buf *out);
+static bool pools_json(const model *m, buf *out);
+
+target_result target_pools_sh(const model *m, target_file *tf)
+{
+	if (tf->index || !m->npools)
+		return TARGET_SKIP;
+	return pools_sh(m, tf->data) ? TARGET_OK : TARGET_FAIL;
+}
+
+static bool pools_sh(const model *m, buf *out)
 {
 	arena *a = m->ar;
 	if (!comment_safe(m))
@@ -105,10 +115,20 @@ const cluster_target_info cluster_target_table[] = {
 	 target_pools_sh},
 	{"pools_plan", "pools.json", "The same pools and containers as data: classes, rd_fac, rd_lvl, fault domains, chunk and cell sizes.",
 	 0644, target_pools_json},
+	{"kubernetes", "kubernetes/",
+	 "With `deploy kubernetes`: namespace.yaml; per group of nodes with the same daos_server.yml an immutable ConfigMap and a DaemonSet (daos-server-<sha256/16>.yaml, OnDelete, hostNetwork, hugepages, SCM memory, RDMA and VFIO resources, no CPU limit); the same for daos_agent.yml (hostPID, HWLOC_ALLOW=all); device-plugins.yaml (k8s-rdma-shared-dev-plugin and generic-device-plugin configurations); label-nodes.sh; kustomization.yaml.",
+	 0644, target_kubernetes},
 };
 const size_t cluster_target_count = sizeof(cluster_target_table) / sizeof(cluster_target_table[0]);
 
-bool target_pools_json(const model *m, buf *out)
+target_result target_pools_json(const model *m, target_file *tf)
+{
+	if (tf->index || !m->npools)
+		return TARGET_SKIP;
+	return pools_json(m, tf->data) ? TARGET_OK : TARGET_FAIL;
+}
+
+static bool pools_json(const model *m, buf *out)
 {
 	json_t *root = json_object();
 	json_object_set_new(root, "system", json_string(m->cluster.name));

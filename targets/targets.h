@@ -32,8 +32,9 @@ typedef struct target_info {
 extern const target_info target_table[];
 extern const size_t target_count;
 
-/* Artifacts of the whole cluster, under out/cluster/. */
-typedef bool (*cluster_target_fn)(const model *m, buf *out);
+/* Artifacts of the whole cluster, under out/cluster/: called with index 0,
+ * 1, ... until it skips, like a node target. */
+typedef target_result (*cluster_target_fn)(const model *m, target_file *out);
 
 typedef struct cluster_target_info {
 	const char *name;
@@ -46,8 +47,9 @@ typedef struct cluster_target_info {
 extern const cluster_target_info cluster_target_table[];
 extern const size_t cluster_target_count;
 
-bool target_pools_sh(const model *m, buf *out);
-bool target_pools_json(const model *m, buf *out);
+target_result target_pools_sh(const model *m, target_file *out);
+target_result target_pools_json(const model *m, target_file *out);
+target_result target_kubernetes(const model *m, target_file *out);
 
 target_result target_daos_server(const model *m, const node *nd, target_file *out);
 target_result target_daos_agent(const model *m, const node *nd, target_file *out);
@@ -57,6 +59,12 @@ target_result target_bios(const model *m, const node *nd, target_file *out);
 target_result target_networkd(const model *m, const node *nd, target_file *out);
 target_result target_sysctl(const model *m, const node *nd, target_file *out);
 target_result target_bios_apply(const model *m, const node *nd, target_file *out);
+target_result target_containerd(const model *m, const node *nd, target_file *out);
+target_result target_vfio(const model *m, const node *nd, target_file *out);
+
+/* The DAOS configs of a spec (nodes share them; no host name inside). */
+bool daos_server_yaml(const model *m, const node_spec *s, buf *out);
+bool daos_agent_yaml(const model *m, const node_spec *s, buf *out);
 
 /* Shared by both DAOS configs. */
 const char *daos_access_point(const model *m, size_t i);

@@ -149,3 +149,8 @@ void yo_kbool(yaml_out *y, daos_key k, bool v)
 	yo_key(y, k);
 	yo_bool(y, v);
 }
+
+void yo_literal(yaml_out *y, const char *s)
+{
+	scalar(y, s, YAML_LITERAL_SCALAR_STYLE);
+}

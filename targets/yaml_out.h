@@ -29,6 +29,8 @@ void yo_key(yaml_out *y, daos_key k);
 void yo_name(yaml_out *y, const char *name);
 void yo_str(yaml_out *y, const char *s);
 void yo_int(yaml_out *y, int64_t v);
+/* A multi-line string as a literal block (|), e.g. a file in a ConfigMap. */
+void yo_literal(yaml_out *y, const char *s);
 void yo_bool(yaml_out *y, bool v);
 /* key: value shorthands */
 void yo_kstr(yaml_out *y, daos_key k, const char *s);

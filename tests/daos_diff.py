@@ -303,7 +303,19 @@ def generated_files(dslc_bin, tmp):
                     out.append((f"build {d} {rel}", None, rel, r.stderr.strip().splitlines()[-1:]))
                     continue
                 for node in sorted(os.listdir(os.path.join(o, "nodes"))):
-                    out.append((f"{d} {rel} {node}", os.path.join(o, "nodes", node, "etc", "daos", "daos_server.yml"), rel, None))
+                    y = os.path.join(o, "nodes", node, "etc", "daos", "daos_server.yml")
+                    if os.path.exists(y):
+                        out.append((f"{d} {rel} {node}", y, rel, None))
+                # deploy kubernetes: the file is each DaemonSet group's ConfigMap
+                kdir = os.path.join(o, "cluster", "kubernetes")
+                for f in sorted(os.listdir(kdir)) if os.path.isdir(kdir) else []:
+                    if not f.startswith("daos-server-"):
+                        continue
+                    import yaml
+                    cm = next(doc for doc in yaml.safe_load_all(open(os.path.join(kdir, f))) if doc["kind"] == "ConfigMap")
+                    y = os.path.join(kdir, f[:-5] + ".daos_server.yml")
+                    open(y, "w").write(cm["data"]["daos_server.yml"])
+                    out.append((f"{d} {rel} {f}", y, rel, None))
     # every test cluster that builds: the golden fixtures whose lint passes
     diag = os.path.join(ROOT, "tests", "golden", "diag")
     for f in sorted(os.listdir(diag)):

@@ -67,5 +67,32 @@ else
 	cat "$tmp/log"
 	result "build of examples/hgx-b200" 1
 fi
+# the same example in the Kubernetes model: the DaemonSet groups, and the host
+# files that differ from the systemd model, of a node of each group (the rest
+# of the tree is the reference example's, pinned above)
+k8s_subset() { # build dir -> subset dir
+	mkdir -p "$2/nodes"
+	mkdir -p "$2/cluster" && cp -r "$1/cluster/kubernetes" "$2/cluster/"
+	for n in gpu001 gpu007; do
+		mkdir -p "$2/nodes/$n"
+		(cd "$1/nodes/$n" && find etc/default etc/kubernetes etc/containerd etc/modules-load.d usr \
+			etc/systemd/system etc/systemd/system-preset etc/daos -type f 2>/dev/null | sort |
+			while read -r f; do mkdir -p "$2/nodes/$n/$(dirname "$f")"; cp -p "$f" "$2/nodes/$n/$f"; done)
+	done
+}
+if $DSLC build examples/hgx-b200-k8s/cluster.dsl -o "$tmp/k8s" 2>"$tmp/log"; then
+	k8s_subset "$tmp/k8s" "$tmp/k8s-subset"
+	if [ "$MODE" = update ]; then
+		rm -rf tests/golden/build/hgx-b200-k8s
+		cp -r "$tmp/k8s-subset" tests/golden/build/hgx-b200-k8s
+	else
+		diff -r "$tmp/k8s-subset" tests/golden/build/hgx-b200-k8s >"$tmp/diff" 2>&1
+		result "build tree of examples/hgx-b200-k8s (cluster/ and the pod host files)" $?
+		head -30 "$tmp/diff"
+	fi
+else
+	cat "$tmp/log"
+	result "build of examples/hgx-b200-k8s" 1
+fi
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
 tests_end

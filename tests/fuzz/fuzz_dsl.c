@@ -41,13 +41,21 @@ static void render_all(const model *m)
 					abort();
 				}
 			}
-	for (size_t t = 0; t < cluster_target_count && m->npools; t++) {
-		buf_reset(&b);
-		if (!cluster_target_table[t].fn(m, &b)) {
-			fprintf(stderr, "cluster target %s refused after a clean compilation\n", cluster_target_table[t].name);
-			abort();
+	for (size_t t = 0; t < cluster_target_count; t++)
+		for (int idx = 0; idx < 4096; idx++) {
+			buf_reset(&b);
+			target_file tf = {&b, cluster_target_table[t].path, 0644, idx};
+			target_result r = cluster_target_table[t].fn(m, &tf);
+			if (r == TARGET_SKIP)
+				break;
+			char rel[4096];
+			snprintf(rel, sizeof(rel), "cluster/%s", tf.path);
+			if (r == TARGET_FAIL || !safe_rel_path(rel)) {
+				fprintf(stderr, "cluster target %s refused or wrote %s after a clean compilation\n",
+					cluster_target_table[t].name, rel);
+				abort();
+			}
 		}
-	}
 	buf_free(&b);
 }
 

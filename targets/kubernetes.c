@@ -1,0 +1,659 @@
+/* kubernetes.c - cluster/kubernetes/: DAOS as DaemonSets (model B of
+ * ../shared/facts/kubernetes.md, sections 2-4).
+ *
+ * Nodes whose daos_server.yml is byte-identical form a group: one immutable
+ * ConfigMap and one DaemonSet, named and selected by the first 16 hex digits
+ * of the file's sha256, so a group's name changes exactly when its file does.
+ * The agent's daos_agent.yml is grouped the same way. label-nodes.sh gives each
+ * node its groups' labels: relabeling a node is what moves it to a new file
+ * (its pod restarts then), so an upgrade goes node by node. */
+#include <string.h>
+
+#include "compiler/kube.h"
+#include "compiler/output.h"
+#include "compiler/strmap.h"
+#include "targets.h"
+#include "yaml_out.h"
+
+#define LABEL_SERVER "dslc.io/daos-server"
+#define LABEL_AGENT "dslc.io/daos-agent"
+
+typedef struct kube_group {
+	char digest[17];
+	const char *yml; /* in the arena: the layout lives as long as the model */
+	const node_spec *spec; /* the first spec with this file */
+	size_t nodes;
+} kube_group;
+
+typedef struct kube_layout {
+	kube_group *server, *agent;
+	size_t nserver, nagent, server_cap, agent_cap;
+	bool failed;
+} kube_layout;
+
+/* The position + 1 of a spec's file among the groups, made when the file is
+ * new; 0 when it cannot be rendered. */
+static int group_of(const model *m, kube_group **gs, size_t *n, size_t *cap, strmap *seen,
+				  const node_spec *s, bool server)
+{
+	buf b;
+	buf_init(&b);
+	if (!(server ? daos_server_yaml(m, s, &b) : daos_agent_yaml(m, s, &b))) {
+		buf_free(&b);
+		return 0;
+	}
+	char hex[65];
+	sha256_hex(b.data, b.len, hex);
+	hex[16] = '\0';
+	size_t at = (size_t)strmap_get(seen, hex);
+	if (at) {
+		buf_free(&b);
+		return (int)at;
+	}
+	kube_group g = {.spec = s};
+	memcpy(g.digest, hex, sizeof(g.digest));
+	g.yml = arena_strndup(m->ar, b.data, b.len);
+	buf_free(&b);
+	ARENA_PUSH(m->ar, *gs, *n, *cap, g);
+	strmap_put(seen, arena_strdup(m->ar, hex), (void *)*n);
+	return (int)*n;
+}
+
+static const kube_layout *layout(const model *m)
+{
+	if (m->kube_layout)
+		return m->kube_layout;
+	kube_layout *l = arena_alloc(m->ar, sizeof(*l));
+	strmap ss, as;
+	strmap_init(&ss, m->ar);
+	strmap_init(&as, m->ar);
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (!kube_plan_of(m, s))
+			continue;
+		s->plan->kube_server = group_of(m, &l->server, &l->nserver, &l->server_cap, &ss, s, true);
+		s->plan->kube_agent = group_of(m, &l->agent, &l->nagent, &l->agent_cap, &as, s, false);
+		l->failed |= !s->plan->kube_server || !s->plan->kube_agent;
+	}
+	((model *)m)->kube_layout = l; /* a cache: the model's content is unchanged */
+	return l;
+}
+
+/* ---- YAML helpers ---------------------------------------------------------- */
+
+static void kv(yaml_out *y, const char *k, const char *v)
+{
+	yo_name(y, k);
+	yo_str(y, v);
+}
+
+static void ki(yaml_out *y, const char *k, int64_t v)
+{
+	yo_name(y, k);
+	yo_int(y, v);
+}
+
+static void kb(yaml_out *y, const char *k, bool v)
+{
+	yo_name(y, k);
+	yo_bool(y, v);
+}
+
+static void km(yaml_out *y, const char *k)
+{
+	yo_name(y, k);
+	yo_map(y);
+}
+
+static void ks_(yaml_out *y, const char *k)
+{
+	yo_name(y, k);
+	yo_seq(y);
+}
+
+/* A Kubernetes quantity in the largest binary unit that divides it. */
+static const char *quantity(arena *a, uint64_t bytes)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"Ti", 1ULL << 40}, {"Gi", 1ULL << 30}, {"Mi", 1ULL << 20}, {"Ki", 1ULL << 10},
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (bytes && bytes % units[i].m == 0)
+			return arena_printf(a, "%llu%s", (unsigned long long)(bytes / units[i].m), units[i].u);
+	return arena_printf(a, "%llu", (unsigned long long)bytes);
+}
+
+static void metadata(yaml_out *y, const model *m, const char *name, const char *app, const char *label, const char *digest)
+{
+	km(y, "metadata");
+	kv(y, "name", name);
+	kv(y, "namespace", kube_namespace(m));
+	km(y, "labels");
+	kv(y, "app.kubernetes.io/name", app);
+	kv(y, "app.kubernetes.io/part-of", m->cluster.name);
+	kv(y, "app.kubernetes.io/managed-by", "dslc");
+	if (label)
+		kv(y, label, digest);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void config_map(yaml_out *y, const model *m, const char *name, const char *app, const char *label,
+		       const kube_group *g, const char *key)
+{
+	yo_map(y);
+	kv(y, "apiVersion", "v1");
+	kv(y, "kind", "ConfigMap");
+	metadata(y, m, name, app, label, g->digest);
+	/* its name changes with its content: it never needs to */
+	kb(y, "immutable", true);
+	km(y, "data");
+	yo_name(y, key);
+	yo_literal(y, g->yml);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void host_path(yaml_out *y, const char *name, const char *path, const char *type)
+{
+	yo_map(y);
+	kv(y, "name", name);
+	km(y, "hostPath");
+	kv(y, "path", path);
+	kv(y, "type", type);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void empty_dir(yaml_out *y, const char *name, const char *medium)
+{
+	yo_map(y);
+	kv(y, "name", name);
+	km(y, "emptyDir");
+	if (medium)
+		kv(y, "medium", medium);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void mount(yaml_out *y, const char *name, const char *path, const char *sub, bool ro)
+{
+	yo_map(y);
+	kv(y, "name", name);
+	kv(y, "mountPath", path);
+	if (sub)
+		kv(y, "subPath", sub);
+	if (ro)
+		kb(y, "readOnly", true);
+	yo_map_end(y);
+}
+
+static bool secure(const model *m)
+{
+	return !(m->cluster.transport.set && strcmp(m->cluster.transport.v, "insecure") == 0);
+}
+
+/* Copies the certificates from the Secret into an emptyDir owned by the
+ * pod's user, keys 0400: DAOS refuses keys wider than that
+ * (src/control/security/pem.go MaxUserOnlyKeyPerm), and a Secret volume's
+ * files are root's (fsGroup would make them 0440). */
+static void cert_init(yaml_out *y, const model *m, bool server)
+{
+	const char *who = server ? "server" : "agent";
+	ks_(y, "initContainers");
+	yo_map(y);
+	kv(y, "name", "certificates");
+	kv(y, "image", m->cluster.kube.image.v);
+	ks_(y, "command");
+	yo_str(y, "/bin/sh");
+	yo_str(y, "-c");
+	yo_literal(y, arena_printf(m->ar,
+			       "set -eu\n"
+			       "install -m 0444 /certs-in/daosCA.crt /etc/daos/certs/daosCA.crt\n"
+			       "install -m 0444 /certs-in/%s.crt /etc/daos/certs/%s.crt\n"
+			       "install -m 0400 /certs-in/%s.key /etc/daos/certs/%s.key\n%s",
+			       who, who, who, who,
+			       server ? "install -d -m 0750 /etc/daos/certs/clients\n"
+					"install -m 0444 /certs-in/agent.crt /etc/daos/certs/clients/agent.crt\n" : ""));
+	yo_seq_end(y);
+	ks_(y, "volumeMounts");
+	mount(y, "certs-in", "/certs-in", NULL, true);
+	mount(y, "certs", "/etc/daos/certs", NULL, false);
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_seq_end(y);
+}
+
+static void cert_volumes(yaml_out *y, bool server)
+{
+	const char *who = server ? "server" : "agent";
+	empty_dir(y, "certs", NULL);
+	yo_map(y);
+	kv(y, "name", "certs-in");
+	km(y, "secret");
+	kv(y, "secretName", server ? "daos-server-certs" : "daos-agent-certs");
+	ki(y, "defaultMode", 0440); /* group-readable: the init container reads as fsGroup */
+	ks_(y, "items");
+	const char *files[] = {"daosCA.crt", server ? "server.crt" : "agent.crt", server ? "server.key" : "agent.key",
+		server ? "agent.crt" : NULL};
+	for (int i = 0; i < 4 && files[i]; i++) {
+		yo_map(y);
+		kv(y, "key", files[i]);
+		kv(y, "path", files[i]);
+		yo_map_end(y);
+	}
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+	(void)who;
+}
+
+static void pod_common(yaml_out *y, const model *m, const char *label, const char *digest, int64_t uid, int64_t gid,
+		       bool host_pid)
+{
+	km(y, "nodeSelector");
+	kv(y, label, digest);
+	yo_map_end(y);
+	kb(y, "hostNetwork", true);
+	if (host_pid)
+		kb(y, "hostPID", true);
+	kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
+	kv(y, "priorityClassName", "system-node-critical");
+	ki(y, "terminationGracePeriodSeconds", 120);
+	ks_(y, "tolerations");
+	yo_map(y);
+	kv(y, "operator", "Exists");
+	yo_map_end(y);
+	yo_seq_end(y);
+	km(y, "securityContext");
+	ki(y, "runAsUser", uid);
+	ki(y, "runAsGroup", gid);
+	ki(y, "fsGroup", gid);
+	yo_map_end(y);
+	(void)m;
+}
+
+static void daemonset_head(yaml_out *y, const model *m, const char *name, const char *app, const char *label,
+			   const char *digest)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	kv(y, "apiVersion", "apps/v1");
+	kv(y, "kind", "DaemonSet");
+	metadata(y, m, name, app, label, digest);
+	km(y, "spec");
+	km(y, "selector");
+	km(y, "matchLabels");
+	kv(y, "app.kubernetes.io/name", app);
+	kv(y, label, digest);
+	yo_map_end(y);
+	yo_map_end(y);
+	km(y, "updateStrategy");
+	if (ks->update.set && strcmp(ks->update.v, "rolling") == 0) {
+		kv(y, "type", "RollingUpdate");
+		km(y, "rollingUpdate");
+		ki(y, "maxSurge", ks->surge.set ? ks->surge.v : 0);
+		ki(y, "maxUnavailable", 1);
+		yo_map_end(y);
+	} else {
+		kv(y, "type", "OnDelete");
+	}
+	yo_map_end(y);
+	km(y, "template");
+	km(y, "metadata");
+	km(y, "labels");
+	kv(y, "app.kubernetes.io/name", app);
+	kv(y, label, digest);
+	yo_map_end(y);
+	yo_map_end(y);
+	km(y, "spec");
+}
+
+static void resources(yaml_out *y, const model *m, const node_plan *p, const kube_plan *kp, bool server)
+{
+	arena *a = m->ar;
+	const char *rdma = kube_rdma_resource(m);
+	km(y, "resources");
+	for (int lim = 0; lim < 2; lim++) {
+		km(y, lim ? "limits" : "requests");
+		if (!lim)
+			kv(y, "cpu", server ? "1" : "100m"); /* small: its cores are reserved already; no limit */
+		kv(y, "memory", server ? quantity(a, kp->memory) : "1Gi");
+		if (server)
+			kv(y, kp->hugepage_resource, quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
+		for (int i = 0; i < p->nengines; i++)
+			kv(y, arena_printf(a, "%s_e%d", rdma, i), "1");
+		if (server && kp->nvmes)
+			kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
+		yo_map_end(y);
+	}
+	yo_map_end(y);
+}
+
+/* ---- the objects ------------------------------------------------------------ */
+
+/* Closes the container list and opens the volumes: the group's ConfigMap
+ * and the certificates' volumes first. */
+static void volumes_begin(yaml_out *y, const model *m, const char *name, bool server)
+{
+	yo_seq_end(y); /* volumeMounts */
+	yo_map_end(y); /* the container */
+	yo_seq_end(y); /* containers */
+	ks_(y, "volumes");
+	yo_map(y);
+	kv(y, "name", "config");
+	km(y, "configMap");
+	kv(y, "name", name);
+	yo_map_end(y);
+	yo_map_end(y);
+	if (secure(m))
+		cert_volumes(y, server);
+}
+
+static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const node_plan *p = g->spec->plan;
+	const kube_plan *kp = kube_plan_of(m, g->spec);
+	const char *name = arena_printf(m->ar, "daos-server-%s", g->digest);
+	yo_map(y);
+	daemonset_head(y, m, name, "daos-server", LABEL_SERVER, g->digest);
+	pod_common(y, m, LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
+	if (secure(m))
+		cert_init(y, m, true);
+	ks_(y, "containers");
+	yo_map(y);
+	kv(y, "name", "daos-server");
+	kv(y, "image", ks->image.v);
+	ks_(y, "command");
+	yo_str(y, "daos_server");
+	yo_str(y, "start");
+	yo_str(y, "-o");
+	yo_str(y, "/etc/daos/daos_server.yml");
+	yo_seq_end(y);
+	km(y, "securityContext");
+	kb(y, "allowPrivilegeEscalation", true); /* the setuid daos_server_helper */
+	km(y, "capabilities");
+	ks_(y, "add");
+	yo_str(y, "SYS_ADMIN"); /* the helper mounts the SCM tmpfs */
+	yo_str(y, "IPC_LOCK");  /* SPDK's DMA mappings */
+	yo_seq_end(y);
+	yo_map_end(y);
+	km(y, "appArmorProfile"); /* containerd's default profile denies mount */
+	kv(y, "type", "Unconfined");
+	yo_map_end(y);
+	yo_map_end(y);
+	resources(y, m, p, kp, true);
+	km(y, "readinessProbe");
+	km(y, "tcpSocket");
+	ki(y, "port", m->cluster.port.set ? m->cluster.port.v : 10001);
+	yo_map_end(y);
+	ki(y, "periodSeconds", 10);
+	yo_map_end(y);
+	ks_(y, "volumeMounts");
+	mount(y, "config", "/etc/daos/daos_server.yml", "daos_server.yml", true);
+	if (secure(m))
+		mount(y, "certs", "/etc/daos/certs", NULL, true);
+	mount(y, "hugepages", "/dev/hugepages", NULL, false);
+	mount(y, "run", "/var/run/daos_server", NULL, false);
+	mount(y, "metadata", "/var/daos/config", NULL, false);
+	mount(y, "logs", "/var/log/daos", NULL, false);
+	for (int i = 0; i < p->nengines; i++)
+		mount(y, arena_printf(m->ar, "scm%d", i), p->engines[i].scm_mount, NULL, false);
+	volumes_begin(y, m, name, true);
+	empty_dir(y, "hugepages", kp->hugepage_medium);
+	empty_dir(y, "run", NULL);
+	host_path(y, "metadata", "/var/daos/config", "DirectoryOrCreate");
+	host_path(y, "logs", "/var/log/daos", "DirectoryOrCreate");
+	for (int i = 0; i < p->nengines; i++)
+		empty_dir(y, arena_printf(m->ar, "scm%d", i), NULL); /* the helper mounts tmpfs here, in the pod */
+	yo_seq_end(y);
+	yo_map_end(y); /* pod spec */
+	yo_map_end(y); /* template */
+	yo_map_end(y); /* spec */
+	yo_map_end(y);
+}
+
+static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const char *name = arena_printf(m->ar, "daos-agent-%s", g->digest);
+	int64_t uid = ks->agent_uid.set ? ks->agent_uid.v : ks->uid.v, gid = ks->agent_uid.set ? ks->agent_gid.v : ks->gid.v;
+	yo_map(y);
+	daemonset_head(y, m, name, "daos-agent", LABEL_AGENT, g->digest);
+	/* hostPID: the agent maps a client's PID (SO_PEERCRED) to its NUMA node */
+	pod_common(y, m, LABEL_AGENT, g->digest, uid, gid, true);
+	if (secure(m))
+		cert_init(y, m, false);
+	ks_(y, "containers");
+	yo_map(y);
+	kv(y, "name", "daos-agent");
+	kv(y, "image", ks->image.v);
+	ks_(y, "command");
+	yo_str(y, "daos_agent");
+	yo_str(y, "-o");
+	yo_str(y, "/etc/daos/daos_agent.yml");
+	yo_seq_end(y);
+	ks_(y, "env");
+	yo_map(y);
+	kv(y, "name", "HWLOC_ALLOW"); /* clients' CPUs lie outside the agent's cpuset */
+	kv(y, "value", "all");
+	yo_map_end(y);
+	yo_seq_end(y);
+	resources(y, m, g->spec->plan, NULL, false);
+	ks_(y, "volumeMounts");
+	mount(y, "config", "/etc/daos/daos_agent.yml", "daos_agent.yml", true);
+	if (secure(m))
+		mount(y, "certs", "/etc/daos/certs", NULL, true);
+	mount(y, "socket", "/var/run/daos_agent", NULL, false);
+	mount(y, "logs", "/var/log/daos", NULL, false);
+	/* DAOS 2.6 resolves client uids to names inside the agent */
+	mount(y, "passwd", "/etc/passwd", NULL, true);
+	mount(y, "group", "/etc/group", NULL, true);
+	volumes_begin(y, m, name, false);
+	host_path(y, "socket", "/var/run/daos_agent", "DirectoryOrCreate"); /* = runtime_dir, for client pods */
+	host_path(y, "logs", "/var/log/daos", "DirectoryOrCreate");
+	host_path(y, "passwd", "/etc/passwd", "File");
+	host_path(y, "group", "/etc/group", "File");
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+/* One document of a multi-document file. */
+static bool doc(buf *out, const model *m, void (*fn)(yaml_out *, const model *, const kube_group *), const kube_group *g)
+{
+	if (out->len)
+		buf_puts(out, "---\n");
+	yaml_out y;
+	if (!yo_begin(&y, out, m->release))
+		return false;
+	fn(&y, m, g);
+	return yo_end(&y);
+}
+
+static void server_config(yaml_out *y, const model *m, const kube_group *g)
+{
+	config_map(y, m, arena_printf(m->ar, "daos-server-%s", g->digest), "daos-server", LABEL_SERVER, g, "daos_server.yml");
+}
+
+static void agent_config(yaml_out *y, const model *m, const kube_group *g)
+{
+	config_map(y, m, arena_printf(m->ar, "daos-agent-%s", g->digest), "daos-agent", LABEL_AGENT, g, "daos_agent.yml");
+}
+
+static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
+{
+	(void)g;
+	yo_map(y);
+	kv(y, "apiVersion", "v1");
+	kv(y, "kind", "Namespace");
+	km(y, "metadata");
+	kv(y, "name", kube_namespace(m));
+	km(y, "labels");
+	kv(y, "app.kubernetes.io/managed-by", "dslc");
+	/* hostNetwork, hostPID, hostPath and SYS_ADMIN: the privileged level */
+	kv(y, "pod-security.kubernetes.io/enforce", "privileged");
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+/* The device plugins' configurations, as ConfigMaps in kube-system:
+ * k8s-rdma-shared-dev-plugin (config.json, pkg/types/types.go UserConfigList)
+ * with one resource per engine index selecting that engine's NICs, and
+ * squat/generic-device-plugin (config.yaml, config.go) with one device per
+ * IOMMU group of a drive bound to vfio-pci, with /dev/vfio/vfio. */
+static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
+{
+	(void)g;
+	const kube_layout *l = layout(m);
+	const char *rdma = kube_rdma_resource(m), *slash = strchr(rdma, '/');
+	int engines = 0;
+	for (size_t i = 0; i < l->nserver; i++)
+		engines = l->server[i].spec->plan->nengines > engines ? l->server[i].spec->plan->nengines : engines;
+	buf js;
+	buf_init(&js);
+	buf_puts(&js, "{\n  \"periodicUpdateInterval\": 300,\n  \"configList\": [");
+	for (int e = 0; e < engines; e++) {
+		buf_printf(&js, "%s\n    {\n      \"resourceName\": \"%s_e%d\",\n      \"resourcePrefix\": \"%.*s\",\n"
+			   "      \"rdmaHcaMax\": 64,\n      \"selectors\": {\"ifNames\": [", e ? "," : "", slash + 1, e,
+			   (int)(slash - rdma), rdma);
+		strmap seen;
+		strmap_init(&seen, m->ar);
+		int n = 0;
+		for (size_t i = 0; i < l->nserver; i++) {
+			const node_plan *p = l->server[i].spec->plan;
+			if (e >= p->nengines || strmap_get(&seen, p->engines[e].nic->name))
+				continue;
+			strmap_put(&seen, p->engines[e].nic->name, (void *)1);
+			buf_printf(&js, "%s\"%s\"", n++ ? ", " : "", p->engines[e].nic->name);
+		}
+		buf_puts(&js, "]}\n    }");
+	}
+	buf_puts(&js, "\n  ]\n}\n");
+	yo_map(y);
+	kv(y, "apiVersion", "v1");
+	kv(y, "kind", "ConfigMap");
+	km(y, "metadata");
+	kv(y, "name", "rdma-devices");
+	kv(y, "namespace", "kube-system");
+	yo_map_end(y);
+	km(y, "data");
+	yo_name(y, "config.json");
+	yo_literal(y, arena_strndup(m->ar, js.data, js.len));
+	yo_map_end(y);
+	yo_map_end(y);
+	buf_free(&js);
+	(void)engines;
+}
+
+static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
+{
+	(void)g;
+	const char *nvme = kube_nvme_resource(m), *slash = strchr(nvme, '/');
+	yo_map(y);
+	kv(y, "apiVersion", "v1");
+	kv(y, "kind", "ConfigMap");
+	km(y, "metadata");
+	kv(y, "name", "generic-device-plugin");
+	kv(y, "namespace", "kube-system");
+	yo_map_end(y);
+	km(y, "data");
+	yo_name(y, "config.yaml");
+	yo_literal(y, arena_printf(m->ar,
+				   "domain: %.*s\n"
+				   "devices:\n"
+				   "- name: %s\n"
+				   "  groups:\n"
+				   "  - paths:\n"
+				   "    - path: /dev/vfio/vfio\n"
+				   "      limit: 64\n"
+				   "    - path: /dev/vfio/[0-9]*\n",
+				   (int)(slash - nvme), nvme, slash + 1));
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void server_ds(yaml_out *y, const model *m, const kube_group *g)
+{
+	server_daemonset(y, m, g);
+}
+
+static void agent_ds(yaml_out *y, const model *m, const kube_group *g)
+{
+	agent_daemonset(y, m, g);
+}
+
+static bool label_script(const model *m, const kube_layout *l, buf *out)
+{
+	buf_printf(out, "#!/bin/sh\n"
+			"# Generated by dslc for system %s: gives every node with DAOS in pods the labels that\n"
+			"# select its daos-server and daos-agent DaemonSets (a group per distinct config file).\n"
+			"# A node whose label changes moves to another DaemonSet: its pod restarts then.\n"
+			"# Usage: label-nodes.sh [kubectl options, e.g. --context prod]\n"
+			"set -eu\n",
+		   m->cluster.name);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node *nd = &m->nodes[i];
+		const node_plan *p = nd->spec->plan;
+		if (!p || !p->kube_server || !spec_in_pods(nd->spec))
+			continue;
+		buf_printf(out, "kubectl \"$@\" label node --overwrite %s %s=%s %s=%s\n", nd->host, LABEL_SERVER,
+			   l->server[p->kube_server - 1].digest, LABEL_AGENT, l->agent[p->kube_agent - 1].digest);
+	}
+	return true;
+}
+
+static bool kustomization(const model *m, const kube_layout *l, buf *out)
+{
+	buf_puts(out, "# Generated by dslc: kubectl apply -k . (after label-nodes.sh)\n"
+		      "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n"
+		      "- namespace.yaml\n- device-plugins.yaml\n");
+	for (size_t i = 0; i < l->nserver; i++)
+		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
+	for (size_t i = 0; i < l->nagent; i++)
+		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
+	(void)m;
+	return true;
+}
+
+target_result target_kubernetes(const model *m, target_file *tf)
+{
+	bool any = false;
+	for (size_t i = 0; i < m->nspecs && !any; i++)
+		any = kube_plan_of(m, m->specs[i]) != NULL;
+	if (!any || !m->cluster.kube.image.set || !m->cluster.kube.uid.set)
+		return TARGET_SKIP;
+	const kube_layout *l = layout(m);
+	if (l->failed)
+		return TARGET_FAIL;
+	size_t i = (size_t)tf->index;
+	bool ok = true;
+	if (i == 0) {
+		tf->path = "kubernetes/namespace.yaml";
+		ok = doc(tf->data, m, namespace_doc, NULL);
+	} else if (i == 1) {
+		tf->path = "kubernetes/device-plugins.yaml";
+		ok = doc(tf->data, m, plugins_doc, NULL) && doc(tf->data, m, vfio_plugin_doc, NULL);
+	} else if ((i -= 2) < l->nserver) {
+		const kube_group *g = &l->server[i];
+		tf->path = arena_printf(m->ar, "kubernetes/daos-server-%s.yaml", g->digest);
+		ok = doc(tf->data, m, server_config, g) && doc(tf->data, m, server_ds, g);
+	} else if ((i -= l->nserver) < l->nagent) {
+		const kube_group *g = &l->agent[i];
+		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
+		ok = doc(tf->data, m, agent_config, g) && doc(tf->data, m, agent_ds, g);
+	} else if ((i -= l->nagent) == 0) {
+		tf->path = "kubernetes/label-nodes.sh";
+		tf->mode = 0755;
+		ok = label_script(m, l, tf->data);
+	} else if (i == 1) {
+		tf->path = "kubernetes/kustomization.yaml";
+		ok = kustomization(m, l, tf->data);
+	} else {
+		return TARGET_SKIP;
+	}
+	return ok ? TARGET_OK : TARGET_FAIL;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""Writes openapi-v1.NN.json: the definitions of Kubernetes' OpenAPI v2 spec
+(api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
+vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,
+ConfigMap and Namespace reach, without descriptions. Data, not code: the
+tests validate dslc's objects against it (k8s_check.py).
+
+usage: extract.py CLIENT_PYTHON_GIT_DIR   (github:kubernetes-client/python)
+"""
+import json
+import subprocess
+import sys
+
+# kubernetes-client/python commits whose scripts/constants.py says
+# KUBERNETES_BRANCH = "release-1.NN" and that regenerated kubernetes/swagger.json.unprocessed
+COMMITS = {"1.30": "2aa427de8", "1.33": "1cc7ca51b"}
+ROOTS = ["io.k8s.api.apps.v1.DaemonSet", "io.k8s.api.core.v1.ConfigMap", "io.k8s.api.core.v1.Namespace"]
+
+
+def refs(node, out):
+    if isinstance(node, dict):
+        r = node.get("$ref")
+        if r:
+            out.add(r.rsplit("/", 1)[1])
+        for v in node.values():
+            refs(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            refs(v, out)
+
+
+def strip(node):
+    if isinstance(node, dict):
+        return {k: strip(v) for k, v in node.items() if k != "description"}
+    if isinstance(node, list):
+        return [strip(v) for v in node]
+    return node
+
+
+def main():
+    git = sys.argv[1]
+    for version, commit in COMMITS.items():
+        full = subprocess.run(["git", "-C", git, "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
+        spec = json.loads(subprocess.run(["git", "-C", git, "show", f"{commit}:kubernetes/swagger.json.unprocessed"],
+                                         capture_output=True, check=True).stdout)
+        defs = spec["definitions"]
+        keep, todo = set(), list(ROOTS)
+        while todo:
+            name = todo.pop()
+            if name in keep:
+                continue
+            keep.add(name)
+            found = set()
+            refs(defs[name], found)
+            todo.extend(found - keep)
+        doc = {"source": f"https://github.com/kubernetes-client/python/blob/{full}/kubernetes/swagger.json.unprocessed",
+               "kubernetes": version, "roots": ROOTS,
+               "definitions": {k: strip(defs[k]) for k in sorted(keep)}}
+        with open(f"openapi-v{version}.json", "w") as f:
+            json.dump(doc, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(version, len(keep), "definitions")
+
+
+main()

@@ -1,0 +1,323 @@
+#!/usr/bin/python3
+"""The Kubernetes model's objects (cluster/kubernetes/) against Kubernetes'
+own OpenAPI schema of the declared version (tests/validate/k8s/, extracted by
+extract.py from the upstream spec), made strict the way the API server's
+strict field validation is (an unknown field is an error; kubectl's default
+since 1.25), plus the apps/core validation rules the schema cannot express
+(k8s.io/kubernetes pkg/apis/apps/validation ValidateDaemonSetSpec: the
+selector matches the template's labels; pkg/apis/core/validation: label
+values, DNS names, hugepages requests equal to limits). It also pins the
+figures derived from the plan, checks the host side, and runs the binding
+script against a fake sysfs laid out as the kernel's
+Documentation/ABI/testing/sysfs-bus-pci describes. Prints ok/FAIL lines.
+
+usage: k8s_check.py DSLC
+"""
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-k8s", "cluster.dsl")
+KINDS = {"DaemonSet": "io.k8s.api.apps.v1.DaemonSet", "ConfigMap": "io.k8s.api.core.v1.ConfigMap",
+         "Namespace": "io.k8s.api.core.v1.Namespace"}
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")  # IsValidLabelValue
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print(f"ok {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def strict(defs):
+    """OpenAPI v2 definitions as a JSON Schema with unknown fields refused."""
+    out = {}
+    for name, d in defs.items():
+        d = copy.deepcopy(d)
+        if name == "io.k8s.apimachinery.pkg.util.intstr.IntOrString":
+            d = {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+        elif name == "io.k8s.apimachinery.pkg.api.resource.Quantity":
+            d = {"oneOf": [{"type": "string"}, {"type": "number"}]}
+        elif d.get("type") == "object" and "properties" in d and "additionalProperties" not in d:
+            d["additionalProperties"] = False
+        d.pop("format", None) if d.get("format") == "int-or-string" else None
+        out[name] = d
+    # x-kubernetes-* keys are ignored by JSON Schema; nested "format: int32" only annotates
+    return out
+
+
+def validator(version):
+    path = os.path.join(ROOT, "tests", "validate", "k8s", f"openapi-v{version}.json")
+    doc = json.load(open(path))
+    defs = strict(doc["definitions"])
+    return {kind: jsonschema.Draft4Validator({"$ref": f"#/definitions/{root}", "definitions": defs})
+            for kind, root in KINDS.items()}
+
+
+def errors(vals, obj):
+    v = vals.get(obj.get("kind"))
+    if not v:
+        return [f"unknown kind {obj.get('kind')}"]
+    errs = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(obj)]
+    meta = obj.get("metadata", {})
+    if not DNS_SUBDOMAIN.match(meta.get("name", "")) or len(meta.get("name", "")) > 253:
+        errs.append(f"name {meta.get('name')!r} is not a DNS subdomain")
+    for k, val in meta.get("labels", {}).items():
+        if len(val) > 63 or not LABEL_VALUE.match(val):
+            errs.append(f"label {k}={val!r} is not a label value")
+    if obj["kind"] == "DaemonSet":
+        spec = obj["spec"]
+        tl = spec["template"]["metadata"]["labels"]
+        for k, val in spec.get("selector", {}).get("matchLabels", {}).items():
+            if tl.get(k) != val:
+                errs.append(f"selector {k}={val} does not match the template's labels")
+        for c in spec["template"]["spec"]["containers"]:
+            res = c.get("resources", {})
+            for k, val in res.get("requests", {}).items():
+                if k.startswith("hugepages-") and res.get("limits", {}).get(k) != val:
+                    errs.append(f"{c['name']}: {k} request {val} != limit")
+            if "cpu" in res.get("limits", {}):
+                errs.append(f"{c['name']}: a CPU limit throttles polling xstreams")
+    return errs
+
+
+def build(dslc, src, out):
+    r = subprocess.run([dslc, "build", src, "-o", out], capture_output=True, text=True)
+    return r.returncode, r.stderr
+
+
+def objects(out):
+    kdir = os.path.join(out, "cluster", "kubernetes")
+    objs = []
+    for f in sorted(os.listdir(kdir)):
+        if f.endswith(".yaml") and f != "kustomization.yaml":
+            for doc in yaml.safe_load_all(open(os.path.join(kdir, f))):
+                objs.append((f, doc))
+    return objs
+
+
+def variant(tmp, name, edits):
+    text = open(EXAMPLE).read()
+    for a, b in edits:
+        assert a in text, a
+        text = text.replace(a, b, 1)
+    text = text.replace('include "../hgx-b200/hardware.dsl"', f'include "{ROOT}/examples/hgx-b200/hardware.dsl"')
+    p = os.path.join(tmp, name + ".dsl")
+    open(p, "w").write(text)
+    return p
+
+
+def validate_tree(dslc, tmp, name, src, version):
+    out = os.path.join(tmp, name)
+    rc, err = build(dslc, src, out)
+    check(f"{name}: builds", rc == 0, err[-300:])
+    if rc:
+        return None
+    vals = validator(version)
+    objs = objects(out)
+    for f, obj in objs:
+        errs = errors(vals, obj)
+        check(f"{name}: {f} {obj['kind']} {obj['metadata']['name']} valid for Kubernetes {version}", not errs, "; ".join(errs[:5]))
+    return out, objs
+
+
+def pins(out, objs):
+    ds = {o["metadata"]["name"]: o for f, o in objs if o["kind"] == "DaemonSet"}
+    servers = {n: o for n, o in ds.items() if n.startswith("daos-server-")}
+    check("two daos-server groups (13 nodes and gpu007)", len(servers) == 2, list(servers))
+    script = open(os.path.join(out, "cluster", "kubernetes", "label-nodes.sh")).read()
+    labels = re.findall(r"label node --overwrite (\S+) dslc.io/daos-server=(\S+) dslc.io/daos-agent=(\S+)", script)
+    hosts = [h for h, _, _ in labels]
+    check("every node labeled exactly once", sorted(hosts) == [f"gpu{i:03d}" for i in range(1, 15)], hosts)
+    groups = {}
+    for h, s, a in labels:
+        groups.setdefault(s, []).append(h)
+    sizes = sorted(len(v) for v in groups.values())
+    check("groups are disjoint and cover all 14 nodes: 13 + 1", sizes == [1, 13], sizes)
+    check("gpu007 alone in its group", ["gpu007"] in groups.values())
+    for name, o in servers.items():
+        sel = o["spec"]["template"]["spec"]["nodeSelector"]["dslc.io/daos-server"]
+        check(f"{name}: nodeSelector is a labeled group", sel in groups)
+        c = o["spec"]["template"]["spec"]["containers"][0]
+        req = c["resources"]["requests"]
+        nodes = groups.get(sel, [])
+        drives = "7" if nodes == ["gpu007"] else "8"
+        # 2 x 64 GiB SCM + 2 GiB; (17408 + 2 x 2 + 128) x 2 MiB (facts, section 3)
+        check(f"{name}: memory 130Gi", req["memory"] == "130Gi" and c["resources"]["limits"]["memory"] == "130Gi", req)
+        expect_hp = "35080Mi" if drives == "8" else None
+        if expect_hp:
+            check(f"{name}: hugepages-2Mi 35080Mi", req["hugepages-2Mi"] == expect_hp, req)
+        check(f"{name}: {drives} VFIO devices", req["squat.ai/daos_nvme"] == drives, req)
+        check(f"{name}: one RDMA resource per engine", req.get("rdma/daos_e0") == "1" and req.get("rdma/daos_e1") == "1", req)
+        check(f"{name}: no CPU limit", "cpu" not in c["resources"]["limits"])
+        check(f"{name}: OnDelete", o["spec"]["updateStrategy"]["type"] == "OnDelete")
+        sc = c["securityContext"]
+        check(f"{name}: setuid helper can run", sc["allowPrivilegeEscalation"] and {"SYS_ADMIN", "IPC_LOCK"} <= set(sc["capabilities"]["add"]))
+        vols = {v["name"]: v for v in o["spec"]["template"]["spec"]["volumes"]}
+        check(f"{name}: hugepages emptyDir", vols["hugepages"]["emptyDir"]["medium"] == "HugePages-2Mi")
+        check(f"{name}: control_metadata on hostPath", vols["metadata"]["hostPath"]["path"] == "/var/daos/config")
+        check(f"{name}: SCM mounts are not hostPath", all("emptyDir" in vols[f"scm{i}"] for i in range(2)))
+        cm = next(x for f, x in objs if x["kind"] == "ConfigMap" and x["metadata"]["name"] == name)
+        conf = yaml.safe_load(cm["data"]["daos_server.yml"])
+        cores = [e["first_core"] for e in conf["engines"]]
+        check(f"{name}: engines at host cores 4 and 100", cores == [4, 100], cores)
+        check(f"{name}: HWLOC_ALLOW=all in every engine's env_vars",
+              all("HWLOC_ALLOW=all" in e["env_vars"] for e in conf["engines"]))
+        check(f"{name}: no pinned_numa_node", all("pinned_numa_node" not in e for e in conf["engines"]))
+    agents = [o for n, o in ds.items() if n.startswith("daos-agent-")]
+    for o in agents:
+        ps = o["spec"]["template"]["spec"]
+        env = {e["name"]: e["value"] for e in ps["containers"][0]["env"]}
+        sock = next(v for v in ps["volumes"] if v["name"] == "socket")["hostPath"]["path"]
+        cm = next(x for f, x in objs if x["kind"] == "ConfigMap" and x["metadata"]["name"] == o["metadata"]["name"])
+        conf = yaml.safe_load(cm["data"]["daos_agent.yml"])
+        check("agent: hostPID, hostNetwork, HWLOC_ALLOW=all", ps["hostPID"] and ps["hostNetwork"] and env.get("HWLOC_ALLOW") == "all")
+        check("agent: socket hostPath is runtime_dir", sock == conf["runtime_dir"], (sock, conf["runtime_dir"]))
+        check("agent: auto evict decided", conf.get("disable_auto_evict") is True)
+    # the host side
+    g1 = os.path.join(out, "nodes", "gpu001")
+    grub = open(os.path.join(g1, "etc/default/grub.d/60-dslc.cfg")).read()
+    check("kernel: THP never, 17540 2M pages at boot", "transparent_hugepage=never" in grub and "hugepagesz=2M hugepages=17540" in grub, grub)
+    kubelet = yaml.safe_load(open(os.path.join(g1, "etc/kubernetes/kubelet.conf.d/50-dslc.conf")))
+    check("kubelet: no strict-cpu-reservation", "cpuManagerPolicyOptions" not in kubelet, kubelet)
+    check("kubelet: CPU 0 and the engine cores reserved", kubelet["reservedSystemCPUs"] == "0-23,96-119,192-215,288-311")
+    check("kubelet: SCM is pod memory, not systemReserved", kubelet["systemReserved"]["memory"] == "4Gi")
+    total = sum(int(r["limits"]["memory"][:-2]) for r in kubelet["reservedMemory"])  # Mi
+    check("kubelet: reservedMemory sums to system + kube + eviction", total == 4096 + 2048 + 100, total)
+    dropin = open(os.path.join(g1, "etc/systemd/system/containerd.service.d/50-dslc.conf")).read()
+    check("containerd: LimitMEMLOCK=infinity", "[Service]\nLimitMEMLOCK=infinity\n" in dropin)
+    try:
+        import tomllib
+        t = tomllib.loads(open(os.path.join(g1, "etc/containerd/conf.d/50-dslc.toml")).read())
+        check("containerd: device ownership from the security context",
+              t["plugins"]["io.containerd.grpc.v1.cri"]["device_ownership_from_security_context"] is True)
+    except ImportError:
+        print("skip containerd TOML: python has no tomllib")
+    check("no daos_server.yml on the host", not os.path.exists(os.path.join(g1, "etc/daos/daos_server.yml")))
+    return groups
+
+
+def fake_sysfs(tmp, bdfs, drivers, shared=()):
+    """sys/bus/pci/devices/<bdf>/{driver_override, driver -> drivers/<d>,
+    iommu_group/devices/*}, drivers/<d>/unbind, drivers_probe."""
+    sys_ = os.path.join(tmp, "sys")
+    for d in ("nvme", "vfio-pci"):
+        os.makedirs(os.path.join(sys_, "bus/pci/drivers", d), exist_ok=True)
+        open(os.path.join(sys_, "bus/pci/drivers", d, "unbind"), "w").close()
+    open(os.path.join(sys_, "bus/pci/drivers_probe"), "w").close()
+    for b in bdfs:
+        dev = os.path.join(sys_, "bus/pci/devices", b)
+        os.makedirs(os.path.join(dev, "iommu_group/devices"))
+        open(os.path.join(dev, "iommu_group/devices", b), "w").close()
+        if b in shared:
+            open(os.path.join(dev, "iommu_group/devices", "0000:00:01.0"), "w").close()
+        open(os.path.join(dev, "driver_override"), "w").close()
+        os.symlink(os.path.join(sys_, "bus/pci/drivers", drivers.get(b, "nvme")), os.path.join(dev, "driver"))
+    return sys_
+
+
+def vfio_script(out, tmp):
+    script = os.path.join(out, "nodes", "gpu001", "usr/local/sbin/dslc-vfio-bind")
+    text = open(script).read()
+    bdfs = re.findall(r"^bind (\S+)$", text, re.M)
+    check("vfio: the script binds the 8 drives of gpu001", len(bdfs) == 8 and bdfs[0] == "0000:21:00.0", bdfs)
+    r = subprocess.run(["sh", "-n", script], capture_output=True, text=True)
+    check("vfio: sh -n", r.returncode == 0, r.stderr)
+    mounts = os.path.join(tmp, "mounts")
+    open(mounts, "w").write("/dev/nvme9n1 / ext4 rw 0 0\n")
+    # drives already on vfio-pci: nothing written, exit 0
+    sys_ = fake_sysfs(os.path.join(tmp, "a"), bdfs, {b: "vfio-pci" for b in bdfs})
+    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
+                       capture_output=True, text=True)
+    check("vfio: bound drives are left alone", r.returncode == 0 and not open(os.path.join(sys_, "bus/pci/drivers_probe")).read(),
+          r.stderr)
+    # on nvme: override written, unbound, probed; the fake kernel does not rebind, which the script reports
+    sys_ = fake_sysfs(os.path.join(tmp, "b"), bdfs, {}, shared=(bdfs[1],))
+    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
+                       capture_output=True, text=True)
+    dev0 = os.path.join(sys_, "bus/pci/devices", bdfs[0])
+    check("vfio: driver_override set to vfio-pci", open(os.path.join(dev0, "driver_override")).read() == "vfio-pci\n")
+    # each write replaces a fake file's content: the last drive's address is there
+    check("vfio: unbound from nvme", bdfs[-1] in open(os.path.join(sys_, "bus/pci/drivers/nvme/unbind")).read())
+    check("vfio: drivers_probe asked", bdfs[-1] in open(os.path.join(sys_, "bus/pci/drivers_probe")).read())
+    check("vfio: a drive the kernel did not rebind fails the unit", r.returncode == 1 and "still bound to nvme" in r.stderr, r.stderr)
+    check("vfio: a shared IOMMU group is refused untouched",
+          "its IOMMU group holds 2 devices" in r.stderr and
+          not open(os.path.join(sys_, "bus/pci/devices", bdfs[1], "driver_override")).read(), r.stderr)
+    # a mounted drive is never unbound
+    sys_ = fake_sysfs(os.path.join(tmp, "c"), bdfs, {})
+    blk = os.path.join(sys_, "bus/pci/devices", bdfs[2], "nvme/nvme2/nvme2n1")
+    os.makedirs(blk)
+    open(mounts, "w").write("/dev/nvme2n1 /data xfs rw 0 0\n")
+    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
+                       capture_output=True, text=True)
+    check("vfio: a mounted drive is refused untouched", "/dev/nvme2n1 is mounted" in r.stderr and
+          not open(os.path.join(sys_, "bus/pci/devices", bdfs[2], "driver_override")).read(), r.stderr)
+
+
+def negative(tmp, objs):
+    """The validator is not a rubber stamp: known-bad edits of real objects fail."""
+    vals = validator("1.33")
+    ds = next(o for f, o in objs if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-server-"))
+    cases = {
+        "unknown field": lambda o: o["spec"]["template"]["spec"].__setitem__("hostNetwrok", True),
+        "wrong type": lambda o: o["spec"]["template"]["spec"].__setitem__("hostNetwork", "yes"),
+        "missing selector": lambda o: o["spec"].pop("selector"),
+        "selector mismatch": lambda o: o["spec"]["selector"]["matchLabels"].__setitem__("dslc.io/daos-server", "x"),
+        "hugepages request != limit": lambda o: o["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"].__setitem__("hugepages-2Mi", "1Gi"),
+        "label value too long": lambda o: o["metadata"]["labels"].__setitem__("dslc.io/daos-server", "a" * 64),
+    }
+    for name, edit in cases.items():
+        bad = copy.deepcopy(ds)
+        edit(bad)
+        check(f"validator rejects: {name}", errors(vals, bad) != [])
+    old = validator("1.30")
+    bad = copy.deepcopy(ds)
+    bad["spec"]["template"]["spec"]["containers"][0]["securityContext"]["appArmorProfile"]["localhostProfile"] = 1
+    check("validator 1.30 rejects a wrongly typed appArmorProfile field", errors(old, bad) != [])
+
+
+def main():
+    dslc = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        r = validate_tree(dslc, tmp, "hgx-b200-k8s", EXAMPLE, "1.33")
+        if r:
+            out, objs = r
+            pins(out, objs)
+            vfio_script(out, tmp)
+            negative(tmp, objs)
+        # variants: the oldest version dslc accepts, plain transport, rolling updates, other resources
+        validate_tree(dslc, tmp, "k8s-1.30", variant(tmp, "v130", [("version        1.33", "version        1.30")]), "1.30")
+        v = variant(tmp, "insecure", [("fabric roce { gid_index 5 }", "fabric roce { gid_index 5 }\n  transport insecure"),
+                                      ("agent_run_as 1002:1002", "agent_run_as 1002:1002  update rolling  namespace storage-system"
+                                                                 "  rdma_resource example.com/rdma_storage  nvme_resource example.com/nvme")])
+        r = validate_tree(dslc, tmp, "k8s-insecure-rolling", v, "1.33")
+        if r:
+            ds = [o for f, o in r[1] if o["kind"] == "DaemonSet"]
+            check("rolling: maxSurge 0", all(o["spec"]["updateStrategy"]["rollingUpdate"]["maxSurge"] == 0 for o in ds))
+            check("insecure: no certificate init container", all("initContainers" not in o["spec"]["template"]["spec"] for o in ds))
+            check("namespace and resources follow the settings",
+                  all(o["metadata"]["namespace"] == "storage-system" for o in ds) and
+                  all("example.com/nvme" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"] and
+                      "example.com/rdma_storage_e1" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
+                      for o in ds if o["metadata"]["name"].startswith("daos-server-")))
+    print(f"k8s: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
