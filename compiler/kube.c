@@ -35,8 +35,8 @@ static kube_plan *plan(const model *m, const node_plan *p)
 		k->scm += p->engines[i].scm_bytes;
 		k->nvmes += p->engines[i].nnvmes;
 	}
-	uint64_t overhead = ks->memory_overhead.set ? (uint64_t)ks->memory_overhead.v : 2 * GiB;
-	k->memory = ks->server_memory.set ? (uint64_t)ks->server_memory.v : k->scm + overhead;
+	k->overhead = ks->memory_overhead.set ? (uint64_t)ks->memory_overhead.v : 2 * GiB;
+	k->memory = ks->server_memory.set ? (uint64_t)ks->server_memory.v : k->scm + k->overhead;
 	k->hugepage_size = p->hugepage_size ? p->hugepage_size : 2 * MiB;
 	uint64_t margin = (uint64_t)(KUBE_HUGEPAGE_MARGIN_PER_ENGINE * p->nengines + KUBE_HUGEPAGE_SCAN_MIN) * 2 * MiB;
 	k->hugepages = p->nr_hugepages + (int64_t)((margin + k->hugepage_size - 1) / k->hugepage_size);
@@ -240,13 +240,12 @@ void kube_lint_spec(model *m, const node_spec *s)
 	lint_env(m, s->plan);
 	lint_kernel(m, s, kp);
 	lint_kubelet(m, s);
-	uint64_t overhead = ks->memory_overhead.set ? (uint64_t)ks->memory_overhead.v : 2 * GiB;
-	if (ks->server_memory.set && kp->memory < kp->scm + overhead) {
-		uint64_t need = kp->scm + overhead;
+	if (ks->server_memory.set && kp->memory < kp->scm + kp->overhead) {
+		uint64_t need = kp->scm + kp->overhead;
 		diag *d = diag_report(m->dc, R_K8S_MEMORY_REQUEST, ks->server_memory.loc,
 				      "server_memory %llu MiB is below %s's SCM (%llu MiB) plus memory_overhead (%llu MiB)",
 				      (unsigned long long)(kp->memory / MiB), s->origin, (unsigned long long)(kp->scm / MiB),
-				      (unsigned long long)(overhead / MiB));
+				      (unsigned long long)(kp->overhead / MiB));
 		if (need % GiB == 0)
 			diag_help(m->dc, d, "write `server_memory %lluGiB`, or drop it", (unsigned long long)(need / GiB));
 		else

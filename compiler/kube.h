@@ -8,6 +8,7 @@
 
 typedef struct kube_plan {
 	uint64_t scm;           /* sum of the engines' scm_size */
+	uint64_t overhead;      /* memory_overhead: the processes' memory besides SCM */
 	uint64_t memory;        /* the pod's memory request = limit */
 	uint64_t hugepage_size; /* bytes per page */
 	int64_t hugepages;      /* pages: request = limit = reserved at boot */

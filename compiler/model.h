@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ast.h"
 #include "daos.h"
@@ -297,6 +298,12 @@ typedef struct model {
 	size_t ncontainers, containers_cap;
 	struct kube_layout *kube_layout; /* the DaemonSet groups, made on first use (targets/kubernetes.c) */
 } model;
+
+/* transport insecure: allow_insecure, no certificates. */
+static inline bool cluster_insecure(const cluster_spec *c)
+{
+	return c->transport.set && strcmp(c->transport.v, "insecure") == 0;
+}
 
 /* The spec's daos_server runs in a pod (deploy kubernetes). */
 static inline bool spec_in_pods(const node_spec *s)

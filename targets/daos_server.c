@@ -74,7 +74,7 @@ static bool has_meta_role(const node_plan *p)
 
 void transport_out(yaml_out *y, const model *m, bool server)
 {
-	bool insecure = m->cluster.transport.set && strcmp(m->cluster.transport.v, "insecure") == 0;
+	bool insecure = cluster_insecure(&m->cluster);
 	yo_key(y, server ? K_TRANSPORT_CONFIG : K_AGENT_TRANSPORT_CONFIG);
 	yo_map(y);
 	yo_kbool(y, K_ALLOW_INSECURE, insecure);

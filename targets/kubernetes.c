@@ -81,12 +81,6 @@ static const kube_layout *layout(const model *m)
 
 /* ---- YAML helpers ---------------------------------------------------------- */
 
-static void kv(yaml_out *y, const char *k, const char *v)
-{
-	yo_name(y, k);
-	yo_str(y, v);
-}
-
 static void ki(yaml_out *y, const char *k, int64_t v)
 {
 	yo_name(y, k);
@@ -111,29 +105,17 @@ static void ks_(yaml_out *y, const char *k)
 	yo_seq(y);
 }
 
-/* A Kubernetes quantity in the largest binary unit that divides it. */
-static const char *quantity(arena *a, uint64_t bytes)
-{
-	static const struct { const char *u; uint64_t m; } units[] = {
-		{"Ti", 1ULL << 40}, {"Gi", 1ULL << 30}, {"Mi", 1ULL << 20}, {"Ki", 1ULL << 10},
-	};
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (bytes && bytes % units[i].m == 0)
-			return arena_printf(a, "%llu%s", (unsigned long long)(bytes / units[i].m), units[i].u);
-	return arena_printf(a, "%llu", (unsigned long long)bytes);
-}
-
 static void metadata(yaml_out *y, const model *m, const char *name, const char *app, const char *label, const char *digest)
 {
 	km(y, "metadata");
-	kv(y, "name", name);
-	kv(y, "namespace", kube_namespace(m));
+	yo_kv(y, "name", name);
+	yo_kv(y, "namespace", kube_namespace(m));
 	km(y, "labels");
-	kv(y, "app.kubernetes.io/name", app);
-	kv(y, "app.kubernetes.io/part-of", m->cluster.name);
-	kv(y, "app.kubernetes.io/managed-by", "dslc");
+	yo_kv(y, "app.kubernetes.io/name", app);
+	yo_kv(y, "app.kubernetes.io/part-of", m->cluster.name);
+	yo_kv(y, "app.kubernetes.io/managed-by", "dslc");
 	if (label)
-		kv(y, label, digest);
+		yo_kv(y, label, digest);
 	yo_map_end(y);
 	yo_map_end(y);
 }
@@ -142,8 +124,8 @@ static void config_map(yaml_out *y, const model *m, const char *name, const char
 		       const kube_group *g, const char *key)
 {
 	yo_map(y);
-	kv(y, "apiVersion", "v1");
-	kv(y, "kind", "ConfigMap");
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "ConfigMap");
 	metadata(y, m, name, app, label, g->digest);
 	/* its name changes with its content: it never needs to */
 	kb(y, "immutable", true);
@@ -157,10 +139,10 @@ static void config_map(yaml_out *y, const model *m, const char *name, const char
 static void host_path(yaml_out *y, const char *name, const char *path, const char *type)
 {
 	yo_map(y);
-	kv(y, "name", name);
+	yo_kv(y, "name", name);
 	km(y, "hostPath");
-	kv(y, "path", path);
-	kv(y, "type", type);
+	yo_kv(y, "path", path);
+	yo_kv(y, "type", type);
 	yo_map_end(y);
 	yo_map_end(y);
 }
@@ -168,10 +150,10 @@ static void host_path(yaml_out *y, const char *name, const char *path, const cha
 static void empty_dir(yaml_out *y, const char *name, const char *medium)
 {
 	yo_map(y);
-	kv(y, "name", name);
+	yo_kv(y, "name", name);
 	km(y, "emptyDir");
 	if (medium)
-		kv(y, "medium", medium);
+		yo_kv(y, "medium", medium);
 	yo_map_end(y);
 	yo_map_end(y);
 }
@@ -179,10 +161,10 @@ static void empty_dir(yaml_out *y, const char *name, const char *medium)
 static void mount(yaml_out *y, const char *name, const char *path, const char *sub, bool ro)
 {
 	yo_map(y);
-	kv(y, "name", name);
-	kv(y, "mountPath", path);
+	yo_kv(y, "name", name);
+	yo_kv(y, "mountPath", path);
 	if (sub)
-		kv(y, "subPath", sub);
+		yo_kv(y, "subPath", sub);
 	if (ro)
 		kb(y, "readOnly", true);
 	yo_map_end(y);
@@ -190,7 +172,7 @@ static void mount(yaml_out *y, const char *name, const char *path, const char *s
 
 static bool secure(const model *m)
 {
-	return !(m->cluster.transport.set && strcmp(m->cluster.transport.v, "insecure") == 0);
+	return !cluster_insecure(&m->cluster);
 }
 
 /* Copies the certificates from the Secret into an emptyDir owned by the
@@ -202,8 +184,8 @@ static void cert_init(yaml_out *y, const model *m, bool server)
 	const char *who = server ? "server" : "agent";
 	ks_(y, "initContainers");
 	yo_map(y);
-	kv(y, "name", "certificates");
-	kv(y, "image", m->cluster.kube.image.v);
+	yo_kv(y, "name", "certificates");
+	yo_kv(y, "image", m->cluster.kube.image.v);
 	ks_(y, "command");
 	yo_str(y, "/bin/sh");
 	yo_str(y, "-c");
@@ -226,43 +208,41 @@ static void cert_init(yaml_out *y, const model *m, bool server)
 
 static void cert_volumes(yaml_out *y, bool server)
 {
-	const char *who = server ? "server" : "agent";
 	empty_dir(y, "certs", NULL);
 	yo_map(y);
-	kv(y, "name", "certs-in");
+	yo_kv(y, "name", "certs-in");
 	km(y, "secret");
-	kv(y, "secretName", server ? "daos-server-certs" : "daos-agent-certs");
+	yo_kv(y, "secretName", server ? "daos-server-certs" : "daos-agent-certs");
 	ki(y, "defaultMode", 0440); /* group-readable: the init container reads as fsGroup */
 	ks_(y, "items");
 	const char *files[] = {"daosCA.crt", server ? "server.crt" : "agent.crt", server ? "server.key" : "agent.key",
 		server ? "agent.crt" : NULL};
 	for (int i = 0; i < 4 && files[i]; i++) {
 		yo_map(y);
-		kv(y, "key", files[i]);
-		kv(y, "path", files[i]);
+		yo_kv(y, "key", files[i]);
+		yo_kv(y, "path", files[i]);
 		yo_map_end(y);
 	}
 	yo_seq_end(y);
 	yo_map_end(y);
 	yo_map_end(y);
-	(void)who;
 }
 
-static void pod_common(yaml_out *y, const model *m, const char *label, const char *digest, int64_t uid, int64_t gid,
+static void pod_common(yaml_out *y, const char *label, const char *digest, int64_t uid, int64_t gid,
 		       bool host_pid)
 {
 	km(y, "nodeSelector");
-	kv(y, label, digest);
+	yo_kv(y, label, digest);
 	yo_map_end(y);
 	kb(y, "hostNetwork", true);
 	if (host_pid)
 		kb(y, "hostPID", true);
-	kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
-	kv(y, "priorityClassName", "system-node-critical");
+	yo_kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
+	yo_kv(y, "priorityClassName", "system-node-critical");
 	ki(y, "terminationGracePeriodSeconds", 120);
 	ks_(y, "tolerations");
 	yo_map(y);
-	kv(y, "operator", "Exists");
+	yo_kv(y, "operator", "Exists");
 	yo_map_end(y);
 	yo_seq_end(y);
 	km(y, "securityContext");
@@ -270,39 +250,38 @@ static void pod_common(yaml_out *y, const model *m, const char *label, const cha
 	ki(y, "runAsGroup", gid);
 	ki(y, "fsGroup", gid);
 	yo_map_end(y);
-	(void)m;
 }
 
 static void daemonset_head(yaml_out *y, const model *m, const char *name, const char *app, const char *label,
 			   const char *digest)
 {
 	const kube_spec *ks = &m->cluster.kube;
-	kv(y, "apiVersion", "apps/v1");
-	kv(y, "kind", "DaemonSet");
+	yo_kv(y, "apiVersion", "apps/v1");
+	yo_kv(y, "kind", "DaemonSet");
 	metadata(y, m, name, app, label, digest);
 	km(y, "spec");
 	km(y, "selector");
 	km(y, "matchLabels");
-	kv(y, "app.kubernetes.io/name", app);
-	kv(y, label, digest);
+	yo_kv(y, "app.kubernetes.io/name", app);
+	yo_kv(y, label, digest);
 	yo_map_end(y);
 	yo_map_end(y);
 	km(y, "updateStrategy");
 	if (ks->update.set && strcmp(ks->update.v, "rolling") == 0) {
-		kv(y, "type", "RollingUpdate");
+		yo_kv(y, "type", "RollingUpdate");
 		km(y, "rollingUpdate");
 		ki(y, "maxSurge", ks->surge.set ? ks->surge.v : 0);
 		ki(y, "maxUnavailable", 1);
 		yo_map_end(y);
 	} else {
-		kv(y, "type", "OnDelete");
+		yo_kv(y, "type", "OnDelete");
 	}
 	yo_map_end(y);
 	km(y, "template");
 	km(y, "metadata");
 	km(y, "labels");
-	kv(y, "app.kubernetes.io/name", app);
-	kv(y, label, digest);
+	yo_kv(y, "app.kubernetes.io/name", app);
+	yo_kv(y, label, digest);
 	yo_map_end(y);
 	yo_map_end(y);
 	km(y, "spec");
@@ -316,14 +295,14 @@ static void resources(yaml_out *y, const model *m, const node_plan *p, const kub
 	for (int lim = 0; lim < 2; lim++) {
 		km(y, lim ? "limits" : "requests");
 		if (!lim)
-			kv(y, "cpu", server ? "1" : "100m"); /* small: its cores are reserved already; no limit */
-		kv(y, "memory", server ? quantity(a, kp->memory) : "1Gi");
+			yo_kv(y, "cpu", server ? "1" : "100m"); /* small: its cores are reserved already; no limit */
+		yo_kv(y, "memory", server ? yo_quantity(a, kp->memory) : "1Gi");
 		if (server)
-			kv(y, kp->hugepage_resource, quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
+			yo_kv(y, kp->hugepage_resource, yo_quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
 		for (int i = 0; i < p->nengines; i++)
-			kv(y, arena_printf(a, "%s_e%d", rdma, i), "1");
+			yo_kv(y, arena_printf(a, "%s_e%d", rdma, i), "1");
 		if (server && kp->nvmes)
-			kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
+			yo_kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
 		yo_map_end(y);
 	}
 	yo_map_end(y);
@@ -340,9 +319,9 @@ static void volumes_begin(yaml_out *y, const model *m, const char *name, bool se
 	yo_seq_end(y); /* containers */
 	ks_(y, "volumes");
 	yo_map(y);
-	kv(y, "name", "config");
+	yo_kv(y, "name", "config");
 	km(y, "configMap");
-	kv(y, "name", name);
+	yo_kv(y, "name", name);
 	yo_map_end(y);
 	yo_map_end(y);
 	if (secure(m))
@@ -357,13 +336,13 @@ static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	const char *name = arena_printf(m->ar, "daos-server-%s", g->digest);
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-server", LABEL_SERVER, g->digest);
-	pod_common(y, m, LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
+	pod_common(y, LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
 	if (secure(m))
 		cert_init(y, m, true);
 	ks_(y, "containers");
 	yo_map(y);
-	kv(y, "name", "daos-server");
-	kv(y, "image", ks->image.v);
+	yo_kv(y, "name", "daos-server");
+	yo_kv(y, "image", ks->image.v);
 	ks_(y, "command");
 	yo_str(y, "daos_server");
 	yo_str(y, "start");
@@ -379,7 +358,7 @@ static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	yo_seq_end(y);
 	yo_map_end(y);
 	km(y, "appArmorProfile"); /* containerd's default profile denies mount */
-	kv(y, "type", "Unconfined");
+	yo_kv(y, "type", "Unconfined");
 	yo_map_end(y);
 	yo_map_end(y);
 	resources(y, m, p, kp, true);
@@ -421,13 +400,13 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-agent", LABEL_AGENT, g->digest);
 	/* hostPID: the agent maps a client's PID (SO_PEERCRED) to its NUMA node */
-	pod_common(y, m, LABEL_AGENT, g->digest, uid, gid, true);
+	pod_common(y, LABEL_AGENT, g->digest, uid, gid, true);
 	if (secure(m))
 		cert_init(y, m, false);
 	ks_(y, "containers");
 	yo_map(y);
-	kv(y, "name", "daos-agent");
-	kv(y, "image", ks->image.v);
+	yo_kv(y, "name", "daos-agent");
+	yo_kv(y, "image", ks->image.v);
 	ks_(y, "command");
 	yo_str(y, "daos_agent");
 	yo_str(y, "-o");
@@ -435,8 +414,8 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	yo_seq_end(y);
 	ks_(y, "env");
 	yo_map(y);
-	kv(y, "name", "HWLOC_ALLOW"); /* clients' CPUs lie outside the agent's cpuset */
-	kv(y, "value", "all");
+	yo_kv(y, "name", "HWLOC_ALLOW"); /* clients' CPUs lie outside the agent's cpuset */
+	yo_kv(y, "value", "all");
 	yo_map_end(y);
 	yo_seq_end(y);
 	resources(y, m, g->spec->plan, NULL, false);
@@ -487,14 +466,14 @@ static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
 {
 	(void)g;
 	yo_map(y);
-	kv(y, "apiVersion", "v1");
-	kv(y, "kind", "Namespace");
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "Namespace");
 	km(y, "metadata");
-	kv(y, "name", kube_namespace(m));
+	yo_kv(y, "name", kube_namespace(m));
 	km(y, "labels");
-	kv(y, "app.kubernetes.io/managed-by", "dslc");
+	yo_kv(y, "app.kubernetes.io/managed-by", "dslc");
 	/* hostNetwork, hostPID, hostPath and SYS_ADMIN: the privileged level */
-	kv(y, "pod-security.kubernetes.io/enforce", "privileged");
+	yo_kv(y, "pod-security.kubernetes.io/enforce", "privileged");
 	yo_map_end(y);
 	yo_map_end(y);
 	yo_map_end(y);
@@ -534,11 +513,11 @@ static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
 	}
 	buf_puts(&js, "\n  ]\n}\n");
 	yo_map(y);
-	kv(y, "apiVersion", "v1");
-	kv(y, "kind", "ConfigMap");
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "ConfigMap");
 	km(y, "metadata");
-	kv(y, "name", "rdma-devices");
-	kv(y, "namespace", "kube-system");
+	yo_kv(y, "name", "rdma-devices");
+	yo_kv(y, "namespace", "kube-system");
 	yo_map_end(y);
 	km(y, "data");
 	yo_name(y, "config.json");
@@ -546,7 +525,6 @@ static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 	yo_map_end(y);
 	buf_free(&js);
-	(void)engines;
 }
 
 static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
@@ -554,11 +532,11 @@ static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
 	(void)g;
 	const char *nvme = kube_nvme_resource(m), *slash = strchr(nvme, '/');
 	yo_map(y);
-	kv(y, "apiVersion", "v1");
-	kv(y, "kind", "ConfigMap");
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "ConfigMap");
 	km(y, "metadata");
-	kv(y, "name", "generic-device-plugin");
-	kv(y, "namespace", "kube-system");
+	yo_kv(y, "name", "generic-device-plugin");
+	yo_kv(y, "namespace", "kube-system");
 	yo_map_end(y);
 	km(y, "data");
 	yo_name(y, "config.yaml");
@@ -574,16 +552,6 @@ static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
 				   (int)(slash - nvme), nvme, slash + 1));
 	yo_map_end(y);
 	yo_map_end(y);
-}
-
-static void server_ds(yaml_out *y, const model *m, const kube_group *g)
-{
-	server_daemonset(y, m, g);
-}
-
-static void agent_ds(yaml_out *y, const model *m, const kube_group *g)
-{
-	agent_daemonset(y, m, g);
 }
 
 static bool label_script(const model *m, const kube_layout *l, buf *out)
@@ -606,7 +574,7 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 	return true;
 }
 
-static bool kustomization(const model *m, const kube_layout *l, buf *out)
+static bool kustomization(const kube_layout *l, buf *out)
 {
 	buf_puts(out, "# Generated by dslc: kubectl apply -k . (after label-nodes.sh)\n"
 		      "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n"
@@ -615,7 +583,6 @@ static bool kustomization(const model *m, const kube_layout *l, buf *out)
 		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
 	for (size_t i = 0; i < l->nagent; i++)
 		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
-	(void)m;
 	return true;
 }
 
@@ -640,18 +607,18 @@ target_result target_kubernetes(const model *m, target_file *tf)
 	} else if ((i -= 2) < l->nserver) {
 		const kube_group *g = &l->server[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-server-%s.yaml", g->digest);
-		ok = doc(tf->data, m, server_config, g) && doc(tf->data, m, server_ds, g);
+		ok = doc(tf->data, m, server_config, g) && doc(tf->data, m, server_daemonset, g);
 	} else if ((i -= l->nserver) < l->nagent) {
 		const kube_group *g = &l->agent[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
-		ok = doc(tf->data, m, agent_config, g) && doc(tf->data, m, agent_ds, g);
+		ok = doc(tf->data, m, agent_config, g) && doc(tf->data, m, agent_daemonset, g);
 	} else if ((i -= l->nagent) == 0) {
 		tf->path = "kubernetes/label-nodes.sh";
 		tf->mode = 0755;
 		ok = label_script(m, l, tf->data);
 	} else if (i == 1) {
 		tf->path = "kubernetes/kustomization.yaml";
-		ok = kustomization(m, l, tf->data);
+		ok = kustomization(l, tf->data);
 	} else {
 		return TARGET_SKIP;
 	}

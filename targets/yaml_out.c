@@ -154,3 +154,20 @@ void yo_literal(yaml_out *y, const char *s)
 {
 	scalar(y, s, YAML_LITERAL_SCALAR_STYLE);
 }
+
+void yo_kv(yaml_out *y, const char *name, const char *s)
+{
+	yo_name(y, name);
+	yo_str(y, s);
+}
+
+const char *yo_quantity(arena *a, uint64_t bytes)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"Gi", 1ULL << 30}, {"Mi", 1ULL << 20}, {"Ki", 1ULL << 10},
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (bytes && bytes % units[i].m == 0)
+			return arena_printf(a, "%llu%s", (unsigned long long)(bytes / units[i].m), units[i].u);
+	return arena_printf(a, "%llu", (unsigned long long)bytes);
+}

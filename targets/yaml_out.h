@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
+#include "compiler/arena.h"
 #include "compiler/buf.h"
 #include "compiler/daos.h"
 
@@ -32,10 +33,15 @@ void yo_int(yaml_out *y, int64_t v);
 /* A multi-line string as a literal block (|), e.g. a file in a ConfigMap. */
 void yo_literal(yaml_out *y, const char *s);
 void yo_bool(yaml_out *y, bool v);
-/* key: value shorthands */
+/* key: value shorthands; yo_kv for keys of non-DAOS formats */
+void yo_kv(yaml_out *y, const char *name, const char *s);
 void yo_kstr(yaml_out *y, daos_key k, const char *s);
 void yo_kint(yaml_out *y, daos_key k, int64_t v);
 void yo_kbool(yaml_out *y, daos_key k, bool v);
+
+/* A Kubernetes quantity in the largest binary unit that divides it
+ * (Gi, Mi, Ki), else bytes: "130Gi", "35080Mi". */
+const char *yo_quantity(arena *a, uint64_t bytes);
 
 /* transport_config of the server or the agent (daos_server.c). */
 struct model;
