@@ -1,5 +1,8 @@
 #include "buf.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +66,19 @@ void buf_printf(buf *b, const char *fmt, ...)
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+int write_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

@@ -19,4 +19,8 @@ void buf_add(buf *b, const void *p, size_t n);
 void buf_puts(buf *b, const char *s);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Writes all n bytes to fd (short writes and EINTR retried): 0, or -1
+ * with errno set. */
+int write_all(int fd, const void *data, size_t n);
+
 #endif

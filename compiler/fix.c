@@ -71,20 +71,6 @@ static bool unchanged(const src_file *f, const char **why)
 	return same == 1;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Writes text to path through a temporary beside it, keeping the mode. */
 static bool replace_file(arena *a, const char *path, const char *text, size_t len, const char **why)
 {
@@ -99,7 +85,7 @@ static bool replace_file(arena *a, const char *path, const char *text, size_t le
 		*why = strerror(errno);
 		return false;
 	}
-	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
+	bool ok = write_all(fd, text, len) == 0 && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		*why = strerror(errno);

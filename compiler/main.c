@@ -28,8 +28,9 @@ static const char usage[] =
 	"usage: dslc <command> [options]\n"
 	"\n"
 	"commands:\n"
-	"  build FILE -o DIR [--check]   compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
-	"                                --check compares with DIR instead of writing (exit 1 when stale)\n"
+	"  build FILE -o DIR [--check] [--strict]  compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
+	"                                --check compares with DIR instead of writing (exit 1 when stale);\n"
+	"                                --strict reads every file instead of trusting DIR.dslc-cache\n"
 	"  lint FILE [--fix]             report findings only; --fix applies the exact edits findings\n"
 	"                                carry (SARIF/JSON `fixes`) to the files, then lints again\n"
 	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
@@ -57,7 +58,7 @@ typedef struct cli {
 	const char *cmd, *file, *out, *node, *format, *topology, *release;
 	int64_t mem_gib; /* --mem-gib: the node's RAM for hand-written YAML (0: unknown) */
 	uint64_t hugepage_size; /* --hugepage-size: 2MiB or 1GiB (0: the topology's, else 2MiB) */
-	bool check, markdown;
+	bool check, strict, markdown;
 	diag_severity fail_on;
 	unsigned max_findings;
 	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
@@ -162,6 +163,8 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error("--hugepage-size takes 2MiB or 1GiB, not '%s'", argv[i]);
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
+		} else if (strcmp(a, "--strict") == 0) {
+			c->strict = true;
 		} else if (strcmp(a, "--markdown") == 0) {
 			c->markdown = true;
 		} else if (strcmp(a, "--fix") == 0) {
@@ -349,7 +352,8 @@ static int cmd_build(const cli *c)
 		return EXIT_FINDINGS;
 	}
 	output_stats st;
-	rc = output_build(&comp.m, c->out, c->check, "dslc " DSLC_VERSION, &st);
+	output_opts opts = {c->check, c->strict, "dslc " DSLC_VERSION};
+	rc = output_build(&comp.m, c->out, &opts, &st);
 	if (rc == 0 && !c->check) {
 		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,
 			comp.m.nnodes, c->out, st.written, st.unchanged, st.removed);

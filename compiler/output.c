@@ -1,102 +1,75 @@
 #include "output.h"
 
-#include "plan.h"
-#include "value.h"
-
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
 #include <ftw.h>
-#include <sys/file.h>
-#include <jansson.h>
-#include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "safety.h"
-#include "targets/targets.h"
+#include "tree_cache.h"
 
-void sha256_hex(const void *data, size_t len, char out[65])
-{
-	struct sha256_ctx ctx;
-	uint8_t d[SHA256_DIGEST_SIZE];
-	sha256_init(&ctx);
-	sha256_update(&ctx, len, data);
-	sha256_digest(&ctx, sizeof(d), d);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
+/* ---- units: a node's directory, or cluster/ -------------------------------- */
 
-typedef struct writer {
-	const char *dir;     /* the tree being replaced */
-	char *stage;         /* sibling staging directory */
-	int old_root, new_root; /* directory fds of dir and stage (-1: none) */
-	/* The directory of the previous file, open in both trees: files come
-	 * grouped by node, so most files need no directory walk. */
-	char cur_dir[4096];
-	int cur_old, cur_new;
-	bool cur_open; /* cur_dir is entered (cur_old/cur_new may still be -1) */
-	const strmap *paths; /* every path of the new tree */
-	bool check_only, exists;
-	bool quiet; /* compare without reporting (the probe before a build) */
+/* A directory or file of a unit, in fingerprint order: the unit's own
+ * directory first, then each directory before the first file below it. */
+typedef struct entry {
+	const char *rel;  /* below the unit's directory; "" for the unit itself */
+	const char *base; /* last component */
+	int parent;       /* entry index of its directory, -1 for the unit */
+	int file;         /* index in the unit's files, -1 for a directory */
+} entry;
+
+typedef struct unit {
+	manifest_unit mu;  /* what the manifest lists */
+	const char *dir;   /* nodes/<host> or cluster */
+	uint8_t key[TREE_KEY_SIZE];
+	bool same;         /* the old tree holds exactly these files and nothing else */
+	bool relinked;     /* files were hard-linked: fingerprint after the old tree is gone */
+	cache_unit *cu;    /* its fingerprints for the next cache */
+} unit;
+
+/* The unit being judged or written: its files' bytes and both trees' fds. */
+typedef struct scratch {
+	buf data;
+	rendered *files;
+	size_t n, cap;
+	entry *entries;
+	size_t nentries, ecap;
+	int *old_fd, *new_fd; /* per directory entry, -1 when absent */
+	signed char *verdict; /* per file: 1 same, 0 differs, -1 missing */
+	uint64_t *fp;         /* per entry */
+	int64_t max_time;
+	arena ar;             /* reset per unit */
+} scratch;
+
+typedef struct tree_sync {
+	const model *m;
+	const char *dir, *cache_path, *journal_path;
+	const output_opts *opts;
 	output_stats *st;
 	arena *ar;
-	/* The manifest's file entries, already serialised: a jansson object per
-	 * entry would cost ~1 KiB per file (200 MiB at 16,384 nodes), the text
-	 * costs its size. */
-	buf files;
-	/* Per node: "rel sha256" lines of its files, hashed into its digest when
-	 * the next node starts; nodes whose trees have the same digest (manifest
-	 * "identical"). */
-	buf node_lines;
-	const char *node_cur;
-	json_t *digests;   /* host -> sha256 of its tree */
-	strmap same;       /* sha256 -> same_group */
-	struct same_group **groups;
-	size_t ngroups, gcap;
-	const char *change_target; /* the last file's target and its on_change class */
-	const char *change_class;
-} writer;
-
-typedef struct same_group {
-	const char *sha;
-	const char **hosts;
-	size_t nhosts, cap;
-} same_group;
-
-static void same_add(writer *w, const char *sha, const char *host)
-{
-	same_group *g = strmap_get(&w->same, sha);
-	if (!g) {
-		g = arena_alloc(w->ar, sizeof(*g));
-		g->sha = arena_strdup(w->ar, sha);
-		strmap_put(&w->same, g->sha, g);
-		ARENA_PUSH(w->ar, w->groups, w->ngroups, w->gcap, g);
-	}
-	ARENA_PUSH(w->ar, g->hosts, g->nhosts, g->cap, host);
-}
-
-/* The digest of the node whose files came so far. */
-static void node_done(writer *w)
-{
-	if (!w->node_cur)
-		return;
-	char hex[65];
-	sha256_hex(w->node_lines.data, w->node_lines.len, hex);
-	json_object_set_new(w->digests, w->node_cur, json_string(hex));
-	same_add(w, hex, w->node_cur);
-	buf_reset(&w->node_lines);
-	w->node_cur = NULL;
-}
-
-/* emit_file's answer in the quiet probe: a file differs, stop rendering
- * (a build then stages everything anyway). */
-enum { PROBE_STALE = 3 };
+	int old_root;   /* -1: there is no old tree */
+	int stage_root; /* -1 until something must be written */
+	const char *stage;
+	tree_cache old, fresh;
+	bool cache_ok;  /* the old cache describes this tree's top level */
+	bool changed;   /* the tree must be replaced */
+	bool judged_by_content; /* the next cache differs from the old one */
+	unit **units;
+	size_t nunits, ucap;
+	strmap unit_by_dir;
+	render_memo *memo;
+	scratch sc;
+	int rc;
+} tree_sync;
 
 static int io_error(const char *what, const char *path)
 {
@@ -135,49 +108,20 @@ static int dir_at(int root, const char *rel, bool create)
 	return fd;
 }
 
-static void close_cur(writer *w)
+/* 1 same, 0 differs, -1 absent or not a regular file; *st filled when the
+ * file could be opened. */
+static int same_file(int dirfd, const char *name, const char *data, size_t len, struct stat *st)
 {
-	if (w->cur_old >= 0)
-		close(w->cur_old);
-	if (w->cur_new >= 0)
-		close(w->cur_new);
-	w->cur_old = w->cur_new = -1;
-	w->cur_open = false;
-}
-
-/* Makes dir (relative, may be "") the current directory of both trees. */
-static int enter_dir(writer *w, const char *dir)
-{
-	if (w->cur_open && strcmp(w->cur_dir, dir) == 0)
-		return 0;
-	close_cur(w);
-	if (strlen(dir) >= sizeof(w->cur_dir)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(w->cur_dir, dir);
-	w->cur_open = true;
-	w->cur_old = w->old_root >= 0 ? dir_at(w->old_root, dir, false) : -1; /* missing or a link: nothing to reuse */
-	if (w->new_root >= 0 && (w->cur_new = dir_at(w->new_root, dir, true)) < 0)
-		return -1;
-	return 0;
-}
-
-/* 1 when name in dirfd is a regular file holding exactly data, 0 when it
- * differs, -1 when it is missing (or is not a regular file). */
-int output_same_content(int dirfd, const char *name, const char *data, size_t len)
-{
-	if (dirfd < 0 && dirfd != AT_FDCWD) /* a tree with no old directory here */
+	if (dirfd < 0 && dirfd != AT_FDCWD)
 		return -1;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
 		close(fd);
 		return -1;
 	}
-	if ((size_t)st.st_size != len) {
+	if ((size_t)st->st_size != len) {
 		close(fd);
 		return 0;
 	}
@@ -186,6 +130,8 @@ int output_same_content(int dirfd, const char *name, const char *data, size_t le
 	int same = 1;
 	while (same && off < len) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0) {
 			same = 0;
 			break;
@@ -197,151 +143,46 @@ int output_same_content(int dirfd, const char *name, const char *data, size_t le
 	return same && off == len;
 }
 
-static int write_file(int dirfd, const char *name, const buf *data, int mode)
+int output_same_content(int dirfd, const char *name, const char *data, size_t len)
 {
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -1;
-	size_t off = 0;
-	while (off < data->len) {
-		ssize_t n = write(fd, data->data + off, data->len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	return close(fd);
+	struct stat st;
+	return same_file(dirfd, name, data, len, &st);
 }
 
-/* A JSON string as jansson writes it (JSON_INDENT without ENSURE_ASCII):
- * quote, backslash and control bytes escaped, UTF-8 as it is. */
-static void json_str(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			buf_puts(b, "\\n");
-		else if (c == '\t')
-			buf_puts(b, "\\t");
-		else if (c == '\r')
-			buf_puts(b, "\\r");
-		else if (c == '\b')
-			buf_puts(b, "\\b");
-		else if (c == '\f')
-			buf_puts(b, "\\f");
-		else if (c < 0x20)
-			buf_printf(b, "\\u%04X", c); /* jansson src/dump.c dump_string */
-		else
-			buf_add(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
+/* ---- removing trees and counting what goes -------------------------------- */
 
-/* Appends one entry of the manifest's "files" array, indented two levels
- * as json_dumps(JSON_INDENT(2)) lays it out: written directly, a jansson
- * object per file cost an allocation per field and a serialisation per file
- * (229k files at 16,384 nodes). tests/golden.sh pins the bytes. */
-static void manifest_entry(buf *files, const char *rel, const char *node, const char *target, const char *sha,
-			   size_t size, int mode, const char *on_change)
-{
-	buf_puts(files, files->len ? ",\n    {\n      \"path\": " : "    {\n      \"path\": ");
-	json_str(files, rel);
-	if (node) {
-		buf_puts(files, ",\n      \"node\": ");
-		json_str(files, node);
-	}
-	buf_puts(files, ",\n      \"target\": ");
-	json_str(files, target);
-	buf_printf(files, ",\n      \"sha256\": \"%s\",\n      \"size\": %zu,\n      \"mode\": \"%04o\",\n      \"on_change\": ", sha,
-		   size, mode & 07777);
-	json_str(files, on_change);
-	buf_puts(files, "\n    }");
-}
-
-/* Puts one artifact into the staged tree (or compares it, in check mode). */
-static int emit_file(writer *w, const char *rel, const char *node, const char *target, const buf *data, int mode)
-{
-	char hex[65];
-	sha256_hex(data->data, data->len, hex);
-	if (w->change_target != target) { /* files come grouped by target: look up once per run */
-		w->change_target = target;
-		w->change_class = disruption_classes[disruption_of(target, "")].id;
-	}
-	manifest_entry(&w->files, rel, node, target, hex, data->len, mode, w->change_class);
-	if (node) {
-		if (!w->node_cur || strcmp(w->node_cur, node) != 0) {
-			node_done(w);
-			w->node_cur = node;
-		}
-		buf_printf(&w->node_lines, "%s %s\n", rel + strlen("nodes/") + strlen(node) + 1, hex);
-	}
-	w->st->files++;
-
-	/* Paths come from validated names only; this is the last line of defence
-	 * against a name that would leave the tree. */
-	if (!safe_rel_path(rel)) {
-		fprintf(stderr, "dslc: refusing to write '%s': not a safe relative path\n", safe_echo(w->ar, rel));
-		return 2;
-	}
-	const char *slash = strrchr(rel, '/');
-	const char *base = slash ? slash + 1 : rel;
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - rel) : 0, rel);
-	if (enter_dir(w, dir) != 0)
-		return io_error("cannot create the directory of", rel);
-	int same = output_same_content(w->cur_old, base, data->data, data->len);
-	if (w->check_only) {
-		if (same != 1) {
-			if (w->quiet)
-				return PROBE_STALE; /* the probe before a build: one difference is enough */
-			fprintf(stderr, "dslc: %s: %s\n", rel, same == 0 ? "differs" : "missing");
-			w->st->stale++;
-		}
-		return 0;
-	}
-	if (same == 1 && linkat(w->cur_old, base, w->cur_new, base, 0) == 0) {
-		w->st->unchanged++;
-		return 0;
-	}
-	if (write_file(w->cur_new, base, data, mode) != 0)
-		return io_error("cannot write", rel);
-	w->st->written++;
-	return 0;
-}
-
-/* Files of the old tree that the new one does not have: counted while
- * walking the old tree (check mode), or while deleting it (build mode). */
+/* nftw has no context argument: the walk in progress. */
 static struct {
-	const strmap *paths;
 	size_t root_len;
-	size_t extra;
-	bool report;
+	int new_root;  /* a file whose path the new tree has is replaced, not removed (-1: count none) */
+	size_t removed;
+	bool report;   /* --check: name each file */
+	const char *prefix;
+	size_t stale;
 } g_walk;
 
-static void walk_start(const strmap *paths, const char *root, bool report)
+static void walk_start(const char *root, int new_root, bool report, const char *prefix)
 {
-	g_walk.paths = paths;
 	g_walk.root_len = strlen(root);
-	g_walk.extra = 0;
+	g_walk.new_root = new_root;
+	g_walk.removed = g_walk.stale = 0;
 	g_walk.report = report;
+	g_walk.prefix = prefix;
 }
 
 static void walk_file(const char *path)
 {
-	if (!g_walk.paths || strlen(path) <= g_walk.root_len)
+	if (strlen(path) <= g_walk.root_len)
 		return;
 	const char *rel = path + g_walk.root_len + 1;
-	if (!strmap_get(g_walk.paths, rel)) {
-		g_walk.extra++;
-		if (g_walk.report)
-			fprintf(stderr, "dslc: %s: not generated any more\n", rel);
+	if (g_walk.report) {
+		fprintf(stderr, "dslc: %s%s: not generated any more\n", g_walk.prefix, rel);
+		g_walk.stale++;
+		return;
 	}
+	struct stat st;
+	if (g_walk.new_root >= 0 && (fstatat(g_walk.new_root, rel, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode)))
+		g_walk.removed++;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -359,327 +200,787 @@ static void remove_tree(const char *path)
 	nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
-static int count_extra(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+static int report_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
 	(void)ftw;
-	if (flag == FTW_F || flag == FTW_SL)
+	if (flag != FTW_D && flag != FTW_DP && flag != FTW_DNR)
 		walk_file(path);
 	return 0;
 }
 
-static size_t read_chunk(void *buffer, size_t size, void *data)
+/* --check: names every file below dir/rel (a directory or a file the new
+ * tree does not have) as not generated any more; their count. */
+static size_t report_extra(tree_sync *s, const char *rel)
 {
-	ssize_t n;
-	do
-		n = read(*(int *)data, buffer, size < 65536 ? size : 65536);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? (size_t)-1 : (size_t)n;
+	if (s->opts->check) {
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", s->dir, rel);
+		walk_start(s->dir, -1, true, "");
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			nftw(path, report_entry, 32, FTW_PHYS);
+		else
+			walk_file(path);
+		return g_walk.stale;
+	}
+	return 1;
 }
 
-json_t *output_manifest_read(int dirfd, size_t max_bytes, int *err)
+/* ---- judging and writing a unit ---------------------------------------- */
+
+static int entry_of_dir(const scratch *sc, const char *rel, size_t len)
 {
-	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	*err = 0;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
-		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;
+	for (size_t i = sc->nentries; i-- > 0;)
+		if (sc->entries[i].file < 0 && strlen(sc->entries[i].rel) == len && strncmp(sc->entries[i].rel, rel, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void add_entry(scratch *sc, const char *rel, size_t len, int parent, int file)
+{
+	entry e = {arena_strndup(&sc->ar, rel, len), NULL, parent, file};
+	const char *slash = strrchr(e.rel, '/');
+	e.base = slash ? slash + 1 : e.rel;
+	ARENA_PUSH(&sc->ar, sc->entries, sc->nentries, sc->ecap, e);
+}
+
+/* The unit's entries from its files' paths (deterministic: the cache's
+ * fingerprints are stored in this order). */
+static void make_entries(scratch *sc)
+{
+	sc->entries = NULL;
+	sc->nentries = sc->ecap = 0;
+	add_entry(sc, "", 0, -1, -1);
+	for (size_t f = 0; f < sc->n; f++) {
+		const char *path = sc->files[f].path;
+		int parent = 0;
+		for (const char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+			int d = entry_of_dir(sc, path, (size_t)(slash - path));
+			if (d < 0) {
+				add_entry(sc, path, (size_t)(slash - path), parent, -1);
+				d = (int)sc->nentries - 1;
+			}
+			parent = d;
+		}
+		add_entry(sc, path, strlen(path), parent, (int)f);
+	}
+	size_t n = sc->nentries;
+	sc->old_fd = arena_alloc(&sc->ar, n * sizeof(int));
+	sc->new_fd = arena_alloc(&sc->ar, n * sizeof(int));
+	sc->fp = arena_alloc(&sc->ar, n * sizeof(uint64_t));
+	sc->verdict = arena_alloc(&sc->ar, sc->n + 1);
+	for (size_t i = 0; i < n; i++)
+		sc->old_fd[i] = sc->new_fd[i] = -1;
+	sc->max_time = 0;
+}
+
+static void close_fds(scratch *sc)
+{
+	for (size_t i = 0; i < sc->nentries; i++) {
+		if (sc->old_fd[i] >= 0)
+			close(sc->old_fd[i]);
+		if (sc->new_fd[i] >= 0)
+			close(sc->new_fd[i]);
+		sc->old_fd[i] = sc->new_fd[i] = -1;
+	}
+}
+
+static void note_stat(scratch *sc, size_t i, const struct stat *st)
+{
+	sc->fp[i] = tree_fp(st);
+	int64_t t = tree_time(st);
+	if (t > sc->max_time)
+		sc->max_time = t;
+}
+
+static const char *unit_file_rel(tree_sync *s, const unit *u, const entry *e)
+{
+	return arena_printf(&s->sc.ar, "%s/%s", u->dir, e->rel);
+}
+
+/* The cache's word: the old unit has the rendered key and every entry the
+ * recorded fingerprint, none of them racy. */
+static bool same_by_cache(tree_sync *s, unit *u)
+{
+	scratch *sc = &s->sc;
+	const cache_unit *cu = s->cache_ok ? strmap_get(&s->old.units, u->dir) : NULL;
+	if (!cu || memcmp(cu->key, u->key, TREE_KEY_SIZE) != 0 || cu->nfp != sc->nentries ||
+	    cu->max_time >= s->old.written_at)
+		return false;
+	int ufd = openat(s->old_root, u->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (ufd < 0)
+		return false;
+	bool same = true;
+	for (size_t i = 0; i < sc->nentries && same; i++) {
+		struct stat st;
+		int r = i ? fstatat(ufd, sc->entries[i].rel, &st, AT_SYMLINK_NOFOLLOW) : fstat(ufd, &st);
+		same = r == 0 && tree_fp(&st) == cache_fp_at(cu, (uint32_t)i);
+		if (same)
+			note_stat(sc, i, &st);
+	}
+	close(ufd);
+	return same;
+}
+
+/* Entries of an old directory that the unit does not have. */
+static size_t unit_extras(tree_sync *s, unit *u, size_t d)
+{
+	scratch *sc = &s->sc;
+	int fd = dup(sc->old_fd[d]);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
 		if (fd >= 0)
 			close(fd);
-		return NULL;
-	}
-	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
-	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
-	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
-	json_error_t jerr;
-	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &jerr);
-	close(fd);
-	const char *format = json_string_value(json_object_get(root, "format"));
-	const char *gen = json_string_value(json_object_get(root, "generator"));
-	json_t *files = json_object_get(root, "files");
-	bool ours = json_is_array(files) &&
-		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
-		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
-		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
-	if (!ours) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
-/* dslc replaces only its own trees: an empty directory, or one whose
- * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
- * before the marker) and lists only files that are there. Never a home
- * directory given by mistake, nor a directory holding a stray manifest. */
-static bool replaceable(int dirfd, arena *ar, const char **why)
-{
-	DIR *d = fdopendir(dup(dirfd));
-	bool empty = true;
-	if (d) {
-		for (struct dirent *e; (e = readdir(d));)
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				empty = false;
-		closedir(d);
-	}
-	if (empty)
-		return true;
-	int err;
-	json_t *root = output_manifest_read(dirfd, SIZE_MAX, &err);
-	*why = err ? "has no manifest.json" : "has a manifest.json that dslc did not write";
-	bool ours = root != NULL;
-	size_t i;
-	json_t *f;
-	json_array_foreach(ours ? json_object_get(root, "files") : NULL, i, f) {
-		const char *path = json_string_value(json_object_get(f, "path"));
-		struct stat fs;
-		if (!path || !safe_rel_path(path) || fstatat(dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) != 0) {
-			*why = arena_printf(ar, "has a manifest.json listing '%s', which is not there", path ? safe_echo(ar, path) : "?");
-			ours = false;
-			break;
-		}
-	}
-	json_decref(root);
-	return ours;
-}
-
-int output_render_node(const model *m, const node *nd, arena *ar, output_file_fn fn, void *ctx)
-{
-	buf b;
-	buf_init(&b);
-	int rc = 0;
-	for (size_t t = 0; t < target_count && !rc; t++) {
-		for (int idx = 0; !rc; idx++) {
-			buf_reset(&b);
-			target_file tf = {&b, target_table[t].path, 0644, idx};
-			target_result r = target_table[t].fn(m, nd, &tf);
-			if (r == TARGET_SKIP)
-				break;
-			if (r == TARGET_FAIL) {
-				fprintf(stderr, "dslc: target %s refused to write for %s: a value failed its safety check (nothing written)\n", target_table[t].name, nd->host);
-				rc = 2;
-				break;
-			}
-			rc = fn(ctx, arena_printf(ar, "nodes/%s/%s", nd->host, tf.path), nd->host, target_table[t].name, &b, tf.mode);
-		}
-	}
-	buf_free(&b);
-	return rc;
-}
-
-int output_render_cluster(const model *m, arena *ar, output_file_fn fn, void *ctx)
-{
-	buf b;
-	buf_init(&b);
-	int rc = 0;
-	for (size_t t = 0; t < cluster_target_count && !rc; t++) {
-		for (int idx = 0; !rc; idx++) {
-			buf_reset(&b);
-			target_file tf = {&b, cluster_target_table[t].path, cluster_target_table[t].mode, idx};
-			target_result r = cluster_target_table[t].fn(m, &tf);
-			if (r == TARGET_SKIP)
-				break;
-			if (r == TARGET_FAIL) {
-				fprintf(stderr, "dslc: target %s refused to write: a value failed its safety check (nothing written)\n",
-					cluster_target_table[t].name);
-				rc = 2;
-				break;
-			}
-			rc = fn(ctx, arena_printf(ar, "cluster/%s", tf.path), NULL, cluster_target_table[t].name, &b, tf.mode);
-		}
-	}
-	buf_free(&b);
-	return rc;
-}
-
-typedef struct emit_ctx {
-	writer *w;
-	strmap *paths;
-} emit_ctx;
-
-static int emit_rendered(void *ctx, const char *rel, const char *node, const char *target, const buf *data, int mode)
-{
-	emit_ctx *e = ctx;
-	strmap_put(e->paths, rel, (void *)rel);
-	return emit_file(e->w, rel, node, target, data, mode);
-}
-
-static int render_all(const model *m, writer *w, strmap *paths, arena *ar)
-{
-	emit_ctx e = {w, paths};
-	int rc = 0;
-	for (size_t i = 0; i < m->nnodes && !rc; i++)
-		rc = output_render_node(m, &m->nodes[i], ar, emit_rendered, &e);
-	return rc ? rc : output_render_cluster(m, ar, emit_rendered, &e);
-}
-
-static int emit_manifest(const model *m, writer *w, strmap *paths, const char *version)
-{
-	json_t *root = json_object();
-	json_object_set_new(root, "format", json_string(OUTPUT_FORMAT));
-	json_object_set_new(root, "format_version", json_integer(OUTPUT_FORMAT_VERSION));
-	json_object_set_new(root, "generator", json_string(version));
-	json_object_set_new(root, "daos_release", json_string(m->release->name));
-	json_object_set_new(root, "cluster", json_string(m->cluster.name));
-	json_object_set_new(root, "nodes", json_integer((json_int_t)m->nnodes));
-	node_done(w);
-	json_object_set_new(root, "node_digests", json_incref(w->digests));
-	json_t *same = json_array();
-	for (size_t i = 0; i < w->ngroups; i++) {
-		const same_group *g = w->groups[i];
-		json_array_append_new(same, json_pack("{s:s, s:I, s:s}", "sha256", g->sha, "count",
-						      (json_int_t)g->nhosts, "hosts", hostlist_compress(w->ar, g->hosts, g->nhosts)));
-	}
-	json_object_set_new(root, "identical", same);
-	json_object_set_new(root, "files", json_array());
-	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!text)
-		return io_error("cannot serialise", "manifest.json");
-	/* "files" is the last key: its empty array is where the entries go */
-	char *files = strstr(text, "\"files\": []");
-	if (!files) {
-		free(text);
-		return io_error("cannot serialise", "manifest.json");
-	}
-	buf b;
-	buf_init(&b);
-	buf_add(&b, text, (size_t)(files - text));
-	if (w->files.len) {
-		buf_puts(&b, "\"files\": [\n");
-		buf_add(&b, w->files.data, w->files.len);
-		buf_puts(&b, "\n  ]");
-	} else {
-		buf_puts(&b, "\"files\": []");
-	}
-	buf_puts(&b, files + strlen("\"files\": []"));
-	buf_puts(&b, "\n");
-	free(text);
-	strmap_put(paths, "manifest.json", "manifest.json");
-	/* the manifest lists the artifacts, not itself */
-	w->st->files--;
-	size_t listed = w->files.len;
-	int rc = emit_file(w, "manifest.json", NULL, "manifest", &b, 0644);
-	w->files.len = listed;
-	w->st->files++;
-	buf_free(&b);
-	return rc;
-}
-
-static int swap_in(writer *w)
-{
-	if (!w->exists) {
-		if (rename(w->stage, w->dir) != 0)
-			return io_error("cannot move the new tree to", w->dir);
 		return 0;
 	}
-	if (renameat2(AT_FDCWD, w->stage, AT_FDCWD, w->dir, RENAME_EXCHANGE) == 0) {
-		walk_start(w->paths, w->stage, false);
-		remove_tree(w->stage); /* now holds the old tree */
-		w->st->removed = g_walk.extra;
+	size_t extra = 0;
+	for (struct dirent *de; (de = readdir(dir));) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		bool known = false;
+		for (size_t i = 1; i < sc->nentries && !known; i++)
+			known = sc->entries[i].parent == (int)d && strcmp(sc->entries[i].base, de->d_name) == 0;
+		if (!known) {
+			const char *rel = sc->entries[d].rel;
+			extra += report_extra(s, arena_printf(&sc->ar, "%s%s%s/%s", u->dir, *rel ? "/" : "", rel, de->d_name));
+		}
+	}
+	closedir(dir);
+	return extra;
+}
+
+/* Reads the old unit: per file same, differs or missing (reported in
+ * --check), and entries that are not generated. True when it holds exactly
+ * the rendered files. */
+static bool same_by_content(tree_sync *s, unit *u)
+{
+	scratch *sc = &s->sc;
+	bool same = true;
+	sc->max_time = 0;
+	for (size_t i = 0; i < sc->nentries; i++) {
+		const entry *e = &sc->entries[i];
+		int parent = e->parent < 0 ? -1 : sc->old_fd[e->parent];
+		struct stat st;
+		if (e->file < 0) {
+			if (e->parent < 0)
+				sc->old_fd[i] = s->old_root < 0 ? -1 : dir_at(s->old_root, u->dir, false);
+			else if (parent >= 0)
+				sc->old_fd[i] = openat(parent, e->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sc->old_fd[i] >= 0 && fstat(sc->old_fd[i], &st) == 0)
+				note_stat(sc, i, &st);
+			continue;
+		}
+		const rendered *f = &sc->files[e->file];
+		int v = parent < 0 ? -1 : same_file(parent, e->base, f->data, f->len, &st);
+		sc->verdict[e->file] = (signed char)v;
+		if (v == 1) {
+			note_stat(sc, i, &st);
+			continue;
+		}
+		same = false;
+		if (s->opts->check) {
+			fprintf(stderr, "dslc: %s: %s\n", unit_file_rel(s, u, e), v == 0 ? "differs" : "missing");
+			s->st->stale++;
+		}
+	}
+	for (size_t i = 0; i < sc->nentries; i++) {
+		if (sc->entries[i].file < 0 && sc->old_fd[i] >= 0) {
+			size_t extra = unit_extras(s, u, i);
+			if (extra) {
+				same = false;
+				s->st->stale += s->opts->check ? extra : 0;
+			}
+		}
+	}
+	return same;
+}
+
+static int stage_open(tree_sync *s)
+{
+	if (s->stage_root >= 0)
 		return 0;
-	}
-	if (errno != EINVAL && errno != ENOSYS)
-		return io_error("cannot replace", w->dir);
-	/* a file system without RENAME_EXCHANGE: two renames */
-	char old[4096];
-	snprintf(old, sizeof(old), "%s.dslc-old-%ld", w->dir, (long)getpid());
-	if (rename(w->dir, old) != 0)
-		return io_error("cannot move aside", w->dir);
-	if (rename(w->stage, w->dir) != 0) {
-		int e = errno;
-		rename(old, w->dir);
-		errno = e;
-		return io_error("cannot move the new tree to", w->dir);
-	}
-	walk_start(w->paths, old, false);
-	remove_tree(old);
-	w->st->removed = g_walk.extra;
+	s->stage = arena_printf(s->ar, "%s.dslc-new-%ld", s->dir, (long)getpid());
+	walk_start(s->stage, -1, false, "");
+	remove_tree(s->stage);
+	if (mkdir(s->stage, 0755) != 0 ||
+	    (s->stage_root = open(s->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return io_error("cannot create", s->stage);
 	return 0;
 }
 
-static void writer_init(writer *w, const char *dir, output_stats *st, arena *ar)
+/* Writes the unit into the staged tree: a file whose bytes the old tree
+ * has is hard-linked, so it keeps its inode and mtime. */
+static int write_unit(tree_sync *s, unit *u)
 {
-	memset(w, 0, sizeof(*w));
-	w->dir = dir;
-	w->st = st;
-	w->ar = ar;
-	w->old_root = w->new_root = w->cur_old = w->cur_new = -1;
-	buf_init(&w->files);
-	buf_init(&w->node_lines);
-	w->digests = json_object();
-	strmap_init(&w->same, ar);
+	scratch *sc = &s->sc;
+	if (stage_open(s) != 0)
+		return 2;
+	for (size_t i = 0; i < sc->nentries; i++) {
+		const entry *e = &sc->entries[i];
+		int parent = e->parent < 0 ? -1 : sc->new_fd[e->parent];
+		if (e->file < 0) {
+			if (e->parent < 0)
+				sc->new_fd[i] = dir_at(s->stage_root, u->dir, true);
+			else if (mkdirat(parent, e->base, 0755) == 0 || errno == EEXIST)
+				sc->new_fd[i] = openat(parent, e->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sc->new_fd[i] < 0)
+				return io_error("cannot create the directory", arena_printf(s->ar, "%s/%s", u->dir, e->rel));
+			continue;
+		}
+		const rendered *f = &sc->files[e->file];
+		int old_parent = e->parent < 0 ? -1 : sc->old_fd[e->parent];
+		if (sc->verdict[e->file] == 1 && old_parent >= 0 && linkat(old_parent, e->base, parent, e->base, 0) == 0) {
+			u->relinked = true;
+			s->st->unchanged++;
+			continue;
+		}
+		int fd = openat(parent, e->base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, f->mode);
+		struct stat st;
+		if (fd < 0 || write_all(fd, f->data, f->len) != 0 || fstat(fd, &st) != 0) {
+			int err = errno;
+			if (fd >= 0)
+				close(fd);
+			errno = err;
+			return io_error("cannot write", unit_file_rel(s, u, e));
+		}
+		note_stat(sc, i, &st);
+		if (close(fd) != 0)
+			return io_error("cannot write", unit_file_rel(s, u, e));
+		s->st->written++;
+	}
+	/* directories last: each file created changed its directory's times */
+	for (size_t i = 0; i < sc->nentries; i++) {
+		struct stat st;
+		if (sc->entries[i].file < 0 && fstat(sc->new_fd[i], &st) == 0)
+			note_stat(sc, i, &st);
+	}
+	return 0;
 }
 
-static void writer_free(writer *w)
+/* The identity of a unit's files: paths, modes, targets and bytes. */
+static void unit_key(const scratch *sc, uint8_t key[TREE_KEY_SIZE])
 {
-	close_cur(w);
-	if (w->old_root >= 0)
-		close(w->old_root);
-	if (w->new_root >= 0)
-		close(w->new_root);
-	buf_free(&w->files);
-	buf_free(&w->node_lines);
-	json_decref(w->digests);
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sc->n; i++) {
+		const rendered *f = &sc->files[i];
+		buf_printf(&b, "%s%c%s%c%o%c", f->path, 0, f->target, 0, (unsigned)f->mode, 0);
+		buf_add(&b, f->sha, RENDER_SHA_SIZE);
+	}
+	sha256_bytes(b.data ? b.data : "", b.len, key);
+	buf_free(&b);
 }
 
-/* Compares the rendered tree with dir: 0 identical, 1 stale, 2 error. */
-static int compare_tree(const model *m, const char *dir, int dirfd, const char *version, output_stats *st, arena *ar,
-			bool quiet)
+/* manifest.json's node digest: sha256 of "<path> <sha256>\n" per file. */
+static void node_digest(const scratch *sc, uint8_t digest[RENDER_SHA_SIZE])
 {
-	writer w;
-	writer_init(&w, dir, st, ar);
-	w.check_only = true;
-	w.exists = true;
-	w.quiet = quiet;
-	w.old_root = dup(dirfd);
-	strmap paths;
-	strmap_init(&paths, ar);
-	int rc = render_all(m, &w, &paths, ar);
-	if (!rc)
-		rc = emit_manifest(m, &w, &paths, version);
-	writer_free(&w);
-	if (rc == PROBE_STALE)
-		return 1;
-	if (!rc) {
-		walk_start(&paths, dir, !quiet);
-		nftw(dir, count_extra, 32, FTW_PHYS);
-		st->stale += g_walk.extra;
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < sc->n; i++) {
+		char hex[65];
+		sha256_to_hex(sc->files[i].sha, hex);
+		buf_printf(&b, "%s %s\n", sc->files[i].path, hex);
 	}
-	return rc ? rc : st->stale ? 1 : 0;
+	sha256_bytes(b.data ? b.data : "", b.len, digest);
+	buf_free(&b);
 }
 
-/* Renders into a sibling staging directory and swaps it in. */
-static int stage_and_swap(const model *m, const char *dir, int dirfd, const char *version, output_stats *st, arena *ar)
+static cache_unit *fingerprints(tree_sync *s, const unit *u)
 {
-	memset(st, 0, sizeof(*st));
-	writer w;
-	writer_init(&w, dir, st, ar);
-	w.exists = dirfd >= 0;
-	w.old_root = dirfd >= 0 ? dup(dirfd) : -1;
-	w.stage = arena_printf(ar, "%s.dslc-new-%ld", dir, (long)getpid());
-	walk_start(NULL, w.stage, false);
-	remove_tree(w.stage);
-	if (mkdir(w.stage, 0755) != 0 ||
-	    (w.new_root = open(w.stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		writer_free(&w);
-		return io_error("cannot create", w.stage);
+	scratch *sc = &s->sc;
+	cache_unit *cu = arena_alloc(s->ar, sizeof(*cu));
+	cu->dir = u->dir;
+	memcpy(cu->key, u->key, TREE_KEY_SIZE);
+	cu->nfp = (uint32_t)sc->nentries;
+	cu->max_time = sc->max_time;
+	unsigned char *fp = arena_alloc(s->ar, 8 * sc->nentries);
+	memcpy(fp, sc->fp, 8 * sc->nentries);
+	cu->fp = fp;
+	return cu;
+}
+
+/* A unit's files are all rendered: judge it, and stage it when it differs. */
+static int unit_done(tree_sync *s, const char *host, const char *dir)
+{
+	scratch *sc = &s->sc;
+	if (!sc->n)
+		return 0;
+	unit *u = arena_alloc(s->ar, sizeof(*u));
+	u->dir = u->mu.dir = dir;
+	u->mu.host = host;
+	u->mu.nfiles = sc->n;
+	u->mu.files = arena_alloc(s->ar, sc->n * sizeof(manifest_file));
+	for (size_t i = 0; i < sc->n; i++) {
+		const rendered *f = &sc->files[i];
+		manifest_file *mf = &u->mu.files[i];
+		mf->path = f->path;
+		mf->target = f->target;
+		memcpy(mf->sha, f->sha, RENDER_SHA_SIZE);
+		mf->size = (uint32_t)f->len;
+		mf->mode = (uint16_t)f->mode;
 	}
-	strmap paths;
-	strmap_init(&paths, ar);
-	w.paths = &paths;
-	int rc = render_all(m, &w, &paths, ar);
-	if (!rc)
-		rc = emit_manifest(m, &w, &paths, version);
-	close_cur(&w);
-	if (!rc)
-		rc = swap_in(&w);
-	if (rc) {
-		walk_start(NULL, w.stage, false);
-		remove_tree(w.stage);
+	unit_key(sc, u->key);
+	if (host)
+		node_digest(sc, u->mu.digest);
+	ARENA_PUSH(s->ar, s->units, s->nunits, s->ucap, u);
+	strmap_put(&s->unit_by_dir, u->dir, u);
+	s->st->files += sc->n;
+
+	make_entries(sc);
+	int rc = 0;
+	if (!s->opts->strict && same_by_cache(s, u)) {
+		u->same = true;
+	} else {
+		s->judged_by_content = true;
+		u->same = s->old_root >= 0 && same_by_content(s, u);
 	}
-	writer_free(&w);
+	if (u->same)
+		s->st->unchanged += sc->n;
+	else if (!s->opts->check) {
+		s->changed = true;
+		rc = write_unit(s, u);
+	}
+	u->cu = fingerprints(s, u);
+	close_fds(sc);
 	return rc;
+}
+
+/* render_fn: files come unit by unit; a new unit closes the previous. */
+static int take_file(void *ctx, const rendered *f)
+{
+	tree_sync *s = ctx;
+	scratch *sc = &s->sc;
+	/* paths come from validated names only; this is the last line of
+	 * defence against one that would leave the tree */
+	if (!safe_rel_path(f->rel)) {
+		fprintf(stderr, "dslc: refusing to write '%s': not a safe relative path\n", safe_echo(s->ar, f->rel));
+		return 2;
+	}
+	if (f->len > UINT32_MAX) {
+		errno = EFBIG;
+		return io_error("cannot write", f->rel);
+	}
+	rendered r = *f;
+	size_t off = sc->data.len;
+	buf_add(&sc->data, f->data, f->len);
+	r.data = (const char *)(uintptr_t)off; /* an offset until the unit is complete: data may move */
+	ARENA_PUSH(&sc->ar, sc->files, sc->n, sc->cap, r);
+	return 0;
+}
+
+static void scratch_reset(scratch *sc)
+{
+	arena_free(&sc->ar);
+	arena_init(&sc->ar);
+	buf_reset(&sc->data);
+	sc->files = NULL;
+	sc->n = sc->cap = 0;
+	sc->nentries = 0;
+}
+
+static int sync_unit(tree_sync *s, const node *nd)
+{
+	scratch *sc = &s->sc;
+	scratch_reset(sc);
+	/* rel goes with the unit's scratch: the manifest keeps path and dir */
+	int rc = nd ? render_node(s->m, nd, &sc->ar, s->memo, take_file, s) : render_cluster(s->m, &sc->ar, take_file, s);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sc->n; i++)
+		sc->files[i].data = sc->data.data + (uintptr_t)sc->files[i].data;
+	return unit_done(s, nd ? nd->host : NULL, nd ? arena_printf(s->ar, "nodes/%s", nd->host) : "cluster");
+}
+
+/* ---- the top level: removed nodes, stray entries, the manifest ---------- */
+
+static uint64_t fp_at(int dirfd, const char *name, int64_t *time)
+{
+	struct stat st;
+	if (dirfd < 0 || (name ? fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) : fstat(dirfd, &st)) != 0)
+		return 0;
+	if (time && tree_time(&st) > *time)
+		*time = tree_time(&st);
+	return tree_fp(&st);
+}
+
+/* Old entries of a directory (the root or nodes/) that no new unit or
+ * top-level file accounts for. */
+static void scan_extras(tree_sync *s, const char *rel)
+{
+	int fd = *rel ? dir_at(s->old_root, rel, false) : dup(s->old_root);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (struct dirent *de; (de = readdir(d));) {
+		const char *n = de->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		const char *path = *rel ? arena_printf(s->ar, "%s/%s", rel, n) : n;
+		if (!*rel && (!strcmp(n, "manifest.json") || !strcmp(n, "nodes")))
+			continue;
+		if (strmap_get(&s->unit_by_dir, path))
+			continue;
+		s->changed = true;
+		s->st->stale += s->opts->check ? report_extra(s, path) : 0;
+	}
+	closedir(d);
+}
+
+static void judge_top(tree_sync *s)
+{
+	if (s->old_root < 0)
+		return;
+	if (s->cache_ok) {
+		/* the root and nodes/ kept their fingerprints: their entries are
+		 * the cached units' (and manifest.json) */
+		for (size_t i = 0; i < s->old.n; i++) {
+			const char *dir = s->old.order[i]->dir;
+			if (!strmap_get(&s->unit_by_dir, dir)) {
+				s->changed = true;
+				s->st->stale += s->opts->check ? report_extra(s, dir) : 0;
+			}
+		}
+		return;
+	}
+	scan_extras(s, "");
+	scan_extras(s, "nodes");
+}
+
+static void manifest_key(tree_sync *s, uint8_t key[TREE_KEY_SIZE])
+{
+	buf b;
+	buf_init(&b);
+	buf_printf(&b, "%s%c%s%c%s%c%zu%c", s->opts->version, 0, s->m->release->name, 0, s->m->cluster.name, 0,
+		   s->m->nnodes, 0);
+	for (size_t i = 0; i < s->nunits; i++) {
+		buf_add(&b, s->units[i]->key, TREE_KEY_SIZE);
+		buf_add(&b, s->units[i]->mu.digest, RENDER_SHA_SIZE);
+	}
+	sha256_bytes(b.data, b.len, key);
+	buf_free(&b);
+}
+
+static void manifest_info_of(const tree_sync *s, manifest_info *info)
+{
+	info->generator = s->opts->version;
+	info->release = s->m->release->name;
+	info->cluster = s->m->cluster.name;
+	info->nnodes = s->m->nnodes;
+}
+
+typedef struct compare_sink {
+	int fd;
+	bool same;
+	char chunk[65536];
+} compare_sink;
+
+static int compare_piece(void *ctx, const char *data, size_t len)
+{
+	compare_sink *c = ctx;
+	while (c->same && len) {
+		ssize_t n = read(c->fd, c->chunk, len < sizeof(c->chunk) ? len : sizeof(c->chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || memcmp(c->chunk, data, (size_t)n) != 0) {
+			c->same = false;
+			break;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_piece(void *ctx, const char *data, size_t len)
+{
+	return write_all(*(int *)ctx, data, len);
+}
+
+/* The old manifest.json holds exactly the bytes this build would write. */
+static bool manifest_same(tree_sync *s, const uint8_t key[TREE_KEY_SIZE])
+{
+	if (s->old_root < 0)
+		return false;
+	/* the cache vouches for the old manifest's key while the file keeps
+	 * its fingerprint: then the keys decide */
+	if (s->cache_ok && fp_at(s->old_root, "manifest.json", NULL) == s->old.manifest_fp)
+		return memcmp(s->old.manifest_key, key, TREE_KEY_SIZE) == 0;
+	compare_sink *c = malloc(sizeof(*c));
+	if (!c)
+		return false;
+	c->fd = openat(s->old_root, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	c->same = c->fd >= 0 && fstat(c->fd, &st) == 0 && S_ISREG(st.st_mode);
+	manifest_info info;
+	manifest_info_of(s, &info);
+	if (c->same)
+		manifest_emit(&info, (manifest_unit *const *)s->units, s->nunits, s->ar, compare_piece, c);
+	char end;
+	bool same = c->same && read(c->fd, &end, 1) == 0;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c);
+	s->judged_by_content = true;
+	return same;
+}
+
+static int write_manifest(tree_sync *s)
+{
+	int fd = openat(s->stage_root, "manifest.json", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return io_error("cannot write", "manifest.json");
+	manifest_info info;
+	manifest_info_of(s, &info);
+	int rc = manifest_emit(&info, (manifest_unit *const *)s->units, s->nunits, s->ar, write_piece, &fd);
+	if (close(fd) != 0 || rc != 0)
+		return io_error("cannot write", "manifest.json");
+	return 0;
+}
+
+/* ---- the journal: unchanged units moved into the staged tree ------------ */
+
+/* DIR.dslc-journal lists the stage, its inode and every unit directory
+ * moved from DIR into it. Until the swap, DIR lacks those directories: a
+ * build that fails moves them back, and one that was killed is undone by
+ * the next (under the lock) before anything else. After the swap DIR is
+ * the stage (same inode) and nothing is undone. */
+static int journal_write(tree_sync *s)
+{
+	struct stat st;
+	if (fstat(s->stage_root, &st) != 0)
+		return io_error("cannot stat", s->stage);
+	FILE *f = NULL;
+	unlink(s->journal_path);
+	int fd = open(s->journal_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		close(fd);
+	if (!f)
+		return io_error("cannot write", s->journal_path);
+	const char *slash = strrchr(s->stage, '/');
+	fprintf(f, "dslc-journal 1\nstage %s\nino %llu\n", slash ? slash + 1 : s->stage, (unsigned long long)st.st_ino);
+	for (size_t i = 0; i < s->nunits; i++)
+		if (s->units[i]->same)
+			fprintf(f, "move %s\n", s->units[i]->dir);
+	/* the moves must not reach the disk before the journal does */
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		fclose(f);
+		return io_error("cannot write", s->journal_path);
+	}
+	return fclose(f) == 0 ? 0 : io_error("cannot write", s->journal_path);
+}
+
+static bool stage_name_ok(const char *base, const char *stage)
+{
+	size_t bl = strlen(base);
+	if (strncmp(stage, base, bl) != 0 || strncmp(stage + bl, ".dslc-new-", 10) != 0)
+		return false;
+	const char *pid = stage + bl + 10;
+	return *pid && strspn(pid, "0123456789") == strlen(pid);
+}
+
+static bool unit_dir_ok(const char *rel)
+{
+	return safe_rel_path(rel) &&
+	       (strcmp(rel, "cluster") == 0 || (strncmp(rel, "nodes/", 6) == 0 && !strchr(rel + 6, '/') && rel[6]));
+}
+
+/* Undoes the moves of a build that failed or died before its swap. */
+static void journal_recover(const char *dir, const char *journal)
+{
+	FILE *f = fopen(journal, "re");
+	if (!f)
+		return;
+	char parent[4096], line[4200], stage[4096] = "";
+	const char *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : dir;
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
+	unsigned long long ino = 0;
+	bool ok = fgets(line, sizeof(line), f) && strcmp(line, "dslc-journal 1\n") == 0 &&
+		  fscanf(f, "stage %4095s\nino %llu\n", stage, &ino) == 2 && stage_name_ok(base, stage);
+	struct stat st;
+	bool swapped = stat(dir, &st) == 0 && st.st_ino == ino;
+	char from[12800], to[12800];
+	while (ok && !swapped && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "move ", 5) != 0 || !unit_dir_ok(line + 5))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s/%s", parent, stage, line + 5);
+		snprintf(to, sizeof(to), "%s/%s", dir, line + 5);
+		renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+	}
+	fclose(f);
+	unlink(journal);
+}
+
+/* Moves the unchanged units into the stage and swaps it in. */
+static int commit(tree_sync *s)
+{
+	bool exists = s->old_root >= 0;
+	bool moves = false;
+	for (size_t i = 0; i < s->nunits && exists; i++)
+		moves |= s->units[i]->same;
+	if (moves && journal_write(s) != 0)
+		return 2;
+	int rc = 0;
+	for (size_t i = 0; i < s->nunits && moves && !rc; i++) {
+		unit *u = s->units[i];
+		if (!u->same)
+			continue;
+		if (u->mu.host && mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
+			rc = io_error("cannot create", "nodes");
+		else if (renameat(s->old_root, u->dir, s->stage_root, u->dir) != 0)
+			rc = io_error("cannot move into the new tree:", u->dir);
+	}
+	if (!rc && !exists && rename(s->stage, s->dir) != 0)
+		rc = io_error("cannot move the new tree to", s->dir);
+	if (!rc && exists && renameat2(AT_FDCWD, s->stage, AT_FDCWD, s->dir, RENAME_EXCHANGE) != 0)
+		rc = io_error("cannot replace", s->dir); /* tmpfs, ext4, xfs and btrfs have RENAME_EXCHANGE */
+	if (rc) {
+		if (moves)
+			journal_recover(s->dir, s->journal_path);
+		return rc;
+	}
+	if (moves)
+		unlink(s->journal_path);
+	if (exists) { /* the stage's name now holds the old tree: what is left of it */
+		walk_start(s->stage, s->stage_root, false, "");
+		remove_tree(s->stage);
+		s->st->removed = g_walk.removed;
+	}
+	return 0;
+}
+
+/* ---- the cache after the build ------------------------------------------ */
+
+/* Fingerprints of a unit as the new tree has it now. */
+static void refingerprint(tree_sync *s, int root, unit *u)
+{
+	cache_unit *cu = u->cu;
+	unsigned char *fp = (unsigned char *)cu->fp;
+	int ufd = openat(root, u->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (ufd < 0)
+		return;
+	/* the same entry order as make_entries: rebuild it from the files */
+	scratch_reset(&s->sc);
+	for (size_t i = 0; i < u->mu.nfiles; i++) {
+		rendered r = {0};
+		r.path = u->mu.files[i].path;
+		ARENA_PUSH(&s->sc.ar, s->sc.files, s->sc.n, s->sc.cap, r);
+	}
+	make_entries(&s->sc);
+	cu->max_time = 0;
+	for (size_t i = 0; i < s->sc.nentries && i < cu->nfp; i++) {
+		struct stat st;
+		uint64_t v = 0;
+		if ((i ? fstatat(ufd, s->sc.entries[i].rel, &st, AT_SYMLINK_NOFOLLOW) : fstat(ufd, &st)) == 0) {
+			v = tree_fp(&st);
+			if (tree_time(&st) > cu->max_time)
+				cu->max_time = tree_time(&st);
+		}
+		memcpy(fp + 8 * i, &v, 8);
+	}
+	close(ufd);
+}
+
+/* Moved units' own directories changed ctime with the rename; linked files
+ * changed it twice (link, then the old name's removal). */
+static void save_cache(tree_sync *s, bool swapped)
+{
+	int root = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (root < 0)
+		return;
+	tree_cache *c = &s->fresh;
+	c->top_time = 0;
+	for (size_t i = 0; i < s->nunits; i++) {
+		unit *u = s->units[i];
+		if (swapped && (u->relinked || u->same)) {
+			if (u->relinked)
+				refingerprint(s, root, u);
+			else { /* moved: only its directory's ctime changed */
+				int64_t t = u->cu->max_time;
+				uint64_t v = fp_at(root, u->dir, &t);
+				memcpy((unsigned char *)u->cu->fp, &v, 8);
+				u->cu->max_time = t;
+			}
+		}
+		tree_cache_add(c, u->cu, s->ar);
+	}
+	manifest_key(s, c->manifest_key);
+	c->root_fp = fp_at(root, NULL, &c->top_time);
+	c->nodes_fp = fp_at(root, "nodes", &c->top_time);
+	c->manifest_fp = fp_at(root, "manifest.json", &c->top_time);
+	close(root);
+	int64_t newest = c->top_time;
+	for (size_t i = 0; i < c->n; i++)
+		newest = c->order[i]->max_time > newest ? c->order[i]->max_time : newest;
+	if (tree_cache_save(c, s->cache_path) != 0)
+		return; /* only a cache: a failure costs the next build a read */
+	/* file times advance by clock ticks: until the cache is newer than
+	 * everything it records, the next build would find those entries racy
+	 * and read them. A tick is a few milliseconds. */
+	struct stat st;
+	for (int tries = 0; tries < 100 && stat(s->cache_path, &st) == 0 && tree_time(&st) <= newest; tries++) {
+		nanosleep(&(struct timespec){0, 2000000}, NULL);
+		utimensat(AT_FDCWD, s->cache_path, NULL, 0);
+	}
+}
+
+/* ---- the build ---------------------------------------------------------- */
+
+static void open_cache(tree_sync *s)
+{
+	if (s->old_root < 0 || s->opts->strict || !tree_cache_load(&s->old, s->cache_path, s->ar))
+		return;
+	int64_t t = 0;
+	s->cache_ok = fp_at(s->old_root, NULL, &t) == s->old.root_fp && fp_at(s->old_root, "nodes", &t) == s->old.nodes_fp &&
+		      t < s->old.written_at && s->old.top_time < s->old.written_at;
+}
+
+static int sync_tree(tree_sync *s)
+{
+	open_cache(s);
+	int rc = 0;
+	for (size_t i = 0; i < s->m->nnodes && !rc; i++)
+		rc = sync_unit(s, &s->m->nodes[i]);
+	if (!rc)
+		rc = sync_unit(s, NULL);
+	scratch_reset(&s->sc);
+	if (rc)
+		return rc;
+	judge_top(s);
+	uint8_t key[TREE_KEY_SIZE];
+	manifest_key(s, key);
+	bool manifest_ok = manifest_same(s, key);
+	s->st->files++; /* manifest.json */
+	if (s->opts->check) {
+		if (!manifest_ok) {
+			fprintf(stderr, "dslc: manifest.json: differs\n");
+			s->st->stale++;
+		}
+		return s->st->stale ? 1 : 0;
+	}
+	if (manifest_ok && !s->changed) {
+		s->st->unchanged++;
+		if (!s->cache_ok || s->judged_by_content)
+			save_cache(s, false);
+		return 0;
+	}
+	if ((rc = stage_open(s)))
+		return rc;
+	if (manifest_ok && linkat(s->old_root, "manifest.json", s->stage_root, "manifest.json", 0) == 0)
+		s->st->unchanged++; /* the same bytes keep their inode and mtime */
+	else if ((rc = write_manifest(s)))
+		return rc;
+	else
+		s->st->written++;
+	if ((rc = commit(s)))
+		return rc;
+	save_cache(s, true);
+	return 0;
 }
 
 /* Creates the missing parents of path (mkdir -p of its directory). */
@@ -731,7 +1032,7 @@ static void remove_stale_siblings(const char *dir)
 			continue;
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", parent, n);
-		walk_start(NULL, path, false);
+		walk_start(path, -1, false, "");
 		remove_tree(path);
 	}
 	closedir(d);
@@ -775,9 +1076,56 @@ static const char *output_dir(const char *given, arena *ar)
 	return dir;
 }
 
+/* dslc replaces only its own trees: an empty directory, or one whose
+ * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
+ * before the marker) and lists only files that are there. Never a home
+ * directory given by mistake, nor a directory holding a stray manifest.
+ * The tree the cache describes (root and manifest.json fingerprints as dslc
+ * left them) is dslc's without reading its manifest. */
+static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char **why)
+{
+	DIR *d = fdopendir(dup(dirfd));
+	bool empty = true;
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				empty = false;
+		closedir(d);
+	}
+	if (empty)
+		return true;
+	arena scratch;
+	arena_init(&scratch);
+	tree_cache c;
+	tree_cache_init(&c, &scratch);
+	int64_t t = 0;
+	bool known = tree_cache_load(&c, cache_path, &scratch) && fp_at(dirfd, NULL, &t) == c.root_fp &&
+		     fp_at(dirfd, "manifest.json", &t) == c.manifest_fp && t < c.written_at;
+	arena_free(&scratch);
+	if (known)
+		return true;
+	int err;
+	json_t *root = manifest_read(dirfd, SIZE_MAX, &err);
+	*why = err ? "has no manifest.json" : "has a manifest.json that dslc did not write";
+	bool ours = root != NULL;
+	size_t i;
+	json_t *f;
+	json_array_foreach(ours ? json_object_get(root, "files") : NULL, i, f) {
+		const char *path = json_string_value(json_object_get(f, "path"));
+		struct stat fs;
+		if (!path || !safe_rel_path(path) || fstatat(dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) != 0) {
+			*why = arena_printf(ar, "has a manifest.json listing '%s', which is not there", path ? safe_echo(ar, path) : "?");
+			ours = false;
+			break;
+		}
+	}
+	json_decref(root);
+	return ours;
+}
+
 /* Refuses what dslc must not replace; opens an existing tree (*dirfd, -1
  * when there is none). 0 or 2. */
-static int check_dir(const char *dir, bool check_only, int *dirfd, arena *ar)
+static int check_dir(const char *dir, const char *cache_path, bool check_only, int *dirfd, arena *ar)
 {
 	struct stat sb, pb;
 	*dirfd = -1;
@@ -809,7 +1157,7 @@ static int check_dir(const char *dir, bool check_only, int *dirfd, arena *ar)
 	if (*dirfd < 0)
 		return io_error("cannot open", dir);
 	const char *why = NULL;
-	if (!check_only && !replaceable(*dirfd, ar, &why)) {
+	if (!check_only && !replaceable(*dirfd, cache_path, ar, &why)) {
 		fprintf(stderr, "dslc: '%s' is not empty and %s: refusing to replace it\n"
 			"help: give an empty or new directory; dslc owns its output tree\n", dir, why);
 		close(*dirfd);
@@ -819,42 +1167,64 @@ static int check_dir(const char *dir, bool check_only, int *dirfd, arena *ar)
 	return 0;
 }
 
-int output_build(const model *m, const char *given, bool check_only, const char *version, output_stats *st)
+int output_build(const model *m, const char *given, const output_opts *opts, output_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	arena ar;
 	arena_init(&ar);
-	int rc = 2, dirfd = -1, lock = -1;
-	const char *dir = output_dir(given, &ar);
+	tree_sync s;
+	memset(&s, 0, sizeof(s));
+	s.m = m;
+	s.opts = opts;
+	s.st = st;
+	s.ar = &ar;
+	s.old_root = s.stage_root = -1;
+	tree_cache_init(&s.old, &ar);
+	tree_cache_init(&s.fresh, &ar);
+	strmap_init(&s.unit_by_dir, &ar);
+	s.memo = render_memo_new(&ar);
+	buf_init(&s.sc.data);
+	arena_init(&s.sc.ar);
+	int rc = 2, lock = -1;
+	const char *dir = s.dir = output_dir(given, &ar);
 	if (!dir)
 		goto out;
-	if (!check_only && make_parents(dir) != 0) {
+	s.cache_path = arena_printf(&ar, "%s.dslc-cache", dir);
+	s.journal_path = arena_printf(&ar, "%s.dslc-journal", dir);
+	if (!opts->check && make_parents(dir) != 0) {
 		rc = io_error("cannot create the parent directories of", dir);
 		goto out;
 	}
-	if (check_only && access(dir, F_OK) != 0) {
+	if (opts->check && access(dir, F_OK) != 0) {
 		fprintf(stderr, "dslc: %s does not exist\n", dir);
 		st->stale = 1;
 		rc = 1;
 		goto out;
 	}
-	if ((lock = lock_tree(dir, check_only)) < 0)
+	if ((lock = lock_tree(dir, opts->check)) < 0)
 		goto out;
-	if (!check_only)
+	if (!opts->check) {
+		journal_recover(dir, s.journal_path);
 		remove_stale_siblings(dir);
-	if ((rc = check_dir(dir, check_only, &dirfd, &ar)) != 0)
+	}
+	if ((rc = check_dir(dir, s.cache_path, opts->check, &s.old_root, &ar)) != 0)
 		goto out;
-	if (check_only)
-		rc = compare_tree(m, dir, dirfd, version, st, &ar, false);
-	else if (dirfd >= 0 && compare_tree(m, dir, dirfd, version, st, &ar, true) == 0)
-		st->unchanged = st->files; /* nothing to stage, link or swap */
-	else
-		rc = stage_and_swap(m, dir, dirfd, version, st, &ar);
+	rc = sync_tree(&s);
+	if (rc && s.stage_root >= 0) {
+		close(s.stage_root);
+		s.stage_root = -1;
+		walk_start(s.stage, -1, false, "");
+		remove_tree(s.stage);
+	}
 out:
-	if (dirfd >= 0)
-		close(dirfd);
+	if (s.old_root >= 0)
+		close(s.old_root);
+	if (s.stage_root >= 0)
+		close(s.stage_root);
 	if (lock >= 0)
 		close(lock);
+	buf_free(&s.sc.data);
+	arena_free(&s.sc.ar);
 	arena_free(&ar);
 	return rc;
 }

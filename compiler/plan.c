@@ -10,7 +10,9 @@
 
 #include "buf.h"
 #include "compile.h"
+#include "manifest.h"
 #include "output.h"
+#include "render.h"
 #include "semdiff.h"
 #include "source.h"
 #include "strmap.h"
@@ -270,25 +272,25 @@ typedef struct collect_ctx {
 	size_t strip; /* bytes of "nodes/<host>/" */
 } collect_ctx;
 
-static int collect(void *ctx, const char *rel, const char *node, const char *target, const buf *data, int mode)
+static int collect(void *ctx, const rendered *r)
 {
 	collect_ctx *c = ctx;
-	(void)node, (void)mode;
-	node_file f = {rel + c->strip, target, arena_strndup(c->a, data->data ? data->data : "", data->len), data->len, false};
+	node_file f = {r->rel + c->strip, r->target, arena_strndup(c->a, r->data, r->len), r->len, false};
 	ARENA_PUSH(c->a, c->out->v, c->out->n, c->out->cap, f);
 	return 0;
 }
 
-static int render_node(arena *a, const model *m, const node *nd, file_list *out)
+/* memo: the spec targets' bytes of that model (render.h), kept across nodes */
+static int collect_node(arena *a, const model *m, render_memo *memo, const node *nd, file_list *out)
 {
 	collect_ctx c = {a, out, strlen("nodes/") + strlen(nd->host) + 1};
-	return output_render_node(m, nd, a, collect, &c);
+	return render_node(m, nd, a, memo, collect, &c);
 }
 
-static int render_cluster(arena *a, const model *m, file_list *out)
+static int collect_cluster(arena *a, const model *m, file_list *out)
 {
 	collect_ctx c = {a, out, 0};
-	return output_render_cluster(m, a, collect, &c);
+	return render_cluster(m, a, collect, &c);
 }
 
 /* An existing tree, from its manifest: host -> files. */
@@ -307,7 +309,7 @@ static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
 	strmap_init(&t->hosts, a);
 	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
 	/* a manifest entry takes about 300 bytes: 4 GiB is millions of nodes */
-	json_t *root = dirfd < 0 ? NULL : output_manifest_read(dirfd, (size_t)1 << 32, &err);
+	json_t *root = dirfd < 0 ? NULL : manifest_read(dirfd, (size_t)1 << 32, &err);
 	if (dirfd >= 0)
 		close(dirfd);
 	if (!root) {
@@ -366,15 +368,16 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
 /* The old side's files of one host (NULL: the cluster files): rendered from
  * the old description, or read from the old tree. *present: the old side
  * has that host. Non-zero when a target refused. */
-static int old_files(arena *a, const model *om, const old_tree *tree, const char *host, file_list *out, bool *present)
+static int old_files(arena *a, const model *om, render_memo *memo, const old_tree *tree, const char *host, file_list *out,
+		     bool *present)
 {
 	*present = true;
 	if (om && !host)
-		return render_cluster(a, om, out);
+		return collect_cluster(a, om, out);
 	if (om) {
 		const node *old = model_node(om, host);
 		*present = old != NULL;
-		return old ? render_node(a, om, old, out) : 0;
+		return old ? collect_node(a, om, memo, old, out) : 0;
 	}
 	const file_list *listed = host ? strmap_get(&tree->hosts, host) : &tree->cluster;
 	*present = listed != NULL;
@@ -623,6 +626,7 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 {
 	strmap seen;
 	strmap_init(&seen, pl->ar);
+	render_memo *new_memo = render_memo_new(pl->ar), *old_memo = render_memo_new(pl->ar);
 	for (size_t i = 0; i < nm->nnodes; i++) {
 		const node *nd = &nm->nodes[i];
 		arena scratch;
@@ -633,9 +637,9 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		strmap_put(&seen, nd->host, (void *)nd->host);
 		file_list nf = {0}, of = {0};
 		bool present = false;
-		int rc = render_node(&scratch, nm, nd, &nf);
+		int rc = collect_node(&scratch, nm, new_memo, nd, &nf);
 		if (!rc)
-			rc = old_files(&scratch, om, tree, nd->host, &of, &present);
+			rc = old_files(&scratch, om, old_memo, tree, nd->host, &of, &present);
 		if (rc) {
 			arena_free(&scratch);
 			return PLAN_IO;
@@ -672,9 +676,9 @@ static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree 
 	pl->host = "(cluster)";
 	file_list nf = {0}, of = {0};
 	bool present;
-	int rc = render_cluster(&scratch, nm, &nf);
+	int rc = collect_cluster(&scratch, nm, &nf);
 	if (!rc)
-		rc = old_files(&scratch, om, tree, NULL, &of, &present);
+		rc = old_files(&scratch, om, NULL, tree, NULL, &of, &present);
 	if (!rc) /* cluster files are named cluster/... on both sides */
 		compare_files(pl, &of, &nf);
 	arena_free(&scratch);

