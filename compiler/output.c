@@ -68,7 +68,6 @@ typedef struct tree_sync {
 	strmap unit_by_dir;
 	render_memo *memo;
 	scratch sc;
-	int rc;
 } tree_sync;
 
 static int io_error(const char *what, const char *path)
@@ -157,17 +156,15 @@ static struct {
 	int new_root;  /* a file whose path the new tree has is replaced, not removed (-1: count none) */
 	size_t removed;
 	bool report;   /* --check: name each file */
-	const char *prefix;
 	size_t stale;
 } g_walk;
 
-static void walk_start(const char *root, int new_root, bool report, const char *prefix)
+static void walk_start(const char *root, int new_root, bool report)
 {
 	g_walk.root_len = strlen(root);
 	g_walk.new_root = new_root;
 	g_walk.removed = g_walk.stale = 0;
 	g_walk.report = report;
-	g_walk.prefix = prefix;
 }
 
 static void walk_file(const char *path)
@@ -176,7 +173,7 @@ static void walk_file(const char *path)
 		return;
 	const char *rel = path + g_walk.root_len + 1;
 	if (g_walk.report) {
-		fprintf(stderr, "dslc: %s%s: not generated any more\n", g_walk.prefix, rel);
+		fprintf(stderr, "dslc: %s: not generated any more\n", rel);
 		g_walk.stale++;
 		return;
 	}
@@ -216,7 +213,7 @@ static size_t report_extra(tree_sync *s, const char *rel)
 	if (s->opts->check) {
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", s->dir, rel);
-		walk_start(s->dir, -1, true, "");
+		walk_start(s->dir, -1, true);
 		struct stat st;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			nftw(path, report_entry, 32, FTW_PHYS);
@@ -228,6 +225,13 @@ static size_t report_extra(tree_sync *s, const char *rel)
 }
 
 /* ---- judging and writing a unit ---------------------------------------- */
+
+/* stat of rel below dirfd, never through a symbolic link; "" or NULL:
+ * dirfd itself. */
+static int stat_rel(int dirfd, const char *rel, struct stat *st)
+{
+	return rel && *rel ? fstatat(dirfd, rel, st, AT_SYMLINK_NOFOLLOW) : fstat(dirfd, st);
+}
 
 static int entry_of_dir(const scratch *sc, const char *rel, size_t len)
 {
@@ -314,8 +318,7 @@ static bool same_by_cache(tree_sync *s, unit *u)
 	bool same = true;
 	for (size_t i = 0; i < sc->nentries && same; i++) {
 		struct stat st;
-		int r = i ? fstatat(ufd, sc->entries[i].rel, &st, AT_SYMLINK_NOFOLLOW) : fstat(ufd, &st);
-		same = r == 0 && tree_fp(&st) == cache_fp_at(cu, (uint32_t)i);
+		same = stat_rel(ufd, sc->entries[i].rel, &st) == 0 && tree_fp(&st) == cache_fp_at(cu, (uint32_t)i);
 		if (same)
 			note_stat(sc, i, &st);
 	}
@@ -401,7 +404,7 @@ static int stage_open(tree_sync *s)
 	if (s->stage_root >= 0)
 		return 0;
 	s->stage = arena_printf(s->ar, "%s.dslc-new-%ld", s->dir, (long)getpid());
-	walk_start(s->stage, -1, false, "");
+	walk_start(s->stage, -1, false);
 	remove_tree(s->stage);
 	if (mkdir(s->stage, 0755) != 0 ||
 	    (s->stage_root = open(s->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
@@ -597,7 +600,7 @@ static int sync_unit(tree_sync *s, const node *nd)
 static uint64_t fp_at(int dirfd, const char *name, int64_t *time)
 {
 	struct stat st;
-	if (dirfd < 0 || (name ? fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) : fstat(dirfd, &st)) != 0)
+	if (dirfd < 0 || stat_rel(dirfd, name, &st) != 0)
 		return 0;
 	if (time && tree_time(&st) > *time)
 		*time = tree_time(&st);
@@ -773,12 +776,13 @@ static int journal_write(tree_sync *s)
 	return fclose(f) == 0 ? 0 : io_error("cannot write", s->journal_path);
 }
 
-static bool stage_name_ok(const char *base, const char *stage)
+/* name is <base><suffix><pid>: a staging or old tree of a build of base. */
+static bool sibling_name(const char *base, const char *suffix, const char *name)
 {
-	size_t bl = strlen(base);
-	if (strncmp(stage, base, bl) != 0 || strncmp(stage + bl, ".dslc-new-", 10) != 0)
+	size_t bl = strlen(base), sl = strlen(suffix);
+	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, suffix, sl) != 0)
 		return false;
-	const char *pid = stage + bl + 10;
+	const char *pid = name + bl + sl;
 	return *pid && strspn(pid, "0123456789") == strlen(pid);
 }
 
@@ -800,7 +804,7 @@ static void journal_recover(const char *dir, const char *journal)
 	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) + (slash == dir) : 1, slash ? dir : ".");
 	unsigned long long ino = 0;
 	bool ok = fgets(line, sizeof(line), f) && strcmp(line, "dslc-journal 1\n") == 0 &&
-		  fscanf(f, "stage %4095s\nino %llu\n", stage, &ino) == 2 && stage_name_ok(base, stage);
+		  fscanf(f, "stage %4095s\nino %llu\n", stage, &ino) == 2 && sibling_name(base, ".dslc-new-", stage);
 	struct stat st;
 	bool swapped = stat(dir, &st) == 0 && st.st_ino == ino;
 	char from[12800], to[12800];
@@ -820,19 +824,19 @@ static void journal_recover(const char *dir, const char *journal)
 static int commit(tree_sync *s)
 {
 	bool exists = s->old_root >= 0;
-	bool moves = false;
-	for (size_t i = 0; i < s->nunits && exists; i++)
+	bool moves = false, moves_nodes = false;
+	for (size_t i = 0; i < s->nunits && exists; i++) {
 		moves |= s->units[i]->same;
+		moves_nodes |= s->units[i]->same && s->units[i]->mu.host;
+	}
 	if (moves && journal_write(s) != 0)
 		return 2;
 	int rc = 0;
+	if (moves_nodes && mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
+		rc = io_error("cannot create", "nodes");
 	for (size_t i = 0; i < s->nunits && moves && !rc; i++) {
 		unit *u = s->units[i];
-		if (!u->same)
-			continue;
-		if (u->mu.host && mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
-			rc = io_error("cannot create", "nodes");
-		else if (renameat(s->old_root, u->dir, s->stage_root, u->dir) != 0)
+		if (u->same && renameat(s->old_root, u->dir, s->stage_root, u->dir) != 0)
 			rc = io_error("cannot move into the new tree:", u->dir);
 	}
 	if (!rc && !exists && rename(s->stage, s->dir) != 0)
@@ -847,7 +851,7 @@ static int commit(tree_sync *s)
 	if (moves)
 		unlink(s->journal_path);
 	if (exists) { /* the stage's name now holds the old tree: what is left of it */
-		walk_start(s->stage, s->stage_root, false, "");
+		walk_start(s->stage, s->stage_root, false);
 		remove_tree(s->stage);
 		s->st->removed = g_walk.removed;
 	}
@@ -871,18 +875,14 @@ static void refingerprint(tree_sync *s, int root, unit *u)
 		r.path = u->mu.files[i].path;
 		ARENA_PUSH(&s->sc.ar, s->sc.files, s->sc.n, s->sc.cap, r);
 	}
-	make_entries(&s->sc);
-	cu->max_time = 0;
-	for (size_t i = 0; i < s->sc.nentries && i < cu->nfp; i++) {
+	make_entries(&s->sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
+	for (size_t i = 0; i < s->sc.nentries; i++) {
 		struct stat st;
-		uint64_t v = 0;
-		if ((i ? fstatat(ufd, s->sc.entries[i].rel, &st, AT_SYMLINK_NOFOLLOW) : fstat(ufd, &st)) == 0) {
-			v = tree_fp(&st);
-			if (tree_time(&st) > cu->max_time)
-				cu->max_time = tree_time(&st);
-		}
-		memcpy(fp + 8 * i, &v, 8);
+		if (stat_rel(ufd, s->sc.entries[i].rel, &st) == 0)
+			note_stat(&s->sc, i, &st);
 	}
+	memcpy(fp, s->sc.fp, 8 * cu->nfp);
+	cu->max_time = s->sc.max_time;
 	close(ufd);
 }
 
@@ -909,7 +909,6 @@ static void save_cache(tree_sync *s, bool swapped)
 		}
 		tree_cache_add(c, u->cu, s->ar);
 	}
-	manifest_key(s, c->manifest_key);
 	c->root_fp = fp_at(root, NULL, &c->top_time);
 	c->nodes_fp = fp_at(root, "nodes", &c->top_time);
 	c->manifest_fp = fp_at(root, "manifest.json", &c->top_time);
@@ -935,9 +934,9 @@ static void open_cache(tree_sync *s)
 {
 	if (s->old_root < 0 || s->opts->strict || !tree_cache_load(&s->old, s->cache_path, s->ar))
 		return;
-	int64_t t = 0;
-	s->cache_ok = fp_at(s->old_root, NULL, &t) == s->old.root_fp && fp_at(s->old_root, "nodes", &t) == s->old.nodes_fp &&
-		      t < s->old.written_at && s->old.top_time < s->old.written_at;
+	/* matching fingerprints carry the recorded times, which top_time bounds */
+	s->cache_ok = s->old.top_time < s->old.written_at && fp_at(s->old_root, NULL, NULL) == s->old.root_fp &&
+		      fp_at(s->old_root, "nodes", NULL) == s->old.nodes_fp;
 }
 
 static int sync_tree(tree_sync *s)
@@ -952,7 +951,7 @@ static int sync_tree(tree_sync *s)
 	if (rc)
 		return rc;
 	judge_top(s);
-	uint8_t key[TREE_KEY_SIZE];
+	uint8_t *key = s->fresh.manifest_key; /* the next cache's too */
 	manifest_key(s, key);
 	bool manifest_ok = manifest_same(s, key);
 	s->st->files++; /* manifest.json */
@@ -1019,20 +1018,16 @@ static void remove_stale_siblings(const char *dir)
 {
 	char parent[4096];
 	const char *base = split_dir(dir, parent, sizeof(parent));
-	size_t bl = strlen(base);
 	DIR *d = opendir(parent);
 	if (!d)
 		return;
 	for (struct dirent *e; (e = readdir(d));) {
 		const char *n = e->d_name;
-		if (strncmp(n, base, bl) != 0 || (strncmp(n + bl, ".dslc-new-", 10) != 0 && strncmp(n + bl, ".dslc-old-", 10) != 0))
-			continue;
-		const char *pid = n + bl + 10;
-		if (!*pid || strspn(pid, "0123456789") != strlen(pid))
+		if (!sibling_name(base, ".dslc-new-", n) && !sibling_name(base, ".dslc-old-", n))
 			continue;
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", parent, n);
-		walk_start(path, -1, false, "");
+		walk_start(path, -1, false);
 		remove_tree(path);
 	}
 	closedir(d);
@@ -1213,7 +1208,7 @@ int output_build(const model *m, const char *given, const output_opts *opts, out
 	if (rc && s.stage_root >= 0) {
 		close(s.stage_root);
 		s.stage_root = -1;
-		walk_start(s.stage, -1, false, "");
+		walk_start(s.stage, -1, false);
 		remove_tree(s.stage);
 	}
 out:
