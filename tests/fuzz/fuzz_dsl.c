@@ -11,52 +11,39 @@
 #include <string.h>
 
 #include "compiler/compile.h"
+#include "compiler/render.h"
 #include "compiler/safety.h"
-#include "targets/targets.h"
 
 /* Relative includes resolve from the golden fixtures, as the seeds expect. */
 #define FUZZ_NAME "tests/golden/diag/fuzz.dsl"
 
+/* Every file goes through render_node/render_cluster, the code `dslc build`
+ * and `dslc plan` run (spec targets included, shared through the memo). */
+static int check_file(void *ctx, const rendered *f)
+{
+	(void)ctx;
+	if (!safe_rel_path(f->rel)) {
+		fprintf(stderr, "target %s chose the unsafe path %s\n", f->target, f->rel);
+		abort();
+	}
+	return 0;
+}
+
 static void render_all(const model *m)
 {
-	buf b;
-	buf_init(&b);
+	arena ar;
+	arena_init(&ar);
+	render_memo *memo = render_memo_new(&ar);
 	for (size_t i = 0; i < m->nnodes; i++)
-		for (size_t t = 0; t < target_count; t++)
-			for (int idx = 0; idx < 64; idx++) {
-				buf_reset(&b);
-				target_file tf = {&b, target_table[t].path, 0644, idx};
-				target_result r = target_table[t].fn(m, &m->nodes[i], &tf);
-				if (r == TARGET_SKIP)
-					break;
-				if (r == TARGET_FAIL) {
-					fprintf(stderr, "target %s refused %s after a clean compilation\n", target_table[t].name,
-						m->nodes[i].host);
-					abort();
-				}
-				char rel[4096];
-				snprintf(rel, sizeof(rel), "nodes/%s/%s", m->nodes[i].host, tf.path);
-				if (!safe_rel_path(rel)) {
-					fprintf(stderr, "unsafe path %s\n", rel);
-					abort();
-				}
-			}
-	for (size_t t = 0; t < cluster_target_count; t++)
-		for (int idx = 0; idx < 4096; idx++) {
-			buf_reset(&b);
-			target_file tf = {&b, cluster_target_table[t].path, 0644, idx};
-			target_result r = cluster_target_table[t].fn(m, &tf);
-			if (r == TARGET_SKIP)
-				break;
-			char rel[4096];
-			snprintf(rel, sizeof(rel), "cluster/%s", tf.path);
-			if (r == TARGET_FAIL || !safe_rel_path(rel)) {
-				fprintf(stderr, "cluster target %s refused or wrote %s after a clean compilation\n",
-					cluster_target_table[t].name, rel);
-				abort();
-			}
+		if (render_node(m, &m->nodes[i], &ar, memo, check_file, NULL)) {
+			fprintf(stderr, "a target refused %s after a clean compilation\n", m->nodes[i].host);
+			abort();
 		}
-	buf_free(&b);
+	if (render_cluster(m, &ar, check_file, NULL)) {
+		fprintf(stderr, "a cluster target refused after a clean compilation\n");
+		abort();
+	}
+	arena_free(&ar);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

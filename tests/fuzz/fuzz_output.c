@@ -1,7 +1,8 @@
 /* fuzz_output.c - libFuzzer target: the output writer. Each input is a
  * description; when it compiles cleanly it is built into a scratch
- * directory, and nothing may appear beside the tree but its lock (no write
- * outside -o, whatever the names say). */
+ * directory, and nothing may appear beside the tree but its lock and its
+ * cache (no write outside -o, whatever the names say; no stage or journal
+ * left behind by a build that returned). */
 #include <dirent.h>
 #include <ftw.h>
 #include <stdint.h>
@@ -29,7 +30,7 @@ static void check_root(void)
 		abort();
 	for (struct dirent *e; (e = readdir(d));)
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "out") &&
-		    strcmp(e->d_name, "out.dslc-lock")) {
+		    strcmp(e->d_name, "out.dslc-lock") && strcmp(e->d_name, "out.dslc-cache")) {
 			fprintf(stderr, "written outside the tree: %s/%s\n", root, e->d_name);
 			abort();
 		}
