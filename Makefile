@@ -15,14 +15,14 @@ PREFIX   ?= /usr/local
 PKGS      = yaml-0.1 jansson nettle hwloc
 CPPFLAGS += -I. -I$(BUILD) -D_GNU_SOURCE
 OPT      ?= -O2 -g
-CFLAGS   += $(OPT) -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
+CFLAGS   += $(OPT) -pthread -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS))
 BUILD    ?= build
 
 SRC_LIB = compiler/arena.c compiler/buf.c compiler/source.c compiler/rules.c compiler/diag.c \
           compiler/ast.c compiler/parse.c compiler/value.c compiler/strmap.c compiler/daos.c \
           compiler/topology.c compiler/topology_xml.c compiler/fabric.c compiler/fix.c compiler/semdiff.c compiler/plan.c compiler/hardware.c compiler/kwargs.c compiler/keywords.c compiler/resolve.c \
-          compiler/place.c compiler/lint.c compiler/render.c compiler/manifest.c compiler/tree_cache.c compiler/output.c compiler/compile.c compiler/show.c compiler/oclass.c compiler/pools.c compiler/report.c compiler/yaml_doc.c compiler/yaml_lint.c compiler/node_os.c compiler/kube.c compiler/safety.c \
+          compiler/place.c compiler/lint.c compiler/render.c compiler/manifest.c compiler/tree_cache.c compiler/journal.c compiler/output.c compiler/compile.c compiler/show.c compiler/oclass.c compiler/pools.c compiler/report.c compiler/yaml_doc.c compiler/yaml_lint.c compiler/node_os.c compiler/kube.c compiler/safety.c \
           targets/yaml_out.c targets/daos_server.c targets/daos_agent.c targets/pools.c targets/kernel.c targets/kubelet.c targets/redfish.c targets/networkd.c targets/kubernetes.c targets/pod_host.c
 GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
 OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o
@@ -77,7 +77,7 @@ FUZZ_SECONDS ?= 600
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang OPT="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libdslc.a
 	@for t in $(FUZZ_TARGETS); do \
-		clang -I. -Ibuild-fuzz -D_GNU_SOURCE -std=c11 -Wall -Wextra -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer \
+		clang -I. -Ibuild-fuzz -D_GNU_SOURCE -std=c11 -pthread -Wall -Wextra -Werror $(FUZZ_FLAGS) -fsanitize=fuzzer \
 			tests/fuzz/$$t.c build-fuzz/libdslc.a $(LDLIBS) -o build-fuzz/$$t || exit 1; \
 	done
 

@@ -18,16 +18,37 @@ enum { PIECE = 1 << 20 };
 typedef struct writer {
 	buf b;
 	manifest_sink sink;
+	manifest_copy copy;
 	void *ctx;
 	int rc;
+	uint64_t sent;          /* bytes handed to sink or copy */
+	manifest_span pending;  /* old text still to copy, after b */
 } writer;
 
 static void flush(writer *w, size_t above)
 {
 	if (w->b.len > above && !w->rc) {
+		w->sent += w->b.len;
 		w->rc = w->sink(w->ctx, w->b.data, w->b.len);
 		buf_reset(&w->b);
 	}
+}
+
+static void flush_copy(writer *w)
+{
+	if (!w->pending.len)
+		return;
+	flush(w, 0);
+	if (!w->rc)
+		w->rc = w->copy(w->ctx, w->pending.off, w->pending.len);
+	w->sent += w->pending.len;
+	w->pending.len = 0;
+}
+
+/* The offset in the new text of the next byte put. */
+static uint64_t offset(const writer *w)
+{
+	return w->sent + w->b.len + w->pending.len;
 }
 
 static void put(writer *w, const char *s)
@@ -152,9 +173,9 @@ static void put_digests(writer *w, manifest_unit *const *units, size_t n)
 	put(w, first ? "{}" : "\n  }");
 }
 
-static void put_file(writer *w, const manifest_file *f, const char *dir, const char *node, const char *on_change, bool first)
+static void put_file(writer *w, const manifest_file *f, const char *dir, const char *node, const char *on_change)
 {
-	put(w, first ? "\n    {\n      \"path\": " : ",\n    {\n      \"path\": ");
+	put(w, "    {\n      \"path\": ");
 	buf_puts(&w->b, "\"");
 	put_escaped(w, dir);
 	buf_puts(&w->b, "/");
@@ -179,10 +200,53 @@ static void put_file(writer *w, const manifest_file *f, const char *dir, const c
 	put(w, "\n    }");
 }
 
-int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t n, arena *ar, manifest_sink sink,
-		  void *ctx)
+const char *manifest_on_change(const char *target)
 {
-	writer w = {{0}, sink, ctx, 0};
+	return disruption_classes[disruption_of(target, "")].id;
+}
+
+/* A unit's entries: copied from the old text (joined to the copy before
+ * when they were adjacent there: the 2 bytes between are ",\n"), or
+ * written out. */
+static void put_unit(writer *w, manifest_unit *u, bool first, const char **target, const char **on_change)
+{
+	const char *sep = first ? "\n" : ",\n";
+	if (w->copy && u->reuse.len) {
+		if (!first && w->pending.len && u->reuse.off == w->pending.off + w->pending.len + 2) {
+			w->pending.len += 2;
+		} else {
+			flush_copy(w);
+			put(w, sep);
+			w->pending.off = u->reuse.off;
+		}
+		u->span.off = offset(w);
+		u->span.len = u->reuse.len;
+		w->pending.len += u->reuse.len;
+		return;
+	}
+	flush_copy(w);
+	put(w, sep);
+	u->span.off = offset(w);
+	for (size_t k = 0; k < u->nfiles; k++) {
+		const manifest_file *f = &u->files[k];
+		if (f->target != *target) { /* files come grouped by target */
+			*target = f->target;
+			*on_change = manifest_on_change(f->target);
+		}
+		if (k)
+			put(w, ",\n");
+		put_file(w, f, u->dir, u->host, *on_change);
+		if (k + 1 < u->nfiles)
+			flush(w, PIECE);
+	}
+	u->span.len = offset(w) - u->span.off;
+	flush(w, PIECE);
+}
+
+int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t n, arena *ar, manifest_sink sink,
+		  manifest_copy copy, void *ctx)
+{
+	writer w = {{0}, sink, copy, ctx, 0, 0, {0, 0}};
 	buf_init(&w.b);
 	put(&w, "{\n  \"format\": ");
 	put_str(&w, OUTPUT_FORMAT);
@@ -204,17 +268,13 @@ int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t
 	bool first = true;
 	const char *target = NULL, *on_change = NULL;
 	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < units[i]->nfiles; k++) {
-			const manifest_file *f = &units[i]->files[k];
-			if (f->target != target) { /* files come grouped by target */
-				target = f->target;
-				on_change = disruption_classes[disruption_of(target, "")].id;
-			}
-			put_file(&w, f, units[i]->dir, units[i]->host, on_change, first);
-			first = false;
-			flush(&w, PIECE);
-		}
+		units[i]->span = (manifest_span){0, 0};
+		if (!units[i]->nfiles)
+			continue;
+		put_unit(&w, units[i], first, &target, &on_change);
+		first = false;
 	}
+	flush_copy(&w);
 	put(&w, first ? "]\n}\n" : "\n  ]\n}\n");
 	flush(&w, 0);
 	buf_free(&w.b);

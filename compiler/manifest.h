@@ -30,12 +30,20 @@ typedef struct manifest_file {
 	uint16_t mode;
 } manifest_file;
 
+/* A unit's entries in the "files" list: bytes off to off + len of the
+ * text, from its first entry's "{" line to its last entry's "}". */
+typedef struct manifest_span {
+	uint64_t off, len;
+} manifest_span;
+
 typedef struct manifest_unit {
 	const char *host;          /* NULL: the cluster's files */
 	const char *dir;           /* nodes/<host> or cluster */
 	uint8_t digest[RENDER_SHA_SIZE]; /* hosts: sha256 of "<path> <sha256>\n" over its files */
 	manifest_file *files;
 	size_t nfiles;
+	manifest_span span;        /* set by manifest_emit: where its entries went */
+	manifest_span reuse;       /* len > 0: its entries, byte for byte, in the old text */
 } manifest_unit;
 
 typedef struct manifest_info {
@@ -45,9 +53,18 @@ typedef struct manifest_info {
 
 /* Receives the text in pieces; non-zero stops the writer and is returned. */
 typedef int (*manifest_sink)(void *ctx, const char *data, size_t len);
+/* Appends bytes off to off + len of the old text (a unit's reuse span and
+ * the separators between adjacent ones); non-zero stops the writer. */
+typedef int (*manifest_copy)(void *ctx, uint64_t off, uint64_t len);
 
+/* With copy NULL every entry is written out; with it, units whose reuse
+ * span is set are copied from the old text (runs of adjacent ones in one
+ * call): a one-node change rewrites that node's entries only. */
 int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t n, arena *ar, manifest_sink sink,
-		  void *ctx);
+		  manifest_copy copy, void *ctx);
+
+/* A file's on_change class in the manifest (plan.h's disruption classes). */
+const char *manifest_on_change(const char *target);
 
 /* DIR's manifest.json (dirfd: DIR) parsed, when it is dslc's: its format
  * marker and version, or a generator "dslc ..." and files from before the

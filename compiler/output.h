@@ -1,15 +1,16 @@
 /* output.h - the output tree: out/nodes/<host>/..., out/cluster/... and
  * out/manifest.json.
  *
- * The unit of work is a node's directory (and cluster/). Each is rendered,
- * then judged against the old tree: by the cache beside it (tree_cache.h)
- * when the rendered key and every fingerprint match, else by reading its
- * files. Directories that differ are written into a staging directory
- * beside the tree (unchanged files hard-linked, so they keep inode and
- * mtime); unchanged ones are moved into it whole, one rename each, under a
- * journal that puts them back if the build fails or dies; then the staged
- * tree is swapped in with one renameat2(RENAME_EXCHANGE). An unchanged
- * build writes nothing. */
+ * The unit of work is a node's directory (and cluster/). Each is rendered
+ * (main thread), then judged against the old tree by the tree thread: by
+ * the cache beside it (tree_cache.h) when the rendered key and every
+ * fingerprint match, else by reading its files. Directories that differ
+ * are written into a staging directory beside the tree (unchanged files
+ * hard-linked, so they keep inode and mtime); the old nodes/ is reused
+ * whole, the staged nodes exchanged into it, under a journal (journal.h)
+ * that undoes the renames if the build fails or dies; then the staged tree
+ * is swapped in with one renameat2(RENAME_EXCHANGE). An unchanged build
+ * writes nothing. */
 #ifndef DSLC_OUTPUT_H
 #define DSLC_OUTPUT_H
 

@@ -12,7 +12,7 @@
 /* The format: the magic, a version and a byte-order marker (the cache is
  * local to one machine), the top-level entries, then the units. */
 static const char MAGIC[8] = {'D', 'S', 'L', 'C', 'A', 'C', 'H', 'E'};
-enum { CACHE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304 };
+enum { CACHE_VERSION = 2, BYTE_ORDER_MARK = 0x01020304 };
 /* a unit of millions of entries is not dslc's: refuse rather than trust */
 enum { MAX_UNIT_ENTRIES = 1 << 20 };
 #define MAX_CACHE_BYTES ((off_t)1 << 32)
@@ -119,8 +119,9 @@ static bool parse(tree_cache *c, reader *r, arena *ar)
 		key = take(r, TREE_KEY_SIZE);
 		uint32_t nfp = take_u32(r);
 		int64_t max_time = (int64_t)take_u64(r);
+		uint64_t span_off = take_u64(r), span_len = take_u64(r);
 		const unsigned char *fp = nfp && nfp <= MAX_UNIT_ENTRIES ? take(r, 8 * (size_t)nfp) : NULL;
-		if (!dir || !key || !fp || memchr(dir, '\0', len))
+		if (!dir || !key || !fp || memchr(dir, '\0', len) || span_off > UINT64_MAX - span_len)
 			return false;
 		cache_unit *u = arena_alloc(ar, sizeof(*u));
 		u->dir = arena_strndup(ar, (const char *)dir, len);
@@ -128,6 +129,8 @@ static bool parse(tree_cache *c, reader *r, arena *ar)
 		u->nfp = nfp;
 		u->max_time = max_time;
 		u->fp = fp;
+		u->span_off = span_off;
+		u->span_len = span_len;
 		if (strmap_get(&c->units, u->dir))
 			return false;
 		tree_cache_add(c, u, ar);
@@ -180,8 +183,25 @@ static void put_u32(buf *b, uint32_t v)
 	buf_add(b, &v, 4);
 }
 
+/* Hands the bytes so far to fd once they pass about 1 MiB: the cache of
+ * 65,536 nodes is 20 MB, which need not be held whole. */
+static int spill(buf *b, int fd, size_t above)
+{
+	if (b->len <= above)
+		return 0;
+	int rc = write_all(fd, b->data, b->len);
+	buf_reset(b);
+	return rc;
+}
+
 int tree_cache_save(const tree_cache *c, const char *path)
 {
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
 	buf b;
 	buf_init(&b);
 	buf_add(&b, MAGIC, sizeof(MAGIC));
@@ -193,22 +213,23 @@ int tree_cache_save(const tree_cache *c, const char *path)
 	put_u64(&b, c->manifest_fp);
 	put_u64(&b, (uint64_t)c->top_time);
 	put_u64(&b, c->n);
-	for (size_t i = 0; i < c->n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < c->n && !rc; i++) {
 		const cache_unit *u = c->order[i];
 		put_u32(&b, (uint32_t)strlen(u->dir));
 		buf_puts(&b, u->dir);
 		buf_add(&b, u->key, TREE_KEY_SIZE);
 		put_u32(&b, u->nfp);
 		put_u64(&b, (uint64_t)u->max_time);
+		put_u64(&b, u->span_off);
+		put_u64(&b, u->span_len);
 		buf_add(&b, u->fp, 8 * (size_t)u->nfp);
+		rc = spill(&b, fd, 1 << 20);
 	}
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	int rc = fd < 0 ? -1 : write_all(fd, b.data, b.len);
+	if (!rc)
+		rc = spill(&b, fd, 0);
 	int e = errno;
-	if (fd >= 0 && close(fd) != 0 && rc == 0) {
+	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
 		e = errno;
 	}

@@ -2,7 +2,7 @@
  * it in DIR.dslc-cache: per node directory (and cluster/) the key of its
  * generated files (paths, modes, sha256) and a fingerprint of every
  * directory and file as stat saw it after the build (device, inode, mode,
- * size, mtime, ctime). A rebuild that renders the same key and finds the
+ * size, mtime, ctime), and where its entries are in manifest.json. A rebuild that renders the same key and finds the
  * same fingerprints knows the directory holds exactly those bytes without
  * reading it: ctime cannot be set back, so an edit shows.
  *
@@ -29,6 +29,7 @@ typedef struct cache_unit {
 	uint32_t nfp;
 	int64_t max_time;         /* the newest mtime or ctime of its entries, ns */
 	const unsigned char *fp;  /* nfp fingerprints, 8 bytes each (unaligned in a loaded cache) */
+	uint64_t span_off, span_len; /* its entries in manifest.json (manifest.h), len 0 unknown */
 } cache_unit;
 
 typedef struct tree_cache {

@@ -15,6 +15,7 @@ import tempfile
 import time
 
 DSLC = None
+REPS = int(os.environ.get("BENCH_REPS", "3"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EX = os.path.join(ROOT, "examples", "hgx-b200")
 
@@ -171,25 +172,39 @@ def main():
         for n in sizes:
             src, changed = scenario(tmp, n)
             out = os.path.join(tmp, f"out{n}")
-            cold, rss = run([dslc, "build", src, "-o", out])
-            unchanged, rss2 = run([dslc, "build", src, "-o", out])
-            one, rss3 = run([dslc, "build", changed, "-o", out])
-            run([dslc, "build", src, "-o", out])  # back to the source the others compare with
-            check, rss5 = run([dslc, "build", src, "-o", out, "--check"])
+            # each figure is the best of REPS runs, interleaved with the
+            # floor's: on a shared 2-core machine one run is off by 20%
+            best = {}
+            peaks = []
+            lst = tj = None
+            for rep in range(REPS):
+                if lst:
+                    shutil.rmtree(out)  # a tmpfs has room for one tree of 65,536 nodes at a time
+                    best["floor"] = min(best.get("floor", 1e9), floor_time(tmp, lst, floor))
+                figures = (("cold", src, (0,)), ("unchanged", src, (0,)), ("one", changed, (0,)), (None, src, (0,)),
+                           ("check", src, (0,)))
+                for name, dsl, ok in figures:
+                    cmd = [dslc, "build", dsl, "-o", out] + (["--check"] if name == "check" else [])
+                    dt, rss = run(cmd, ok)
+                    if name:
+                        best[name] = min(best.get(name, 1e9), dt)
+                        peaks.append(rss)
+                if not lst:
+                    lst = floor_list(tmp, out)
+                    tj = peer_templates(tmp, out)
             plan, rss4 = run([dslc, "plan", src, "--against", out])
             lint, _ = run([dslc, "lint", src])
             files = sum(len(f) for _, _, f in os.walk(out))
-            lst = floor_list(tmp, out)
-            tj = peer_templates(tmp, out)
             shutil.rmtree(out)
-            flo = floor_time(tmp, lst, floor)
+            best["floor"] = min(best.get("floor", 1e9), floor_time(tmp, lst, floor))
             peer = peer_time(tmp, tj, n)
-            peak = max(rss, rss2, rss3, rss5)
+            flo, cold, unchanged, one, check = (best[k] for k in ("floor", "cold", "unchanged", "one", "check"))
             row = [n, files, f"{flo:.3f}", f"{cold:.3f}", f"{unchanged:.3f}", f"{one:.3f}", f"{check:.3f}", f"{plan:.3f}",
                    f"{lint:.3f}", f"{peer:.3f}" if peer else "-", f"{cold / flo:.2f}", f"{unchanged / cold:.2f}",
                    f"{one / unchanged:.2f}", f"{check / cold:.2f}", f"{plan / check:.2f}",
-                   f"{peer / cold:.2f}" if peer else "-", f"{peak / n:.1f}", f"{rss4 / n:.1f}"]
-            print(" ".join(f"{c:>11}" for c in row))
+                   f"{peer / cold:.2f}" if peer else "-", f"{max(peaks) / n:.1f}", f"{rss4 / n:.1f}"]
+            print(" ".join(f"{c:>11}" for c in row), flush=True)
+    print(f"Each time is the best of {REPS} runs (BENCH_REPS), the floor's interleaved with dslc's.")
     print("floor: tests/bench/floor.c writing the same files (one open/write/close each); cold: first build;")
     print("unchanged: the same build again; 1-node: one more node block (changed.dsl); check: build --check;")
     print("plan: dslc plan against the tree (no change); peer: ../shared/peers/jinja2/render_equal.py, the same")
