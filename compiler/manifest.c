@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,7 +11,6 @@
 #include "buf.h"
 #include "plan.h"
 #include "source.h"
-#include "strmap.h"
 #include "value.h"
 
 /* The text goes to the sink in pieces of about this size. */
@@ -113,48 +114,104 @@ static void put_uint(writer *w, uint64_t v)
 	buf_add(&w->b, d + i, sizeof(d) - (size_t)i);
 }
 
-typedef struct same_group {
-	const uint8_t *digest;
-	const char **hosts;
-	size_t n, cap;
-} same_group;
+/* Nodes with the same digest, in the order of their first node: a table
+ * of group numbers keyed by the digest, and per node the next one of its
+ * group. Plain arrays freed here: when every node differs (the usual
+ * case), 65,536 nodes are 65,536 groups, and nothing of them is kept. */
+typedef struct same_groups {
+	size_t *slot;  /* cap entries: group number, SIZE_MAX empty */
+	size_t cap;
+	size_t *first, *last, *count; /* per group: unit indices and size */
+	size_t *next;  /* per unit: the next unit of its group, SIZE_MAX none */
+	size_t n;
+} same_groups;
+
+static uint64_t digest_hash(const uint8_t *d)
+{
+	uint64_t h;
+	memcpy(&h, d, sizeof(h)); /* a sha256 is its own hash */
+	return h;
+}
+
+static bool group_nodes(same_groups *g, manifest_unit *const *units, size_t n)
+{
+	memset(g, 0, sizeof(*g));
+	for (g->cap = 16; g->cap < 2 * n; g->cap *= 2)
+		;
+	g->slot = malloc(g->cap * sizeof(size_t));
+	g->first = malloc((n + 1) * sizeof(size_t));
+	g->last = malloc((n + 1) * sizeof(size_t));
+	g->count = malloc((n + 1) * sizeof(size_t));
+	g->next = malloc((n + 1) * sizeof(size_t));
+	if (!g->slot || !g->first || !g->last || !g->count || !g->next)
+		return false;
+	memset(g->slot, 0xff, g->cap * sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		g->next[i] = SIZE_MAX;
+		if (!units[i]->host || !units[i]->nfiles)
+			continue;
+		size_t at = digest_hash(units[i]->digest) & (g->cap - 1);
+		while (g->slot[at] != SIZE_MAX &&
+		       memcmp(units[g->first[g->slot[at]]]->digest, units[i]->digest, RENDER_SHA_SIZE) != 0)
+			at = (at + 1) & (g->cap - 1);
+		size_t k = g->slot[at];
+		if (k == SIZE_MAX) {
+			k = g->slot[at] = g->n++;
+			g->first[k] = g->last[k] = i;
+			g->count[k] = 1;
+			continue;
+		}
+		g->next[g->last[k]] = i;
+		g->last[k] = i;
+		g->count[k]++;
+	}
+	return true;
+}
+
+static void free_groups(same_groups *g)
+{
+	free(g->slot);
+	free(g->first);
+	free(g->last);
+	free(g->count);
+	free(g->next);
+}
 
 static void put_identical(writer *w, manifest_unit *const *units, size_t n, arena *ar)
 {
-	strmap by_digest;
-	strmap_init(&by_digest, ar);
-	same_group **groups = NULL;
-	size_t ngroups = 0, cap = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!units[i]->host || !units[i]->nfiles)
-			continue;
-		char hex[65];
-		sha256_to_hex(units[i]->digest, hex);
-		same_group *g = strmap_get(&by_digest, hex);
-		if (!g) {
-			g = arena_alloc(ar, sizeof(*g));
-			g->digest = units[i]->digest;
-			strmap_put(&by_digest, arena_strdup(ar, hex), g);
-			ARENA_PUSH(ar, groups, ngroups, cap, g);
-		}
-		ARENA_PUSH(ar, g->hosts, g->n, g->cap, units[i]->host);
+	same_groups g;
+	if (!group_nodes(&g, units, n)) {
+		fputs("dslc: out of memory\n", stderr);
+		exit(2);
 	}
-	if (!ngroups) {
-		put(w, "[]");
-		return;
-	}
-	put(w, "[");
-	for (size_t i = 0; i < ngroups; i++) {
-		put(w, i ? ",\n    {\n      \"sha256\": " : "\n    {\n      \"sha256\": ");
-		put_hex(w, groups[i]->digest);
+	put(w, g.n ? "[" : "[]");
+	const char **hosts = NULL;
+	size_t cap = 0;
+	for (size_t k = 0; k < g.n; k++) {
+		const manifest_unit *u = units[g.first[k]];
+		put(w, k ? ",\n    {\n      \"sha256\": " : "\n    {\n      \"sha256\": ");
+		put_hex(w, u->digest);
 		put(w, ",\n      \"count\": ");
-		put_uint(w, groups[i]->n);
+		put_uint(w, g.count[k]);
 		put(w, ",\n      \"hosts\": ");
-		put_str(w, hostlist_compress(ar, groups[i]->hosts, groups[i]->n));
+		if (g.count[k] == 1) { /* hostlist_compress of one host is the host */
+			put_str(w, u->host);
+		} else {
+			if (g.count[k] > cap) {
+				cap = g.count[k];
+				hosts = arena_alloc(ar, cap * sizeof(*hosts));
+			}
+			size_t m = 0;
+			for (size_t i = g.first[k]; i != SIZE_MAX; i = g.next[i])
+				hosts[m++] = units[i]->host;
+			put_str(w, hostlist_compress(ar, hosts, m));
+		}
 		put(w, "\n    }");
 		flush(w, PIECE);
 	}
-	put(w, "\n  ]");
+	if (g.n)
+		put(w, "\n  ]");
+	free_groups(&g);
 }
 
 static void put_digests(writer *w, manifest_unit *const *units, size_t n)
