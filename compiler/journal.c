@@ -37,31 +37,29 @@ int journal_add(journal *j, journal_kind kind, const char *rel, int from_fd)
 	return 0;
 }
 
-static int io_error(const char *what, const char *path)
-{
-	fprintf(stderr, "dslc: %s '%s': %s\n", what, path, strerror(errno));
-	return 2;
-}
-
 int journal_write(const journal *j)
 {
 	unlink(j->path);
 	int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
+		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return io_error("cannot write", j->path);
+		errno = e;
+		return -1;
 	}
 	fprintf(f, "dslc-journal 2\nstage %s\nino %llu\n", j->stage, (unsigned long long)j->stage_ino);
 	for (size_t i = 0; i < j->n; i++)
 		fprintf(f, "%s %s %llu\n", kind_names[j->ops[i].kind], j->ops[i].rel, (unsigned long long)j->ops[i].ino);
 	/* the moves must not reach the disk before the journal does */
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		int e = errno;
 		fclose(f);
-		return io_error("cannot write", j->path);
+		errno = e;
+		return -1;
 	}
-	return fclose(f) == 0 ? 0 : io_error("cannot write", j->path);
+	return fclose(f) == 0 ? 0 : -1;
 }
 
 /* A test seam: DSLC_TEST_CRASH_AFTER=N kills the build with SIGKILL after
@@ -73,7 +71,7 @@ void journal_crash_point(size_t step)
 		kill(getpid(), SIGKILL);
 }
 
-int journal_apply(const journal *j, int dir_fd, int stage_fd)
+int journal_apply(const journal *j, int dir_fd, int stage_fd, const char **failed)
 {
 	journal_crash_point(0);
 	for (size_t i = 0; i < j->n; i++) {
@@ -85,8 +83,10 @@ int journal_apply(const journal *j, int dir_fd, int stage_fd)
 			r = renameat2(stage_fd, op->rel, dir_fd, op->rel, RENAME_NOREPLACE);
 		else
 			r = renameat2(stage_fd, op->rel, dir_fd, op->rel, RENAME_EXCHANGE);
-		if (r != 0)
-			return io_error("cannot move into the new tree:", op->rel);
+		if (r != 0) {
+			*failed = op->rel;
+			return -1;
+		}
 		journal_crash_point(i + 1);
 	}
 	return 0;

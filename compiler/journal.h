@@ -43,10 +43,11 @@ void journal_init(journal *j, arena *ar, const char *path, const char *stage, ui
  * 0, or -1 with errno when rel cannot be stat'ed there. */
 int journal_add(journal *j, journal_kind kind, const char *rel, int from_fd);
 
-/* Writes and fsyncs the journal. 0, or 2 with a message. */
+/* Writes and fsyncs the journal. 0, or -1 with errno. */
 int journal_write(const journal *j);
-/* Does the moves in order. 0, or 2 with a message (the caller undoes). */
-int journal_apply(const journal *j, int dir_fd, int stage_fd);
+/* Does the moves in order. 0, or -1 with errno and *failed the rel that
+ * could not be moved (the caller reports it and undoes). */
+int journal_apply(const journal *j, int dir_fd, int stage_fd, const char **failed);
 
 /* The test seam: DSLC_TEST_CRASH_AFTER=step kills the build here. Steps
  * are 0 before the first move, i after the ith, n + 1 after the swap. */

@@ -293,11 +293,9 @@ static void put_unit(writer *w, manifest_unit *u, bool first, const char **targe
 		if (k)
 			put(w, ",\n");
 		put_file(w, f, u->dir, u->host, *on_change);
-		if (k + 1 < u->nfiles)
-			flush(w, PIECE);
+		flush(w, PIECE);
 	}
 	u->span.len = offset(w) - u->span.off;
-	flush(w, PIECE);
 }
 
 int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t n, arena *ar, manifest_sink sink,

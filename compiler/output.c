@@ -84,7 +84,7 @@ typedef struct tree_sync {
 	arena *ar;
 	int old_root;   /* -1: there is no old tree */
 	int stage_root; /* -1 until something must be written */
-	bool stage_has_nodes; /* tree thread: the stage's nodes/ exists */
+	bool stage_has_nodes; /* the stage's nodes/ exists (stage_nodes) */
 	const char *stage;
 	tree_cache old, fresh;
 	bool cache_ok;  /* the old cache describes this tree's top level */
@@ -110,9 +110,9 @@ static int io_error(const char *what, const char *path)
 }
 
 /* Opens the directory rel (components separated by '/') below root without
- * following a symbolic link at any step, creating missing ones when asked.
- * -1 with errno set (ELOOP or ENOTDIR for a link). */
-static int dir_at(int root, const char *rel, bool create)
+ * following a symbolic link at any step. -1 with errno set (ELOOP or
+ * ENOTDIR for a link). */
+static int dir_at(int root, const char *rel)
 {
 	int fd = dup(root);
 	char comp[256];
@@ -126,10 +126,6 @@ static int dir_at(int root, const char *rel, bool create)
 		}
 		memcpy(comp, p, n);
 		comp[n] = '\0';
-		if (create && mkdirat(fd, comp, 0755) != 0 && errno != EEXIST) {
-			close(fd);
-			return -1;
-		}
 		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		int e = errno;
 		close(fd);
@@ -396,7 +392,7 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 		struct stat st;
 		if (e->file < 0) {
 			if (e->parent < 0)
-				sc->old_fd[i] = s->old_root < 0 ? -1 : dir_at(s->old_root, u->dir, false);
+				sc->old_fd[i] = s->old_root < 0 ? -1 : dir_at(s->old_root, u->dir);
 			else if (parent >= 0)
 				sc->old_fd[i] = openat(parent, e->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sc->old_fd[i] >= 0 && fstat(sc->old_fd[i], &st) == 0)
@@ -440,6 +436,18 @@ static int stage_open(tree_sync *s)
 	return 0;
 }
 
+/* The stage's nodes/, made once: by the tree thread for the first node it
+ * writes, or by the commit (after the pipeline) when nodes/ is reused. */
+static int stage_nodes(tree_sync *s)
+{
+	if (s->stage_has_nodes)
+		return 0;
+	if (mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
+		return io_error("cannot create the directory", "nodes");
+	s->stage_has_nodes = true;
+	return 0;
+}
+
 /* Writes the unit into the staged tree: a file whose bytes the old tree
  * has is hard-linked, so it keeps its inode and mtime. Paths below the
  * unit's directory are resolved from its fd: the stage is dslc's own, made
@@ -450,11 +458,8 @@ static int write_unit(tree_sync *s, scratch *sc)
 	unit *u = sc->u;
 	if (stage_open(s) != 0)
 		return 2;
-	if (u->mu.host && !s->stage_has_nodes) {
-		if (mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
-			return io_error("cannot create the directory", "nodes");
-		s->stage_has_nodes = true;
-	}
+	if (u->mu.host && stage_nodes(s) != 0)
+		return 2;
 	int ufd = -1;
 	if (mkdirat(s->stage_root, u->dir, 0755) != 0 ||
 	    (ufd = openat(s->stage_root, u->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
@@ -754,7 +759,7 @@ static void extra_entry(tree_sync *s, const char *rel)
  * top-level file accounts for. */
 static void scan_extras(tree_sync *s, const char *rel)
 {
-	int fd = *rel ? dir_at(s->old_root, rel, false) : dup(s->old_root);
+	int fd = *rel ? dir_at(s->old_root, rel) : dup(s->old_root);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)
@@ -955,8 +960,8 @@ static int plan_moves(tree_sync *s, journal *j)
 	}
 	if (!reuse_nodes)
 		return 0;
-	if (mkdirat(s->stage_root, "nodes", 0755) != 0 && errno != EEXIST)
-		return io_error("cannot create", "nodes");
+	if (stage_nodes(s) != 0)
+		return 2;
 	for (size_t i = 0; i < s->nunits; i++) {
 		unit *u = s->units[i];
 		if (!u->mu.host || u->same)
@@ -984,9 +989,13 @@ static int commit(tree_sync *s)
 	journal j;
 	journal_init(&j, s->ar, s->journal_path, slash ? slash + 1 : s->stage, (uint64_t)st.st_ino);
 	int rc = exists ? plan_moves(s, &j) : 0;
-	if (rc || (j.n && (rc = journal_write(&j))))
+	if (rc)
 		return rc;
-	rc = journal_apply(&j, s->old_root, s->stage_root);
+	if (j.n && journal_write(&j) != 0)
+		return io_error("cannot write", s->journal_path);
+	const char *failed = NULL;
+	if (journal_apply(&j, s->old_root, s->stage_root, &failed) != 0)
+		rc = io_error("cannot move into the new tree:", failed);
 	if (!rc && !exists && rename(s->stage, s->dir) != 0)
 		rc = io_error("cannot move the new tree to", s->dir);
 	if (!rc && exists && renameat2(AT_FDCWD, s->stage, AT_FDCWD, s->dir, RENAME_EXCHANGE) != 0)
