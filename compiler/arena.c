@@ -82,8 +82,25 @@ char *arena_strdup(arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/* Formats into the head block's free space and again only when it does
+ * not fit: paths and names are printed per file of every node. */
 char *arena_vprintf(arena *a, const char *fmt, va_list ap)
 {
+	arena_block *b = a->head;
+	if (b && b->used < b->size) {
+		char *p = (char *)b->data + b->used;
+		size_t room = b->size - b->used; /* a multiple of 16, like every size */
+		va_list ap2;
+		va_copy(ap2, ap);
+		int n = vsnprintf(p, room, fmt, ap2);
+		va_end(ap2);
+		if (n >= 0 && (size_t)n < room) {
+			size_t size = ((size_t)n + 16) & ~(size_t)15; /* n bytes and the NUL */
+			b->used += size;
+			a->total += size;
+			return p;
+		}
+	}
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <nettle/sha2.h>
+
 #include "journal.h"
 #include "safety.h"
 #include "tree_cache.h"
@@ -28,6 +30,14 @@ typedef struct entry {
 	int parent;       /* entry index of its directory, -1 for the unit */
 	int file;         /* index in the unit's files, -1 for a directory */
 } entry;
+
+/* The entries of one shape of unit: the same file paths in the same order. */
+typedef struct layout {
+	const char **paths;
+	size_t npaths;
+	entry *entries;
+	size_t nentries;
+} layout;
 
 typedef struct unit {
 	manifest_unit mu;  /* what the manifest lists */
@@ -48,6 +58,7 @@ typedef struct scratch {
 	size_t n, cap;
 	entry *entries;
 	size_t nentries, ecap;
+	const layout *shape;  /* the layout entries come from, NULL when built here */
 	int *old_fd;          /* per directory entry of the old tree, -1 when absent */
 	signed char *verdict; /* per file: 1 same, 0 differs, -1 missing */
 	uint64_t *fp;         /* per entry */
@@ -55,17 +66,36 @@ typedef struct scratch {
 	arena ar;             /* reset per unit */
 } scratch;
 
+/* A unit handed to the tree thread. With its scratch (bytes and all), or
+ * light: the cache vouches for its key and its entries are a layout's, so
+ * stat alone judges it and its bytes are not kept. A light unit that stat
+ * finds changed is deferred: rendered again and judged by content after
+ * the pipeline. */
+typedef struct job {
+	unit *u;
+	scratch *sc;           /* NULL: light */
+	const node *nd;        /* to render it again; NULL for cluster/ */
+	const layout *shape;   /* light: its entries */
+	const cache_unit *old; /* light: the cache's record */
+	bool deferred;
+} job;
+
 /* Rendering and hashing (CPU) and judging and writing (system calls) of
  * the units overlap: the main thread renders unit i + 1 while the tree
  * thread stats or writes unit i. Units go through in order, so messages
- * and the tree are those of a sequential build. The tree thread never
- * allocates from the build's arena: what it fills in was allocated before
- * the unit was handed over. */
+ * and the tree are those of a sequential build (deferred units excepted:
+ * they occur only in a build, never in --check). Light units hold no slot,
+ * so the main thread runs ahead of the tree thread's stats and writes
+ * manifest.json meanwhile. The tree thread never allocates from the
+ * build's arena: what it fills in was allocated before the unit was
+ * handed over. */
 enum { PIPELINE_SLOTS = 4 };
 
 typedef struct pipeline {
 	scratch slots[PIPELINE_SLOTS];
-	size_t rendered, judged; /* units handed over and units done: slot = count % SLOTS */
+	job *jobs;               /* one per unit, allocated before the thread starts */
+	size_t queued, judged;   /* units handed over and units done */
+	size_t taken, freed_slots; /* slots handed over and given back: slot = count % SLOTS */
 	bool finished;           /* no more units */
 	int rc;                  /* the tree thread's first failure */
 	pthread_mutex_t lock;
@@ -74,7 +104,7 @@ typedef struct pipeline {
 	bool running;
 } pipeline;
 
-enum { ON_CHANGE_MEMO = 64 };
+enum { ON_CHANGE_MEMO = 64, LAYOUT_MEMO = 8 };
 
 typedef struct tree_sync {
 	const model *m;
@@ -89,7 +119,8 @@ typedef struct tree_sync {
 	tree_cache old, fresh;
 	bool cache_ok;  /* the old cache describes this tree's top level */
 	bool changed;   /* the tree must be replaced */
-	bool judged_by_content; /* the next cache differs from the old one */
+	bool judged_by_content; /* the next cache differs from the old one (tree thread) */
+	bool manifest_by_content; /* the same, found by the main thread */
 	bool old_manifest_known; /* the old manifest.json is the one the cache describes */
 	unit **units;
 	size_t nunits, ucap;
@@ -100,6 +131,8 @@ typedef struct tree_sync {
 	scratch *cur;   /* the unit the main thread renders */
 	const char *class_target[ON_CHANGE_MEMO], *class_id[ON_CHANGE_MEMO];
 	size_t nclasses;
+	layout layouts[LAYOUT_MEMO];
+	size_t nlayouts;
 	pipeline pl;
 } tree_sync;
 
@@ -280,7 +313,7 @@ static void add_entry(scratch *sc, const char *rel, size_t len, int parent, int 
 
 /* The unit's entries from its files' paths (deterministic: the cache's
  * fingerprints are stored in this order). */
-static void make_entries(scratch *sc)
+static void build_entries(scratch *sc)
 {
 	sc->entries = NULL;
 	sc->nentries = sc->ecap = 0;
@@ -297,6 +330,54 @@ static void make_entries(scratch *sc)
 			parent = d;
 		}
 		add_entry(sc, path, strlen(path), parent, (int)f);
+	}
+}
+
+static bool layout_fits(const layout *l, const scratch *sc)
+{
+	if (l->npaths != sc->n)
+		return false;
+	for (size_t i = 0; i < sc->n; i++)
+		if (l->paths[i] != sc->files[i].path && strcmp(l->paths[i], sc->files[i].path) != 0)
+			return false;
+	return true;
+}
+
+/* Keeps the entries just built as a layout (in the build's arena). */
+static void layout_keep(tree_sync *s, const scratch *sc)
+{
+	layout *l = &s->layouts[s->nlayouts++];
+	l->npaths = sc->n;
+	l->paths = arena_alloc(s->ar, sc->n * sizeof(*l->paths));
+	for (size_t i = 0; i < sc->n; i++)
+		l->paths[i] = arena_strdup(s->ar, sc->files[i].path);
+	l->nentries = sc->nentries;
+	l->entries = arena_alloc(s->ar, sc->nentries * sizeof(entry));
+	for (size_t i = 0; i < sc->nentries; i++) {
+		entry e = sc->entries[i];
+		e.rel = arena_strdup(s->ar, e.rel);
+		e.base = e.rel + (sc->entries[i].base - sc->entries[i].rel);
+		l->entries[i] = e;
+	}
+}
+
+/* The unit's entries, and its per-entry arrays. Nodes of one shape share
+ * their entries (a layout: read-only once made, so the tree thread reads
+ * them freely); a shape beyond the first LAYOUT_MEMO is built per unit. */
+static void make_entries(tree_sync *s, scratch *sc)
+{
+	size_t k = 0;
+	while (k < s->nlayouts && !layout_fits(&s->layouts[k], sc))
+		k++;
+	sc->shape = NULL;
+	if (k < s->nlayouts) {
+		sc->shape = &s->layouts[k];
+		sc->entries = sc->shape->entries;
+		sc->nentries = sc->ecap = sc->shape->nentries;
+	} else {
+		build_entries(sc);
+		if (s->nlayouts < LAYOUT_MEMO)
+			layout_keep(s, sc);
 	}
 	size_t n = sc->nentries;
 	sc->old_fd = arena_alloc(&sc->ar, n * sizeof(int));
@@ -329,27 +410,42 @@ static const char *unit_file_rel(scratch *sc, const entry *e)
 	return arena_printf(&sc->ar, "%s/%s", sc->u->dir, e->rel);
 }
 
-/* The cache's word: the old unit has the rendered key and every entry the
- * recorded fingerprint, none of them racy. */
-static bool same_by_cache(tree_sync *s, scratch *sc)
+/* The cache's record of the unit when it vouches for the rendered key:
+ * the same key, the same entries, none of them racy. */
+static const cache_unit *vouched(const tree_sync *s, const unit *u, size_t nentries)
 {
-	const unit *u = sc->u;
 	const cache_unit *cu = s->cache_ok ? strmap_get(&s->old.units, u->dir) : NULL;
-	if (!cu || memcmp(cu->key, u->key, TREE_KEY_SIZE) != 0 || cu->nfp != sc->nentries ||
+	if (!cu || memcmp(cu->key, u->key, TREE_KEY_SIZE) != 0 || cu->nfp != nentries ||
 	    cu->max_time >= s->old.written_at)
-		return false;
-	int ufd = openat(s->old_root, u->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return NULL;
+	return cu;
+}
+
+/* Every entry of the old unit has the fingerprint the cache recorded; fp
+ * and *max_time get what stat found. */
+static bool same_stat(const tree_sync *s, const char *dir, const cache_unit *cu, const entry *entries,
+		      size_t n, uint64_t *fp, int64_t *max_time)
+{
+	int ufd = openat(s->old_root, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (ufd < 0)
 		return false;
 	bool same = true;
-	for (size_t i = 0; i < sc->nentries && same; i++) {
+	for (size_t i = 0; i < n && same; i++) {
 		struct stat st;
-		same = stat_rel(ufd, sc->entries[i].rel, &st) == 0 && tree_fp(&st) == cache_fp_at(cu, (uint32_t)i);
-		if (same)
-			note_stat(sc, i, &st);
+		same = stat_rel(ufd, entries[i].rel, &st) == 0 && (fp[i] = tree_fp(&st)) == cache_fp_at(cu, (uint32_t)i);
+		if (same && tree_time(&st) > *max_time)
+			*max_time = tree_time(&st);
 	}
 	close(ufd);
 	return same;
+}
+
+/* The cache's word: the old unit has the rendered key and every entry the
+ * recorded fingerprint. */
+static bool same_by_cache(tree_sync *s, scratch *sc)
+{
+	const cache_unit *cu = vouched(s, sc->u, sc->nentries);
+	return cu && same_stat(s, sc->u->dir, cu, sc->entries, sc->nentries, sc->fp, &sc->max_time);
 }
 
 /* Entries of an old directory that the unit does not have. */
@@ -424,16 +520,21 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 	return same;
 }
 
+/* The stage, made once by whichever thread needs it first: the tree
+ * thread for a changed unit, the main thread for manifest.json. */
 static int stage_open(tree_sync *s)
 {
-	if (s->stage_root >= 0)
-		return 0;
-	walk_start(s->stage, -1, false);
-	remove_tree(s->stage);
-	if (mkdir(s->stage, 0755) != 0 ||
-	    (s->stage_root = open(s->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return io_error("cannot create", s->stage);
-	return 0;
+	int rc = 0;
+	pthread_mutex_lock(&s->pl.lock);
+	if (s->stage_root < 0) {
+		walk_start(s->stage, -1, false);
+		remove_tree(s->stage);
+		if (mkdir(s->stage, 0755) != 0 ||
+		    (s->stage_root = open(s->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			rc = io_error("cannot create", s->stage);
+	}
+	pthread_mutex_unlock(&s->pl.lock);
+	return rc;
 }
 
 /* The stage's nodes/, made once: by the tree thread for the first node it
@@ -521,34 +622,40 @@ static const char *on_change_of(tree_sync *s, const char *target)
 }
 
 /* The identity of a unit's files: paths, modes, targets, on_change classes
- * and bytes, and the generator: everything its manifest entries say. */
+ * and bytes, and the generator: everything its manifest entries say.
+ * Hashed as it goes (no text is built: this runs for every node). */
 static void unit_key(tree_sync *s, const scratch *sc, uint8_t key[TREE_KEY_SIZE])
 {
-	buf b;
-	buf_init(&b);
-	buf_add(&b, s->opts->version, strlen(s->opts->version) + 1);
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(s->opts->version) + 1, (const uint8_t *)s->opts->version);
 	for (size_t i = 0; i < sc->n; i++) {
 		const rendered *f = &sc->files[i];
-		buf_printf(&b, "%s%c%s%c%s%c%o%c", f->path, 0, f->target, 0, on_change_of(s, f->target), 0,
-			   (unsigned)f->mode, 0);
-		buf_add(&b, f->sha, RENDER_SHA_SIZE);
+		const char *class = on_change_of(s, f->target);
+		uint8_t mode[4] = {(uint8_t)(f->mode >> 24), (uint8_t)(f->mode >> 16), (uint8_t)(f->mode >> 8), (uint8_t)f->mode};
+		sha256_update(&ctx, strlen(f->path) + 1, (const uint8_t *)f->path);
+		sha256_update(&ctx, strlen(f->target) + 1, (const uint8_t *)f->target);
+		sha256_update(&ctx, strlen(class) + 1, (const uint8_t *)class);
+		sha256_update(&ctx, sizeof(mode), mode);
+		sha256_update(&ctx, RENDER_SHA_SIZE, f->sha);
 	}
-	sha256_bytes(b.data ? b.data : "", b.len, key);
-	buf_free(&b);
+	sha256_digest(&ctx, TREE_KEY_SIZE, key);
 }
 
 /* manifest.json's node digest: sha256 of "<path> <sha256>\n" per file. */
 static void node_digest(const scratch *sc, uint8_t digest[RENDER_SHA_SIZE])
 {
-	buf b;
-	buf_init(&b);
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
 	for (size_t i = 0; i < sc->n; i++) {
-		char hex[65];
-		sha256_to_hex(sc->files[i].sha, hex);
-		buf_printf(&b, "%s %s\n", sc->files[i].path, hex);
+		char hex[66];
+		sha256_to_hex(sc->files[i].sha, hex + 1);
+		hex[0] = ' ';
+		hex[65] = '\n';
+		sha256_update(&ctx, strlen(sc->files[i].path), (const uint8_t *)sc->files[i].path);
+		sha256_update(&ctx, sizeof(hex), (const uint8_t *)hex);
 	}
-	sha256_bytes(b.data ? b.data : "", b.len, digest);
-	buf_free(&b);
+	sha256_digest(&ctx, RENDER_SHA_SIZE, digest);
 }
 
 /* A unit's files are all rendered (main thread): its records for the
@@ -579,7 +686,7 @@ static bool unit_begin(tree_sync *s, scratch *sc, const char *host, const char *
 	ARENA_PUSH(s->ar, s->units, s->nunits, s->ucap, u);
 	strmap_put(&s->unit_by_dir, u->dir, u);
 	s->st->files += sc->n;
-	make_entries(sc);
+	make_entries(s, sc);
 	cache_unit *cu = u->cu = arena_alloc(s->ar, sizeof(*cu));
 	cu->dir = u->dir;
 	memcpy(cu->key, u->key, TREE_KEY_SIZE);
@@ -647,25 +754,46 @@ static void scratch_reset(scratch *sc)
 
 /* ---- the pipeline: the main thread renders, the tree thread judges ------ */
 
+/* Judges a light unit by stat (tree thread): unchanged, or deferred. */
+static void light_judge(tree_sync *s, job *j)
+{
+	unit *u = j->u;
+	int64_t max_time = 0;
+	if (same_stat(s, u->dir, j->old, j->shape->entries, j->shape->nentries, (uint64_t *)u->cu->fp, &max_time)) {
+		u->same = true;
+		u->cu->max_time = max_time;
+		s->st->unchanged += u->mu.nfiles;
+	} else {
+		j->deferred = true;
+	}
+}
+
 static void *tree_thread(void *arg)
 {
 	tree_sync *s = arg;
 	pipeline *pl = &s->pl;
 	pthread_mutex_lock(&pl->lock);
 	for (;;) {
-		while (pl->judged == pl->rendered && !pl->finished)
+		while (pl->judged == pl->queued && !pl->finished)
 			pthread_cond_wait(&pl->ready, &pl->lock);
-		if (pl->judged == pl->rendered)
+		if (pl->judged == pl->queued)
 			break;
-		scratch *sc = &pl->slots[pl->judged % PIPELINE_SLOTS];
+		job *j = &pl->jobs[pl->judged];
 		bool skip = pl->rc != 0;
 		pthread_mutex_unlock(&pl->lock);
-		int rc = skip ? 0 : unit_judge(s, sc);
+		int rc = 0;
+		if (!skip && j->sc)
+			rc = unit_judge(s, j->sc);
+		else if (!skip)
+			light_judge(s, j);
 		pthread_mutex_lock(&pl->lock);
 		if (rc && !pl->rc)
 			pl->rc = rc;
 		pl->judged++;
-		pthread_cond_signal(&pl->freed);
+		if (j->sc) {
+			pl->freed_slots++;
+			pthread_cond_signal(&pl->freed);
+		}
 	}
 	pthread_mutex_unlock(&pl->lock);
 	return NULL;
@@ -674,6 +802,7 @@ static void *tree_thread(void *arg)
 static int pipeline_start(tree_sync *s)
 {
 	pipeline *pl = &s->pl;
+	pl->jobs = arena_alloc(s->ar, (s->m->nnodes + 1) * sizeof(job));
 	if (pthread_create(&pl->thread, NULL, tree_thread, s) != 0) {
 		fprintf(stderr, "dslc: cannot start a thread\n");
 		return 2;
@@ -686,19 +815,29 @@ static int pipeline_start(tree_sync *s)
 static scratch *pipeline_slot(pipeline *pl)
 {
 	pthread_mutex_lock(&pl->lock);
-	while (pl->rendered - pl->judged == PIPELINE_SLOTS && !pl->rc)
+	while (pl->taken - pl->freed_slots == PIPELINE_SLOTS && !pl->rc)
 		pthread_cond_wait(&pl->freed, &pl->lock);
-	scratch *sc = pl->rc ? NULL : &pl->slots[pl->rendered % PIPELINE_SLOTS];
+	scratch *sc = pl->rc ? NULL : &pl->slots[pl->taken % PIPELINE_SLOTS];
 	pthread_mutex_unlock(&pl->lock);
 	return sc;
 }
 
-static void pipeline_hand_over(pipeline *pl)
+/* Queues the unit; its slot goes with it unless it is light. */
+static void pipeline_hand_over(pipeline *pl, const job *j)
 {
 	pthread_mutex_lock(&pl->lock);
-	pl->rendered++;
+	pl->jobs[pl->queued++] = *j;
+	pl->taken += j->sc != NULL;
 	pthread_cond_signal(&pl->ready);
 	pthread_mutex_unlock(&pl->lock);
+}
+
+static bool pipeline_failed(pipeline *pl)
+{
+	pthread_mutex_lock(&pl->lock);
+	bool failed = pl->rc != 0;
+	pthread_mutex_unlock(&pl->lock);
+	return failed;
 }
 
 /* Waits for the tree thread to finish the units handed over; its rc. */
@@ -715,21 +854,53 @@ static int pipeline_finish(pipeline *pl)
 	return pl->rc;
 }
 
-static int sync_unit(tree_sync *s, const node *nd)
+/* Renders a node's files, or cluster/'s for NULL, into sc. */
+static int render_unit(tree_sync *s, scratch *sc, const node *nd)
 {
-	scratch *sc = s->cur = pipeline_slot(&s->pl);
-	if (!sc)
-		return 0; /* the tree thread failed: pipeline_finish says how */
 	scratch_reset(sc);
+	s->cur = sc;
 	/* rel goes with the unit's scratch: the manifest keeps path and dir */
 	int rc = nd ? render_node(s->m, nd, &sc->ar, s->memo, take_file, s) : render_cluster(s->m, &sc->ar, take_file, s);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < sc->n; i++)
+	for (size_t i = 0; !rc && i < sc->n; i++)
 		sc->files[i].data = sc->data.data + (uintptr_t)sc->files[i].data;
-	if (unit_begin(s, sc, nd ? nd->host : NULL, nd ? arena_printf(s->ar, "nodes/%s", nd->host) : "cluster"))
-		pipeline_hand_over(&s->pl);
+	return rc;
+}
+
+static int sync_unit(tree_sync *s, const node *nd)
+{
+	scratch *sc = pipeline_slot(&s->pl);
+	if (!sc)
+		return 0; /* the tree thread failed: pipeline_finish says how */
+	int rc = render_unit(s, sc, nd);
+	if (rc || !unit_begin(s, sc, nd ? nd->host : NULL, nd ? arena_printf(s->ar, "nodes/%s", nd->host) : "cluster"))
+		return rc;
+	job j = {sc->u, sc, nd, NULL, NULL, false};
+	/* light: only in a build (--check names differences in order) */
+	if (!s->opts->check && !s->opts->strict && sc->shape && (j.old = vouched(s, sc->u, sc->nentries))) {
+		j.sc = NULL;
+		j.shape = sc->shape;
+	}
+	pipeline_hand_over(&s->pl, &j);
 	return 0;
+}
+
+/* Light units that stat found changed, rendered again and judged by
+ * content (after the pipeline: rare, a file touched by hand). */
+static int judge_deferred(tree_sync *s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->pl.queued && !rc; i++) {
+		job *j = &s->pl.jobs[i];
+		if (!j->deferred)
+			continue;
+		scratch *sc = &s->pl.slots[0];
+		if (!(rc = render_unit(s, sc, j->nd))) {
+			sc->u = j->u;
+			make_entries(s, sc);
+			rc = unit_judge(s, sc);
+		}
+	}
+	return rc;
 }
 
 /* ---- the top level: removed nodes, stray entries, the manifest ---------- */
@@ -905,7 +1076,7 @@ static bool manifest_same(tree_sync *s, const uint8_t key[TREE_KEY_SIZE])
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c);
-	s->judged_by_content = true;
+	s->manifest_by_content = true;
 	return same;
 }
 
@@ -1034,7 +1205,7 @@ static void refingerprint(tree_sync *s, int root, unit *u)
 		r.path = u->mu.files[i].path;
 		ARENA_PUSH(&sc->ar, sc->files, sc->n, sc->cap, r);
 	}
-	make_entries(sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
+	make_entries(s, sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
 	for (size_t i = 0; i < sc->nentries; i++) {
 		struct stat st;
 		if (stat_rel(ufd, sc->entries[i].rel, &st) == 0)
@@ -1102,6 +1273,25 @@ static void open_cache(tree_sync *s)
 		      fp_at(s->old_root, "nodes", NULL) == s->old.nodes_fp;
 }
 
+/* manifest.json depends on the rendered units alone: decided, and in a
+ * build written into the stage, while the tree thread still judges. */
+static int early_manifest(tree_sync *s, bool *same, bool *written)
+{
+	*same = *written = false;
+	if (pipeline_failed(&s->pl))
+		return 0; /* pipeline_finish says why */
+	uint8_t *key = s->fresh.manifest_key; /* the next cache's too */
+	manifest_key(s, key);
+	*same = manifest_same(s, key);
+	if (*same || s->opts->check)
+		return 0;
+	int rc = stage_open(s);
+	if (!rc)
+		rc = write_manifest(s);
+	*written = !rc;
+	return rc;
+}
+
 static int sync_tree(tree_sync *s)
 {
 	open_cache(s);
@@ -1110,15 +1300,17 @@ static int sync_tree(tree_sync *s)
 		rc = sync_unit(s, &s->m->nodes[i]);
 	if (!rc)
 		rc = sync_unit(s, NULL);
+	bool manifest_ok = false, manifest_written = false;
+	if (!rc)
+		rc = early_manifest(s, &manifest_ok, &manifest_written);
 	int tree_rc = pipeline_finish(&s->pl);
+	if (!rc && !tree_rc)
+		tree_rc = judge_deferred(s);
 	for (size_t i = 0; i < PIPELINE_SLOTS; i++)
 		scratch_reset(&s->pl.slots[i]);
 	if (rc || (rc = tree_rc))
 		return rc;
 	judge_top(s);
-	uint8_t *key = s->fresh.manifest_key; /* the next cache's too */
-	manifest_key(s, key);
-	bool manifest_ok = manifest_same(s, key);
 	s->st->files++; /* manifest.json */
 	if (s->opts->check) {
 		if (!manifest_ok) {
@@ -1129,13 +1321,15 @@ static int sync_tree(tree_sync *s)
 	}
 	if (manifest_ok && !s->changed) {
 		s->st->unchanged++;
-		if (!s->cache_ok || s->judged_by_content)
+		if (!s->cache_ok || s->judged_by_content || s->manifest_by_content)
 			save_cache(s, false);
 		return 0;
 	}
 	if ((rc = stage_open(s)))
 		return rc;
-	if (manifest_ok && linkat(s->old_root, "manifest.json", s->stage_root, "manifest.json", 0) == 0)
+	if (manifest_written)
+		s->st->written++;
+	else if (manifest_ok && linkat(s->old_root, "manifest.json", s->stage_root, "manifest.json", 0) == 0)
 		s->st->unchanged++; /* the same bytes keep their inode and mtime */
 	else if ((rc = write_manifest(s)))
 		return rc;

@@ -12,7 +12,9 @@
 /* The format: the magic, a version and a byte-order marker (the cache is
  * local to one machine), the top-level entries, then the units. */
 static const char MAGIC[8] = {'D', 'S', 'L', 'C', 'A', 'C', 'H', 'E'};
-enum { CACHE_VERSION = 2, BYTE_ORDER_MARK = 0x01020304 };
+/* 3: unit keys hashed field by field (output.c unit_key); a key of
+ * another version never vouches for a unit */
+enum { CACHE_VERSION = 3, BYTE_ORDER_MARK = 0x01020304 };
 /* a unit of millions of entries is not dslc's: refuse rather than trust */
 enum { MAX_UNIT_ENTRIES = 1 << 20 };
 #define MAX_CACHE_BYTES ((off_t)1 << 32)

@@ -14,6 +14,7 @@ Suite *suite_topology_xml(void);
 Suite *suite_pools(void);
 Suite *suite_safety(void);
 Suite *suite_plan(void);
+Suite *suite_buf(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);
