@@ -106,6 +106,17 @@ typedef struct pipeline {
 
 enum { ON_CHANGE_MEMO = 64, LAYOUT_MEMO = 8 };
 
+/* What the units of a build (or of a view, output_view_open) share: the
+ * generator, each target's on_change class, the layouts of their entries. */
+typedef struct unit_shared {
+	const char *version;
+	arena *ar;
+	const char *class_target[ON_CHANGE_MEMO], *class_id[ON_CHANGE_MEMO];
+	size_t nclasses;
+	layout layouts[LAYOUT_MEMO];
+	size_t nlayouts;
+} unit_shared;
+
 typedef struct tree_sync {
 	const model *m;
 	const char *dir, *cache_path, *journal_path;
@@ -129,10 +140,7 @@ typedef struct tree_sync {
 	strmap unit_by_dir;
 	render_memo *memo;
 	scratch *cur;   /* the unit the main thread renders */
-	const char *class_target[ON_CHANGE_MEMO], *class_id[ON_CHANGE_MEMO];
-	size_t nclasses;
-	layout layouts[LAYOUT_MEMO];
-	size_t nlayouts;
+	unit_shared shared;
 	pipeline pl;
 } tree_sync;
 
@@ -344,7 +352,7 @@ static bool layout_fits(const layout *l, const scratch *sc)
 }
 
 /* Keeps the entries just built as a layout (in the build's arena). */
-static void layout_keep(tree_sync *s, const scratch *sc)
+static void layout_keep(unit_shared *s, const scratch *sc)
 {
 	layout *l = &s->layouts[s->nlayouts++];
 	l->npaths = sc->n;
@@ -364,7 +372,7 @@ static void layout_keep(tree_sync *s, const scratch *sc)
 /* The unit's entries, and its per-entry arrays. Nodes of one shape share
  * their entries (a layout: read-only once made, so the tree thread reads
  * them freely); a shape beyond the first LAYOUT_MEMO is built per unit. */
-static void make_entries(tree_sync *s, scratch *sc)
+static void make_entries(unit_shared *s, scratch *sc)
 {
 	size_t k = 0;
 	while (k < s->nlayouts && !layout_fits(&s->layouts[k], sc))
@@ -412,21 +420,20 @@ static const char *unit_file_rel(scratch *sc, const entry *e)
 
 /* The cache's record of the unit when it vouches for the rendered key:
  * the same key, the same entries, none of them racy. */
-static const cache_unit *vouched(const tree_sync *s, const unit *u, size_t nentries)
+static const cache_unit *vouched(const tree_cache *c, const char *dir, const uint8_t key[TREE_KEY_SIZE], size_t nentries)
 {
-	const cache_unit *cu = s->cache_ok ? strmap_get(&s->old.units, u->dir) : NULL;
-	if (!cu || memcmp(cu->key, u->key, TREE_KEY_SIZE) != 0 || cu->nfp != nentries ||
-	    cu->max_time >= s->old.written_at)
+	const cache_unit *cu = strmap_get(&c->units, dir);
+	if (!cu || memcmp(cu->key, key, TREE_KEY_SIZE) != 0 || cu->nfp != nentries || cu->max_time >= c->written_at)
 		return NULL;
 	return cu;
 }
 
 /* Every entry of the old unit has the fingerprint the cache recorded; fp
  * and *max_time get what stat found. */
-static bool same_stat(const tree_sync *s, const char *dir, const cache_unit *cu, const entry *entries,
-		      size_t n, uint64_t *fp, int64_t *max_time)
+static bool same_stat(int root, const char *dir, const cache_unit *cu, const entry *entries, size_t n, uint64_t *fp,
+		      int64_t *max_time)
 {
-	int ufd = openat(s->old_root, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int ufd = openat(root, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (ufd < 0)
 		return false;
 	bool same = true;
@@ -444,8 +451,8 @@ static bool same_stat(const tree_sync *s, const char *dir, const cache_unit *cu,
  * recorded fingerprint. */
 static bool same_by_cache(tree_sync *s, scratch *sc)
 {
-	const cache_unit *cu = vouched(s, sc->u, sc->nentries);
-	return cu && same_stat(s, sc->u->dir, cu, sc->entries, sc->nentries, sc->fp, &sc->max_time);
+	const cache_unit *cu = s->cache_ok ? vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries) : NULL;
+	return cu && same_stat(s->old_root, sc->u->dir, cu, sc->entries, sc->nentries, sc->fp, &sc->max_time);
 }
 
 /* Entries of an old directory that the unit does not have. */
@@ -606,7 +613,7 @@ static int write_unit(tree_sync *s, scratch *sc)
 }
 
 /* manifest_on_change, remembered per target (the table's static names). */
-static const char *on_change_of(tree_sync *s, const char *target)
+static const char *on_change_of(unit_shared *s, const char *target)
 {
 	size_t i = 0;
 	for (; i < s->nclasses && s->class_target[i] != target; i++)
@@ -624,11 +631,11 @@ static const char *on_change_of(tree_sync *s, const char *target)
 /* The identity of a unit's files: paths, modes, targets, on_change classes
  * and bytes, and the generator: everything its manifest entries say.
  * Hashed as it goes (no text is built: this runs for every node). */
-static void unit_key(tree_sync *s, const scratch *sc, uint8_t key[TREE_KEY_SIZE])
+static void unit_key(unit_shared *s, const scratch *sc, uint8_t key[TREE_KEY_SIZE])
 {
 	struct sha256_ctx ctx;
 	sha256_init(&ctx);
-	sha256_update(&ctx, strlen(s->opts->version) + 1, (const uint8_t *)s->opts->version);
+	sha256_update(&ctx, strlen(s->version) + 1, (const uint8_t *)s->version);
 	for (size_t i = 0; i < sc->n; i++) {
 		const rendered *f = &sc->files[i];
 		const char *class = on_change_of(s, f->target);
@@ -680,13 +687,13 @@ static bool unit_begin(tree_sync *s, scratch *sc, const char *host, const char *
 		mf->size = (uint32_t)f->len;
 		mf->mode = (uint16_t)f->mode;
 	}
-	unit_key(s, sc, u->key);
+	unit_key(&s->shared, sc, u->key);
 	if (host)
 		node_digest(sc, u->mu.digest);
 	ARENA_PUSH(s->ar, s->units, s->nunits, s->ucap, u);
 	strmap_put(&s->unit_by_dir, u->dir, u);
 	s->st->files += sc->n;
-	make_entries(s, sc);
+	make_entries(&s->shared, sc);
 	cache_unit *cu = u->cu = arena_alloc(s->ar, sizeof(*cu));
 	cu->dir = u->dir;
 	memcpy(cu->key, u->key, TREE_KEY_SIZE);
@@ -759,7 +766,7 @@ static void light_judge(tree_sync *s, job *j)
 {
 	unit *u = j->u;
 	int64_t max_time = 0;
-	if (same_stat(s, u->dir, j->old, j->shape->entries, j->shape->nentries, (uint64_t *)u->cu->fp, &max_time)) {
+	if (same_stat(s->old_root, u->dir, j->old, j->shape->entries, j->shape->nentries, (uint64_t *)u->cu->fp, &max_time)) {
 		u->same = true;
 		u->cu->max_time = max_time;
 		s->st->unchanged += u->mu.nfiles;
@@ -876,7 +883,7 @@ static int sync_unit(tree_sync *s, const node *nd)
 		return rc;
 	job j = {sc->u, sc, nd, NULL, NULL, false};
 	/* light: only in a build (--check names differences in order) */
-	if (!s->opts->check && !s->opts->strict && sc->shape && (j.old = vouched(s, sc->u, sc->nentries))) {
+	if (!s->opts->check && s->cache_ok && sc->shape && (j.old = vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries))) {
 		j.sc = NULL;
 		j.shape = sc->shape;
 	}
@@ -896,7 +903,7 @@ static int judge_deferred(tree_sync *s)
 		scratch *sc = &s->pl.slots[0];
 		if (!(rc = render_unit(s, sc, j->nd))) {
 			sc->u = j->u;
-			make_entries(s, sc);
+			make_entries(&s->shared, sc);
 			rc = unit_judge(s, sc);
 		}
 	}
@@ -1205,7 +1212,7 @@ static void refingerprint(tree_sync *s, int root, unit *u)
 		r.path = u->mu.files[i].path;
 		ARENA_PUSH(&sc->ar, sc->files, sc->n, sc->cap, r);
 	}
-	make_entries(s, sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
+	make_entries(&s->shared, sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
 	for (size_t i = 0; i < sc->nentries; i++) {
 		struct stat st;
 		if (stat_rel(ufd, sc->entries[i].rel, &st) == 0)
@@ -1264,13 +1271,20 @@ static void save_cache(tree_sync *s, bool swapped)
 
 /* ---- the build ---------------------------------------------------------- */
 
+/* The loaded cache describes the tree's root and nodes/ as they are (and
+ * so which units there are). */
+static bool cache_describes(const tree_cache *c, int root)
+{
+	/* matching fingerprints carry the recorded times, which top_time bounds */
+	return c->top_time < c->written_at && fp_at(root, NULL, NULL) == c->root_fp &&
+	       fp_at(root, "nodes", NULL) == c->nodes_fp;
+}
+
 static void open_cache(tree_sync *s)
 {
 	if (s->old_root < 0 || s->opts->strict || !tree_cache_load(&s->old, s->cache_path, s->ar))
 		return;
-	/* matching fingerprints carry the recorded times, which top_time bounds */
-	s->cache_ok = s->old.top_time < s->old.written_at && fp_at(s->old_root, NULL, NULL) == s->old.root_fp &&
-		      fp_at(s->old_root, "nodes", NULL) == s->old.nodes_fp;
+	s->cache_ok = cache_describes(&s->old, s->old_root);
 }
 
 /* manifest.json depends on the rendered units alone: decided, and in a
@@ -1537,6 +1551,8 @@ int output_build(const model *m, const char *given, const output_opts *opts, out
 	tree_cache_init(&s.fresh, &ar);
 	strmap_init(&s.unit_by_dir, &ar);
 	s.memo = render_memo_new(&ar);
+	s.shared.version = opts->version;
+	s.shared.ar = &ar;
 	for (size_t i = 0; i < PIPELINE_SLOTS; i++) {
 		buf_init(&s.pl.slots[i].data);
 		arena_init(&s.pl.slots[i].ar);
@@ -1593,4 +1609,106 @@ out:
 	pthread_cond_destroy(&s.pl.freed);
 	arena_free(&ar);
 	return rc;
+}
+
+/* ---- a built tree seen through its cache (dslc plan) -------------------- */
+
+struct output_view {
+	int root;
+	const char *dir;
+	tree_cache cache;
+	unit_shared shared;
+	scratch sc;
+};
+
+output_view *output_view_open(const char *dir, const char *version, arena *ar)
+{
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	output_view *v = arena_alloc(ar, sizeof(*v));
+	v->dir = arena_strndup(ar, dir, len);
+	v->root = open(v->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	tree_cache_init(&v->cache, ar);
+	/* manifest.json as the cache recorded it: its spans hold each unit's entries */
+	if (v->root < 0 || !tree_cache_load(&v->cache, arena_printf(ar, "%s.dslc-cache", v->dir), ar) ||
+	    !cache_describes(&v->cache, v->root) || fp_at(v->root, "manifest.json", NULL) != v->cache.manifest_fp) {
+		if (v->root >= 0)
+			close(v->root);
+		return NULL;
+	}
+	v->shared.version = version;
+	v->shared.ar = ar;
+	buf_init(&v->sc.data);
+	arena_init(&v->sc.ar);
+	return v;
+}
+
+void output_view_close(output_view *v)
+{
+	if (!v)
+		return;
+	close(v->root);
+	buf_free(&v->sc.data);
+	arena_free(&v->sc.ar);
+}
+
+size_t output_view_units(const output_view *v)
+{
+	return v->cache.n;
+}
+
+const char *output_view_unit(const output_view *v, size_t i)
+{
+	return v->cache.order[i]->dir;
+}
+
+bool output_view_has(const output_view *v, const char *dir)
+{
+	return strmap_get(&v->cache.units, dir) != NULL;
+}
+
+bool output_view_same(output_view *v, const char *dir, const rendered *files, size_t n)
+{
+	scratch *sc = &v->sc;
+	scratch_reset(sc);
+	for (size_t i = 0; i < n; i++)
+		ARENA_PUSH(&sc->ar, sc->files, sc->n, sc->cap, files[i]);
+	uint8_t key[TREE_KEY_SIZE];
+	unit_key(&v->shared, sc, key);
+	make_entries(&v->shared, sc);
+	const cache_unit *cu = vouched(&v->cache, dir, key, sc->nentries);
+	int64_t max_time = 0;
+	return cu && same_stat(v->root, dir, cu, sc->entries, sc->nentries, sc->fp, &max_time);
+}
+
+char *output_view_entries(const output_view *v, const char *dir, arena *ar, size_t *len)
+{
+	const cache_unit *cu = strmap_get(&v->cache.units, dir);
+	if (!cu || !cu->span_len || cu->span_len > ((uint64_t)1 << 30)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	int fd = openat(v->root, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char *text = arena_alloc(ar, cu->span_len + 3);
+	text[0] = '[';
+	size_t got = 0;
+	while (got < cu->span_len) {
+		ssize_t r = pread(fd, text + 1 + got, cu->span_len - got, (off_t)(cu->span_off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got < cu->span_len) {
+		errno = EIO;
+		return NULL;
+	}
+	text[1 + got] = ']';
+	*len = got + 2;
+	return text;
 }

@@ -222,6 +222,8 @@ typedef struct node_file {
 typedef struct file_list {
 	node_file *v;
 	size_t n, cap;
+	rendered *raw; /* the rendered side: each file as render gave it (key, paths), n of them */
+	size_t rawcap;
 } file_list;
 
 static void compare_file(planner *pl, const node_file *old, const node_file *new)
@@ -276,6 +278,10 @@ static int collect(void *ctx, const rendered *r)
 {
 	collect_ctx *c = ctx;
 	node_file f = {r->rel + c->strip, r->target, arena_strndup(c->a, r->data, r->len), r->len, false};
+	rendered raw = *r;
+	raw.data = f.data;
+	size_t n = c->out->n;
+	ARENA_PUSH(c->a, c->out->raw, n, c->out->rawcap, raw);
 	ARENA_PUSH(c->a, c->out->v, c->out->n, c->out->cap, f);
 	return 0;
 }
@@ -293,63 +299,125 @@ static int collect_cluster(arena *a, const model *m, file_list *out)
 	return render_cluster(m, a, collect, &c);
 }
 
-/* An existing tree, from its manifest: host -> files. */
+/* An existing tree: host -> files, from its manifest; or, when its cache
+ * describes it (output_view), unit by unit from the manifest's spans, and
+ * not at all for units whose files the cache vouches for. */
 typedef struct old_tree {
 	const char *dir;
-	strmap hosts; /* host -> file_list * */
+	output_view *view;
+	strmap hosts; /* host -> file_list * (no view) */
 	const char **order;
 	size_t nhosts, cap;
 	file_list cluster;
 } old_tree;
 
-static bool load_tree(arena *a, const char *dir, old_tree *t, const char **why)
+/* One entry of the manifest's files: its node (NULL for cluster files) and
+ * its path below the node's directory. False for an entry without path or
+ * target, or one that would leave the tree. */
+static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
 {
-	memset(t, 0, sizeof(*t));
-	t->dir = dir;
-	strmap_init(&t->hosts, a);
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
+	const char *path = json_string_value(json_object_get(f, "path"));
+	const char *target = json_string_value(json_object_get(f, "target"));
+	*node = json_string_value(json_object_get(f, "node"));
+	if (!path || !target || strstr(path, ".."))
+		return false;
+	*nf = (node_file){path, arena_strdup(a, target), NULL, 0, false};
+	if (*node) {
+		const char *prefix = arena_printf(a, "nodes/%s/", *node);
+		nf->rel = strncmp(path, prefix, strlen(prefix)) == 0 ? path + strlen(prefix) : NULL;
+	}
+	if (nf->rel)
+		nf->rel = arena_strdup(a, nf->rel);
+	return true;
+}
+
+static const char *bad_manifest(arena *a, const char *dir)
+{
+	return arena_printf(a, "%s/manifest.json lists a file without path or target", dir);
+}
+
+static bool load_manifest(arena *a, old_tree *t, const char **why)
+{
+	int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
 	/* a manifest entry takes about 300 bytes: 4 GiB is millions of nodes */
 	json_t *root = dirfd < 0 ? NULL : manifest_read(dirfd, (size_t)1 << 32, &err);
 	if (dirfd >= 0)
 		close(dirfd);
 	if (!root) {
-		*why = err ? arena_printf(a, "%s/manifest.json: %s", dir, err == EFBIG ? "larger than 4 GiB" : src_strerror(err))
-			   : arena_printf(a, "%s/manifest.json is not a dslc manifest", dir);
+		*why = err ? arena_printf(a, "%s/manifest.json: %s", t->dir, err == EFBIG ? "larger than 4 GiB" : src_strerror(err))
+			   : arena_printf(a, "%s/manifest.json is not a dslc manifest", t->dir);
 		return false;
 	}
-	json_t *files = json_object_get(root, "files");
 	size_t i;
 	json_t *f;
-	json_array_foreach(files, i, f) {
-		const char *path = json_string_value(json_object_get(f, "path"));
-		const char *node = json_string_value(json_object_get(f, "node"));
-		const char *target = json_string_value(json_object_get(f, "target"));
-		if (!path || !target || strstr(path, "..")) {
-			*why = arena_printf(a, "%s/manifest.json lists a file without path or target", dir);
+	json_array_foreach(json_object_get(root, "files"), i, f) {
+		const char *node;
+		node_file nf;
+		if (!listed_entry(a, f, &node, &nf)) {
+			*why = bad_manifest(a, t->dir);
 			json_decref(root);
 			return false;
 		}
-		node_file nf = {NULL, arena_strdup(a, target), NULL, 0, false};
+		if (!nf.rel)
+			continue;
 		file_list *l = &t->cluster;
-		if (node) {
-			const char *prefix = arena_printf(a, "nodes/%s/", node);
-			if (strncmp(path, prefix, strlen(prefix)) != 0)
-				continue;
-			nf.rel = arena_strdup(a, path + strlen(prefix));
-			l = strmap_get(&t->hosts, node);
-			if (!l) {
-				l = arena_alloc(a, sizeof(*l));
-				const char *h = arena_strdup(a, node);
-				strmap_put(&t->hosts, h, l);
-				ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
-			}
-		} else {
-			nf.rel = arena_strdup(a, path);
+		if (node && !(l = strmap_get(&t->hosts, node))) {
+			l = arena_alloc(a, sizeof(*l));
+			const char *h = arena_strdup(a, node);
+			strmap_put(&t->hosts, h, l);
+			ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
 		}
 		ARENA_PUSH(a, l->v, l->n, l->cap, nf);
 	}
 	json_decref(root);
 	return true;
+}
+
+static bool load_tree(arena *a, const char *dir, const char *version, old_tree *t, const char **why)
+{
+	memset(t, 0, sizeof(*t));
+	t->dir = dir;
+	strmap_init(&t->hosts, a);
+	t->view = output_view_open(dir, version, a);
+	if (!t->view)
+		return load_manifest(a, t, why);
+	for (size_t i = 0; i < output_view_units(t->view); i++) {
+		const char *unit = output_view_unit(t->view, i);
+		if (strncmp(unit, "nodes/", 6) == 0)
+			ARENA_PUSH(a, t->order, t->nhosts, t->cap, unit + 6);
+	}
+	return true;
+}
+
+static const char *unit_dir(arena *a, const char *host)
+{
+	return host ? arena_printf(a, "nodes/%s", host) : "cluster";
+}
+
+/* The unit's files from its span of the manifest (view). */
+static int view_listing(arena *a, const old_tree *t, const char *host, file_list *out)
+{
+	size_t len;
+	char *text = output_view_entries(t->view, unit_dir(a, host), a, &len);
+	json_error_t e;
+	json_t *arr = text ? json_loadb(text, len, 0, &e) : NULL;
+	bool ok = json_is_array(arr);
+	size_t i;
+	json_t *f;
+	json_array_foreach(ok ? arr : NULL, i, f) {
+		const char *node;
+		node_file nf;
+		ok = listed_entry(a, f, &node, &nf) && nf.rel && (host ? node && strcmp(node, host) == 0 : !node);
+		if (!ok)
+			break;
+		ARENA_PUSH(a, out->v, out->n, out->cap, nf);
+	}
+	json_decref(arr);
+	if (!ok)
+		fprintf(stderr, "dslc: plan: %s/manifest.json: the entries of %s that %s.dslc-cache records cannot be read\n"
+			"help: build the tree again, or remove %s.dslc-cache to read the whole manifest\n",
+			t->dir, unit_dir(a, host), t->dir, t->dir);
+	return ok ? 0 : 1;
 }
 
 /* The files the old tree lists for one host (prefix "nodes/<host>/", or ""
@@ -365,9 +433,17 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
 	return l;
 }
 
+/* The old tree has host's unit (NULL: cluster/) holding exactly the
+ * rendered files, by its cache's word: nothing to read or compare. */
+static bool tree_vouches(arena *a, const old_tree *t, const char *host, const file_list *rendered_files)
+{
+	return t && t->view && output_view_same(t->view, unit_dir(a, host), rendered_files->raw, rendered_files->n);
+}
+
 /* The old side's files of one host (NULL: the cluster files): rendered from
  * the old description, or read from the old tree. *present: the old side
- * has that host. Non-zero when a target refused. */
+ * has that host. Non-zero when a target refused or the tree's listing
+ * could not be read. */
 static int old_files(arena *a, const model *om, render_memo *memo, const old_tree *tree, const char *host, file_list *out,
 		     bool *present)
 {
@@ -379,10 +455,19 @@ static int old_files(arena *a, const model *om, render_memo *memo, const old_tre
 		*present = old != NULL;
 		return old ? collect_node(a, om, memo, old, out) : 0;
 	}
+	const char *prefix = host ? arena_printf(a, "nodes/%s/", host) : "";
+	if (tree->view) {
+		file_list listed = {0};
+		*present = output_view_has(tree->view, unit_dir(a, host));
+		int rc = *present ? view_listing(a, tree, host, &listed) : 0;
+		if (*present && !rc)
+			*out = read_old(a, tree, prefix, &listed);
+		return rc;
+	}
 	const file_list *listed = host ? strmap_get(&tree->hosts, host) : &tree->cluster;
 	*present = listed != NULL;
 	if (listed)
-		*out = read_old(a, tree, host ? arena_printf(a, "nodes/%s/", host) : "", listed);
+		*out = read_old(a, tree, prefix, listed);
 	return 0;
 }
 
@@ -638,6 +723,11 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		file_list nf = {0}, of = {0};
 		bool present = false;
 		int rc = collect_node(&scratch, nm, new_memo, nd, &nf);
+		if (!rc && !om && tree_vouches(&scratch, tree, nd->host, &nf)) {
+			finish_node(pl, false, before); /* the same files: unchanged */
+			arena_free(&scratch);
+			continue;
+		}
 		if (!rc)
 			rc = old_files(&scratch, om, old_memo, tree, nd->host, &of, &present);
 		if (rc) {
@@ -677,6 +767,10 @@ static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree 
 	file_list nf = {0}, of = {0};
 	bool present;
 	int rc = collect_cluster(&scratch, nm, &nf);
+	if (!rc && !om && tree_vouches(&scratch, tree, NULL, &nf)) {
+		arena_free(&scratch);
+		return 0;
+	}
 	if (!rc)
 		rc = old_files(&scratch, om, NULL, tree, NULL, &of, &present);
 	if (!rc) /* cluster files are named cluster/... on both sides */
@@ -709,7 +803,7 @@ int plan_run(const plan_opts *o, const char *version)
 		om = &oc.m;
 	} else {
 		const char *why;
-		if (!load_tree(pl.ar, o->against_dir, &tree, &why)) {
+		if (!load_tree(pl.ar, o->against_dir, version, &tree, &why)) {
 			fprintf(stderr, "dslc: plan: %s\n", why);
 			compile_free(&nc);
 			return PLAN_IO;
@@ -733,6 +827,8 @@ int plan_run(const plan_opts *o, const char *version)
 	}
 	if (om)
 		compile_free(&oc);
+	else
+		output_view_close(tree.view);
 	compile_free(&nc);
 	return rc;
 }

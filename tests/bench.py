@@ -209,7 +209,7 @@ def main():
     print("unchanged: the same build again; 1-node: one more node block (changed.dsl); check: build --check;")
     print("plan: dslc plan against the tree (no change); peer: ../shared/peers/jinja2/render_equal.py, the same")
     print("14 files per node byte for byte (- when absent); KiB/node: the largest RSS of the builds and --check")
-    print("per node; plan KiB/n: dslc plan's (it parses the old manifest with jansson).")
+    print("per node; plan KiB/n: dslc plan's (through the tree's cache: unchanged nodes are not read).")
     print("Issue 14's bars: cold/floor <= 1.3, unch/cold <= 0.3, 1-node/unch <= 1.1, < 4 KiB/node.")
     with tempfile.TemporaryDirectory() as tmp:
         hostile_inputs(tmp)

@@ -66,6 +66,28 @@ a=$($DSLC plan "$T/log-mask.dsl" --against $TREE)
 b=$($DSLC plan "$T/log-mask.dsl" --against-source "$T/self.dsl")
 check "--against DIR and --against-source give the same plan" "[ \"\$a\" = \"\$b\" ]"
 
+# against a tree dslc built here, with its cache beside it: nodes whose
+# files the cache vouches for are neither read nor compared, the others'
+# entries come from their spans of manifest.json. Every case must give the
+# committed tree's plan byte for byte.
+$DSLC build $EX/cluster.dsl -o "$T/built" 2>/dev/null
+check "the tree built here is the committed one, and has its cache" "diff -r '$T/built' $TREE >/dev/null && [ -s '$T/built.dslc-cache' ]"
+bad=""
+for c in self exclude-nvme log-mask kernel-param bios-attribute new-pool container-property nodes-added-removed; do
+	act=$($DSLC plan "$T/$c.dsl" --against "$T/built" 2>&1; echo "exit: $?")
+	[ "$act" = "$(cat $G/$c.expected)" ] || bad="$bad $c"
+done
+check "through the cache, all 8 cases give the committed tree's plans${bad:+ (not:$bad)}" "[ -z '$bad' ]"
+# an edit the cache does not know (size and mtime put back): read and shown
+f="$T/built/nodes/gpu004/etc/daos/daos_server.yml"
+cp -p "$f" "$T/server.orig"
+sed -i 's/^  log_mask: ERR$/  log_mask: DBG/' "$f"
+touch -r "$T/server.orig" "$f"
+$DSLC plan "$T/self.dsl" --against "$T/built" >"$T/o" 2>&1
+check "a hand edit in a cached tree is planned (gpu004's log_mask back from DBG to ERR)" \
+	"[ \$? = 3 ] && grep -q '1 changed, 13 unchanged' '$T/o' && grep -q 'gpu004' '$T/o' && grep -q 'DBG' '$T/o'"
+cp -p "$T/server.orig" "$f"
+
 # a tree that is not dslc's, and usage errors
 mkdir "$T/notdslc"
 echo '{}' >"$T/notdslc/manifest.json"
