@@ -331,11 +331,6 @@ static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
 	return true;
 }
 
-static const char *bad_manifest(arena *a, const char *dir)
-{
-	return arena_printf(a, "%s/manifest.json lists a file without path or target", dir);
-}
-
 static bool load_manifest(arena *a, old_tree *t, const char **why)
 {
 	int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
@@ -354,7 +349,7 @@ static bool load_manifest(arena *a, old_tree *t, const char **why)
 		const char *node;
 		node_file nf;
 		if (!listed_entry(a, f, &node, &nf)) {
-			*why = bad_manifest(a, t->dir);
+			*why = arena_printf(a, "%s/manifest.json lists a file without path or target", t->dir);
 			json_decref(root);
 			return false;
 		}
