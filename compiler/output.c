@@ -1407,12 +1407,16 @@ static void remove_stale_siblings(const char *dir)
 }
 
 /* Serialises builds into one directory: flock on DIR.dslc-lock beside it.
- * A second build waits and says so; --check takes a shared lock. */
-static int lock_tree(const char *dir, bool shared)
+ * A second build waits and says so; --check and plan take a shared lock.
+ * A reader (create false) never makes the lock file: -2 when there is
+ * none, a tree no build here has written. -1 on an error (said). */
+static int lock_tree(const char *dir, bool shared, bool create)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.dslc-lock", dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && !create && errno == ENOENT)
+		return -2;
 	if (fd < 0)
 		return io_error("cannot open the lock", path), -1;
 	int op = shared ? LOCK_SH : LOCK_EX;
@@ -1577,7 +1581,7 @@ int output_build(const model *m, const char *given, const output_opts *opts, out
 		rc = 1;
 		goto out;
 	}
-	if ((lock = lock_tree(dir, opts->check)) < 0)
+	if ((lock = lock_tree(dir, opts->check, true)) < 0)
 		goto out;
 	if (!opts->check) {
 		journal_recover(dir, s.journal_path);
@@ -1620,6 +1624,16 @@ struct output_view {
 	unit_shared shared;
 	scratch sc;
 };
+
+int output_read_lock(const char *dir)
+{
+	char path[4096];
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(path, sizeof(path), "%.*s", (int)len, dir);
+	return lock_tree(path, true, false);
+}
 
 output_view *output_view_open(const char *dir, const char *version, arena *ar)
 {

@@ -788,7 +788,7 @@ int plan_run(const plan_opts *o, const char *version)
 	strmap_init(&pl.values, pl.ar);
 	old_tree tree;
 	const model *om = NULL;
-	int rc = 0;
+	int rc = 0, lock = -2;
 	if (o->against_source) {
 		if (!compile_side(&oc, o->against_source, "old")) {
 			compile_free(&oc);
@@ -797,9 +797,14 @@ int plan_run(const plan_opts *o, const char *version)
 		}
 		om = &oc.m;
 	} else {
+		/* a build swapping the tree meanwhile would show half of it */
 		const char *why;
-		if (!load_tree(pl.ar, o->against_dir, version, &tree, &why)) {
-			fprintf(stderr, "dslc: plan: %s\n", why);
+		if ((lock = output_read_lock(o->against_dir)) == -1 ||
+		    !load_tree(pl.ar, o->against_dir, version, &tree, &why)) {
+			if (lock != -1)
+				fprintf(stderr, "dslc: plan: %s\n", why);
+			if (lock >= 0)
+				close(lock);
 			compile_free(&nc);
 			return PLAN_IO;
 		}
@@ -824,6 +829,8 @@ int plan_run(const plan_opts *o, const char *version)
 		compile_free(&oc);
 	else
 		output_view_close(tree.view);
+	if (lock >= 0)
+		close(lock);
 	compile_free(&nc);
 	return rc;
 }
