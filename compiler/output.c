@@ -14,30 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
-
 #include "journal.h"
 #include "safety.h"
 #include "tree_cache.h"
+#include "tree_unit.h"
 
 /* ---- units: a node's directory, or cluster/ -------------------------------- */
-
-/* A directory or file of a unit, in fingerprint order: the unit's own
- * directory first, then each directory before the first file below it. */
-typedef struct entry {
-	const char *rel;  /* below the unit's directory; "" for the unit itself */
-	const char *base; /* last component */
-	int parent;       /* entry index of its directory, -1 for the unit */
-	int file;         /* index in the unit's files, -1 for a directory */
-} entry;
-
-/* The entries of one shape of unit: the same file paths in the same order. */
-typedef struct layout {
-	const char **paths;
-	size_t npaths;
-	entry *entries;
-	size_t nentries;
-} layout;
 
 typedef struct unit {
 	manifest_unit mu;  /* what the manifest lists */
@@ -56,9 +38,9 @@ typedef struct scratch {
 	buf data;
 	rendered *files;
 	size_t n, cap;
-	entry *entries;
-	size_t nentries, ecap;
-	const layout *shape;  /* the layout entries come from, NULL when built here */
+	tree_entry *entries;
+	size_t nentries;
+	const tree_layout *shape; /* the layout entries come from, NULL when built here */
 	int *old_fd;          /* per directory entry of the old tree, -1 when absent */
 	signed char *verdict; /* per file: 1 same, 0 differs, -1 missing */
 	uint64_t *fp;         /* per entry */
@@ -75,7 +57,7 @@ typedef struct job {
 	unit *u;
 	scratch *sc;           /* NULL: light */
 	const node *nd;        /* to render it again; NULL for cluster/ */
-	const layout *shape;   /* light: its entries */
+	const tree_layout *shape; /* light: its entries */
 	const cache_unit *old; /* light: the cache's record */
 	bool deferred;
 } job;
@@ -104,19 +86,6 @@ typedef struct pipeline {
 	bool running;
 } pipeline;
 
-enum { ON_CHANGE_MEMO = 64, LAYOUT_MEMO = 8 };
-
-/* What the units of a build (or of a view, output_view_open) share: the
- * generator, each target's on_change class, the layouts of their entries. */
-typedef struct unit_shared {
-	const char *version;
-	arena *ar;
-	const char *class_target[ON_CHANGE_MEMO], *class_id[ON_CHANGE_MEMO];
-	size_t nclasses;
-	layout layouts[LAYOUT_MEMO];
-	size_t nlayouts;
-} unit_shared;
-
 typedef struct tree_sync {
 	const model *m;
 	const char *dir, *cache_path, *journal_path;
@@ -140,7 +109,7 @@ typedef struct tree_sync {
 	strmap unit_by_dir;
 	render_memo *memo;
 	scratch *cur;   /* the unit the main thread renders */
-	unit_shared shared;
+	tree_units shared;
 	pipeline pl;
 } tree_sync;
 
@@ -296,97 +265,10 @@ static size_t report_extra(tree_sync *s, const char *rel)
 
 /* ---- judging and writing a unit ---------------------------------------- */
 
-/* stat of rel below dirfd, never through a symbolic link; "" or NULL:
- * dirfd itself. */
-static int stat_rel(int dirfd, const char *rel, struct stat *st)
+/* The unit's entries (tree_unit.h) and its per-entry arrays. */
+static void make_entries(tree_units *tu, scratch *sc)
 {
-	return rel && *rel ? fstatat(dirfd, rel, st, AT_SYMLINK_NOFOLLOW) : fstat(dirfd, st);
-}
-
-static int entry_of_dir(const scratch *sc, const char *rel, size_t len)
-{
-	for (size_t i = sc->nentries; i-- > 0;)
-		if (sc->entries[i].file < 0 && strlen(sc->entries[i].rel) == len && strncmp(sc->entries[i].rel, rel, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-static void add_entry(scratch *sc, const char *rel, size_t len, int parent, int file)
-{
-	entry e = {arena_strndup(&sc->ar, rel, len), NULL, parent, file};
-	const char *slash = strrchr(e.rel, '/');
-	e.base = slash ? slash + 1 : e.rel;
-	ARENA_PUSH(&sc->ar, sc->entries, sc->nentries, sc->ecap, e);
-}
-
-/* The unit's entries from its files' paths (deterministic: the cache's
- * fingerprints are stored in this order). */
-static void build_entries(scratch *sc)
-{
-	sc->entries = NULL;
-	sc->nentries = sc->ecap = 0;
-	add_entry(sc, "", 0, -1, -1);
-	for (size_t f = 0; f < sc->n; f++) {
-		const char *path = sc->files[f].path;
-		int parent = 0;
-		for (const char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
-			int d = entry_of_dir(sc, path, (size_t)(slash - path));
-			if (d < 0) {
-				add_entry(sc, path, (size_t)(slash - path), parent, -1);
-				d = (int)sc->nentries - 1;
-			}
-			parent = d;
-		}
-		add_entry(sc, path, strlen(path), parent, (int)f);
-	}
-}
-
-static bool layout_fits(const layout *l, const scratch *sc)
-{
-	if (l->npaths != sc->n)
-		return false;
-	for (size_t i = 0; i < sc->n; i++)
-		if (l->paths[i] != sc->files[i].path && strcmp(l->paths[i], sc->files[i].path) != 0)
-			return false;
-	return true;
-}
-
-/* Keeps the entries just built as a layout (in the build's arena). */
-static void layout_keep(unit_shared *s, const scratch *sc)
-{
-	layout *l = &s->layouts[s->nlayouts++];
-	l->npaths = sc->n;
-	l->paths = arena_alloc(s->ar, sc->n * sizeof(*l->paths));
-	for (size_t i = 0; i < sc->n; i++)
-		l->paths[i] = arena_strdup(s->ar, sc->files[i].path);
-	l->nentries = sc->nentries;
-	l->entries = arena_alloc(s->ar, sc->nentries * sizeof(entry));
-	for (size_t i = 0; i < sc->nentries; i++) {
-		entry e = sc->entries[i];
-		e.rel = arena_strdup(s->ar, e.rel);
-		e.base = e.rel + (sc->entries[i].base - sc->entries[i].rel);
-		l->entries[i] = e;
-	}
-}
-
-/* The unit's entries, and its per-entry arrays. Nodes of one shape share
- * their entries (a layout: read-only once made, so the tree thread reads
- * them freely); a shape beyond the first LAYOUT_MEMO is built per unit. */
-static void make_entries(unit_shared *s, scratch *sc)
-{
-	size_t k = 0;
-	while (k < s->nlayouts && !layout_fits(&s->layouts[k], sc))
-		k++;
-	sc->shape = NULL;
-	if (k < s->nlayouts) {
-		sc->shape = &s->layouts[k];
-		sc->entries = sc->shape->entries;
-		sc->nentries = sc->ecap = sc->shape->nentries;
-	} else {
-		build_entries(sc);
-		if (s->nlayouts < LAYOUT_MEMO)
-			layout_keep(s, sc);
-	}
+	sc->shape = tree_unit_entries(tu, sc->files, sc->n, &sc->ar, &sc->entries, &sc->nentries);
 	size_t n = sc->nentries;
 	sc->old_fd = arena_alloc(&sc->ar, n * sizeof(int));
 	sc->fp = arena_alloc(&sc->ar, n * sizeof(uint64_t));
@@ -413,46 +295,17 @@ static void note_stat(scratch *sc, size_t i, const struct stat *st)
 		sc->max_time = t;
 }
 
-static const char *unit_file_rel(scratch *sc, const entry *e)
+static const char *unit_file_rel(scratch *sc, const tree_entry *e)
 {
 	return arena_printf(&sc->ar, "%s/%s", sc->u->dir, e->rel);
-}
-
-/* The cache's record of the unit when it vouches for the rendered key:
- * the same key, the same entries, none of them racy. */
-static const cache_unit *vouched(const tree_cache *c, const char *dir, const uint8_t key[TREE_KEY_SIZE], size_t nentries)
-{
-	const cache_unit *cu = strmap_get(&c->units, dir);
-	if (!cu || memcmp(cu->key, key, TREE_KEY_SIZE) != 0 || cu->nfp != nentries || cu->max_time >= c->written_at)
-		return NULL;
-	return cu;
-}
-
-/* Every entry of the old unit has the fingerprint the cache recorded; fp
- * and *max_time get what stat found. */
-static bool same_stat(int root, const char *dir, const cache_unit *cu, const entry *entries, size_t n, uint64_t *fp,
-		      int64_t *max_time)
-{
-	int ufd = openat(root, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (ufd < 0)
-		return false;
-	bool same = true;
-	for (size_t i = 0; i < n && same; i++) {
-		struct stat st;
-		same = stat_rel(ufd, entries[i].rel, &st) == 0 && (fp[i] = tree_fp(&st)) == cache_fp_at(cu, (uint32_t)i);
-		if (same && tree_time(&st) > *max_time)
-			*max_time = tree_time(&st);
-	}
-	close(ufd);
-	return same;
 }
 
 /* The cache's word: the old unit has the rendered key and every entry the
  * recorded fingerprint. */
 static bool same_by_cache(tree_sync *s, scratch *sc)
 {
-	const cache_unit *cu = s->cache_ok ? vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries) : NULL;
-	return cu && same_stat(s->old_root, sc->u->dir, cu, sc->entries, sc->nentries, sc->fp, &sc->max_time);
+	const cache_unit *cu = s->cache_ok ? tree_unit_vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries) : NULL;
+	return cu && tree_unit_same_stat(s->old_root, sc->u->dir, cu, sc->entries, sc->nentries, sc->fp, &sc->max_time);
 }
 
 /* Entries of an old directory that the unit does not have. */
@@ -490,7 +343,7 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 	bool same = true;
 	sc->max_time = 0;
 	for (size_t i = 0; i < sc->nentries; i++) {
-		const entry *e = &sc->entries[i];
+		const tree_entry *e = &sc->entries[i];
 		int parent = e->parent < 0 ? -1 : sc->old_fd[e->parent];
 		struct stat st;
 		if (e->file < 0) {
@@ -574,7 +427,7 @@ static int write_unit(tree_sync *s, scratch *sc)
 		return io_error("cannot create the directory", u->dir);
 	int rc = 0;
 	for (size_t i = 1; i < sc->nentries && !rc; i++) {
-		const entry *e = &sc->entries[i];
+		const tree_entry *e = &sc->entries[i];
 		if (e->file < 0) {
 			if (mkdirat(ufd, e->rel, 0755) != 0)
 				rc = io_error("cannot create the directory", unit_file_rel(sc, e));
@@ -605,64 +458,11 @@ static int write_unit(tree_sync *s, scratch *sc)
 	/* directories last: each file created changed its directory's times */
 	for (size_t i = 0; i < sc->nentries && !rc; i++) {
 		struct stat st;
-		if (sc->entries[i].file < 0 && stat_rel(ufd, sc->entries[i].rel, &st) == 0)
+		if (sc->entries[i].file < 0 && tree_stat_rel(ufd, sc->entries[i].rel, &st) == 0)
 			note_stat(sc, i, &st);
 	}
 	close(ufd);
 	return rc;
-}
-
-/* manifest_on_change, remembered per target (the table's static names). */
-static const char *on_change_of(unit_shared *s, const char *target)
-{
-	size_t i = 0;
-	for (; i < s->nclasses && s->class_target[i] != target; i++)
-		;
-	if (i < s->nclasses)
-		return s->class_id[i];
-	const char *id = manifest_on_change(target);
-	if (s->nclasses < ON_CHANGE_MEMO) {
-		s->class_target[s->nclasses] = target;
-		s->class_id[s->nclasses++] = id;
-	}
-	return id;
-}
-
-/* The identity of a unit's files: paths, modes, targets, on_change classes
- * and bytes, and the generator: everything its manifest entries say.
- * Hashed as it goes (no text is built: this runs for every node). */
-static void unit_key(unit_shared *s, const scratch *sc, uint8_t key[TREE_KEY_SIZE])
-{
-	struct sha256_ctx ctx;
-	sha256_init(&ctx);
-	sha256_update(&ctx, strlen(s->version) + 1, (const uint8_t *)s->version);
-	for (size_t i = 0; i < sc->n; i++) {
-		const rendered *f = &sc->files[i];
-		const char *class = on_change_of(s, f->target);
-		uint8_t mode[4] = {(uint8_t)(f->mode >> 24), (uint8_t)(f->mode >> 16), (uint8_t)(f->mode >> 8), (uint8_t)f->mode};
-		sha256_update(&ctx, strlen(f->path) + 1, (const uint8_t *)f->path);
-		sha256_update(&ctx, strlen(f->target) + 1, (const uint8_t *)f->target);
-		sha256_update(&ctx, strlen(class) + 1, (const uint8_t *)class);
-		sha256_update(&ctx, sizeof(mode), mode);
-		sha256_update(&ctx, RENDER_SHA_SIZE, f->sha);
-	}
-	sha256_digest(&ctx, TREE_KEY_SIZE, key);
-}
-
-/* manifest.json's node digest: sha256 of "<path> <sha256>\n" per file. */
-static void node_digest(const scratch *sc, uint8_t digest[RENDER_SHA_SIZE])
-{
-	struct sha256_ctx ctx;
-	sha256_init(&ctx);
-	for (size_t i = 0; i < sc->n; i++) {
-		char hex[66];
-		sha256_to_hex(sc->files[i].sha, hex + 1);
-		hex[0] = ' ';
-		hex[65] = '\n';
-		sha256_update(&ctx, strlen(sc->files[i].path), (const uint8_t *)sc->files[i].path);
-		sha256_update(&ctx, sizeof(hex), (const uint8_t *)hex);
-	}
-	sha256_digest(&ctx, RENDER_SHA_SIZE, digest);
 }
 
 /* A unit's files are all rendered (main thread): its records for the
@@ -687,9 +487,9 @@ static bool unit_begin(tree_sync *s, scratch *sc, const char *host, const char *
 		mf->size = (uint32_t)f->len;
 		mf->mode = (uint16_t)f->mode;
 	}
-	unit_key(&s->shared, sc, u->key);
+	tree_unit_key(&s->shared, sc->files, sc->n, u->key);
 	if (host)
-		node_digest(sc, u->mu.digest);
+		tree_node_digest(sc->files, sc->n, u->mu.digest);
 	ARENA_PUSH(s->ar, s->units, s->nunits, s->ucap, u);
 	strmap_put(&s->unit_by_dir, u->dir, u);
 	s->st->files += sc->n;
@@ -766,7 +566,7 @@ static void light_judge(tree_sync *s, job *j)
 {
 	unit *u = j->u;
 	int64_t max_time = 0;
-	if (same_stat(s->old_root, u->dir, j->old, j->shape->entries, j->shape->nentries, (uint64_t *)u->cu->fp, &max_time)) {
+	if (tree_unit_same_stat(s->old_root, u->dir, j->old, j->shape->entries, j->shape->nentries, (uint64_t *)u->cu->fp, &max_time)) {
 		u->same = true;
 		u->cu->max_time = max_time;
 		s->st->unchanged += u->mu.nfiles;
@@ -883,7 +683,7 @@ static int sync_unit(tree_sync *s, const node *nd)
 		return rc;
 	job j = {sc->u, sc, nd, NULL, NULL, false};
 	/* light: only in a build (--check names differences in order) */
-	if (!s->opts->check && s->cache_ok && sc->shape && (j.old = vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries))) {
+	if (!s->opts->check && s->cache_ok && sc->shape && (j.old = tree_unit_vouched(&s->old, sc->u->dir, sc->u->key, sc->nentries))) {
 		j.sc = NULL;
 		j.shape = sc->shape;
 	}
@@ -911,16 +711,6 @@ static int judge_deferred(tree_sync *s)
 }
 
 /* ---- the top level: removed nodes, stray entries, the manifest ---------- */
-
-static uint64_t fp_at(int dirfd, const char *name, int64_t *time)
-{
-	struct stat st;
-	if (dirfd < 0 || stat_rel(dirfd, name, &st) != 0)
-		return 0;
-	if (time && tree_time(&st) > *time)
-		*time = tree_time(&st);
-	return tree_fp(&st);
-}
 
 /* An old entry of the root or of nodes/ that no new unit or top-level
  * file accounts for: reported by --check; one of nodes/ leaves it when
@@ -1059,7 +849,7 @@ static bool manifest_same(tree_sync *s, const uint8_t key[TREE_KEY_SIZE])
 		return false;
 	/* the cache vouches for the old manifest's key (and its units' spans)
 	 * while the file keeps its fingerprint: then the keys decide */
-	s->old_manifest_known = s->cache_ok && fp_at(s->old_root, "manifest.json", NULL) == s->old.manifest_fp;
+	s->old_manifest_known = s->cache_ok && tree_fp_at(s->old_root, "manifest.json", NULL) == s->old.manifest_fp;
 	if (s->old_manifest_known) {
 		bool same = memcmp(s->old.manifest_key, key, TREE_KEY_SIZE) == 0;
 		for (size_t i = 0; i < s->nunits && same; i++) { /* the same text: the same spans */
@@ -1215,7 +1005,7 @@ static void refingerprint(tree_sync *s, int root, unit *u)
 	make_entries(&s->shared, sc); /* fp zeroed: an entry that cannot be stat'ed never matches */
 	for (size_t i = 0; i < sc->nentries; i++) {
 		struct stat st;
-		if (stat_rel(ufd, sc->entries[i].rel, &st) == 0)
+		if (tree_stat_rel(ufd, sc->entries[i].rel, &st) == 0)
 			note_stat(sc, i, &st);
 	}
 	memcpy(fp, sc->fp, 8 * cu->nfp);
@@ -1241,7 +1031,7 @@ static void save_cache(tree_sync *s, bool swapped)
 				refingerprint(s, root, u);
 			else { /* only its directory's ctime changed */
 				int64_t t = u->cu->max_time;
-				uint64_t v = fp_at(root, u->dir, &t);
+				uint64_t v = tree_fp_at(root, u->dir, &t);
 				memcpy((unsigned char *)u->cu->fp, &v, 8);
 				u->cu->max_time = t;
 			}
@@ -1250,9 +1040,9 @@ static void save_cache(tree_sync *s, bool swapped)
 		u->cu->span_len = u->mu.span.len;
 		c->order[c->n++] = u->cu;
 	}
-	c->root_fp = fp_at(root, NULL, &c->top_time);
-	c->nodes_fp = fp_at(root, "nodes", &c->top_time);
-	c->manifest_fp = fp_at(root, "manifest.json", &c->top_time);
+	c->root_fp = tree_fp_at(root, NULL, &c->top_time);
+	c->nodes_fp = tree_fp_at(root, "nodes", &c->top_time);
+	c->manifest_fp = tree_fp_at(root, "manifest.json", &c->top_time);
 	close(root);
 	int64_t newest = c->top_time;
 	for (size_t i = 0; i < c->n; i++)
@@ -1271,20 +1061,11 @@ static void save_cache(tree_sync *s, bool swapped)
 
 /* ---- the build ---------------------------------------------------------- */
 
-/* The loaded cache describes the tree's root and nodes/ as they are (and
- * so which units there are). */
-static bool cache_describes(const tree_cache *c, int root)
-{
-	/* matching fingerprints carry the recorded times, which top_time bounds */
-	return c->top_time < c->written_at && fp_at(root, NULL, NULL) == c->root_fp &&
-	       fp_at(root, "nodes", NULL) == c->nodes_fp;
-}
-
 static void open_cache(tree_sync *s)
 {
 	if (s->old_root < 0 || s->opts->strict || !tree_cache_load(&s->old, s->cache_path, s->ar))
 		return;
-	s->cache_ok = cache_describes(&s->old, s->old_root);
+	s->cache_ok = tree_cache_describes(&s->old, s->old_root);
 }
 
 /* manifest.json depends on the rendered units alone: decided, and in a
@@ -1471,8 +1252,8 @@ static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char
 	tree_cache c;
 	tree_cache_init(&c, &scratch);
 	int64_t t = 0;
-	bool known = tree_cache_load(&c, cache_path, &scratch) && fp_at(dirfd, NULL, &t) == c.root_fp &&
-		     fp_at(dirfd, "manifest.json", &t) == c.manifest_fp && t < c.written_at;
+	bool known = tree_cache_load(&c, cache_path, &scratch) && tree_fp_at(dirfd, NULL, &t) == c.root_fp &&
+		     tree_fp_at(dirfd, "manifest.json", &t) == c.manifest_fp && t < c.written_at;
 	arena_free(&scratch);
 	if (known)
 		return true;
@@ -1555,8 +1336,7 @@ int output_build(const model *m, const char *given, const output_opts *opts, out
 	tree_cache_init(&s.fresh, &ar);
 	strmap_init(&s.unit_by_dir, &ar);
 	s.memo = render_memo_new(&ar);
-	s.shared.version = opts->version;
-	s.shared.ar = &ar;
+	tree_units_init(&s.shared, opts->version, &ar);
 	for (size_t i = 0; i < PIPELINE_SLOTS; i++) {
 		buf_init(&s.pl.slots[i].data);
 		arena_init(&s.pl.slots[i].ar);
@@ -1615,16 +1395,6 @@ out:
 	return rc;
 }
 
-/* ---- a built tree seen through its cache (dslc plan) -------------------- */
-
-struct output_view {
-	int root;
-	const char *dir;
-	tree_cache cache;
-	unit_shared shared;
-	scratch sc;
-};
-
 int output_read_lock(const char *dir)
 {
 	char path[4096];
@@ -1633,96 +1403,4 @@ int output_read_lock(const char *dir)
 		len--;
 	snprintf(path, sizeof(path), "%.*s", (int)len, dir);
 	return lock_tree(path, true, false);
-}
-
-output_view *output_view_open(const char *dir, const char *version, arena *ar)
-{
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	output_view *v = arena_alloc(ar, sizeof(*v));
-	v->dir = arena_strndup(ar, dir, len);
-	v->root = open(v->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	tree_cache_init(&v->cache, ar);
-	/* manifest.json as the cache recorded it: its spans hold each unit's entries */
-	if (v->root < 0 || !tree_cache_load(&v->cache, arena_printf(ar, "%s.dslc-cache", v->dir), ar) ||
-	    !cache_describes(&v->cache, v->root) || fp_at(v->root, "manifest.json", NULL) != v->cache.manifest_fp) {
-		if (v->root >= 0)
-			close(v->root);
-		return NULL;
-	}
-	v->shared.version = version;
-	v->shared.ar = ar;
-	buf_init(&v->sc.data);
-	arena_init(&v->sc.ar);
-	return v;
-}
-
-void output_view_close(output_view *v)
-{
-	if (!v)
-		return;
-	close(v->root);
-	buf_free(&v->sc.data);
-	arena_free(&v->sc.ar);
-}
-
-size_t output_view_units(const output_view *v)
-{
-	return v->cache.n;
-}
-
-const char *output_view_unit(const output_view *v, size_t i)
-{
-	return v->cache.order[i]->dir;
-}
-
-bool output_view_has(const output_view *v, const char *dir)
-{
-	return strmap_get(&v->cache.units, dir) != NULL;
-}
-
-bool output_view_same(output_view *v, const char *dir, const rendered *files, size_t n)
-{
-	scratch *sc = &v->sc;
-	scratch_reset(sc);
-	for (size_t i = 0; i < n; i++)
-		ARENA_PUSH(&sc->ar, sc->files, sc->n, sc->cap, files[i]);
-	uint8_t key[TREE_KEY_SIZE];
-	unit_key(&v->shared, sc, key);
-	make_entries(&v->shared, sc);
-	const cache_unit *cu = vouched(&v->cache, dir, key, sc->nentries);
-	int64_t max_time = 0;
-	return cu && same_stat(v->root, dir, cu, sc->entries, sc->nentries, sc->fp, &max_time);
-}
-
-char *output_view_entries(const output_view *v, const char *dir, arena *ar, size_t *len)
-{
-	const cache_unit *cu = strmap_get(&v->cache.units, dir);
-	if (!cu || !cu->span_len || cu->span_len > ((uint64_t)1 << 30)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	int fd = openat(v->root, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	char *text = arena_alloc(ar, cu->span_len + 3);
-	text[0] = '[';
-	size_t got = 0;
-	while (got < cu->span_len) {
-		ssize_t r = pread(fd, text + 1 + got, cu->span_len - got, (off_t)(cu->span_off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (got < cu->span_len) {
-		errno = EIO;
-		return NULL;
-	}
-	text[1 + got] = ']';
-	*len = got + 2;
-	return text;
 }

@@ -47,26 +47,4 @@ int output_same_content(int dirfd, const char *name, const char *data, size_t le
  * there is no lock file (never made by a reader), -1 on an error (said). */
 int output_read_lock(const char *dir);
 
-/* A built tree seen through its cache (DIR.dslc-cache), for dslc plan:
- * which units hold exactly what a rendering gives, without reading them,
- * and each unit's entries of manifest.json without parsing the whole file.
- * NULL when DIR has no cache that describes it as it is (root, nodes/ and
- * manifest.json with the recorded fingerprints). Lives in ar; close it. */
-typedef struct output_view output_view;
-
-output_view *output_view_open(const char *dir, const char *version, arena *ar);
-void output_view_close(output_view *v);
-/* The units the tree has: "nodes/<host>" and "cluster". */
-size_t output_view_units(const output_view *v);
-const char *output_view_unit(const output_view *v, size_t i);
-bool output_view_has(const output_view *v, const char *dir);
-/* True when unit dir holds exactly files (rendered, in order), by the
- * cache's word: the same key and every entry's recorded fingerprint, as a
- * build decides (a racy or touched entry is never vouched for). */
-bool output_view_same(output_view *v, const char *dir, const rendered *files, size_t n);
-/* The unit's entries of manifest.json as a JSON array text in ar (*len
- * bytes); NULL with errno set when the cache has no span for it or the
- * file is short. */
-char *output_view_entries(const output_view *v, const char *dir, arena *ar, size_t *len);
-
 #endif

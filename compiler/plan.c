@@ -16,6 +16,7 @@
 #include "semdiff.h"
 #include "source.h"
 #include "strmap.h"
+#include "tree_view.h"
 #include "value.h"
 
 const disruption_class_info disruption_classes[DC__COUNT] = {
@@ -300,11 +301,11 @@ static int collect_cluster(arena *a, const model *m, file_list *out)
 }
 
 /* An existing tree: host -> files, from its manifest; or, when its cache
- * describes it (output_view), unit by unit from the manifest's spans, and
+ * describes it (tree_view), unit by unit from the manifest's spans, and
  * not at all for units whose files the cache vouches for. */
 typedef struct old_tree {
 	const char *dir;
-	output_view *view;
+	tree_view *view;
 	strmap hosts; /* host -> file_list * (no view) */
 	const char **order;
 	size_t nhosts, cap;
@@ -373,11 +374,11 @@ static bool load_tree(arena *a, const char *dir, const char *version, old_tree *
 	memset(t, 0, sizeof(*t));
 	t->dir = dir;
 	strmap_init(&t->hosts, a);
-	t->view = output_view_open(dir, version, a);
+	t->view = tree_view_open(dir, version, a);
 	if (!t->view)
 		return load_manifest(a, t, why);
-	for (size_t i = 0; i < output_view_units(t->view); i++) {
-		const char *unit = output_view_unit(t->view, i);
+	for (size_t i = 0; i < tree_view_units(t->view); i++) {
+		const char *unit = tree_view_unit(t->view, i);
 		if (strncmp(unit, "nodes/", 6) == 0)
 			ARENA_PUSH(a, t->order, t->nhosts, t->cap, unit + 6);
 	}
@@ -393,7 +394,7 @@ static const char *unit_dir(arena *a, const char *host)
 static int view_listing(arena *a, const old_tree *t, const char *host, file_list *out)
 {
 	size_t len;
-	char *text = output_view_entries(t->view, unit_dir(a, host), a, &len);
+	char *text = tree_view_entries(t->view, unit_dir(a, host), a, &len);
 	json_error_t e;
 	json_t *arr = text ? json_loadb(text, len, 0, &e) : NULL;
 	bool ok = json_is_array(arr);
@@ -432,7 +433,7 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
  * rendered files, by its cache's word: nothing to read or compare. */
 static bool tree_vouches(arena *a, const old_tree *t, const char *host, const file_list *rendered_files)
 {
-	return t && t->view && output_view_same(t->view, unit_dir(a, host), rendered_files->raw, rendered_files->n);
+	return t && t->view && tree_view_same(t->view, unit_dir(a, host), rendered_files->raw, rendered_files->n);
 }
 
 /* The old side's files of one host (NULL: the cluster files): rendered from
@@ -453,7 +454,7 @@ static int old_files(arena *a, const model *om, render_memo *memo, const old_tre
 	const char *prefix = host ? arena_printf(a, "nodes/%s/", host) : "";
 	if (tree->view) {
 		file_list listed = {0};
-		*present = output_view_has(tree->view, unit_dir(a, host));
+		*present = tree_view_has(tree->view, unit_dir(a, host));
 		int rc = *present ? view_listing(a, tree, host, &listed) : 0;
 		if (*present && !rc)
 			*out = read_old(a, tree, prefix, &listed);
@@ -828,7 +829,7 @@ int plan_run(const plan_opts *o, const char *version)
 	if (om)
 		compile_free(&oc);
 	else
-		output_view_close(tree.view);
+		tree_view_close(tree.view);
 	if (lock >= 0)
 		close(lock);
 	compile_free(&nc);

@@ -67,6 +67,28 @@ uint64_t cache_fp_at(const cache_unit *u, uint32_t i)
 	return v;
 }
 
+int tree_stat_rel(int dirfd, const char *rel, struct stat *st)
+{
+	return rel && *rel ? fstatat(dirfd, rel, st, AT_SYMLINK_NOFOLLOW) : fstat(dirfd, st);
+}
+
+uint64_t tree_fp_at(int dirfd, const char *name, int64_t *time)
+{
+	struct stat st;
+	if (dirfd < 0 || tree_stat_rel(dirfd, name, &st) != 0)
+		return 0;
+	if (time && tree_time(&st) > *time)
+		*time = tree_time(&st);
+	return tree_fp(&st);
+}
+
+bool tree_cache_describes(const tree_cache *c, int root)
+{
+	/* matching fingerprints carry the recorded times, which top_time bounds */
+	return c->top_time < c->written_at && tree_fp_at(root, NULL, NULL) == c->root_fp &&
+	       tree_fp_at(root, "nodes", NULL) == c->nodes_fp;
+}
+
 /* ---- reading: every length checked against what is left ---------------- */
 
 typedef struct reader {

@@ -54,4 +54,14 @@ uint64_t tree_fp(const struct stat *st);
 int64_t tree_time(const struct stat *st); /* max(mtime, ctime) in ns */
 uint64_t cache_fp_at(const cache_unit *u, uint32_t i);
 
+/* stat of rel below dirfd, never through a symbolic link; "" or NULL:
+ * dirfd itself. */
+int tree_stat_rel(int dirfd, const char *rel, struct stat *st);
+/* The fingerprint of name below dirfd (NULL: dirfd), 0 when it cannot be
+ * stat'ed; *time (when given) raised to its time. */
+uint64_t tree_fp_at(int dirfd, const char *name, int64_t *time);
+/* The loaded cache describes the tree at root as it is: its root and
+ * nodes/ keep the recorded fingerprints (so it has the recorded units). */
+bool tree_cache_describes(const tree_cache *c, int root);
+
 #endif
