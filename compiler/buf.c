@@ -94,3 +94,18 @@ int write_all(int fd, const void *data, size_t n)
 	}
 	return 0;
 }
+
+size_t pread_all(int fd, void *data, size_t n, uint64_t off)
+{
+	char *p = data;
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = pread(fd, p + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}

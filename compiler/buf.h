@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct buf {
 	char *data;
@@ -22,5 +23,8 @@ void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Writes all n bytes to fd (short writes and EINTR retried): 0, or -1
  * with errno set. */
 int write_all(int fd, const void *data, size_t n);
+/* Reads n bytes at offset off (short reads and EINTR retried): the bytes
+ * read, fewer than n at the end of the file or on an error. */
+size_t pread_all(int fd, void *data, size_t n, uint64_t off);
 
 #endif

@@ -1397,10 +1397,5 @@ out:
 
 int output_read_lock(const char *dir)
 {
-	char path[4096];
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	snprintf(path, sizeof(path), "%.*s", (int)len, dir);
-	return lock_tree(path, true, false);
+	return lock_tree(dir, true, false);
 }

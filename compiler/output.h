@@ -42,8 +42,8 @@ int output_build(const model *m, const char *dir, const output_opts *opts, outpu
  * regular file (never followed through a symbolic link) or unreadable. */
 int output_same_content(int dirfd, const char *name, const char *data, size_t len);
 
-/* Waits for a build into dir to finish and keeps it from starting: a
- * shared flock on DIR.dslc-lock, held until the fd is closed. -2 when
+/* Waits for a build into dir (no trailing '/') to finish and keeps it from
+ * starting: a shared flock on DIR.dslc-lock, held until the fd is closed. -2 when
  * there is no lock file (never made by a reader), -1 on an error (said). */
 int output_read_lock(const char *dir);
 

@@ -798,10 +798,14 @@ int plan_run(const plan_opts *o, const char *version)
 		}
 		om = &oc.m;
 	} else {
-		/* a build swapping the tree meanwhile would show half of it */
-		const char *why;
-		if ((lock = output_read_lock(o->against_dir)) == -1 ||
-		    !load_tree(pl.ar, o->against_dir, version, &tree, &why)) {
+		/* a build swapping the tree meanwhile would show half of it; the
+		 * lock and the cache are named after DIR without a trailing '/' */
+		const char *why, *dir = o->against_dir;
+		size_t len = strlen(dir);
+		while (len > 1 && dir[len - 1] == '/')
+			len--;
+		dir = arena_strndup(pl.ar, dir, len);
+		if ((lock = output_read_lock(dir)) == -1 || !load_tree(pl.ar, dir, version, &tree, &why)) {
 			if (lock != -1)
 				fprintf(stderr, "dslc: plan: %s\n", why);
 			if (lock >= 0)

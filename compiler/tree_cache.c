@@ -173,18 +173,11 @@ bool tree_cache_load(tree_cache *c, const char *path, arena *ar)
 		close(fd);
 		return false;
 	}
-	size_t size = (size_t)st.st_size, off = 0;
+	size_t size = (size_t)st.st_size;
 	unsigned char *data = arena_alloc(ar, size + 1);
-	while (off < size) {
-		ssize_t n = read(fd, data + off, size - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	size_t got = pread_all(fd, data, size, 0);
 	close(fd);
-	if (off != size)
+	if (got != size)
 		return false;
 	c->written_at = tree_time(&st);
 	reader r = {data, data + size, false};

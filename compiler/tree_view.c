@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "tree_cache.h"
 #include "tree_unit.h"
 
@@ -18,15 +19,11 @@ struct tree_view {
 
 tree_view *tree_view_open(const char *dir, const char *version, arena *ar)
 {
-	size_t len = strlen(dir);
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
 	tree_view *v = arena_alloc(ar, sizeof(*v));
-	const char *d = arena_strndup(ar, dir, len);
-	v->root = open(d, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	v->root = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	tree_cache_init(&v->cache, ar);
 	/* manifest.json as the cache recorded it: its spans hold each unit's entries */
-	if (v->root < 0 || !tree_cache_load(&v->cache, arena_printf(ar, "%s.dslc-cache", d), ar) ||
+	if (v->root < 0 || !tree_cache_load(&v->cache, arena_printf(ar, "%s.dslc-cache", dir), ar) ||
 	    !tree_cache_describes(&v->cache, v->root) ||
 	    tree_fp_at(v->root, "manifest.json", NULL) != v->cache.manifest_fp) {
 		if (v->root >= 0)
@@ -88,15 +85,7 @@ char *tree_view_entries(const tree_view *v, const char *dir, arena *ar, size_t *
 		return NULL;
 	char *text = arena_alloc(ar, cu->span_len + 3);
 	text[0] = '[';
-	size_t got = 0;
-	while (got < cu->span_len) {
-		ssize_t r = pread(fd, text + 1 + got, cu->span_len - got, (off_t)(cu->span_off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	size_t got = pread_all(fd, text + 1, cu->span_len, cu->span_off);
 	close(fd);
 	if (got < cu->span_len) {
 		errno = EIO;

@@ -14,7 +14,8 @@
 
 typedef struct tree_view tree_view;
 
-/* NULL when DIR has no cache that describes it as it is (root, nodes/ and
+/* dir without a trailing '/' (its cache is "<dir>.dslc-cache"). NULL when
+ * DIR has no cache that describes it as it is (root, nodes/ and
  * manifest.json with the recorded fingerprints). Lives in ar; close it. */
 tree_view *tree_view_open(const char *dir, const char *version, arena *ar);
 void tree_view_close(tree_view *v);

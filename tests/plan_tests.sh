@@ -88,11 +88,12 @@ check "a hand edit in a cached tree is planned (gpu004's log_mask back from DBG 
 	"[ \$? = 3 ] && grep -q '1 changed, 13 unchanged' '$T/o' && grep -q 'gpu004' '$T/o' && grep -q 'DBG' '$T/o'"
 cp -p "$T/server.orig" "$f"
 # a build holding the tree's lock: plan waits for it (shared lock, as
-# --check) and says so; a tree no build here wrote gets no lock file
+# --check) and says so, DIR given with a trailing '/' (the lock is named
+# without it); a tree no build here wrote gets no lock file
 rm -f "$T/held"
 flock -x "$T/built.dslc-lock" -c "touch '$T/held'; sleep 2" &
 for _ in $(seq 100); do [ -e "$T/held" ] && break; sleep 0.05; done
-$DSLC plan "$T/self.dsl" --against "$T/built" >"$T/o" 2>"$T/e"
+$DSLC plan "$T/self.dsl" --against "$T/built/" >"$T/o" 2>"$T/e"
 check "plan waits for a build that holds the tree's lock, and says so" "[ \$? = 0 ] && grep -q 'another dslc is building' '$T/e'"
 wait
 check "plan leaves no lock file beside a tree it did not build" "[ ! -e $TREE.dslc-lock ]"
