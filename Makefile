@@ -22,7 +22,7 @@ BUILD    ?= build
 SRC_LIB = compiler/arena.c compiler/buf.c compiler/source.c compiler/rules.c compiler/diag.c \
           compiler/ast.c compiler/parse.c compiler/value.c compiler/strmap.c compiler/daos.c \
           compiler/topology.c compiler/topology_xml.c compiler/fabric.c compiler/fix.c compiler/semdiff.c compiler/plan.c compiler/hardware.c compiler/kwargs.c compiler/keywords.c compiler/resolve.c \
-          compiler/place.c compiler/lint.c compiler/render.c compiler/manifest.c compiler/tree_cache.c compiler/tree_unit.c compiler/tree_view.c compiler/journal.c compiler/output.c compiler/compile.c compiler/show.c compiler/oclass.c compiler/pools.c compiler/report.c compiler/yaml_doc.c compiler/yaml_lint.c compiler/node_os.c compiler/kube.c compiler/safety.c \
+          compiler/place.c compiler/lint.c compiler/render.c compiler/manifest.c compiler/tree_cache.c compiler/tree_unit.c compiler/tree_view.c compiler/journal.c compiler/output.c compiler/compile.c compiler/show.c compiler/oclass.c compiler/pools.c compiler/report.c compiler/yaml_doc.c compiler/yaml_lint.c compiler/node_os.c compiler/kube.c compiler/safety.c compiler/selfcheck.c \
           targets/yaml_out.c targets/daos_server.c targets/daos_agent.c targets/pools.c targets/kernel.c targets/kubelet.c targets/redfish.c targets/networkd.c targets/kubernetes.c targets/pod_host.c
 GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
 OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o

@@ -302,9 +302,29 @@ static topology *from_export(resolver *r, hardware *hw)
 	return t;
 }
 
+/* One PCI function is one device: an address described as a NIC and as a
+ * drive is a typo that would put one device in two places (a drive in an
+ * engine's bdev_list that is another engine's NIC). Two drives at one
+ * address are keywords.c's finding. */
+static void check_unique_pci(resolver *r, const hardware *hw)
+{
+	for (size_t i = 0; i < hw->nnvmes; i++)
+		for (size_t j = 0; j < hw->nnics; j++) {
+			const nvme_desc *v = &hw->nvmes[i];
+			if (strcmp(hw->nics[j].pci, v->pci) != 0 || hw->nics[j].auto_found)
+				continue;
+			diag *d = diag_report(r->dc, R_DUPLICATE, v->loc, "PCI address %s is described twice: as this drive and as NIC %s",
+					      v->pci, hw->nics[j].name);
+			diag_note_at(r->dc, d, hw->nics[j].loc, "%s is described here", v->pci);
+			diag_help(r->dc, d, "check the address with `lspci -D`: one PCI function is one device");
+			break;
+		}
+}
+
 void hardware_finish(resolver *r, hardware *hw)
 {
 	diag_ctx *dc = r->dc;
+	check_unique_pci(r, hw);
 	if (!hw->topology_file.set && (hw->nic_auto.set || hw->nvme_auto.set)) {
 		const opt_int *f = hw->nic_auto.set ? &hw->nic_auto : &hw->nvme_auto;
 		diag *d = diag_report(dc, R_BAD_VALUE, f->loc, "'auto' takes the devices of a topology export, and %s has none",

@@ -380,6 +380,36 @@ static void lint_memory(model *m, const node_plan *p)
 	}
 }
 
+static bool has_meta(const engine_plan *ep)
+{
+	for (int r = 0; r < ep->nroles; r++)
+		if (strcmp(ep->roles[r], "meta") == 0)
+			return true;
+	return false;
+}
+
+/* The engine statements of the NUMA nodes whose engines have drives, for a
+ * help line: "`engine numa 0 { ... }` and `engine numa 2 { ... }`". */
+static const char *drive_numas(model *m, const node_plan *p)
+{
+	const char *list = NULL;
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].placed && p->engines[i].nnvmes)
+			list = list ? arena_printf(m->ar, "%s and `engine numa %d { ... }`", list, p->engines[i].numa)
+				    : arena_printf(m->ar, "`engine numa %d { ... }`", p->engines[i].numa);
+	return list;
+}
+
+/* A drive of the node's NUMA node that the spec excludes, or NULL. */
+static const pci_ref *exclusion_on(const node_spec *s, int numa)
+{
+	for (size_t i = 0; i < s->nexcluded; i++)
+		for (size_t j = 0; j < s->hw->nnvmes; j++)
+			if (s->hw->nvmes[j].numa == numa && strcmp(s->hw->nvmes[j].pci, s->excluded[i].pci) == 0)
+				return &s->excluded[i];
+	return NULL;
+}
+
 static void lint_engines(model *m, const node_plan *p)
 {
 	diag_ctx *dc = m->dc;
@@ -425,7 +455,18 @@ static void lint_engines(model *m, const node_plan *p)
 			} else if (!ep->nnvmes) {
 				diag *d = diag_report(dc, R_ENGINE_NO_NVME, e->roles_loc,
 						      "MD-on-SSD roles, but the engine on NUMA node %d has no NVMe drive", ep->numa);
-				diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
+				const char *with = drive_numas(m, p);
+				const pci_ref *ex = exclusion_on(p->spec, ep->numa);
+				if (ex)
+					diag_note_at(dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
+				if (e->per_numa && with)
+					diag_help(dc, d, "declare engines only where the drives are: %s in place of "
+						  "`engine per numa`%s, or drop the roles", with, ex ? ", or stop excluding them" : "");
+				else if (ex)
+					diag_help(dc, d, "stop excluding the drives of NUMA node %d in %s, or drop the roles", ep->numa,
+						  p->spec->origin);
+				else
+					diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
 			}
 		}
 		lint_env(m, &e->env);
@@ -444,6 +485,44 @@ static void lint_engines(model *m, const node_plan *p)
 		}
 	}
 	lint_env(m, &p->spec->env);
+}
+
+/* MD-on-SSD is all engines of a server or none (md-on-ssd-mixed). An engine
+ * with roles and no drive is engine-no-nvme's, found above. */
+static void lint_md_on_ssd(model *m, const node_plan *p)
+{
+	const engine_plan *md = NULL;
+	for (int i = 0; i < p->nengines && !md; i++)
+		if (p->engines[i].placed && p->engines[i].nnvmes && has_meta(&p->engines[i]))
+			md = &p->engines[i];
+	for (int i = 0; md && i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		/* roles of its own: bdev-roles or engine-no-nvme judge them */
+		if (!ep->placed || e->roles_set)
+			continue;
+		if (ep->nnvmes) {
+			diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
+					      "the engine on NUMA node %d has NVMe drives but no MD-on-SSD roles, and the engine on "
+					      "NUMA node %d has them: DAOS refuses the server (code 317)", ep->numa, md->numa);
+			diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+			diag_help(m->dc, d, "add `nvme roles [wal meta data]` to this engine's block, or drop the roles");
+			continue;
+		}
+		diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
+				      "the engine on NUMA node %d has no NVMe drive, and the engine on NUMA node %d uses MD-on-SSD: "
+				      "DAOS refuses the server (code 317)", ep->numa, md->numa);
+		diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+		const pci_ref *ex = exclusion_on(p->spec, ep->numa);
+		if (ex)
+			diag_note_at(m->dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
+		if (e->per_numa)
+			diag_help(m->dc, d, "declare engines only where the drives are: %s in place of "
+				  "`engine per numa`, or drop the roles", drive_numas(m, p));
+		else
+			diag_help(m->dc, d, "remove `engine numa %d`%s, or drop the roles", ep->numa,
+				  ex ? " or stop excluding its drives" : "");
+	}
 }
 
 /* One MTU for the whole storage fabric, whatever the node type. */
@@ -482,6 +561,7 @@ void lint_model(model *m)
 			continue;
 		place_context(m, m->specs[i]);
 		lint_engines(m, p);
+		lint_md_on_ssd(m, p);
 		lint_memory(m, p);
 		node_os_lint(m, m->specs[i]);
 	}

@@ -13,6 +13,7 @@
 #include "place.h"
 #include "rules.h"
 #include "report.h"
+#include "selfcheck.h"
 #include "show.h"
 #include "value.h"
 #include "yaml_lint.h"
@@ -88,6 +89,7 @@ static int toggle_rules(cli *c, const char *list, bool disable)
 			fprintf(stderr, "dslc: %s cannot be disabled: %s\n", id,
 				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output"
 				: r->rule == R_PLAN_INCOMPLETE ? "a silenced finding must not change what is built"
+				: r->rule == R_INTERNAL_CONSISTENCY ? "it keeps configs DAOS refuses out of the output"
 							       : "the input could not be read");
 			return EXIT_USAGE;
 		}
@@ -284,6 +286,9 @@ static int cmd_lint(const cli *c)
 		rc = EXIT_USAGE;
 	}
 	drop_disabled(c, &comp);
+	/* what the build would write passes the build's own check */
+	if (!yaml && rc == EXIT_CLEAN && !diag_count(&comp.dc, SEV_ERROR))
+		selfcheck_model(&comp.m, c->disabled);
 	diag_sort(&comp.dc);
 	if (c->fix && rc == EXIT_CLEAN) {
 		fix_result fr = fix_apply(&comp.dc, stderr);
@@ -344,6 +349,8 @@ static int cmd_build(const cli *c)
 	if (rc >= 0)
 		return rc;
 	drop_disabled(c, &comp);
+	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled))
+		diag_sort(&comp.dc);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
 	print_summary(&comp, stderr);
 	if (diag_count(&comp.dc, SEV_ERROR)) {

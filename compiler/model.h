@@ -59,6 +59,10 @@ typedef struct nic_desc {
 
 typedef struct nvme_desc {
 	char pci[16];
+	/* a drive named by its VMD backing address (7c0005:01:00.0): the VMD
+	 * endpoint it sits behind (0000:7c:00.5), which is what vfio binds;
+	 * "" for any other drive */
+	char endpoint[16];
 	int numa;
 	src_loc loc;
 } nvme_desc;

@@ -31,6 +31,12 @@ static void os_reservation(model *m, node_plan *p)
 	bool at_end = s->os_at.set && strcmp(s->os_at.v, "end") == 0;
 	for (int n = 0; n < t->nnuma; n++) {
 		const topo_numa *tn = &t->numa[n];
+		if (!tn->ncores) {
+			/* a memory-only node (GPU, HBM, CXL): no cores to keep */
+			p->os_first[n] = tn->first_core;
+			p->os_count[n] = 0;
+			continue;
+		}
 		if (r > tn->ncores) {
 			diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, s->os_cores.loc,
 					      "%d OS cores per NUMA node, but NUMA node %d of %s has %d cores", r, n,
@@ -181,16 +187,81 @@ static bool excluded(const node_spec *s, const char *pci)
 	return false;
 }
 
+/* The VMD endpoint a backing address sits behind: its 6-digit domain is
+ * the endpoint's bus, device and function (SPDK's naming, as
+ * topo_find_device reads it): 7c0005:01:00.0 -> 0000:7c:00.5. */
+static bool vmd_endpoint_of(const char *pci, char out[16])
+{
+	unsigned bus, dev, fn;
+	if (strlen(pci) != 14 || pci[6] != ':' || sscanf(pci, "%2x%2x%2x:", &bus, &dev, &fn) != 3 || fn > 7)
+		return false;
+	snprintf(out, 16, "0000:%02x:%02x.%x", bus, dev, fn);
+	return true;
+}
+
+/* The hardware's drive an engine's list names: by its address, or a drive
+ * behind a VMD endpoint the hardware lists, by its backing address (a copy
+ * that keeps the address as written, with the endpoint's NUMA node). */
+static const nvme_desc *listed_drive(model *m, const hardware *hw, const pci_ref *r)
+{
+	for (size_t j = 0; j < hw->nnvmes; j++)
+		if (strcmp(hw->nvmes[j].pci, r->pci) == 0)
+			return &hw->nvmes[j];
+	char ep[16];
+	if (!vmd_endpoint_of(r->pci, ep))
+		return NULL;
+	for (size_t j = 0; j < hw->nnvmes; j++)
+		if (strcmp(hw->nvmes[j].pci, ep) == 0) {
+			nvme_desc *d = arena_alloc(m->ar, sizeof(*d));
+			*d = hw->nvmes[j];
+			memcpy(d->pci, r->pci, sizeof(d->pci));
+			memcpy(d->endpoint, ep, sizeof(d->endpoint));
+			d->loc = r->loc;
+			return d;
+		}
+	return NULL;
+}
+
+/* The drive is already in the list: the same address, or a backing
+ * address and its endpoint (SPDK would claim the device twice). DAOS
+ * refuses a bdev_list with a duplicate (storage/config.go, "bdev_list:
+ * duplicate PCI address"). */
+static const pci_ref *listed_before(const engine_spec *e, size_t i, const nvme_desc *d)
+{
+	for (size_t j = 0; j < i; j++) {
+		char ep[16] = "";
+		vmd_endpoint_of(e->drives[j].pci, ep);
+		if (strcmp(e->drives[j].pci, d->pci) == 0 || (d->endpoint[0] && strcmp(e->drives[j].pci, d->endpoint) == 0) ||
+		    (ep[0] && strcmp(ep, d->pci) == 0))
+			return &e->drives[j];
+	}
+	return NULL;
+}
+
 static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
 {
 	const hardware *hw = p->spec->hw;
 	const engine_spec *e = ep->spec;
 	ep->nvmes = arena_alloc(m->ar, (e->ndrives + 1) * sizeof(*ep->nvmes));
 	for (size_t i = 0; i < e->ndrives; i++) {
-		const nvme_desc *found = NULL;
-		for (size_t j = 0; j < hw->nnvmes && !found; j++)
-			if (strcmp(hw->nvmes[j].pci, e->drives[i].pci) == 0)
-				found = &hw->nvmes[j];
+		const nvme_desc *found = listed_drive(m, hw, &e->drives[i]);
+		const pci_ref *twice = found ? listed_before(e, i, found) : NULL;
+		if (twice) {
+			bool same = strcmp(twice->pci, e->drives[i].pci) == 0;
+			diag *d = diag_report(m->dc, R_DUPLICATE, e->drives[i].loc, same ? "NVMe %s is listed twice"
+						   : "NVMe %s and %s are one drive behind VMD endpoint %s", e->drives[i].pci,
+					      twice->pci, found->endpoint[0] ? found->endpoint : found->pci);
+			diag_note_at(m->dc, d, twice->loc, "%s is listed here", twice->pci);
+			diag_help(m->dc, d, "drop this %s: DAOS refuses a bdev_list that names a drive twice", e->drives[i].pci);
+			/* the edit takes the blank before it too */
+			const src_file *f = src_get(m->dc->src, e->drives[i].loc.file);
+			src_loc at = e->drives[i].loc;
+			while (f && at.start > 0 && (f->text[at.start - 1] == ' ' || f->text[at.start - 1] == '\t'))
+				at.start--;
+			diag_fix_edit(m->dc, d, at, "%s", "");
+			p->ok = false;
+			continue;
+		}
 		if (!found) {
 			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "hardware %s has no NVMe drive %s",
 					      hw->name, e->drives[i].pci);
@@ -207,7 +278,7 @@ static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
 				  ep->numa);
 			p->ok = false;
 		}
-		if (excluded(p->spec, found->pci)) {
+		if (excluded(p->spec, found->endpoint[0] ? found->endpoint : found->pci)) {
 			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "%s names NVMe %s, which %s excludes",
 					      "this engine", found->pci, p->spec->origin);
 			diag_help(m->dc, d, "drop %s from the engine's list, or stop excluding it", found->pci);
@@ -506,6 +577,26 @@ static bool skip_numa(model *m, const node_spec *s, int numa)
 	return true;
 }
 
+/* A NUMA node without cores (GPU memory on POWER9, HBM in flat mode, CXL):
+ * `engine per numa` passes it by, an engine declared there is an error. */
+static void memory_only(model *m, const node_spec *s, int numa)
+{
+	const engine_spec *e = s->eng[numa];
+	if (!e->explicit_numa)
+		return;
+	const topology *t = s->hw->topo;
+	char with[256] = "";
+	for (int n = 0; n < t->nnuma; n++)
+		if (t->numa[n].ncores) {
+			size_t l = strlen(with);
+			snprintf(with + l, sizeof(with) - l, "%s%d", l ? ", " : "", n);
+		}
+	diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, e->loc,
+			      "NUMA node %d of %s has memory but no cores (GPU, HBM or CXL memory): no engine can run there",
+			      numa, s->hw->name);
+	diag_help(m->dc, d, "remove `engine numa %d`; the NUMA nodes with cores are %s", numa, with);
+}
+
 /* A derived fabric_iface_port past 65535. Checked once every engine is
  * placed, so that each engine's finding proposes the one value that fits
  * them all (one edit for `lint --fix`). */
@@ -548,6 +639,10 @@ static void place_spec(model *m, node_spec *s)
 	for (int k = 0; k < p->topo->nnuma; k++) {
 		if (!spec_engine_at(s, k))
 			continue;
+		if (!p->topo->numa[k].ncores) {
+			memory_only(m, s, k);
+			continue;
+		}
 		if (skip_numa(m, s, k)) {
 			skipped++;
 			continue;
@@ -591,7 +686,7 @@ static void place_spec(model *m, node_spec *s)
 	for (int i = 0; !p->pinned_mode && moved && !spec_in_pods(s) && i < p->nengines; i++) {
 		const engine_spec *e = p->engines[i].spec;
 		/* a pin that is wrong in itself, or beside first_core, has its own finding */
-		if (!e->pinned_numa.set || e->first_core.set || e->pinned_numa.v != p->topo->numa[p->engines[i].numa].os_index)
+		if (!e->pinned_numa.set || e->first_core.set || e->pinned_numa.v != p->engines[i].numa)
 			continue;
 		diag *d = diag_report(m->dc, R_FIRST_CORE_WITH_PIN, e->pinned_numa.loc,
 				      "pinned_numa_node %lld cannot be written: the engine on NUMA node %d starts at core %d, "

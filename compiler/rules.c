@@ -29,5 +29,6 @@ const char *severity_name(diag_severity s)
 bool rule_silenceable(const rule_info *r)
 {
 	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && r->rule != R_UNSAFE_VALUE &&
+	       r->rule != R_INTERNAL_CONSISTENCY &&
 	       r->rule != R_PLAN_INCOMPLETE;
 }

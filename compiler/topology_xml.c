@@ -66,8 +66,15 @@ static const char *link_of(hwloc_obj_t pci, hwloc_obj_t net, const char *rdma)
 	return cls == 0x0200 ? TOPO_LINK_ETHERNET : "network";
 }
 
-/* Locality: the NUMA nodes of the first ancestor with a cpuset. The
- * Machine means the firmware gave none: unknown, never node 0. */
+/* Locality, as DAOS decides it (src/control/lib/hardware/hwloc/provider.go,
+ * getDeviceNUMANodeID): the first NUMA node in logical order whose cpuset
+ * holds the cpuset of the device's first non-I/O ancestor. A NUMA node
+ * without CPUs (GPU, HBM or CXL memory) never holds it: on a Xeon Max the
+ * HBM node shares its DDR node's CPUs, and the device is the DDR node's,
+ * as sysfs says. numa_mask keeps every node of the ancestor's nodeset. A
+ * device under the Machine means the firmware gave no locality: unknown,
+ * never node 0; one no single node holds (a drive on an NPS4 package) is
+ * local to several. */
 static void locality(hwloc_topology_t t, hwloc_obj_t p, int nnuma, topo_device *d)
 {
 	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t, p);
@@ -75,23 +82,27 @@ static void locality(hwloc_topology_t t, hwloc_obj_t p, int nnuma, topo_device *
 		d->numa = TOPO_NUMA_UNKNOWN;
 		return;
 	}
-	int count = 0;
-	for (int k = 0; k < nnuma && k < 64; k++) {
-		hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
-		if (hwloc_bitmap_isset(anc->nodeset, numa->os_index)) {
-			d->numa_mask |= 1ULL << k;
-			d->numa = k;
-			count++;
-		}
-	}
 	if (nnuma == 0) {
 		d->numa_mask = 1;
 		d->numa = 0;
-	} else if (count == 0) {
-		d->numa = TOPO_NUMA_UNKNOWN;
-	} else if (count > 1) {
-		d->numa = TOPO_NUMA_SEVERAL;
+		return;
 	}
+	d->numa = TOPO_NUMA_UNKNOWN;
+	int count = 0;
+	for (int k = 0; k < nnuma && k < 64; k++) {
+		hwloc_obj_t numa = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)k);
+		bool holds = !hwloc_bitmap_iszero(numa->cpuset) && hwloc_bitmap_isincluded(anc->cpuset, numa->cpuset);
+		if (holds && d->numa < 0)
+			d->numa = k;
+		if (hwloc_bitmap_isset(anc->nodeset, numa->os_index)) {
+			d->numa_mask |= 1ULL << k;
+			count++;
+		}
+	}
+	if (d->numa < 0 && count > 1)
+		d->numa = TOPO_NUMA_SEVERAL;
+	else if (d->numa >= 0)
+		d->numa_mask |= 1ULL << d->numa;
 }
 
 typedef struct dev_list {

@@ -75,9 +75,17 @@ static void script(const node *nd, buf *out)
 		   "}\n",
 		   nd->host);
 	const node_plan *p = nd->spec->plan;
+	/* a PCI address: hex, ':' and '.'; a drive behind VMD is bound by its
+	 * endpoint, once */
+	const char *last = "";
 	for (int i = 0; i < p->nengines; i++)
-		for (int j = 0; j < p->engines[i].nnvmes; j++)
-			buf_printf(out, "bind %s\n", p->engines[i].nvmes[j]->pci); /* a PCI address: hex, ':' and '.' */
+		for (int j = 0; j < p->engines[i].nnvmes; j++) {
+			const nvme_desc *d = p->engines[i].nvmes[j];
+			const char *dev = d->endpoint[0] ? d->endpoint : d->pci;
+			if (strcmp(dev, last) != 0)
+				buf_printf(out, "bind %s\n", dev);
+			last = dev;
+		}
 	buf_puts(out, "exit $status\n");
 }
 

@@ -19,10 +19,12 @@ for f in tests/golden/diag/*.dsl tests/golden/yaml/*.yml; do
 	exp=${f%.dsl}.expected
 	# a first line "# dslc-test-args: ..." replaces the arguments
 	args=$(sed -n '1s/^# dslc-test-args: //p' "$f")
+	# a line "# dslc-test-env: NAME=value" sets a test seam for this fixture
+	env=$(sed -n 's/^# dslc-test-env: \([A-Z_]*=[a-z-]*\)$/\1/p' "$f")
 	if [ -n "$args" ]; then
-		act=$($DSLC $args 2>&1; echo "exit: $?")
+		act=$(env $env $DSLC $args 2>&1; echo "exit: $?")
 	else
-		act=$($DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
+		act=$(env $env $DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
 	fi
 	if [ "$MODE" = update ]; then
 		printf '%s\n' "$act" > "$exp"

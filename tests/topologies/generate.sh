@@ -82,3 +82,37 @@ for f in $EX/hgx-b200.xml hgx-b200-nic-moved.xml interleaved-2s6c.xml nps4-2s96c
 	HWLOC_XML_VERBOSE=1 lstopo-no-graphics -i "$f" --of console >/dev/null
 done
 echo "generated"
+
+# Shapes of issue 22 (machines whose devices or NUMA nodes are unusual).
+# A Xeon in SNC4, two sockets: RoCE NICs on NUMA nodes 0, 2 and 5, every
+# NVMe drive on NUMA node 0.
+make_xml snc4-nics3-2s32c.xml "pack:2 group:4 [numa(memory=64GiB)] l3:2(size=15MiB) core:4 pu:2(indexes=core)" \
+	"Intel Xeon Gold 6430-like SNC4 (synthetic)" \
+	Group:0:nic-eth:0000:17:00.0:ens17f0np0,mlx5_0 Group:2:nic-eth:0000:4a:00.0:ens74f0np0,mlx5_1 \
+	Group:5:nic-eth:0000:b1:00.0:ens177f0np0,mlx5_2 \
+	Group:0:nvme:0000:18:00.0 Group:0:nvme:0000:19:00.0 Group:0:nvme:0000:1a:00.0 Group:0:nvme:0000:1b:00.0
+# Two sockets on Omni-Path, an HFI per socket, every NVMe drive on socket 0.
+make_xml opa-nvme0-2s16c.xml "pack:2 [numa(memory=192GiB)] l3:1(size=22MiB) core:16 pu:2(indexes=core)" \
+	"Intel Xeon Gold 6142-like (synthetic)" \
+	Package:0:nic-opa:0000:18:00.0:ib0,hfi1_0 Package:1:nic-opa:0000:af:00.0:ib1,hfi1_1 \
+	Package:0:nvme:0000:5e:00.0 Package:0:nvme:0000:5f:00.0 Package:0:nvme:0000:60:00.0
+# A POWER9 node (AC922-like): the sockets' NUMA nodes are P#0 and P#8, four
+# GPU memory nodes P#252-255 have no CPUs; an InfiniBand HCA and two drives
+# per socket.
+make_xml /tmp/dslc-p9.xml "[numa(memory=16GiB)] [numa(memory=16GiB)] [numa(memory=16GiB)] [numa(memory=16GiB)] pack:2 [numa(memory=256GiB)] l3:10(size=10MiB) core:2 pu:4" \
+	"POWER9, altivec supported (synthetic)" \
+	Package:0:nic-ib:0003:01:00.0:ib0,mlx5_0 Package:0:nvme:0004:01:00.0 Package:0:nvme:0004:02:00.0 \
+	Package:1:nic-ib:0033:01:00.0:ib1,mlx5_1 Package:1:nvme:0034:01:00.0 Package:1:nvme:0034:02:00.0
+/usr/bin/python3 renumber_numa.py /tmp/dslc-p9.xml /tmp/dslc-p9b.xml 1=8 2=252 3=253 4=254 5=255
+lstopo-no-graphics -f -i /tmp/dslc-p9b.xml --of xml power9-gpu-2s20c.xml
+rm -f /tmp/dslc-p9.xml /tmp/dslc-p9b.xml
+# A Xeon Max in SNC4 with HBM in flat mode: each quadrant has a DDR node and
+# an HBM node with the same CPUs (hwloc puts the DDR node first); Linux
+# numbers DDR 0-3 and HBM 4-7. A RoCE NIC and two drives in quadrants 0 and 2.
+make_xml /tmp/dslc-max.xml "pack:1 group:4 [numa(memory=64GiB)] [numa(memory=16GiB)] l3:2(size=28MiB) core:7 pu:2(indexes=core)" \
+	"Intel Xeon CPU Max 9480-like SNC4 flat (synthetic)" \
+	Group:0:nic-eth:0000:17:00.0:ens17f0np0,mlx5_0 Group:0:nvme:0000:18:00.0 Group:0:nvme:0000:19:00.0 \
+	Group:2:nic-eth:0000:6a:00.0:ens106f0np0,mlx5_1 Group:2:nvme:0000:6b:00.0 Group:2:nvme:0000:6c:00.0
+/usr/bin/python3 renumber_numa.py /tmp/dslc-max.xml /tmp/dslc-maxb.xml 1=4 2=1 3=5 4=2 5=6 6=3
+lstopo-no-graphics -f -i /tmp/dslc-maxb.xml --of xml xeonmax-snc4-1s56c.xml
+rm -f /tmp/dslc-max.xml /tmp/dslc-maxb.xml
