@@ -6,6 +6,7 @@
 #   make demo       build the reference example into out/hgx-b200
 #   make golden     regenerate golden files (review the diff before committing)
 #   make bench      build and lint figures for 1,000 to 65,536 nodes
+#   make shapes     2,000 generated cluster shapes against DAOS's own loader
 #   make fuzz       libFuzzer on the DSL front end, the YAML linter and the
 #                   output writer (FUZZ_SECONDS per target, default 600)
 #   make install PREFIX=/usr/local
@@ -103,12 +104,17 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build
+.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build shapes
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 spec: all
 	tests/update_spec.sh $(BUILD)/dslc
+
+# the shape generator against DAOS's loader, longer than in `make check`
+SHAPES_COUNT ?= 2000
+shapes: all
+	/usr/bin/python3 tests/shapes.py $(BUILD)/dslc --count $(SHAPES_COUNT)
 
 bench: all
 	/usr/bin/python3 tests/bench.py $(BUILD)/dslc

@@ -296,8 +296,8 @@ static topology *from_export(resolver *r, hardware *hw)
 		int n = t->numa_os_mismatch;
 		diag *d = diag_report(r->dc, R_NUMA_INDEX, hw->topology_file.loc,
 				      "NUMA node L#%d of the export has OS index P#%d", n, t->numa[n].os_index);
-		diag_help(r->dc, d, "dslc writes logical indexes (what pinned_numa_node means to the engine); "
-			  "check NIC and NVMe affinity on this node type by hand");
+		diag_help(r->dc, d, "`numa N` blocks and pinned_numa_node count hwloc's logical order (L#), numactl and "
+			  "the agent's fabric_ifaces OS indexes (P#): take NUMA numbers for this node type from `dslc show`");
 	}
 	return t;
 }

@@ -19,6 +19,8 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 	for (int i = 0; i < p->nengines; i++) {
 		const engine_plan *ep = &p->engines[i];
 		yo_map(y);
+		/* the agent matches a client's NUMA node by OS index
+		 * (hwloc/provider.go findNUMANodeWithCPUSet), unlike the engine */
 		yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[ep->numa].os_index);
 		yo_key(y, K_AGENT_DEVICES);
 		yo_seq(y);

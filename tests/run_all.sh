@@ -67,6 +67,13 @@ if [ "$MODE" != valgrind ]; then
 	fi
 fi
 
+# shapes against DAOS's loader (issue 22): 200 shapes plain, 40 under ASan
+if [ "$MODE" = plain ]; then
+	suite /usr/bin/python3 tests/shapes.py "$DSLC"
+elif [ "$MODE" = asan ]; then
+	suite /usr/bin/python3 tests/shapes.py "$DSLC" --count 40
+fi
+
 if [ "$MODE" = plain ]; then
 	suite tests/networkd_netns.sh "$DSLC"
 	suite tests/ci_examples.sh "$DSLC"

@@ -89,6 +89,10 @@ class Shape:
         if self.exported and r.random() < 0.5 and self.drive_numas:
             k = r.choice(self.drive_numas)  # a VMD endpoint with drives behind it on NUMA node k
             self.vmd[k] = f"0000:{0x70 + k:02x}:00.5"
+        # exported shapes only: GPU memory nodes without CPUs (POWER9), or
+        # an HBM node beside each NUMA node with the same CPUs (Xeon Max)
+        self.gpu_mem = r.choice((0, 0, 0, 2, 4)) if self.exported else 0
+        self.hbm = self.exported and self.nnuma != self.sockets and r.random() < 0.25
         self.targets = r.choice((1, 2, 4, 8))
         self.helpers = r.choice((0, 1, self.targets // 4))
         self.os_cores = r.choice((0, 0, 1, 2))
@@ -122,7 +126,17 @@ class Shape:
     def label(self):
         return (f"shape {self.n}: {'export' if self.exported else 'hand'} {self.sockets}s{self.nnuma}n "
                 f"nics{self.nic_numas} drives{self.drive_numas}{' vmd' if self.vmd else ''} "
-                f"{'roles ' if self.roles else ''}{len(self.overrides)} overrides{' exclude' if self.exclude else ''}")
+                f"{'roles ' if self.roles else ''}{len(self.overrides)} overrides{' exclude' if self.exclude else ''}"
+                f"{f' gpu-memory{self.gpu_mem}' if self.gpu_mem else ''}{' hbm' if self.hbm else ''}")
+
+    def memory_gib(self):
+        """MemTotal as DAOS reads it: GPU and HBM memory nodes count too."""
+        return 64 * self.nnuma + 16 * self.gpu_mem + (16 * self.nnuma if self.hbm else 0)
+
+    def logical(self, k):
+        """hwloc's logical index of the k-th NUMA node with CPUs: an HBM node
+        follows each DDR node; GPU memory nodes come after them all."""
+        return 2 * k if self.hbm else k
 
     def xml(self, path):
         """An lstopo export of this shape (synthetic CPUs, injected I/O)."""
@@ -131,8 +145,10 @@ class Shape:
             parent = "Package"
         else:
             g = self.nnuma // self.sockets
-            desc = f"pack:{self.sockets} group:{g} [numa(memory=64GiB)] l3:2 core:{self.cores_per_numa // 2} pu:2(indexes=core)"
+            hbm = " [numa(memory=16GiB)]" if self.hbm else ""
+            desc = f"pack:{self.sockets} group:{g} [numa(memory=64GiB)]{hbm} l3:2 core:{self.cores_per_numa // 2} pu:2(indexes=core)"
             parent = "Group"
+        desc = "[numa(memory=16GiB)] " * self.gpu_mem + desc
         base = path + ".base"
         subprocess.run(["lstopo-no-graphics", "-f", "-i", desc, "--of", "xml", base], check=True, capture_output=True)
         io = []
@@ -176,7 +192,9 @@ class Shape:
             eng += " nvme roles [wal meta data]"
         out.append(f"  engine per numa {{ {eng} }}")
         for k, body in self.overrides:
-            out.append(f"  engine numa {k} {{ {body} }}")
+            out.append(f"  engine numa {self.logical(k) if xml else k} {{ {body} }}")
+        if xml and self.gpu_mem and self.rng.random() < 0.1:
+            out.append(f"  engine numa {self.nnuma * (2 if self.hbm else 1)} {{ targets {self.targets} }}")  # on GPU memory
         out.append("}")
         out.append("nodes n[1-3] : p")
         if self.exclude:
@@ -231,7 +249,7 @@ def main(argv):
                         y = os.path.join(d, "daos_server.yml")
                         if have_oracle and os.path.exists(y):
                             files += 1
-                            ok, why = oracle(y, rel, 64 * s.nnuma)
+                            ok, why = oracle(y, rel, s.memory_gib())
                             if not ok:
                                 problems.append(f"{node}: DAOS {rel} refuses daos_server.yml: {why[0] if why else '?'}")
                         a = os.path.join(d, "daos_agent.yml")

@@ -254,4 +254,19 @@ if [ "$QUICK" != quick ]; then
 	check "its rebuild rewrites nothing" "grep -q '0 written, 14003 unchanged' '$T/log9'"
 fi
 
+# The build's own check (issue 22): a test seam corrupts the rendered
+# daos_server.yml in memory (engine 0's first drive twice, which DAOS refuses);
+# the build stops at the DSL line that made the engine and the tree stays as
+# it was, byte for byte and inode for inode, with nothing staged beside it
+$DSLC build $EX/cluster.dsl -o "$T/sc" 2>/dev/null
+snapshot "$T/sc" >"$T/sc0"
+hashes "$T/sc" >"$T/sch0"
+DSLC_TEST_CORRUPT=duplicate-drive $DSLC build $EX/cluster.dsl -o "$T/sc" >"$T/sclog" 2>&1
+rc=$?
+check "a corrupted daos_server.yml stops the build (exit 1) at cluster.dsl:25:3 with internal-consistency" \
+	"[ $rc = 1 ] && grep -q '^examples/hgx-b200/cluster.dsl:25:3: error\\[internal-consistency\\]: .*listed twice in bdev_list \\[storage-tier\\]' '$T/sclog' || { cat '$T/sclog'; false; }"
+check "the old tree is untouched (files, inodes, times, bytes) and nothing is staged beside it" \
+	"snapshot '$T/sc' | cmp -s - '$T/sc0' && hashes '$T/sc' | cmp -s - '$T/sch0' && [ -z \"\$(ls -d '$T'/sc.dslc-new-* 2>/dev/null)\" ]"
+DSLC_TEST_CORRUPT=duplicate-drive $DSLC build $EX/cluster.dsl -o "$T/sc" --check >"$T/sclog" 2>&1
+check "--check stops on the same error (exit 1) instead of comparing" "[ $? = 1 ] && grep -q 'internal-consistency' '$T/sclog'"
 tests_end

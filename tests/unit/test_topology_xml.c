@@ -279,6 +279,39 @@ START_TEST(nps4_engines_only_where_a_nic_is)
 }
 END_TEST
 
+/* Issue 22: NUMA nodes without CPUs and devices placed as DAOS places them
+ * (the first NUMA node with CPUs whose cpuset holds the device's). */
+START_TEST(memory_only_numa_nodes_and_device_locality)
+{
+	arena a;
+	arena_init(&a);
+	topology *p9 = load(&a, "tests/topologies/power9-gpu-2s20c.xml");
+	ck_assert_int_eq(p9->nnuma, 6);
+	ck_assert_int_eq(p9->numa[1].os_index, 8);
+	ck_assert_int_eq(p9->numa[1].ncores, 20);
+	for (int n = 2; n < 6; n++) {
+		ck_assert_int_eq(p9->numa[n].ncores, 0);
+		ck_assert_int_eq(p9->numa[n].os_index, 250 + n);
+	}
+	ck_assert_int_eq(topo_find_device(p9, "0033:01:00.0")->numa, 1); /* was "several": the GPU nodes */
+	ck_assert_int_eq(topo_find_device(p9, "0004:02:00.0")->numa, 0);
+	topology *max = load(&a, "tests/topologies/xeonmax-snc4-1s56c.xml");
+	ck_assert_int_eq(max->nnuma, 8);
+	ck_assert_int_eq(max->numa[1].ncores, 0); /* HBM beside DDR node 0 */
+	ck_assert_int_eq(max->numa[4].os_index, 2);
+	ck_assert_int_eq(max->numa[4].first_core, 28); /* 14 cores per quadrant */
+	const topo_device *nic = topo_find_device(max, "0000:6a:00.0");
+	ck_assert_int_eq(nic->numa, 4);
+	ck_assert(nic->numa_mask & (1ULL << 5)); /* the HBM node is local too */
+	/* NPS4: a drive on the package is still held by no single node */
+	topology *nps4 = load(&a, "tests/topologies/nps4-2s96c.xml");
+	ck_assert_int_eq(topo_find_device(nps4, "0000:01:00.0")->numa, TOPO_NUMA_SEVERAL);
+	ck_assert_int_eq(topo_find_device(nps4, "0000:f0:00.0")->numa, TOPO_NUMA_UNKNOWN);
+	arena_free(&a);
+}
+END_TEST
+
+
 Suite *suite_topology_xml(void)
 {
 	Suite *s = suite_create("topology_xml");
@@ -292,6 +325,7 @@ Suite *suite_topology_xml(void)
 	tcase_add_test(tc, interleaved_export_first_core_is_logical_cpus_are_linux);
 	tcase_add_test(tc, linux_cpu_number_as_first_core);
 	tcase_add_test(tc, nps4_engines_only_where_a_nic_is);
+	tcase_add_test(tc, memory_only_numa_nodes_and_device_locality);
 	suite_add_tcase(s, tc);
 	return s;
 }
