@@ -1,5 +1,5 @@
 /* fuzz_dsl.c - libFuzzer target: the DSL front end, resolver, placement,
- * lint and every target rendered in memory.
+ * lint, the build's own check and every target rendered in memory.
  *
  * Beyond "no crash, no sanitizer report", it checks the safety promise
  * (SPEC.md, "Security model"): a compilation without errors never makes a
@@ -13,6 +13,7 @@
 #include "compiler/compile.h"
 #include "compiler/render.h"
 #include "compiler/safety.h"
+#include "compiler/selfcheck.h"
 
 /* Relative includes resolve from the golden fixtures, as the seeds expect. */
 #define FUZZ_NAME "tests/golden/diag/fuzz.dsl"
@@ -53,6 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = '\0';
 	compilation c;
 	compile_text(&c, FUZZ_NAME, text);
+	/* the build's own check runs on what the build would write (crashes
+	 * and sanitizer reports only: a shape it stops is a finding to read) */
+	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
+		selfcheck_model(&c.m, NULL);
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
 		render_all(&c.m);
 	compile_free(&c);
