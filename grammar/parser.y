@@ -1,7 +1,7 @@
 /* parser.y - the dslc grammar. Thin: actions only build AST nodes with their
  * locations. Keywords and their arguments are checked by the resolver. */
 %code requires {
-#include "compiler/parse.h"
+#include "compiler/lang/parse.h"
 typedef void *yyscan_t;
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/value.h"
+#include "compiler/base/value.h"
 #include "targets.h"
 #include "yaml_out.h"
 

@@ -6,8 +6,8 @@
  * argument they do not set (../shared/facts/node-artifacts.md 2). */
 #include <string.h>
 
-#include "compiler/node_os.h"
-#include "compiler/safety.h"
+#include "compiler/base/safe.h"
+#include "compiler/place/node_os.h"
 #include "targets.h"
 
 static void params_line(buf *out, const kernel_plan *k)

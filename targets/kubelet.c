@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/node_os.h"
+#include "compiler/place/node_os.h"
 #include "targets.h"
 #include "yaml_out.h"
 

@@ -9,9 +9,9 @@
  * (its pod restarts then), so an upgrade goes node by node. */
 #include <string.h>
 
-#include "compiler/kube.h"
-#include "compiler/output.h"
-#include "compiler/strmap.h"
+#include "compiler/base/sha256.h"
+#include "compiler/base/strmap.h"
+#include "compiler/place/kube.h"
 #include "targets.h"
 #include "yaml_out.h"
 

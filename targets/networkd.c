@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/safety.h"
-#include "compiler/value.h"
+#include "compiler/base/safe.h"
+#include "compiler/base/value.h"
 #include "targets.h"
 
 enum { TABLE_BASE = 100, RULE_PRIORITY_BASE = 1000 };

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/pools.h"
-#include "compiler/safety.h"
+#include "compiler/base/safe.h"
+#include "compiler/place/pools.h"
 #include "targets.h"
 
-/* One shell word, single-quoted (compiler/safety.c). */
+/* One shell word, single-quoted (compiler/base/safe.c). */
 static const char *sq(arena *a, const char *s)
 {
 	buf b;

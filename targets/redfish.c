@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/safety.h"
+#include "compiler/base/safe.h"
 #include "targets.h"
 
 /* A value as JSON: integers and booleans typed, quoted values strings. */

@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-#include "compiler/buf.h"
-#include "compiler/model.h"
-#include "compiler/place.h"
+#include "compiler/base/buf.h"
+#include "compiler/model/model.h"
+#include "compiler/place/place.h"
 
 /* What a target writes for one node: the bytes, and where (the table's path
  * unless the target chooses one, e.g. per OS family) with which mode. */

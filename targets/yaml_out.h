@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <yaml.h>
 
-#include "compiler/arena.h"
-#include "compiler/buf.h"
-#include "compiler/daos.h"
+#include "compiler/base/arena.h"
+#include "compiler/base/buf.h"
+#include "compiler/model/daos.h"
 
 typedef struct yaml_out {
 	yaml_emitter_t em;

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/compile.h"
-#include "compiler/render.h"
-#include "compiler/safety.h"
-#include "compiler/selfcheck.h"
+#include "compiler/base/safe.h"
+#include "compiler/lint/compile.h"
+#include "compiler/tree/render.h"
+#include "compiler/tree/selfcheck.h"
 
 /* Relative includes resolve from the golden fixtures, as the seeds expect. */
 #define FUZZ_NAME "tests/golden/diag/fuzz.dsl"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compiler/compile.h"
-#include "compiler/output.h"
+#include "compiler/lint/compile.h"
+#include "compiler/tree/output.h"
 
 static char root[256], out[300];
 

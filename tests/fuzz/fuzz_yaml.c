@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/compile.h"
-#include "compiler/topology.h"
-#include "compiler/yaml_lint.h"
+#include "compiler/lint/compile.h"
+#include "compiler/lint/yaml_lint.h"
+#include "compiler/model/topology.h"
 
 static const topology *topo;
 

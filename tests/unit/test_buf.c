@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/arena.h"
-#include "compiler/buf.h"
+#include "compiler/base/arena.h"
+#include "compiler/base/buf.h"
 #include "unit.h"
 
 /* "x...x" of n bytes, the expected text for a width of n */

@@ -5,9 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compiler/diag.h"
-#include "compiler/fix.h"
-#include "compiler/output.h"
+#include "compiler/base/diag.h"
+#include "compiler/lint/fix.h"
+#include "compiler/tree/output.h"
 #include "unit.h"
 
 START_TEST(positions_from_offsets)

@@ -1,8 +1,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/place.h"
-#include "compiler/value.h"
+#include "compiler/base/value.h"
+#include "compiler/place/place.h"
 #include "targets/targets.h"
 #include "unit.h"
 

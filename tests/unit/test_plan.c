@@ -2,10 +2,11 @@
  * kind, and the disruption table's longest match. */
 #include <string.h>
 
-#include "compiler/buf.h"
-#include "compiler/plan.h"
-#include "compiler/semdiff.h"
-#include "compiler/value.h"
+#include "compiler/base/buf.h"
+#include "compiler/base/value.h"
+#include "compiler/plan/plan.h"
+#include "compiler/plan/semdiff.h"
+#include "compiler/tree/disruption.h"
 #include "unit.h"
 
 START_TEST(host_lists_compress_back)

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/oclass.h"
-#include "compiler/pools.h"
+#include "compiler/model/oclass.h"
+#include "compiler/place/pools.h"
 #include "unit.h"
 
 /* n one-engine nodes; %s: release, container lines */

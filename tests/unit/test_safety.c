@@ -1,12 +1,12 @@
-/* test_safety.c - the output contexts of compiler/safety.c, checked arithmetic
+/* test_safety.c - the output contexts of compiler/base/safe.c, checked arithmetic
  * and bounded diagnostics. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "compiler/safety.h"
-#include "compiler/value.h"
+#include "compiler/base/safe.h"
+#include "compiler/base/value.h"
 #include "unit.h"
 
 START_TEST(names_are_file_name_components)

@@ -1,5 +1,5 @@
-#include "compiler/place.h"
-#include "compiler/topology.h"
+#include "compiler/model/topology.h"
+#include "compiler/place/place.h"
 #include "unit.h"
 
 START_TEST(linear_numbering_puts_siblings_at_plus_cores)

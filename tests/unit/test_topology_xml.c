@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compiler/fabric.h"
-#include "compiler/place.h"
-#include "compiler/topology.h"
+#include "compiler/model/fabric.h"
+#include "compiler/model/topology.h"
+#include "compiler/place/place.h"
 #include "unit.h"
 
 #define REF "../shared/reference/hwloc/"

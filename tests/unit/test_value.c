@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "compiler/value.h"
+#include "compiler/base/value.h"
 #include "unit.h"
 
 START_TEST(sizes_take_binary_units_only)

@@ -4,7 +4,7 @@
 
 #include <check.h>
 
-#include "compiler/compile.h"
+#include "compiler/lint/compile.h"
 
 Suite *suite_value(void);
 Suite *suite_topology(void);

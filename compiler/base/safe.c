@@ -1,0 +1,143 @@
+/* safety.c - output contexts and the gate that reports what they refuse. */
+#include "safe.h"
+
+#include <string.h>
+
+
+bool safe_utf8(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	while (p < end) {
+		unsigned c = *p;
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		int len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		if (!len || end - p < len)
+			return false;
+		unsigned lo = 0x80, hi = 0xbf; /* the second byte's range (RFC 3629 table 3-7) */
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f; /* no surrogates */
+		else if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f; /* nothing past U+10FFFF */
+		if (p[1] < lo || p[1] > hi)
+			return false;
+		for (int i = 2; i < len; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += len;
+	}
+	return true;
+}
+
+static bool name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+	       c == '-';
+}
+
+const char *safe_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > SAFE_NAME_MAX)
+		return "a name has 1 to 253 characters";
+	if (s[0] == '.' || s[0] == '-')
+		return "a name does not start with '.' or '-'";
+	for (size_t i = 0; i < n; i++)
+		if (!name_char((unsigned char)s[i]))
+			return "a name has only letters, digits, '.', '_' and '-'";
+	return NULL;
+}
+
+const char *safe_ifname(const char *s)
+{
+	const char *why = safe_name(s);
+	return why ? why : strlen(s) > 15 ? "Linux interface names have at most 15 characters" : NULL;
+}
+
+const char *safe_line(const char *s)
+{
+	size_t n = strlen(s);
+	if (!safe_utf8(s, n))
+		return "it is not valid UTF-8";
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return "it holds a control character (a newline would start a new line of the file)";
+	return NULL;
+}
+
+const char *safe_kernel_word(const char *s, char *bad)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		*bad = c < 0x20 || c >= 0x7f ? '?' : *p; /* printable in messages */
+		if (c <= ' ' || c >= 0x7f)
+			return "spaces and control characters split or corrupt the command line";
+		if (c == '$')
+			return "sh and GRUB both expand it as a variable";
+		if (strchr(";&|<>{}", c))
+			return "GRUB's script parser ends the linux command there";
+		if (strchr("\"'\\`", c))
+			return "sh and GRUB read it as quoting";
+	}
+	return NULL;
+}
+
+const char *safe_kernel_param(const char *name, const char *value, char *bad)
+{
+	const char *why = safe_kernel_word(name, bad);
+	return why ? why : safe_kernel_word(value, bad);
+}
+
+bool safe_rel_path(const char *rel)
+{
+	char comp[SAFE_NAME_MAX + 1];
+	for (const char *p = rel;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 0 || n > SAFE_NAME_MAX)
+			return false;
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		if (safe_name(comp))
+			return false;
+		if (!slash)
+			return true;
+		p = slash + 1;
+	}
+}
+
+void safe_sh_word(buf *b, const char *s)
+{
+	buf_puts(b, "'");
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_add(b, p, 1);
+	buf_puts(b, "'");
+}
+
+const char *safe_echo(arena *a, const char *s)
+{
+	size_t n = strlen(s), keep = n;
+	if (n > SAFE_ECHO_MAX) {
+		keep = SAFE_ECHO_MAX;
+		while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+			keep--; /* not inside a UTF-8 sequence */
+	}
+	char *r = arena_alloc(a, keep + 4);
+	for (size_t i = 0; i < keep; i++)
+		r[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	strcpy(r + keep, keep < n ? "..." : "");
+	return r;
+}
+
+/* ---- the gate ------------------------------------------------------------ */
+
+/* Reports value at loc when why (what a safe_* check said) is set. */

@@ -1,0 +1,43 @@
+/* safe.h - what a byte of the description may become in an output.
+ *
+ * dslc's output runs as root on every node (scripts, units, the kernel
+ * command line), and dslc itself runs on untrusted pull requests, so nothing
+ * in a description is trusted. One function per output context; every
+ * target uses them, and safety_check_model (safety.h) reports at the source line each
+ * value a target would refuse. Neither depends on a lint rule: suppressions
+ * and --disable silence reports, never these checks (SPEC.md, "Security
+ * model"). */
+#ifndef DSLC_SAFE_H
+#define DSLC_SAFE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+#include "buf.h"
+
+/* 253: a DNS name; a path component stays under the file systems' 255 */
+enum { SAFE_NAME_MAX = 253, SAFE_ECHO_MAX = 80 };
+
+/* Well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF). */
+bool safe_utf8(const char *s, size_t n);
+/* A file-name component: 1-253 letters, digits, '.', '_' or '-', not starting
+ * with '.' or '-'. NULL when safe, else why not. */
+const char *safe_name(const char *s);
+/* A Linux interface name: a safe_name of at most 15 characters (IFNAMSIZ). */
+const char *safe_ifname(const char *s);
+/* One line of text for a comment or a unit value: UTF-8, no control bytes. */
+const char *safe_line(const char *s);
+/* A kernel command-line word that sh and GRUB both read verbatim. */
+const char *safe_kernel_word(const char *s, char *bad);
+/* A kernel parameter: its name and its value are both safe_kernel_words. */
+const char *safe_kernel_param(const char *name, const char *value, char *bad);
+/* A relative output path: safe_name components separated by single '/'. */
+bool safe_rel_path(const char *rel);
+/* Appends s as one POSIX shell word, single-quoted (always). */
+void safe_sh_word(buf *b, const char *s);
+/* s cut to SAFE_ECHO_MAX bytes (at a UTF-8 boundary) with "...", and control
+ * bytes shown as '?': what diagnostics echo of a user's value. */
+const char *safe_echo(arena *a, const char *s);
+
+#endif

@@ -1,0 +1,561 @@
+/* main.c - the dslc command line. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/rules.h"
+#include "compiler/base/value.h"
+#include "compiler/lint/compile.h"
+#include "compiler/lint/fix.h"
+#include "compiler/lint/yaml_lint.h"
+#include "compiler/model/kw.h"
+#include "compiler/place/place.h"
+#include "compiler/plan/plan.h"
+#include "compiler/tree/disruption.h"
+#include "compiler/tree/output.h"
+#include "compiler/tree/selfcheck.h"
+#include "report.h"
+#include "show.h"
+#include "targets/targets.h"
+
+#ifndef DSLC_VERSION
+#define DSLC_VERSION "0.1.0"
+#endif
+
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+
+static const char usage[] =
+	"usage: dslc <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  build FILE -o DIR [--check] [--strict]  compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
+	"                                --check compares with DIR instead of writing (exit 1 when stale);\n"
+	"                                --strict reads every file instead of trusting DIR.dslc-cache\n"
+	"  lint FILE [--fix]             report findings only; --fix applies the exact edits findings\n"
+	"                                carry (SARIF/JSON `fixes`) to the files, then lints again\n"
+	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
+	"                                lint a hand-written DAOS server or agent config\n"
+	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
+	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
+	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json] [--max-values N]\n"
+	"                                what the change does to each node, grouped, with its disruption\n"
+	"                                (exit 0 none, 3 changes, 4 data loss or not applicable)\n"
+	"  disruptions                   the disruption table (markdown)\n"
+	"  explain ID                    print a rule's explanation\n"
+	"  rules [--markdown|--format json]  list every rule\n"
+	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
+	"  version                       print the version\n"
+	"\n"
+	"options:\n"
+	"  --format text|json|sarif|github  findings format of lint (show: text or json)\n"
+	"  --fail-on error|warning|note  lowest severity that fails (default: error)\n"
+	"  --disable ID[,ID] / --enable ID[,ID]  switch rules off or back on (in order)\n"
+	"  --max-findings N              print at most N findings (default 100, 0 = all)\n"
+	"\n"
+	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
+
+typedef struct cli {
+	const char *cmd, *file, *out, *node, *format, *topology, *release;
+	int64_t mem_gib; /* --mem-gib: the node's RAM for hand-written YAML (0: unknown) */
+	uint64_t hugepage_size; /* --hugepage-size: 2MiB or 1GiB (0: the topology's, else 2MiB) */
+	bool check, strict, markdown;
+	diag_severity fail_on;
+	unsigned max_findings;
+	bool disabled[R__COUNT]; /* --disable / --enable, applied in order */
+	bool fix;                /* lint --fix */
+	const char *against, *against_source; /* plan */
+	unsigned max_values;     /* plan --max-values */
+	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
+} cli;
+
+/* --disable a,b / --enable a: every id must be a rule. */
+static int toggle_rules(cli *c, const char *list, bool disable)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *id = strtok(buf, ","); id; id = strtok(NULL, ",")) {
+		const rule_info *r = rule_find(id);
+		if (!r) {
+			const char *names[R__COUNT];
+			for (int i = 0; i < R__COUNT; i++)
+				names[i] = rule_table[i].id;
+			const char *sug = kw_suggest(id, names, R__COUNT);
+			fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", id, sug ? "; did you mean '" : "",
+				sug ? sug : "", sug ? "'?" : "");
+			return EXIT_USAGE;
+		}
+		if (disable && !rule_silenceable(r)) {
+			fprintf(stderr, "dslc: %s cannot be disabled: %s\n", id,
+				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output"
+				: r->rule == R_PLAN_INCOMPLETE ? "a silenced finding must not change what is built"
+				: r->rule == R_INTERNAL_CONSISTENCY ? "it keeps configs DAOS refuses out of the output"
+							       : "the input could not be read");
+			return EXIT_USAGE;
+		}
+		c->disabled[r->rule] = disable;
+	}
+	return -1;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "dslc: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->fail_on = SEV_ERROR;
+	c->max_findings = 100;
+	c->max_values = 10;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs a directory", a);
+			c->out = argv[i];
+		} else if (strcmp(a, "--format") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs text or json", a);
+			report_format f;
+			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0)
+				return usage_error("--format takes text, json, sarif, github or (plan) markdown, not '%s'", argv[i]);
+			c->format = argv[i];
+		} else if (strcmp(a, "--against") == 0 || strcmp(a, "--against-source") == 0) {
+			if (++i == argc)
+				return usage_error(strcmp(a, "--against") == 0 ? "%s needs an output directory" : "%s needs a description", a);
+			*(strcmp(a, "--against") == 0 ? &c->against : &c->against_source) = argv[i];
+		} else if (strcmp(a, "--max-values") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number", a);
+			long v = strtol(argv[i], &end, 10);
+			if (*end || v < 0 || v > 1000000)
+				return usage_error("--max-values takes a number (0 = all), not '%s'", argv[i]);
+			c->max_values = (unsigned)v;
+		} else if (strcmp(a, "--disable") == 0 || strcmp(a, "--enable") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs rule ids", a);
+			int rc = toggle_rules(c, argv[i], strcmp(a, "--disable") == 0);
+			if (rc >= 0)
+				return rc;
+		} else if (strcmp(a, "--topology") == 0 || strcmp(a, "--release") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs a value", a);
+			if (strcmp(a, "--release") == 0 && !daos_release_find(argv[i]))
+				return usage_error("--release takes a DAOS release such as 2.6 or 2.8, not '%s'", argv[i]);
+			*(strcmp(a, "--topology") == 0 ? &c->topology : &c->release) = argv[i];
+		} else if (strcmp(a, "--mem-gib") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number of GiB", a);
+			long long v = strtoll(argv[i], &end, 10);
+			if (*end || v <= 0 || v > 1048576)
+				return usage_error("--mem-gib takes the node's memory in GiB (1 to 1048576), not '%s'", argv[i]);
+			c->mem_gib = v;
+		} else if (strcmp(a, "--hugepage-size") == 0) {
+			const char *why;
+			if (++i == argc)
+				return usage_error("%s needs 2MiB or 1GiB", a);
+			if (!val_size(argv[i], &c->hugepage_size, &why) || (c->hugepage_size != 2 * MiB && c->hugepage_size != GiB))
+				return usage_error("--hugepage-size takes 2MiB or 1GiB, not '%s'", argv[i]);
+		} else if (strcmp(a, "--check") == 0) {
+			c->check = true;
+		} else if (strcmp(a, "--strict") == 0) {
+			c->strict = true;
+		} else if (strcmp(a, "--markdown") == 0) {
+			c->markdown = true;
+		} else if (strcmp(a, "--fix") == 0) {
+			c->fix = true;
+		} else if (strcmp(a, "--fail-on") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs error, warning or note", a);
+			if (strcmp(argv[i], "error") == 0)
+				c->fail_on = SEV_ERROR;
+			else if (strcmp(argv[i], "warning") == 0)
+				c->fail_on = SEV_WARNING;
+			else if (strcmp(argv[i], "note") == 0)
+				c->fail_on = SEV_NOTE;
+			else
+				return usage_error("--fail-on takes error, warning or note, not '%s'", argv[i]);
+		} else if (strcmp(a, "--max-findings") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number", a);
+			long v = strtol(argv[i], &end, 10);
+			if (*end || v < 0)
+				return usage_error("--max-findings takes a number, not '%s'", argv[i]);
+			c->max_findings = (unsigned)v;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			c->cmd = "help";
+		} else if (strcmp(a, "--version") == 0) {
+			c->cmd = "version";
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option '%s'", a);
+		} else if (!c->cmd) {
+			c->cmd = a;
+		} else if (!c->file) {
+			c->file = a;
+		} else if (!c->node) {
+			c->node = a;
+		} else {
+			return usage_error("unexpected argument '%s'", a);
+		}
+	}
+	if (!c->cmd)
+		return usage_error("%s", "no command given");
+	return -1;
+}
+
+static void print_summary(const compilation *comp, FILE *out)
+{
+	unsigned e = diag_count(&comp->dc, SEV_ERROR), w = diag_count(&comp->dc, SEV_WARNING),
+		 n = diag_count(&comp->dc, SEV_NOTE);
+	if (e + w + n)
+		fprintf(out, "dslc: %u error%s, %u warning%s%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
+			n ? (n == 1 ? ", 1 note" : ", notes") : "");
+}
+
+static bool fails(const compilation *comp, diag_severity fail_on)
+{
+	for (int s = fail_on; s <= SEV_ERROR; s++)
+		if (diag_count(&comp->dc, (diag_severity)s))
+			return true;
+	return false;
+}
+
+static const char *read_error(void)
+{
+	return src_strerror(errno);
+}
+
+static int compile_or_fail(compilation *comp, const char *file, const bool *disabled)
+{
+	if (!file) {
+		fprintf(stderr, "dslc: no input file\n%s", usage);
+		return EXIT_USAGE; /* nothing to free: compile_file was not called */
+	}
+	if (!compile_file_with(comp, file, disabled)) {
+		fprintf(stderr, "dslc: cannot read '%s': %s\n", file, read_error());
+		compile_free(comp);
+		return EXIT_USAGE;
+	}
+	diag_sort(&comp->dc);
+	return -1;
+}
+
+static void drop_disabled(const cli *c, compilation *comp)
+{
+	for (int i = 0; i < R__COUNT; i++)
+		if (c->disabled[i])
+			diag_drop_rule(&comp->dc, &rule_table[i]);
+}
+
+static int cmd_lint(const cli *c)
+{
+	report_format fmt = REPORT_TEXT;
+	if (c->format && !report_format_parse(c->format, &fmt))
+		return usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
+	if (!c->file) {
+		fprintf(stderr, "dslc: no input file\n%s", usage);
+		return EXIT_USAGE;
+	}
+	compilation comp;
+	int rc = EXIT_CLEAN;
+	bool yaml = yaml_lint_is_yaml(c->file);
+	if (!yaml && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
+		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
+			"a DSL file names its topology and release itself\n");
+		return EXIT_USAGE;
+	}
+	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology, c->mem_gib, c->hugepage_size) : compile_file_with(&comp, c->file, c->disabled))) {
+		const char *why = read_error();
+		if (fmt == REPORT_TEXT) {
+			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);
+			compile_free(&comp);
+			return EXIT_USAGE;
+		}
+		/* machine formats stay valid: the failure is a finding at the file */
+		uint32_t id = src_add(&comp.src, c->file, "", 0);
+		diag *d = diag_report(&comp.dc, R_IO, (src_loc){id, 0, 0}, "cannot read '%s': %s", c->file, why);
+		diag_help(&comp.dc, d, "check the path and permissions");
+		rc = EXIT_USAGE;
+	}
+	drop_disabled(c, &comp);
+	/* what the build would write passes the build's own check */
+	if (!yaml && rc == EXIT_CLEAN && !diag_count(&comp.dc, SEV_ERROR))
+		selfcheck_model(&comp.m, c->disabled);
+	diag_sort(&comp.dc);
+	if (c->fix && rc == EXIT_CLEAN) {
+		fix_result fr = fix_apply(&comp.dc, stderr);
+		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
+			fr.files == 1 ? "" : "s");
+		if (c->fix_pass)
+			fprintf(stderr, " (pass %d)", c->fix_pass + 1);
+		if (fr.skipped)
+			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
+		fputc('\n', stderr);
+		if (fr.refused) {
+			compile_free(&comp);
+			return EXIT_USAGE;
+		}
+		if (fr.files) { /* fixed files may show the next finding: lint what was written */
+			compile_free(&comp);
+			cli again = *c;
+			again.fix_pass = c->fix_pass + 1;
+			again.fix = again.fix_pass < 10;
+			return cmd_lint(&again);
+		}
+		/* nothing written: what is left is what this pass found */
+	}
+	if (report_print(&comp.dc, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+		rc = EXIT_USAGE;
+	fflush(stdout);
+	if (fmt == REPORT_TEXT)
+		print_summary(&comp, stderr);
+	if (rc == EXIT_CLEAN && fails(&comp, c->fail_on))
+		rc = EXIT_FINDINGS;
+	compile_free(&comp);
+	return rc;
+}
+
+static void describe_placement(const model *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (!p || !p->nengines)
+			continue;
+		fprintf(out, "dslc: %s: %d engine%s on", m->specs[i]->origin, p->nengines, p->nengines == 1 ? "" : "s");
+		for (int e = 0; e < p->nengines; e++)
+			fprintf(out, "%s %s", e ? "," : "", p->engines[e].nic ? p->engines[e].nic->name : "no NIC");
+		fprintf(out, ", %s\n", p->pinned_mode ? "pinned_numa_node (each engine starts at its NUMA node's first core)"
+							: "first_core (engine cores do not start at their NUMA node's first core; "
+							  "DAOS then drops NUMA pinning)");
+	}
+}
+
+static int cmd_build(const cli *c)
+{
+	if (!c->out) {
+		fprintf(stderr, "dslc: build needs -o DIR\n%s", usage);
+		return EXIT_USAGE;
+	}
+	compilation comp;
+	int rc = compile_or_fail(&comp, c->file, c->disabled);
+	if (rc >= 0)
+		return rc;
+	drop_disabled(c, &comp);
+	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled))
+		diag_sort(&comp.dc);
+	diag_print_text(&comp.dc, stderr, c->max_findings);
+	print_summary(&comp, stderr);
+	if (diag_count(&comp.dc, SEV_ERROR)) {
+		fprintf(stderr, "dslc: nothing written: fix the errors above\n");
+		compile_free(&comp);
+		return EXIT_FINDINGS;
+	}
+	output_stats st;
+	output_opts opts = {c->check, c->strict, "dslc " DSLC_VERSION};
+	rc = output_build(&comp.m, c->out, &opts, &st);
+	if (rc == 0 && !c->check) {
+		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,
+			comp.m.nnodes, c->out, st.written, st.unchanged, st.removed);
+		describe_placement(&comp.m, stderr);
+	} else if (c->check) {
+		if (rc == 0)
+			fprintf(stderr, "dslc: %s is up to date (%zu files)\n", c->out, st.files);
+		else if (rc == 1 && st.files)
+			fprintf(stderr, "dslc: %s is stale: %zu of %zu files differ, are missing or extra; run dslc build\n",
+				c->out, st.stale, st.files);
+	}
+	if (rc == 0 && fails(&comp, c->fail_on))
+		rc = EXIT_FINDINGS;
+	compile_free(&comp);
+	return rc;
+}
+
+static int cmd_plan(const cli *c)
+{
+	if (!c->file || (!c->against == !c->against_source)) {
+		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
+		return EXIT_USAGE;
+	}
+	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values};
+	if (c->format && strcmp(c->format, "markdown") == 0)
+		o.format = PLAN_MARKDOWN;
+	else if (c->format && strcmp(c->format, "json") == 0)
+		o.format = PLAN_JSON;
+	else if (c->format && strcmp(c->format, "text") != 0)
+		return usage_error("plan --format takes text, markdown or json, not '%s'", c->format);
+	o.colour = o.format == PLAN_TEXT && diag_use_colour(stdout);
+	return plan_run(&o, "dslc " DSLC_VERSION);
+}
+
+static int cmd_show(const cli *c)
+{
+	if (!c->node) {
+		fprintf(stderr, "dslc: show needs a node name: dslc show FILE NODE\n");
+		return EXIT_USAGE;
+	}
+	compilation comp;
+	int rc = compile_or_fail(&comp, c->file, c->disabled);
+	if (rc >= 0)
+		return rc;
+	const node *nd = model_node(&comp.m, c->node);
+	if (diag_count(&comp.dc, SEV_ERROR) || !nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
+		diag_print_text(&comp.dc, stderr, c->max_findings);
+		print_summary(&comp, stderr);
+		if (!nd)
+			fprintf(stderr, "dslc: %s is not a node of %s\n", c->node, c->file);
+		else
+			fprintf(stderr, "dslc: the plan of %s cannot be shown: fix the errors above\n", c->node);
+		compile_free(&comp);
+		return EXIT_FINDINGS;
+	}
+	if (c->format && strcmp(c->format, "json") == 0)
+		rc = show_node_json(&comp.m, nd, stdout);
+	else
+		show_node_text(&comp.m, nd, stdout);
+	compile_free(&comp);
+	return rc > 0 ? rc : EXIT_CLEAN;
+}
+
+static void print_rule(const rule_info *r, bool markdown)
+{
+	if (markdown) {
+		printf("### `%s`\n\n", r->id);
+		printf("- severity: %s\n- category: %s\n- summary: %s\n\n", severity_name(r->severity), r->category, r->summary);
+		printf("%s\n\nFix: %s\n\n", r->explanation, r->fix);
+		return;
+	}
+	printf("%s (%s, %s): %s\n\n%s\n\nfix: %s\n", r->id, severity_name(r->severity), r->category, r->summary,
+	       r->explanation, r->fix);
+}
+
+static int cmd_explain(const cli *c)
+{
+	if (!c->file) {
+		fprintf(stderr, "dslc: explain needs a rule id (see `dslc rules`)\n");
+		return EXIT_USAGE;
+	}
+	const rule_info *r = rule_find(c->file);
+	if (!r) {
+		const char *names[R__COUNT];
+		for (int i = 0; i < R__COUNT; i++)
+			names[i] = rule_table[i].id;
+		const char *sug = kw_suggest(c->file, names, R__COUNT);
+		fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", c->file, sug ? "; did you mean '" : "",
+			sug ? sug : "", sug ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	print_rule(r, false);
+	return EXIT_CLEAN;
+}
+
+static int cmd_rules(const cli *c)
+{
+	if (c->format && strcmp(c->format, "json") == 0) {
+		json_t *a = json_array();
+		for (int i = 0; i < R__COUNT; i++) {
+			const rule_info *r = &rule_table[i];
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", r->id, "severity",
+							   severity_name(r->severity), "category", r->category, "summary", r->summary,
+							   "explanation", r->explanation, "fix", r->fix));
+		}
+		int rc = json_dumpf(a, stdout, JSON_INDENT(2)) == 0 ? EXIT_CLEAN : EXIT_USAGE;
+		putchar('\n');
+		json_decref(a);
+		return rc;
+	}
+	for (int i = 0; i < R__COUNT; i++) {
+		const rule_info *r = &rule_table[i];
+		if (c->markdown)
+			print_rule(r, true);
+		else
+			printf("%-26s %-8s %-10s %s\n", r->id, severity_name(r->severity), r->category, r->summary);
+	}
+	return EXIT_CLEAN;
+}
+
+static void print_table(const kw_table *t, const char *title)
+{
+	printf("### %s\n\n| keyword | syntax | meaning |\n|---|---|---|\n", title);
+	for (size_t i = 0; i < t->n; i++)
+		printf("| `%s` | `%s` | %s |\n", t->kws[i].name, t->kws[i].syntax, t->kws[i].doc);
+	printf("\n");
+}
+
+static int cmd_keywords(bool markdown)
+{
+	if (!markdown) {
+		const kw_table *all[] = {&kw_top, &kw_cluster, &kw_fabric, &kw_hardware, &kw_numa, &kw_profile,
+			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_kube, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container};
+		for (size_t t = 0; t < sizeof(all) / sizeof(all[0]); t++)
+			for (size_t i = 0; i < all[t]->n; i++)
+				printf("%s\t%s\n", all[t]->block, all[t]->kws[i].name);
+		return EXIT_CLEAN;
+	}
+	print_table(&kw_top, "Top level");
+	print_table(&kw_cluster, "`cluster` block");
+	print_table(&kw_fabric, "`fabric` block (in `cluster`)");
+	print_table(&kw_hardware, "`hardware` block");
+	print_table(&kw_numa, "`numa` block (in `hardware`)");
+	print_table(&kw_profile, "`profile` block (also in `nodes` and `node` blocks)");
+	print_table(&kw_engine, "`engine` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_kernel, "`kernel` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_kubelet, "`kubelet` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_network, "`network` block (in `profile`, `nodes` and `node` blocks)");
+	print_table(&kw_kube, "`kubernetes` block (in `cluster`)");
+	print_table(&kw_bmc, "`bmc redfish` block (in `hardware`)");
+	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
+	print_table(&kw_pool, "`pool` block");
+	print_table(&kw_container, "`container` block");
+	printf("### Artifacts\n\n| target | path | content |\n|---|---|---|\n");
+	for (size_t i = 0; i < target_count; i++)
+		printf("| `%s` | `out/nodes/<host>/%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);
+	for (size_t i = 0; i < cluster_target_count; i++)
+		printf("| `%s` | `out/cluster/%s` | %s |\n", cluster_target_table[i].name, cluster_target_table[i].path,
+		       cluster_target_table[i].doc);
+	printf("| `manifest` | `out/manifest.json` | Every file with its node, target, size and sha256 (schemas/manifest.schema.json). |\n\n");
+	return EXIT_CLEAN;
+}
+
+int main(int argc, char **argv)
+{
+	cli c;
+	int rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
+	if (strcmp(c.cmd, "build") == 0)
+		return cmd_build(&c);
+	if (strcmp(c.cmd, "lint") == 0)
+		return cmd_lint(&c);
+	if (strcmp(c.cmd, "show") == 0)
+		return cmd_show(&c);
+	if (strcmp(c.cmd, "plan") == 0)
+		return cmd_plan(&c);
+	if (strcmp(c.cmd, "disruptions") == 0) {
+		disruption_print_markdown(stdout);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c.cmd, "explain") == 0)
+		return cmd_explain(&c);
+	if (strcmp(c.cmd, "rules") == 0)
+		return cmd_rules(&c);
+	if (strcmp(c.cmd, "keywords") == 0)
+		return cmd_keywords(c.markdown);
+	if (strcmp(c.cmd, "version") == 0) {
+		printf("dslc %s\n", DSLC_VERSION);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c.cmd, "help") == 0) {
+		fputs(usage, stdout);
+		return EXIT_CLEAN;
+	}
+	return usage_error("unknown command '%s'", c.cmd);
+}

@@ -1,0 +1,290 @@
+#include "report.h"
+
+#include <jansson.h>
+#include <string.h>
+
+#include "compiler/base/sha256.h"
+
+
+bool report_format_parse(const char *s, report_format *out)
+{
+	static const struct { const char *name; report_format f; } names[] = {
+		{"text", REPORT_TEXT}, {"json", REPORT_JSON}, {"sarif", REPORT_SARIF}, {"github", REPORT_GITHUB},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i].name, s) == 0) {
+			*out = names[i].f;
+			return true;
+		}
+	return false;
+}
+
+const char *report_path(arena *a, const char *path)
+{
+	/* split into segments, fold "." and "x/..", join again */
+	char *copy = arena_strdup(a, path);
+	const char *segs[256];
+	int n = 0;
+	bool absolute = path[0] == '/';
+	for (char *tok = strtok(copy, "/"); tok; tok = strtok(NULL, "/")) {
+		if (strcmp(tok, ".") == 0)
+			continue;
+		if (strcmp(tok, "..") == 0 && n > 0 && strcmp(segs[n - 1], "..") != 0) {
+			n--;
+			continue;
+		}
+		if (n < 256)
+			segs[n++] = tok;
+	}
+	size_t len = 2;
+	for (int i = 0; i < n; i++)
+		len += strlen(segs[i]) + 1;
+	char *r = arena_alloc(a, len);
+	char *p = r;
+	if (absolute)
+		*p++ = '/';
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(segs[i]);
+		memcpy(p, segs[i], l);
+		p += l;
+		if (i + 1 < n)
+			*p++ = '/';
+	}
+	*p = '\0';
+	return r;
+}
+
+typedef struct span {
+	const char *file; /* NULL: no location */
+	unsigned line, col, end_line, end_col;
+} span;
+
+/* The exact bytes of a fix: an empty region is an insertion point. */
+static span span_exact(diag_ctx *dc, src_loc loc)
+{
+	span s = {0};
+	const src_file *f = src_get(dc->src, loc.file);
+	if (!f)
+		return s;
+	s.file = report_path(dc->ar, f->path);
+	src_pos a = src_position(dc->src, loc.file, loc.start);
+	src_pos b = src_position(dc->src, loc.file, loc.end);
+	s.line = a.line;
+	s.col = a.col;
+	s.end_line = b.line;
+	s.end_col = b.col;
+	return s;
+}
+
+/* A finding's place: at least one character wide. */
+static span span_of(diag_ctx *dc, src_loc loc)
+{
+	if (loc.end <= loc.start)
+		loc.end = loc.start + 1;
+	span s = span_exact(dc, loc);
+	if (s.end_line == s.line && s.end_col <= s.col)
+		s.end_col = s.col + 1;
+	return s;
+}
+
+static json_t *json_region(span s)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "startLine", (json_int_t)s.line, "startColumn", (json_int_t)s.col,
+			 "endLine", (json_int_t)s.end_line, "endColumn", (json_int_t)s.end_col);
+}
+
+static int dump(json_t *root, FILE *out)
+{
+	int rc = json_dumpf(root, out, JSON_INDENT(2)) == 0 ? 0 : 2;
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static int print_json(diag_ctx *dc, FILE *out, const char *version)
+{
+	json_t *items = json_array();
+	for (size_t i = 0; i < dc->n; i++) {
+		diag *d = dc->items[i];
+		span s = span_of(dc, d->loc);
+		json_t *o = json_object();
+		json_object_set_new(o, "file", s.file ? json_string(s.file) : json_null());
+		json_object_set_new(o, "line", s.file ? json_integer(s.line) : json_null());
+		json_object_set_new(o, "column", s.file ? json_integer(s.col) : json_null());
+		json_object_set_new(o, "endLine", s.file ? json_integer(s.end_line) : json_null());
+		json_object_set_new(o, "endColumn", s.file ? json_integer(s.end_col) : json_null());
+		json_object_set_new(o, "severity", json_string(severity_name(d->severity)));
+		json_object_set_new(o, "ruleId", json_string(d->rule->id));
+		json_object_set_new(o, "message", json_string(d->msg));
+		json_t *notes = json_array();
+		for (diag_note *n = d->notes; n; n = n->next) {
+			span ns = span_of(dc, n->loc);
+			json_t *no = json_object();
+			if (ns.file) {
+				json_object_set_new(no, "file", json_string(ns.file));
+				json_object_set_new(no, "line", json_integer(ns.line));
+				json_object_set_new(no, "column", json_integer(ns.col));
+			}
+			json_object_set_new(no, "message", json_string(n->msg));
+			json_array_append_new(notes, no);
+		}
+		json_object_set_new(o, "notes", notes);
+		json_object_set_new(o, "help", d->help ? json_string(d->help) : json_null());
+		json_t *fixes = json_array();
+		for (diag_fix *f = d->fixes; f; f = f->next) {
+			span fs = span_exact(dc, f->at);
+			json_array_append_new(fixes, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "file", fs.file, "line", (json_int_t)fs.line,
+							       "column", (json_int_t)fs.col, "endLine", (json_int_t)fs.end_line,
+							       "endColumn", (json_int_t)fs.end_col, "replacement", f->text));
+		}
+		json_object_set_new(o, "fixes", fixes);
+		json_array_append_new(items, o);
+	}
+	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
+				 "summary", "errors", (json_int_t)diag_count(dc, SEV_ERROR), "warnings",
+				 (json_int_t)diag_count(dc, SEV_WARNING), "notes", (json_int_t)diag_count(dc, SEV_NOTE));
+	return dump(root, out);
+}
+
+/* ---- SARIF 2.1.0 --------------------------------------------------------------- */
+
+static const char *sarif_level(diag_severity s)
+{
+	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
+}
+
+/* Stable across runs and unrelated edits: the rule, the message and the
+ * text of the source line (not its number). */
+static const char *fingerprint(diag_ctx *dc, const diag *d)
+{
+	size_t len = 0;
+	const char *line = "";
+	if (src_get(dc->src, d->loc.file)) {
+		src_pos p = src_position(dc->src, d->loc.file, d->loc.start);
+		line = src_line_text(dc->src, d->loc.file, p.line, &len);
+	}
+	char *key = arena_printf(dc->ar, "%s\n%s\n%.*s", d->rule->id, d->msg, (int)len, line);
+	char hex[65];
+	sha256_hex(key, strlen(key), hex);
+	return arena_printf(dc->ar, "%.32s:1", hex);
+}
+
+static int print_sarif(diag_ctx *dc, FILE *out, const char *version)
+{
+	json_t *rules = json_array();
+	for (int i = 0; i < R__COUNT; i++) {
+		const rule_info *r = &rule_table[i];
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
+			"id", r->id, "name", r->id, "shortDescription", "text", r->summary, "fullDescription", "text",
+			r->explanation, "help", "text", r->fix, "markdown", r->fix, "defaultConfiguration", "level",
+			sarif_level(r->severity), "properties", "tags", r->category));
+	}
+	json_t *results = json_array();
+	for (size_t i = 0; i < dc->n; i++) {
+		diag *d = dc->items[i];
+		span s = span_of(dc, d->loc);
+		if (!s.file)
+			continue; /* every dslc finding has a place; guard anyway */
+		const char *text = d->help ? arena_printf(dc->ar, "%s (%s)", d->msg, d->help) : d->msg;
+		json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:o}}], s:{s:s}}", "ruleId", d->rule->id,
+					"ruleIndex", (int)d->rule->rule, "level", sarif_level(d->severity), "message", "text",
+					text, "locations", "physicalLocation", "artifactLocation", "uri", s.file, "region",
+					json_region(s), "partialFingerprints", "primaryLocationLineHash", fingerprint(dc, d));
+		json_t *related = json_array();
+		int id = 1;
+		for (diag_note *n = d->notes; n; n = n->next) {
+			span ns = span_of(dc, n->loc);
+			if (!ns.file)
+				continue;
+			json_array_append_new(related, json_pack("{s:i, s:{s:{s:s}, s:o}, s:{s:s}}", "id", id++,
+				"physicalLocation", "artifactLocation", "uri", ns.file, "region", json_region(ns),
+				"message", "text", n->msg));
+		}
+		if (json_array_size(related))
+			json_object_set_new(res, "relatedLocations", related);
+		else
+			json_decref(related);
+		/* SARIF 2.1.0 section 3.55: one fix, its changes per file */
+		if (d->fixes) {
+			json_t *changes = json_array();
+			for (diag_fix *f = d->fixes; f; f = f->next) {
+				span fs = span_exact(dc, f->at);
+				json_array_append_new(changes, json_pack("{s:{s:s}, s:[{s:o, s:{s:s}}]}", "artifactLocation", "uri", fs.file,
+									 "replacements", "deletedRegion", json_region(fs),
+									 "insertedContent", "text", f->text));
+			}
+			json_object_set_new(res, "fixes", json_pack("[{s:{s:s}, s:o}]", "description", "text",
+								    d->help ? d->help : d->msg, "artifactChanges", changes));
+		}
+		json_array_append_new(results, res);
+	}
+	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
+		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
+		"name", "dslc", "semanticVersion", semver, "informationUri", "https://dslc.invalid/", "rules", rules,
+		"columnKind", "unicodeCodePoints", "results", results);
+	return dump(root, out);
+}
+
+/* ---- GitHub workflow commands -------------------------------------------------- */
+
+static void gh_escape(FILE *out, const char *s, bool property)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': fputs("%25", out); break;
+		case '\r': fputs("%0D", out); break;
+		case '\n': fputs("%0A", out); break;
+		case ':': fputs(property ? "%3A" : ":", out); break;
+		case ',': fputs(property ? "%2C" : ",", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static int print_github(diag_ctx *dc, FILE *out)
+{
+	fputs("::group::dslc\n", out);
+	/* errors first: GitHub shows 10 of each kind per step */
+	for (int sev = SEV_ERROR; sev >= SEV_NOTE; sev--)
+		for (size_t i = 0; i < dc->n; i++) {
+			diag *d = dc->items[i];
+			if ((int)d->severity != sev)
+				continue;
+			span s = span_of(dc, d->loc);
+			fprintf(out, "::%s ", sev == SEV_ERROR ? "error" : sev == SEV_WARNING ? "warning" : "notice");
+			if (s.file) {
+				fputs("file=", out);
+				gh_escape(out, s.file, true);
+				fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,", s.line, s.end_line, s.col, s.end_col);
+			}
+			fputs("title=", out);
+			gh_escape(out, arena_printf(dc->ar, "dslc %s", d->rule->id), true);
+			fputs("::", out);
+			char *msg = s.file ? arena_printf(dc->ar, "%s:%u:%u: %s [%s]", s.file, s.line, s.col, d->msg, d->rule->id)
+					   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
+			if (d->help)
+				msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
+			gh_escape(out, msg, false);
+			fputc('\n', out);
+		}
+	fputs("::endgroup::\n", out);
+	fprintf(out, "dslc: %u error%s, %u warning%s\n", diag_count(dc, SEV_ERROR), diag_count(dc, SEV_ERROR) == 1 ? "" : "s",
+		diag_count(dc, SEV_WARNING), diag_count(dc, SEV_WARNING) == 1 ? "" : "s");
+	return ferror(out) ? 2 : 0;
+}
+
+int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, const char *version)
+{
+	switch (f) {
+	case REPORT_TEXT:
+		diag_print_text(dc, out, max_shown);
+		return ferror(out) ? 2 : 0;
+	case REPORT_JSON: return print_json(dc, out, version);
+	case REPORT_SARIF: return print_sarif(dc, out, version);
+	case REPORT_GITHUB: return print_github(dc, out);
+	}
+	return 2;
+}

@@ -1,0 +1,201 @@
+/* show.c - a node's plan as a person or a script wants to read it. */
+#include "show.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+#include "compiler/place/place.h"
+
+typedef struct numa_view {
+	int numa;
+	const char *cpus, *os_cpus, *kube_cpus;
+	int os_first, os_n, kube_n;
+	const engine_plan *engine;
+	const char *engine_cpus;
+	uint64_t memory, scm, hugepages, reserved;
+} numa_view;
+
+static const char *cpus_of(arena *a, const topology *t, int first, int n)
+{
+	int *cpus = arena_alloc(a, (size_t)(n * TOPO_MAX_SMT + 1) * sizeof(int));
+	int k = place_cpus(t, first, n, cpus);
+	return topo_cpulist(a, cpus, k);
+}
+
+/* CPUs of a NUMA node that neither the OS nor an engine holds: Kubernetes'. */
+static const char *kube_cpus(arena *a, const node_plan *p, int numa, int *ncores)
+{
+	const topology *t = p->topo;
+	const topo_numa *tn = &t->numa[numa];
+	int *cpus = arena_alloc(a, (size_t)(tn->ncores * TOPO_MAX_SMT + 1) * sizeof(int));
+	int k = 0;
+	*ncores = 0;
+	for (int c = tn->first_core; c < tn->first_core + tn->ncores; c++) {
+		bool held = c >= p->os_first[numa] && c < p->os_first[numa] + p->os_count[numa];
+		for (int i = 0; i < p->nengines; i++)
+			held |= p->engines[i].placed && c >= p->engines[i].first_core &&
+				c < p->engines[i].first_core + p->engines[i].ncores;
+		if (held)
+			continue;
+		(*ncores)++;
+		for (int j = 0; j < t->cores[c].npus; j++)
+			cpus[k++] = t->cores[c].pus[j];
+	}
+	return topo_cpulist(a, cpus, k);
+}
+
+static numa_view view_of(const model *m, const node_plan *p, int n)
+{
+	numa_view v = {0};
+	const topology *t = p->topo;
+	v.numa = n;
+	v.cpus = cpus_of(m->ar, t, t->numa[n].first_core, t->numa[n].ncores);
+	v.os_first = p->os_first[n];
+	v.os_n = p->os_count[n];
+	v.os_cpus = cpus_of(m->ar, t, v.os_first, v.os_n);
+	v.kube_cpus = kube_cpus(m->ar, p, n, &v.kube_n);
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].numa == n && p->engines[i].placed) {
+			v.engine = &p->engines[i];
+			v.engine_cpus = cpus_of(m->ar, t, v.engine->first_core, v.engine->ncores);
+			v.scm = v.engine->scm_bytes;
+		}
+	v.memory = t->numa[n].memory;
+	v.hugepages = place_hugepages_on(p, n);
+	v.reserved = place_reserved_bytes(m) / (uint64_t)t->nnuma;
+	return v;
+}
+
+static const char *range(arena *a, int first, int n)
+{
+	if (n <= 0)
+		return "none";
+	return n == 1 ? arena_printf(a, "%d", first) : arena_printf(a, "%d-%d", first, first + n - 1);
+}
+
+void show_node_text(const model *m, const node *nd, FILE *out)
+{
+	const node_plan *p = nd->spec->plan;
+	const topology *t = p->topo;
+	fprintf(out, "node %s (%s, hardware %s)\n", nd->host, nd->spec->origin, nd->spec->hw->name);
+	fprintf(out, "  %d cores in %d NUMA nodes; DAOS is told %s\n", t->ncores, t->nnuma,
+		p->pinned_mode ? "pinned_numa_node" : "first_core (absolute hwloc logical core indexes)");
+	fprintf(out, "  hugepages: %lld pages of %llu MiB (%llu GiB)\n", (long long)p->nr_hugepages,
+		(unsigned long long)(p->hugepage_size / MiB), (unsigned long long)(p->hugepage_bytes / GiB));
+	if (nd->mgmt)
+		fprintf(out, "  mgmt %s%s%s\n", nd->mgmt, nd->gateway ? " gateway " : "", nd->gateway ? nd->gateway : "");
+	for (size_t i = 0; i < nd->spec->nstorage; i++)
+		if (nd->storage && nd->storage[i])
+			fprintf(out, "  storage %s %s\n", nd->spec->storage[i].iface, nd->storage[i]);
+	for (int n = 0; n < t->nnuma; n++) {
+		numa_view v = view_of(m, p, n);
+		fprintf(out, "NUMA node %d (os index %d): cores %s, CPUs %s\n", n, t->numa[n].os_index,
+			range(m->ar, t->numa[n].first_core, t->numa[n].ncores), v.cpus);
+		fprintf(out, "  os          cores %-9s CPUs %s\n", range(m->ar, v.os_first, v.os_n), v.os_n ? v.os_cpus : "none");
+		if (v.engine)
+			fprintf(out, "  engine %-4d cores %-9s CPUs %s  (%d targets, %d helpers, %s %d)\n", v.engine->index,
+				range(m->ar, v.engine->first_core, v.engine->ncores), v.engine_cpus, v.engine->targets,
+				v.engine->helpers, p->pinned_mode ? "pinned_numa_node" : "first_core",
+				p->pinned_mode ? t->numa[n].os_index : v.engine->first_core);
+		if (v.engine && v.engine->nic)
+			fprintf(out, "              fabric_iface %s: %s\n", v.engine->nic->name, v.engine->nic_why);
+		fprintf(out, "  kubernetes  %d cores  CPUs %s\n", v.kube_n, v.kube_n ? v.kube_cpus : "none");
+		const hardware *hw = nd->spec->hw;
+		for (size_t i = 0; i < hw->nnics; i++)
+			if (hw->nics[i].numa == n)
+				fprintf(out, "  nic   %s %s %s%s%s%s%s%s\n", hw->nics[i].name, hw->nics[i].pci, hw->nics[i].role,
+					hw->nics[i].link ? " " : "", hw->nics[i].link ? hw->nics[i].link : "",
+					hw->nics[i].rdma ? " (" : "", hw->nics[i].rdma ? hw->nics[i].rdma : "",
+					hw->nics[i].rdma ? ")" : "");
+		for (size_t i = 0; i < hw->nnvmes; i++) {
+			if (hw->nvmes[i].numa != n)
+				continue;
+			bool used = false;
+			if (v.engine)
+				for (int k = 0; k < v.engine->nnvmes; k++)
+					used |= v.engine->nvmes[k] == &hw->nvmes[i];
+			fprintf(out, "  nvme  %s%s\n", hw->nvmes[i].pci, used ? "" : " (not used)");
+		}
+		if (v.memory)
+			fprintf(out, "  memory %llu GiB: scm %llu + hugepages %llu + reserved %llu, %lld left\n",
+				(unsigned long long)(v.memory / GiB), (unsigned long long)(v.scm / GiB),
+				(unsigned long long)(v.hugepages / GiB), (unsigned long long)(v.reserved / GiB),
+				(long long)((int64_t)(v.memory - v.scm - v.hugepages - v.reserved) / (int64_t)GiB));
+	}
+}
+
+static json_t *cores_json(int first, int n)
+{
+	json_t *a = json_array();
+	for (int c = first; c < first + n; c++)
+		json_array_append_new(a, json_integer(c));
+	return a;
+}
+
+int show_node_json(const model *m, const node *nd, FILE *out)
+{
+	const node_plan *p = nd->spec->plan;
+	const topology *t = p->topo;
+	const hardware *hw = nd->spec->hw;
+	json_t *root = json_object();
+	json_object_set_new(root, "node", json_string(nd->host));
+	json_object_set_new(root, "hardware", json_string(hw->name));
+	json_object_set_new(root, "daos_affinity", json_string(p->pinned_mode ? "pinned_numa_node" : "first_core"));
+	json_object_set_new(root, "nr_hugepages", json_integer(p->nr_hugepages));
+	json_object_set_new(root, "hugepage_size", json_integer((json_int_t)p->hugepage_size));
+	json_t *numas = json_array();
+	for (int n = 0; n < t->nnuma; n++) {
+		numa_view v = view_of(m, p, n);
+		json_t *o = json_object();
+		json_object_set_new(o, "numa", json_integer(n));
+		json_object_set_new(o, "os_index", json_integer(t->numa[n].os_index));
+		json_object_set_new(o, "cores", cores_json(t->numa[n].first_core, t->numa[n].ncores));
+		json_object_set_new(o, "cpus", json_string(v.cpus));
+		json_object_set_new(o, "os_cores", cores_json(v.os_first, v.os_n));
+		json_object_set_new(o, "os_cpus", json_string(v.os_cpus));
+		json_object_set_new(o, "kubernetes_cpus", json_string(v.kube_cpus));
+		if (v.engine) {
+			json_t *e = json_object();
+			json_object_set_new(e, "index", json_integer(v.engine->index));
+			json_object_set_new(e, "cores", cores_json(v.engine->first_core, v.engine->ncores));
+			json_object_set_new(e, "cpus", json_string(v.engine_cpus));
+			json_object_set_new(e, "first_core", json_integer(v.engine->first_core));
+			json_object_set_new(e, "targets", json_integer(v.engine->targets));
+			json_object_set_new(e, "helpers", json_integer(v.engine->helpers));
+			json_object_set_new(e, "fabric_iface", v.engine->nic ? json_string(v.engine->nic->name) : json_null());
+			json_object_set_new(e, "fabric_iface_choice", v.engine->nic ? json_string(v.engine->nic_why) : json_null());
+			json_object_set_new(e, "fabric_iface_port", json_integer(v.engine->fabric_port));
+			json_t *d = json_array();
+			for (int k = 0; k < v.engine->nnvmes; k++)
+				json_array_append_new(d, json_string(v.engine->nvmes[k]->pci));
+			json_object_set_new(e, "bdev_list", d);
+			json_object_set_new(e, "scm_bytes", json_integer((json_int_t)v.engine->scm_bytes));
+			json_object_set_new(o, "engine", e);
+		} else {
+			json_object_set_new(o, "engine", json_null());
+		}
+		json_t *nics = json_array();
+		for (size_t i = 0; i < hw->nnics; i++)
+			if (hw->nics[i].numa == n)
+				json_array_append_new(nics, json_pack("{s:s, s:s, s:s, s:s?, s:s?}", "name", hw->nics[i].name, "pci",
+								       hw->nics[i].pci, "role", hw->nics[i].role, "rdma", hw->nics[i].rdma,
+								       "link", hw->nics[i].link));
+		json_object_set_new(o, "nics", nics);
+		json_t *nv = json_array();
+		for (size_t i = 0; i < hw->nnvmes; i++)
+			if (hw->nvmes[i].numa == n)
+				json_array_append_new(nv, json_string(hw->nvmes[i].pci));
+		json_object_set_new(o, "nvme", nv);
+		json_object_set_new(o, "memory", json_pack("{s:I, s:I, s:I, s:I}", "total", (json_int_t)v.memory, "scm",
+							    (json_int_t)v.scm, "hugepages", (json_int_t)v.hugepages, "reserved",
+							    (json_int_t)v.reserved));
+		json_array_append_new(numas, o);
+	}
+	json_object_set_new(root, "numa_nodes", numas);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : 2;
+	fputc('\n', out);
+	json_decref(root);
+	return rc;
+}

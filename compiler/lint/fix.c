@@ -1,0 +1,156 @@
+/* fix.c - see fix.h. */
+#include "fix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/base/buf.h"
+#include "compiler/base/file.h"
+
+typedef struct edit {
+	src_loc at;
+	const char *text;
+} edit;
+
+typedef struct edit_list {
+	edit *v;
+	size_t n, cap;
+} edit_list;
+
+static bool overlap(const edit *a, const edit *b)
+{
+	if (a->at.file != b->at.file)
+		return false;
+	if (a->at.start == b->at.start && a->at.end == b->at.end)
+		return strcmp(a->text, b->text) != 0; /* the same edit twice is one edit */
+	if (a->at.start == a->at.end || b->at.start == b->at.end) /* an insertion inside or at a replacement */
+		return a->at.start <= b->at.end && b->at.start <= a->at.end;
+	return a->at.start < b->at.end && b->at.start < a->at.end;
+}
+
+static bool taken(const edit_list *l, const edit *e)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].at.file == e->at.file && l->v[i].at.start == e->at.start && l->v[i].at.end == e->at.end &&
+		    strcmp(l->v[i].text, e->text) == 0)
+			return true;
+	return false;
+}
+
+/* Whether all of a finding's edits fit beside the ones taken. */
+static bool fits(const edit_list *l, const diag *d)
+{
+	for (const diag_fix *f = d->fixes; f; f = f->next) {
+		edit e = {f->at, f->text};
+		for (size_t i = 0; i < l->n; i++)
+			if (overlap(&l->v[i], &e))
+				return false;
+	}
+	return true;
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+	const edit *x = a, *y = b;
+	if (x->at.file != y->at.file)
+		return x->at.file < y->at.file ? -1 : 1;
+	return x->at.start < y->at.start ? -1 : x->at.start > y->at.start;
+}
+
+/* The file still holds the bytes that were linted, and is a regular file
+ * (never follow a symlink: the rename would replace the link). */
+static bool unchanged(const src_file *f, const char **why)
+{
+	struct stat st;
+	int same = file_same(AT_FDCWD, f->path, f->text, f->len, &st);
+	if (same != 1)
+		*why = same < 0 ? "not a regular file, or not readable" : "it changed since it was read";
+	return same == 1;
+}
+
+/* Writes text to path through a temporary beside it, keeping the mode. */
+static bool replace_file(arena *a, const char *path, const char *text, size_t len, const char **why)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*why = strerror(errno);
+		return false;
+	}
+	char *tmp = arena_printf(a, "%s.dslc-fix-%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return false;
+	}
+	bool ok = write_all(fd, text, len) == 0 && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		*why = strerror(errno);
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+static void write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log)
+{
+	const char *why;
+	if (!unchanged(f, &why)) {
+		fprintf(log, "dslc: --fix: %s not rewritten: %s\n", f->path, why);
+		r->refused++;
+		return;
+	}
+	buf b;
+	buf_init(&b);
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		buf_add(&b, f->text + at, e[i].at.start - at);
+		buf_puts(&b, e[i].text);
+		at = e[i].at.end;
+	}
+	buf_add(&b, f->text + at, f->len - at);
+	if (replace_file(dc->ar, f->path, b.data ? b.data : "", b.len, &why))
+		r->files++;
+	else {
+		fprintf(log, "dslc: --fix: cannot write %s: %s\n", f->path, why);
+		r->refused++;
+	}
+	buf_free(&b);
+}
+
+fix_result fix_apply(diag_ctx *dc, FILE *log)
+{
+	fix_result r = {0};
+	edit_list l = {0};
+	for (size_t i = 0; i < dc->n; i++) {
+		const diag *d = dc->items[i];
+		if (!d->fixes)
+			continue;
+		if (!fits(&l, d)) {
+			r.skipped++;
+			continue;
+		}
+		for (const diag_fix *f = d->fixes; f; f = f->next) {
+			edit e = {f->at, f->text};
+			const src_file *sf = src_get(dc->src, f->at.file);
+			if (!sf || f->at.end > sf->len || taken(&l, &e))
+				continue;
+			ARENA_PUSH(dc->ar, l.v, l.n, l.cap, e);
+		}
+		r.applied++;
+	}
+	if (l.n)
+		qsort(l.v, l.n, sizeof(edit), edit_cmp);
+	for (size_t i = 0; i < l.n;) {
+		size_t j = i;
+		while (j < l.n && l.v[j].at.file == l.v[i].at.file)
+			j++;
+		write_file(dc, src_get(dc->src, l.v[i].at.file), l.v + i, j - i, &r, log);
+		i = j;
+	}
+	return r;
+}

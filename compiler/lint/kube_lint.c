@@ -1,0 +1,201 @@
+/* kube_lint.c - see kube_lint.h. */
+#include "kube_lint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+#include "compiler/place/kube.h"
+#include "compiler/place/node_os.h"
+
+static const node_spec *first_in_pods(const model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (spec_in_pods(m->specs[i]))
+			return m->specs[i];
+	return NULL;
+}
+
+void kube_lint_cluster(model *m)
+{
+	const node_spec *s = first_in_pods(m);
+	const kube_spec *ks = &m->cluster.kube;
+	if (!s)
+		return;
+	if (!ks->set || !ks->image.set || !ks->uid.set) {
+		diag *d = diag_report(m->dc, R_K8S_SETTINGS, s->deploy.loc, "%s runs DAOS in pods, but the cluster has no %s",
+				      s->origin, !ks->set ? "kubernetes block" : !ks->image.set ? "image" : "run_as user");
+		if (ks->set)
+			diag_note_at(m->dc, d, ks->loc, "the kubernetes block is here");
+		diag_help(m->dc, d, "%s", !ks->set ? "add `kubernetes { image <reference>  run_as <uid>:<gid> }` to the cluster block"
+				   : !ks->image.set ? "add `image <reference>` (an image with daos_server, daos_server_helper and daos_agent)"
+				   : "add `run_as <uid>:<gid>`, the image's daos_server user");
+	}
+	if (ks->surge.set && ks->surge.v > 0) {
+		diag *d = diag_report(m->dc, R_K8S_UPDATE_SURGE, ks->surge.loc,
+				      "surge %lld starts a second daos_server on a node before the first stops", (long long)ks->surge.v);
+		diag_help(m->dc, d, "write `update rolling` (maxSurge 0) or `update ondelete`");
+	}
+}
+
+/* Whether a cpulist ("0-23,96-119") holds cpu. */
+static bool cpulist_has(const char *list, int cpu)
+{
+	for (const char *p = list; p && *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Kernels before 6.2 reset a thread's affinity when its cpuset changes. */
+static bool kernel_before_6_2(const char *os)
+{
+	static const char *const old[] = {"debian12", "ubuntu22.04", "rhel8", "rhel9", "rocky8", "rocky9", "alma8", "alma9", NULL};
+	for (int i = 0; os && old[i]; i++)
+		if (strcmp(os, old[i]) == 0)
+			return true;
+	return false;
+}
+
+static void lint_env(model *m, const node_plan *p)
+{
+	src_loc seen[MODEL_MAX_NUMA];
+	int nseen = 0;
+	for (int i = 0; i < p->nengines; i++) {
+		const env_list *env = &p->engines[i].env;
+		for (size_t j = 0; j < env->n; j++) {
+			const env_entry *e = &env->items[j];
+			if (strcmp(e->name, "HWLOC_ALLOW") || strcmp(e->value, "all") == 0)
+				continue;
+			bool dup = false;
+			for (int k = 0; k < nseen; k++)
+				dup |= memcmp(&seen[k], &e->loc, sizeof(e->loc)) == 0;
+			if (dup)
+				continue;
+			seen[nseen++] = e->loc;
+			diag *d = diag_report(m->dc, R_K8S_HWLOC_ALLOW, e->loc,
+					      "HWLOC_ALLOW=%s: engine %d in a pod would count first_core %d over its container's cores only",
+					      e->value, i, p->engines[i].first_core);
+			diag_help(m->dc, d, "remove this env line: dslc sets HWLOC_ALLOW=all for engines in pods");
+		}
+	}
+}
+
+static void lint_kernel(model *m, const node_spec *s, const kube_plan *kp)
+{
+	const kernel_plan *k = node_kernel_plan(m, s);
+	for (size_t i = 0; k && i < k->params.n; i++) {
+		const env_entry *e = &k->params.items[i];
+		if (strcmp(e->name, "transparent_hugepage") == 0 && strcmp(e->value, "never")) {
+			diag *d = diag_report(m->dc, R_K8S_THP, e->loc,
+					      "transparent_hugepage=%s: daos_server in a pod refuses to start unless THP is never", e->value);
+			diag_help(m->dc, d, "remove this param: dslc writes transparent_hugepage=never for nodes with DAOS in pods");
+		} else if (strcmp(e->name, "hugepages") == 0 && e->loc.file && strtoll(e->value, NULL, 10) < kp->hugepages) {
+			diag *d = diag_report(m->dc, R_K8S_HUGEPAGES_BOOT, e->loc,
+					      "hugepages=%s reserves fewer pages at boot than the daos-server pod requests (%lld of %s)",
+					      e->value, (long long)kp->hugepages, kp->kernel_pagesize);
+			diag_help(m->dc, d, "remove this param (dslc writes hugepages=%lld), or write `param hugepages=%lld`",
+				  (long long)kp->hugepages, (long long)kp->hugepages);
+		} else if (strcmp(e->name, "hugepagesz") == 0 && e->loc.file && strcmp(e->value, kp->kernel_pagesize)) {
+			diag *d = diag_report(m->dc, R_K8S_HUGEPAGES_BOOT, e->loc,
+					      "hugepagesz=%s, but DAOS uses %s pages here: the pod's %s request finds none reserved",
+					      e->value, kp->kernel_pagesize, kp->hugepage_resource);
+			diag_help(m->dc, d, "remove this param: dslc writes hugepagesz=%s", kp->kernel_pagesize);
+		}
+	}
+}
+
+static void lint_kubelet(model *m, const node_spec *s)
+{
+	const kubelet_plan *k = node_kubelet_plan(m, s);
+	const kubelet_spec *ks = &s->kubelet;
+	if (!k)
+		return;
+	src_loc at = ks->set ? ks->loc : s->deploy.loc;
+	if (k->minor >= 0 && k->minor < 30) {
+		diag *d = diag_report(m->dc, R_K8S_VERSION, ks->version.set ? ks->version.loc : at,
+				      "Kubernetes 1.%d has no securityContext.appArmorProfile (1.30), which the daos-server pod needs%s",
+				      k->minor, ks->version.set ? "" : " (the OS's own kubelet)");
+		diag_help(m->dc, d, "run Kubernetes 1.30 or later and declare it: `kubelet { version 1.30 }`");
+	}
+	if (strcmp(k->cpu_manager, "static"))
+		return;
+	if (ks->strict.set && strcmp(ks->strict.v, "on") == 0) {
+		diag *d = diag_report(m->dc, R_K8S_STRICT_RESERVATION, ks->strict.loc,
+				      "strict_reservation on keeps every pod, daos-server too, off the engine CPUs");
+		diag_note_at(m->dc, d, s->deploy.loc, "the engines run in pods here");
+		diag_help(m->dc, d, "write `strict_reservation off` (the engine CPUs stay reserved from exclusive allocation), "
+			  "or `deploy systemd`");
+	} else {
+		diag *d = diag_report(m->dc, R_K8S_SHARED_ENGINE_CPUS, s->deploy.loc,
+				      "with DAOS in pods, Burstable and BestEffort pods share the engine and OS CPUs (%s)", k->reserved_cpus);
+		diag_note_at(m->dc, d, SRC_LOC_NONE, "Guaranteed pods with integer CPUs never get them: they stay in reservedSystemCPUs");
+		diag_help(m->dc, d, "run training pods as Guaranteed and allow this rule with that reason, or `deploy systemd` "
+			  "for strict isolation");
+	}
+	if (!cpulist_has(k->reserved_cpus, 0)) {
+		diag *d = diag_report(m->dc, R_K8S_CPU0, ks->reserved_cpus.set ? ks->reserved_cpus.loc : s->os_cores.set ? s->os_cores.loc : at,
+				      "CPU 0 is not in reservedSystemCPUs (%s): a Guaranteed pod can take it, and SPDK in the "
+				      "daos-server pod pins its main thread there", k->reserved_cpus);
+		if (ks->reserved_cpus.set)
+			diag_help(m->dc, d, "put CPU 0 in reserved_cpus: `reserved_cpus \"0,%s\"`", k->reserved_cpus);
+		else
+			diag_help(m->dc, d, "reserve the OS cores at the start of each NUMA node: `reserve os %lld cores per numa at start`",
+				  (long long)(s->os_cores.set && s->os_cores.v > 0 ? s->os_cores.v : 1));
+	}
+	if (kernel_before_6_2(s->os.set ? s->os.v : NULL)) {
+		diag *d = diag_report(m->dc, R_K8S_CPUSET_KERNEL, s->os.loc,
+				      "%s's kernel is older than 6.2: when the kubelet changes the daos-server cpuset, the engines "
+				      "lose their pinning", s->os.v);
+		diag_help(m->dc, d, "run a 6.2+ kernel (azurelinux3, ubuntu24.04, debian13, rhel10), or confirm the backport of "
+			  "da019032819a and allow this rule with that reason");
+	}
+	/* one container holds every engine's devices */
+	bool spread = false;
+	const node_plan *p = s->plan;
+	for (int i = 1; i < p->nengines; i++)
+		spread |= p->engines[i].numa != p->engines[0].numa;
+	const kube_spec *kc = &m->cluster.kube;
+	if (spread && strcmp(k->topology, "single-numa-node") == 0) {
+		const opt_int *res[] = {&kc->rdma_numa, &kc->nvme_numa};
+		const char *names[] = {kube_rdma_resource(m), kube_nvme_resource(m)};
+		for (int r = 0; r < 2; r++) {
+			if (!res[r]->set)
+				continue;
+			diag *d = diag_report(m->dc, R_K8S_DEVICE_NUMA, res[r]->loc,
+					      "%s reports NUMA topology, and the daos-server container holds devices of %d NUMA nodes: "
+					      "single-numa-node rejects the pod", names[r], p->topo->nnuma);
+			diag_help(m->dc, d, "turn NUMA reporting off in the device plugin and drop `numa` here");
+		}
+	}
+}
+
+void kube_lint_spec(model *m, const node_spec *s)
+{
+	const kube_plan *kp = kube_plan_of(m, s);
+	if (!kp)
+		return;
+	const kube_spec *ks = &m->cluster.kube;
+	lint_env(m, s->plan);
+	lint_kernel(m, s, kp);
+	lint_kubelet(m, s);
+	if (ks->server_memory.set && kp->memory < kp->scm + kp->overhead) {
+		uint64_t need = kp->scm + kp->overhead;
+		diag *d = diag_report(m->dc, R_K8S_MEMORY_REQUEST, ks->server_memory.loc,
+				      "server_memory %llu MiB is below %s's SCM (%llu MiB) plus memory_overhead (%llu MiB)",
+				      (unsigned long long)(kp->memory / MiB), s->origin, (unsigned long long)(kp->scm / MiB),
+				      (unsigned long long)(kp->overhead / MiB));
+		if (need % GiB == 0)
+			diag_help(m->dc, d, "write `server_memory %lluGiB`, or drop it", (unsigned long long)(need / GiB));
+		else
+			diag_help(m->dc, d, "write `server_memory %lluMiB`, or drop it", (unsigned long long)((need + MiB - 1) / MiB));
+	}
+}

@@ -1,0 +1,571 @@
+#include "lint.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compiler/base/value.h"
+#include "compiler/model/kw.h"
+#include "compiler/place/kube.h"
+#include "compiler/place/node_os.h"
+#include "compiler/place/place.h"
+#include "kube_lint.h"
+#include "os_lint.h"
+
+/* ---- shared validators ------------------------------------------------- */
+
+static bool in_list(const char *s, size_t n, const char *const *list, bool icase)
+{
+	for (const char *const *p = list; *p; p++)
+		if (strlen(*p) == n && (icase ? strncasecmp(*p, s, n) : strncmp(*p, s, n)) == 0)
+			return true;
+	return false;
+}
+
+/* src/control/server/engine/utils.go: ValidateLogMasks */
+const char *lint_engine_log_mask(const char *mask)
+{
+	static const char *const levels[] = {"DEBUG", "DBUG", "INFO", "NOTE", "WARN", "ERROR", "ERR", "CRIT",
+		"ALRT", "FATAL", "EMRG", "EMIT", NULL};
+	static const char *const subsystems[] = {"DAOS", "ARRAY", "KV", "COMMON", "TREE", "VOS", "CLIENT",
+		"SERVER", "RDB", "RSVC", "POOL", "CONTAINER", "OBJECT", "PLACEMENT", "REBUILD", "MGMT", "BIO",
+		"TESTS", "DFS", "DUNS", "DRPC", "SECURITY", "DTX", "DFUSE", "IL", "CSUM", "STACK", "MISC", "MEM",
+		"SWIM", "FI", "TELEM", "CRT", "RPC", "BULK", "CORPC", "GRP", "LM", "HG", "EXTERNAL", "ST", "IV",
+		"CTL", NULL};
+	size_t len = strlen(mask);
+	if (len == 0)
+		return "the mask is empty";
+	if (len > 1023)
+		return "the mask is longer than 1023 characters";
+	for (const char *p = mask; *p; p++)
+		if (!(isalpha((unsigned char)*p) || *p == ',' || *p == '=' || *p == '_'))
+			return "a mask has only letters, ',', '=' and '_'";
+	const char *p = mask;
+	bool first = true;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', n);
+		if (!eq) {
+			if (!first)
+				return "only the first item may be a bare level; later ones are SUBSYS=LEVEL";
+			if (!in_list(p, n, levels, true))
+				return "unknown level (DEBUG, DBUG, INFO, NOTE, WARN, ERROR, ERR, CRIT, ALRT, FATAL, EMRG, EMIT)";
+		} else {
+			size_t sn = (size_t)(eq - p);
+			if (!in_list(p, sn, subsystems, true))
+				return "unknown subsystem before '='";
+			if (!in_list(eq + 1, n - sn - 1, levels, true))
+				return "unknown level after '='";
+		}
+		first = false;
+		if (!end)
+			break;
+		p = end + 1;
+		if (!*p)
+			return "the mask ends with ','";
+	}
+	return NULL;
+}
+
+/* src/cart/crt_hg.c provider names; src/control/server/config/server.go:
+ * one provider only. */
+const char *lint_provider(const char *provider)
+{
+	static const char *const known[] = {"ofi+tcp", "ofi+tcp;ofi_rxm", "ofi+verbs;ofi_rxm", "ofi+verbs",
+		"ofi+cxi", "ofi+opx", "sm", NULL};
+	if (strchr(provider, ','))
+		return "daos_server accepts a single provider (multi-provider is disabled)";
+	if (strncmp(provider, "ucx+", 4) == 0 && provider[4])
+		return NULL;
+	if (!in_list(provider, strlen(provider), known, false))
+		return "unknown provider";
+	return NULL;
+}
+
+/* ---- cluster ------------------------------------------------------------ */
+
+static const env_rule env_rules[] = {
+	{"CRT_TIMEOUT", "use `crt_timeout <duration>` in the cluster block: daos_server overrides this entry",
+	 "use the crt_timeout key: daos_server overrides this entry (0 when crt_timeout is unset)"},
+	{"FI_OFI_RXM_USE_SRX", "leave SRX to daos_server (disable_srx): this entry reaches clients but not engines",
+	 "use disable_srx: this entry reaches clients but engines always get daos_server's value"},
+	{"D_LOG_MASK", "use `log_mask`: daos_server overrides this entry", "use the engine's log_mask key: daos_server overrides this entry"},
+	{"D_PROVIDER", "use `provider` in the cluster block", "use the provider key"},
+	{"D_INTERFACE", "use `nic <ifname>` in the engine block", "use fabric_iface"},
+	{"D_PORT", "use `fabric_port`", "use fabric_iface_port"},
+	{"FI_VERBS_GID_IDX", "use `fabric roce { gid_index <n> }`: it also reaches clients", NULL},
+	{"SWIM_SUSPECT_TIMEOUT", "use `swim_suspect_timeout <duration>` in the cluster block", NULL},
+	/* daos_server writes both from other settings and overwrites an entry
+	 * (src/control/server/engine/config.go: log_file, storage class) */
+	{"D_LOG_FILE", "use `log_file <path>` in the engine block: daos_server overwrites this entry",
+	 "use the engine's log_file key: daos_server overwrites this entry"},
+	{"VOS_BDEV_CLASS", "remove it: daos_server sets it from the engine's storage class", "remove it: daos_server sets it from the storage class"},
+};
+
+const env_rule *lint_env_reserved(const char *name, size_t len)
+{
+	for (size_t k = 0; k < sizeof(env_rules) / sizeof(env_rules[0]); k++)
+		if (strlen(env_rules[k].name) == len && strncmp(env_rules[k].name, name, len) == 0)
+			return &env_rules[k];
+	return NULL;
+}
+
+void lint_log_mask_finding(diag_ctx *dc, const char *mask, src_loc loc, const char *debug_msg)
+{
+	const char *why = lint_engine_log_mask(mask);
+	if (why) {
+		diag *d = diag_report(dc, R_LOG_MASK, loc, "log_mask '%s': %s", mask, why);
+		diag_help(dc, d, "write a level such as ERR, optionally followed by SUBSYS=LEVEL items: ERR,MGMT=DEBUG");
+	} else if (strncasecmp(mask, "DEBUG", 5) == 0 || strncasecmp(mask, "DBUG", 4) == 0) {
+		diag *d = diag_report(dc, R_LOG_MASK_DEBUG, loc, "%s", debug_msg);
+		diag_help(dc, d, "use ERR, and DEBUG only for the subsystem under study: ERR,MGMT=DEBUG");
+	}
+}
+
+/* DD_MASK=io,mgmt / DD_SUBSYS=vos,pool: names from DAOS's lists, as
+ * daos_server checks them before it starts; an empty value is unset. */
+bool lint_env_names_finding(diag_ctx *dc, const char *name, size_t len, const char *value, src_loc loc)
+{
+	static const struct {
+		const char *var;
+		const char *const *names;
+		const char *what;
+	} vars[] = {
+		{"DD_MASK", daos_debug_streams, "debug stream"},
+		{"DD_SUBSYS", daos_log_subsystems, "log subsystem"},
+	};
+	for (size_t k = 0; k < sizeof(vars) / sizeof(vars[0]); k++) {
+		if (strlen(vars[k].var) != len || strncmp(vars[k].var, name, len) != 0)
+			continue;
+		size_t n;
+		const char *const *names = vars[k].names;
+		const char *bad = *value ? daos_names_unknown(names, value, &n) : NULL;
+		if (bad) {
+			diag *d = diag_report(dc, R_LOG_MASK, loc, "%s: '%.*s' is not a %s DAOS knows", vars[k].var, (int)n, bad,
+					      vars[k].what);
+			diag_help(dc, d, "use names such as %s, %s, %s (comma-separated, no spaces)", names[1], names[2], names[3]);
+		}
+		return true;
+	}
+	return false;
+}
+
+static void check_log_mask(model *m, const opt_str *mask, const char *debug_msg)
+{
+	if (mask->set)
+		lint_log_mask_finding(m->dc, mask->v, mask->loc, debug_msg);
+}
+
+static void lint_cluster(model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	diag_ctx *dc = m->dc;
+	if (!c->defined || c->tainted)
+		return;
+	size_t nl = strlen(c->name);
+	bool name_ok = nl >= 1 && nl <= 15;
+	for (size_t i = 0; i < nl; i++)
+		name_ok &= isalnum((unsigned char)c->name[i]) || c->name[i] == '-' || c->name[i] == '_';
+	if (!name_ok) {
+		diag *d = diag_report(dc, R_SYSTEM_NAME, c->name_loc,
+				      "'%s' is not a valid DAOS system name (1-15 letters, digits, '-' or '_')", c->name);
+		diag_help(dc, d, "rename the cluster, e.g. `cluster %.15s {`", c->name);
+	}
+	if (!c->provider.set) {
+		diag *d = diag_report(dc, R_PROVIDER, c->name_loc, "the cluster has no fabric provider");
+		diag_help(dc, d, "add `provider \"ofi+verbs;ofi_rxm\"` (RoCE/InfiniBand) or `provider \"ofi+tcp;ofi_rxm\"`");
+	} else {
+		const char *why = lint_provider(c->provider.v);
+		if (why) {
+			diag *d = diag_report(dc, R_PROVIDER, c->provider.loc, "provider '%s': %s", c->provider.v, why);
+			diag_help(dc, d, "use one of ofi+verbs;ofi_rxm, ofi+tcp;ofi_rxm, ofi+tcp, ofi+cxi, ofi+opx, "
+				  "ucx+<transport> (quoted: ';' ends a statement)");
+		}
+	}
+	if (c->crt_timeout_ms.set && c->crt_timeout_ms.v % 1000) {
+		diag *d = diag_report(dc, R_BAD_VALUE, c->crt_timeout_ms.loc, "crt_timeout is whole seconds");
+		diag_help(dc, d, "write `crt_timeout %llds`", (long long)(c->crt_timeout_ms.v / 1000 + 1));
+	}
+	if (c->system_ram_reserved.set && c->system_ram_reserved.v % (int64_t)GiB) {
+		diag *d = diag_report(dc, R_BAD_VALUE, c->system_ram_reserved.loc, "system_ram_reserved is whole GiB");
+		diag_help(dc, d, "write `system_ram_reserved %lldGiB`",
+			  (long long)(c->system_ram_reserved.v / (int64_t)GiB + 1));
+	}
+	check_log_mask(m, &c->log_mask, "every engine of the cluster logs at DEBUG");
+
+	if (c->fabric_kind.set && strcmp(c->fabric_kind.v, "roce") == 0 && !c->gid_index.set) {
+		diag *d = diag_report(dc, R_ROCE_GID_INDEX, c->fabric_kind.loc, "RoCE without a GID index: libfabric uses GID 0");
+		diag_help(dc, d, "write `fabric roce { gid_index <n> }` with the storage NICs' RoCE v2 IPv4 GID index");
+	}
+
+	/* access points */
+	if (!c->aps_set || c->naps == 0) {
+		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->name_loc, "the cluster names no access points");
+		diag_help(dc, d, "add `access_points <3 nodes>`, e.g. the first three: access_points gpu[001-003]");
+		return;
+	}
+	strmap seen;
+	strmap_init(&seen, m->ar);
+	for (size_t i = 0; i < c->naps; i++) {
+		const ap_entry *ap = &c->aps[i];
+		const ap_entry *prev = strmap_put(&seen, ap->host, (void *)ap);
+		if (prev) {
+			diag *d = diag_report(dc, R_ACCESS_POINTS_DUPLICATE, ap->loc, "access point %s is listed twice", ap->host);
+			diag_note_at(dc, d, prev->loc, "first listed here");
+			diag_help(dc, d, "list each node once");
+		}
+		if (!model_node(m, ap->host) && !m->nodes_incomplete) {
+			const char *names[1024];
+			size_t n = 0;
+			for (size_t k = 0; k < m->nnodes && n < 1024; k++)
+				names[n++] = m->nodes[k].host;
+			const char *sug = kw_suggest(ap->host, names, n);
+			diag *d = diag_report(dc, R_ACCESS_POINTS_UNKNOWN, ap->loc, "access point %s is not a node of the cluster",
+					      ap->host);
+			if (sug)
+				diag_help(dc, d, "did you mean '%s'?", sug);
+			else
+				diag_help(dc, d, "name nodes defined by `nodes` blocks");
+		}
+	}
+	if (c->naps % 2 == 0) {
+		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->aps_loc,
+				      "%zu access points: DAOS needs an odd number", c->naps);
+		diag_help(dc, d, "use %zu (or %zu) access points; a Raft group of %zu tolerates no more failures than %zu",
+			  c->naps - 1, c->naps + 1, c->naps, c->naps - 1);
+	}
+}
+
+static void lint_env(model *m, const env_list *env)
+{
+	for (size_t i = 0; i < env->n; i++) {
+		const env_entry *e = &env->items[i];
+		const env_rule *r = lint_env_reserved(e->name, strlen(e->name));
+		if (r) {
+			diag *d = diag_report(m->dc, R_ENV_RESERVED, e->loc, "%s is set through env", r->name);
+			diag_help(m->dc, d, "%s", r->dsl_fix);
+		} else {
+			lint_env_names_finding(m->dc, e->name, strlen(e->name), e->value, e->loc);
+		}
+	}
+}
+
+/* ---- per plan ------------------------------------------------------------ */
+
+static uint64_t pow2_floor_gib(uint64_t bytes)
+{
+	uint64_t g = 4;
+	while (g * 2 * GiB <= bytes)
+		g *= 2;
+	return g;
+}
+
+/* DAOS's own limit on every engine's RAM SCM (CalcRamdiskSize): the
+ * machine's memory shared equally, whatever the NUMA nodes hold. */
+static void lint_ramdisk_max(model *m, const node_plan *p)
+{
+	uint64_t total = 0;
+	for (int n = 0; n < p->topo->nnuma; n++)
+		total += p->topo->numa[n].memory;
+	if (!total || !p->nengines)
+		return;
+	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines, p->engines[0].targets);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (!ep->placed || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
+			continue;
+		diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
+				      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
+				      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
+		char formula[256];
+		daos_ramdisk_formula(formula, sizeof(formula), total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines,
+				     p->engines[0].targets);
+		diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
+		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
+		diag_fix_edit(m->dc, d, ep->spec->scm_size.loc, "%lluGiB", (unsigned long long)(max / GiB));
+		return;
+	}
+}
+
+static void lint_memory(model *m, const node_plan *p)
+{
+	diag_ctx *dc = m->dc;
+	const topology *t = p->topo;
+	uint64_t rsv_share = place_reserved_bytes(m) / (uint64_t)t->nnuma;
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		if (!ep->placed)
+			continue;
+		uint64_t mem = t->numa[ep->numa].memory;
+		uint64_t hp = place_hugepages_on(p, ep->numa);
+		if (e->scm_class.set && !e->scm_size.set) {
+			diag *d = diag_report(dc, R_SCM_SIZE_UNPINNED, e->scm_class.loc,
+					      "RAM-backed SCM without a size: daos_server would give it all free memory");
+			if (mem > hp + rsv_share) {
+				uint64_t sug = pow2_floor_gib((mem - hp - rsv_share) / 8);
+				diag_help(dc, d, "pin it: `scm ram %lluGiB` keeps 7/8 of NUMA node %d's %llu GiB for the OS, "
+					  "hugepages and workloads; size it for your metadata",
+					  (unsigned long long)sug, ep->numa, (unsigned long long)(mem / GiB));
+			} else {
+				diag_help(dc, d, "pin it: `scm ram <N>GiB` (describe the NUMA node's memory to get a proposal)");
+			}
+		}
+		if (e->scm_size.set && ep->scm_bytes < 4 * GiB) {
+			diag *d = diag_report(dc, R_SCM_SIZE_SMALL, e->scm_size.loc, "scm_size %llu GiB is under DAOS's 4 GiB minimum",
+					      (unsigned long long)(ep->scm_bytes / GiB));
+			diag_help(dc, d, "write `scm ram 4GiB` or more");
+		}
+	}
+	if (!p->ok)
+		return; /* budgets of a plan that could not be placed mislead */
+	if (p->nengines && p->hugepage_bytes) {
+		for (int i = 0; i < p->nengines; i++) {
+			const engine_plan *ep = &p->engines[i];
+			uint64_t per_target = p->hugepage_bytes / (uint64_t)p->nengines / (uint64_t)ep->targets;
+			if (ep->nnvmes && per_target < 256 * MiB) {
+				const node_spec *s = p->spec;
+				diag *d = diag_report(dc, R_HUGEPAGES_PER_TARGET, s->hugepages.set ? s->hugepages.loc : ep->spec->loc,
+						      "%llu MiB of hugepages per target; engines need at least 256 MiB",
+						      (unsigned long long)(per_target / MiB));
+				diag_help(dc, d, "write `hugepages %lluGiB` or more, or drop it to use DAOS's minimum",
+					  (unsigned long long)((256 * MiB * (uint64_t)ep->targets * (uint64_t)p->nengines + GiB - 1) / GiB));
+				break;
+			}
+		}
+	}
+	lint_ramdisk_max(m, p);
+	/* Per NUMA node only where memory is bound to it: pinned engines. In
+	 * first_core mode DAOS sets no NUMA affinity, and the machine-wide limit
+	 * above is the one that applies. */
+	if (!p->pinned_mode)
+		return;
+	for (int n = 0; n < t->nnuma; n++) {
+		uint64_t mem = t->numa[n].memory;
+		if (!mem)
+			continue;
+		uint64_t scm = 0, engine_rsvd = 0;
+		const engine_plan *on = NULL;
+		for (int i = 0; i < p->nengines; i++)
+			if (p->engines[i].numa == n) {
+				if (__builtin_add_overflow(scm, p->engines[i].scm_bytes, &scm))
+					scm = UINT64_MAX; /* saturates: still more than any node has */
+				engine_rsvd += daos_engine_reserve(p->engines[i].targets);
+				on = &p->engines[i];
+			}
+		uint64_t hp = place_hugepages_on(p, n), need;
+		if (__builtin_add_overflow(scm, hp, &need) || __builtin_add_overflow(need, rsv_share, &need) ||
+		    __builtin_add_overflow(need, engine_rsvd, &need))
+			need = UINT64_MAX;
+		if (need > mem) {
+			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
+				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;
+			diag *d = diag_report(dc, R_MEMORY_OVERCOMMIT, where,
+					      "NUMA node %d needs %llu GiB (SCM %llu + hugepages %llu + reserved %llu + engine reserve %llu) "
+					      "but has %llu GiB",
+					      n, (unsigned long long)(need / GiB), (unsigned long long)(scm / GiB),
+					      (unsigned long long)(hp / GiB), (unsigned long long)(rsv_share / GiB),
+					      (unsigned long long)(engine_rsvd / GiB), (unsigned long long)(mem / GiB));
+			diag_note_at(dc, d, SRC_LOC_NONE, "DAOS keeps max(targets x 128 MiB, 1 GiB) per engine beside its SCM "
+				     "(CalcRamdiskSize)");
+			if (mem > hp + rsv_share + engine_rsvd)
+				diag_help(dc, d, "lower the SCM size or hugepages so they fit in %llu GiB",
+					  (unsigned long long)((mem - hp - rsv_share - engine_rsvd) / GiB));
+			else
+				diag_help(dc, d, "hugepages and this node's share of system_ram_reserved (%llu GiB of %llu) "
+					  "already exceed its memory: lower `system_ram_reserved` in the cluster block, "
+					  "or describe the real memory", (unsigned long long)(rsv_share / GiB),
+					  (unsigned long long)(place_reserved_bytes(m) / GiB));
+		}
+	}
+}
+
+static bool has_meta(const engine_plan *ep)
+{
+	for (int r = 0; r < ep->nroles; r++)
+		if (strcmp(ep->roles[r], "meta") == 0)
+			return true;
+	return false;
+}
+
+/* The engine statements of the NUMA nodes whose engines have drives, for a
+ * help line: "`engine numa 0 { ... }` and `engine numa 2 { ... }`". */
+static const char *drive_numas(model *m, const node_plan *p)
+{
+	const char *list = NULL;
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].placed && p->engines[i].nnvmes)
+			list = list ? arena_printf(m->ar, "%s and `engine numa %d { ... }`", list, p->engines[i].numa)
+				    : arena_printf(m->ar, "`engine numa %d { ... }`", p->engines[i].numa);
+	return list;
+}
+
+/* A drive of the node's NUMA node that the spec excludes, or NULL. */
+static const pci_ref *exclusion_on(const node_spec *s, int numa)
+{
+	for (size_t i = 0; i < s->nexcluded; i++)
+		for (size_t j = 0; j < s->hw->nnvmes; j++)
+			if (s->hw->nvmes[j].numa == numa && strcmp(s->hw->nvmes[j].pci, s->excluded[i].pci) == 0)
+				return &s->excluded[i];
+	return NULL;
+}
+
+static void lint_engines(model *m, const node_plan *p)
+{
+	diag_ctx *dc = m->dc;
+	int cap = m->release ? m->release->ctx_cap : 64;
+	const engine_plan *first = NULL;
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		if (!ep->placed)
+			continue;
+		int ctx = 2 + ep->targets + (ep->helpers < ep->targets ? ep->helpers : ep->targets);
+		if (ctx > cap) {
+			diag *d = diag_report(dc, R_ENGINE_CONTEXT_CAP, e->targets.loc,
+					      "the engine needs %d network contexts (2 + %d targets + %d helpers); DAOS %s allows %d",
+					      ctx, ep->targets, ep->helpers < ep->targets ? ep->helpers : ep->targets,
+					      m->release ? m->release->name : "2.6", cap);
+			diag_help(dc, d, "lower targets and helpers so that 2 + targets + min(helpers, targets) <= %d", cap);
+		}
+		if (ep->helpers > 2 * ep->targets) {
+			diag *d = diag_report(dc, R_HELPERS_CLAMPED, e->helpers.loc,
+					      "%d helpers for %d targets: the engine uses at most %d", ep->helpers,
+					      ep->targets, 2 * ep->targets);
+			diag_help(dc, d, "write `helpers %d` or fewer", 2 * ep->targets);
+		}
+		check_log_mask(m, &e->log_mask, "engine log mask DEBUG");
+		if (e->roles_set) {
+			bool seen[3] = {false, false, false}, ok = ep->nroles == 3;
+			static const char *const names[] = {"wal", "meta", "data"};
+			for (int r = 0; r < ep->nroles; r++) {
+				int k = -1;
+				for (int j = 0; j < 3; j++)
+					if (strcmp(ep->roles[r], names[j]) == 0)
+						k = j;
+				if (k < 0 || seen[k])
+					ok = false;
+				else
+					seen[k] = true;
+			}
+			if (!ok) {
+				diag *d = diag_report(dc, R_BDEV_ROLES, e->roles_loc,
+						      "one NVMe tier needs the roles wal, meta and data, each once");
+				diag_help(dc, d, "write `nvme roles [wal meta data]`");
+			} else if (!ep->nnvmes) {
+				diag *d = diag_report(dc, R_ENGINE_NO_NVME, e->roles_loc,
+						      "MD-on-SSD roles, but the engine on NUMA node %d has no NVMe drive", ep->numa);
+				const char *with = drive_numas(m, p);
+				const pci_ref *ex = exclusion_on(p->spec, ep->numa);
+				if (ex)
+					diag_note_at(dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
+				if (e->per_numa && with)
+					diag_help(dc, d, "declare engines only where the drives are: %s in place of "
+						  "`engine per numa`%s, or drop the roles", with, ex ? ", or stop excluding them" : "");
+				else if (ex)
+					diag_help(dc, d, "stop excluding the drives of NUMA node %d in %s, or drop the roles", ep->numa,
+						  p->spec->origin);
+				else
+					diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
+			}
+		}
+		lint_env(m, &e->env);
+		if (!first) {
+			first = ep;
+			continue;
+		}
+		if (ep->targets != first->targets || ep->helpers != first->helpers) {
+			bool t = ep->targets != first->targets;
+			const opt_int *o = t ? &e->targets : &e->helpers;
+			diag *d = diag_report(dc, R_ENGINE_MISMATCH, o->set ? o->loc : e->loc,
+					      "the engine on NUMA node %d has %d %s, the one on NUMA node %d has %d", ep->numa,
+					      t ? ep->targets : ep->helpers, t ? "targets" : "helpers", first->numa,
+					      t ? first->targets : first->helpers);
+			diag_help(dc, d, "give every engine of a node the same targets and helpers");
+		}
+	}
+	lint_env(m, &p->spec->env);
+}
+
+/* MD-on-SSD is all engines of a server or none (md-on-ssd-mixed). An engine
+ * with roles and no drive is engine-no-nvme's, found above. */
+static void lint_md_on_ssd(model *m, const node_plan *p)
+{
+	const engine_plan *md = NULL;
+	for (int i = 0; i < p->nengines && !md; i++)
+		if (p->engines[i].placed && p->engines[i].nnvmes && has_meta(&p->engines[i]))
+			md = &p->engines[i];
+	for (int i = 0; md && i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		const engine_spec *e = ep->spec;
+		/* roles of its own: bdev-roles or engine-no-nvme judge them */
+		if (!ep->placed || e->roles_set)
+			continue;
+		if (ep->nnvmes) {
+			diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
+					      "the engine on NUMA node %d has NVMe drives but no MD-on-SSD roles, and the engine on "
+					      "NUMA node %d has them: DAOS refuses the server (code 317)", ep->numa, md->numa);
+			diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+			diag_help(m->dc, d, "add `nvme roles [wal meta data]` to this engine's block, or drop the roles");
+			continue;
+		}
+		diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
+				      "the engine on NUMA node %d has no NVMe drive, and the engine on NUMA node %d uses MD-on-SSD: "
+				      "DAOS refuses the server (code 317)", ep->numa, md->numa);
+		diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+		const pci_ref *ex = exclusion_on(p->spec, ep->numa);
+		if (ex)
+			diag_note_at(m->dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
+		if (e->per_numa)
+			diag_help(m->dc, d, "declare engines only where the drives are: %s in place of "
+				  "`engine per numa`, or drop the roles", drive_numas(m, p));
+		else
+			diag_help(m->dc, d, "remove `engine numa %d`%s, or drop the roles", ep->numa,
+				  ex ? " or stop excluding its drives" : "");
+	}
+}
+
+/* One MTU for the whole storage fabric, whatever the node type. */
+static void lint_fabric_mtu(model *m)
+{
+	const node_spec *first = NULL;
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (!s->network.set)
+			continue;
+		int64_t mtu = s->network.storage_mtu.set ? s->network.storage_mtu.v : 9000;
+		if (!first) {
+			first = s;
+			continue;
+		}
+		int64_t f = first->network.storage_mtu.set ? first->network.storage_mtu.v : 9000;
+		if (mtu != f) {
+			diag *d = diag_report(m->dc, R_NETWORK_MTU, s->network.storage_mtu.set ? s->network.storage_mtu.loc : s->network.loc,
+					      "storage MTU %lld here, %lld for %s", (long long)mtu, (long long)f, first->origin);
+			diag_note_at(m->dc, d, first->network.storage_mtu.set ? first->network.storage_mtu.loc : first->network.loc,
+				     "the other MTU is set here");
+			diag_help(m->dc, d, "use one storage MTU (9000) for every node of the fabric");
+		}
+	}
+}
+
+void lint_model(model *m)
+{
+	lint_cluster(m);
+	lint_fabric_mtu(m);
+	lint_env(m, &m->cluster.env);
+	kube_lint_cluster(m);
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (!p || !p->topo)
+			continue;
+		place_context(m, m->specs[i]);
+		lint_engines(m, p);
+		lint_md_on_ssd(m, p);
+		lint_memory(m, p);
+		node_os_lint(m, m->specs[i]);
+	}
+	place_context(m, NULL);
+}

@@ -1,0 +1,11 @@
+/* os_lint.h - the node OS rules (kernel-*, kubelet-*, bios-*, network-*,
+ * and through kube_lint.h the k8s-* rules of a spec in pods), once per spec,
+ * against the plans of node_os.h. */
+#ifndef DSLC_OS_LINT_H
+#define DSLC_OS_LINT_H
+
+#include "compiler/model/model.h"
+
+void node_os_lint(model *m, const node_spec *s);
+
+#endif

@@ -1,0 +1,331 @@
+/* model.h - the cluster model: what the source says, resolved.
+ *
+ * Every setting carries the location of the statement that set it, so lint
+ * findings point at the line the user has to change. A node_spec is the fold
+ * of hardware -> profile chain -> nodes block -> node block; nodes without
+ * their own override share one spec (and one placement plan). */
+#ifndef DSLC_MODEL_H
+#define DSLC_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "compiler/base/diag.h"
+#include "compiler/base/strmap.h"
+#include "compiler/lang/ast.h"
+#include "daos.h"
+#include "topology.h"
+
+enum { MODEL_MAX_NUMA = 64, MODEL_MAX_NODES = 1048576 };
+
+typedef struct opt_int {
+	int64_t v;
+	src_loc loc;
+	bool set;
+} opt_int;
+
+typedef struct opt_str {
+	const char *v;
+	src_loc loc;
+	bool set;
+} opt_str;
+
+typedef struct env_entry {
+	const char *name, *value;
+	src_loc loc;
+} env_entry;
+
+typedef struct env_list {
+	env_entry *items;
+	size_t n, cap;
+	strmap *index; /* name -> position + 1, built once the list is long; NULL in a copy */
+} env_list;
+
+/* ---- hardware ----------------------------------------------------------- */
+
+typedef struct nic_desc {
+	const char *name;
+	char pci[16];
+	const char *role; /* "storage", "mgmt", ... */
+	const char *rdma; /* RDMA device (mlx5_0), NULL when not described */
+	const char *link; /* TOPO_LINK_* from the topology export, NULL when unknown */
+	bool exported;    /* the export lists it: a NULL rdma means it has none */
+	bool auto_found;  /* from `nic auto`: its role follows the cluster's fabric */
+	bool fabric;      /* auto_found: RDMA-capable or an IB/OPA/Slingshot link */
+	int numa;
+	src_loc loc;
+} nic_desc;
+
+typedef struct nvme_desc {
+	char pci[16];
+	/* a drive named by its VMD backing address (7c0005:01:00.0): the VMD
+	 * endpoint it sits behind (0000:7c:00.5), which is what vfio binds;
+	 * "" for any other drive */
+	char endpoint[16];
+	int numa;
+	src_loc loc;
+} nvme_desc;
+
+typedef struct hardware {
+	const char *name;
+	src_loc loc, name_loc;
+	ast_block *body;
+	opt_int sockets, cores_per_socket, threads_per_core, numa_per_socket;
+	opt_int memory_per_numa, hugepage_size;
+	opt_str cpu_numbering, topology_file;
+	opt_int nic_auto, nvme_auto; /* import the export's devices */
+	opt_int numa_memory[MODEL_MAX_NUMA];
+	src_loc numa_loc[MODEL_MAX_NUMA];
+	nic_desc *nics;
+	size_t nnics, nics_cap;
+	nvme_desc *nvmes;
+	size_t nnvmes, nvmes_cap;
+	topology *topo; /* NULL when the description is incomplete or wrong */
+	/* bmc redfish { ... } */
+	bool bmc_set;
+	src_loc bmc_loc;
+	opt_str bmc_system, bmc_dialect, bmc_etag, bmc_apply_time;
+} hardware;
+
+/* ---- profiles and nodes -------------------------------------------------- */
+
+typedef struct engine_spec {
+	bool present;
+	bool per_numa; /* declared by `engine per numa`: only where a storage NIC is */
+	bool explicit_numa; /* declared by `engine numa N` (too): always an engine or an error */
+	src_loc loc; /* the `engine` statement that declared it */
+	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
+	opt_str scm_class, log_mask, log_file, nic;
+	const char *roles[4];
+	int nroles;
+	src_loc roles_loc;
+	bool roles_set;
+	struct pci_ref *drives; /* explicit drive list; NULL = the NUMA node's drives */
+	size_t ndrives, drives_cap;
+	env_list env;
+} engine_spec;
+
+typedef struct pci_ref {
+	char pci[16];
+	src_loc loc;
+} pci_ref;
+
+typedef struct storage_addr {
+	const char *iface;
+	const char *tmpl;
+	src_loc loc;
+} storage_addr;
+
+typedef struct node_plan node_plan;
+
+/* kernel { ... }: the kernel command line of the node's OS. */
+typedef struct kernel_spec {
+	bool set;
+	src_loc loc;
+	opt_str iommu;       /* pt (default with NVMe), on, off */
+	opt_str irqaffinity; /* os: the OS cores' CPUs */
+	env_list params;     /* param NAME[=VALUE], in order; value "" for bare flags */
+} kernel_spec;
+
+/* network { ... }: the node's storage NICs and management bond (networkd). */
+typedef struct network_spec {
+	bool set;
+	src_loc loc;
+	opt_int storage_mtu, mgmt_mtu;
+	opt_str bond_mode, bond_over; /* over macvlan (right) or nics (refused) */
+} network_spec;
+
+/* kubelet { ... }: the KubeletConfiguration drop-in of converged nodes. */
+typedef struct kubelet_spec {
+	bool set;
+	src_loc loc;
+	opt_str version, cpu_manager, topology, memory_manager, strict;
+	opt_int system_reserved, kube_reserved, eviction_hard; /* bytes */
+	opt_str reserved_cpus; /* an override, checked */
+} kubelet_spec;
+
+/* kubernetes { ... } in the cluster block: what the pods of every
+ * `deploy kubernetes` profile share (SPEC.md, "Deployment models"). */
+typedef struct kube_spec {
+	bool set;
+	src_loc loc;
+	opt_str ns, image, update;
+	opt_int uid, gid, agent_uid, agent_gid; /* run_as, agent_run_as */
+	opt_str rdma_resource, nvme_resource;
+	opt_int rdma_numa, nvme_numa; /* the plugin reports NUMA topology (`numa` after the name) */
+	opt_int memory_overhead, server_memory, surge;
+} kube_spec;
+
+typedef struct node_spec {
+	const char *origin; /* "profile converged", "node gpu007", for messages */
+	hardware *hw;
+	opt_str os;
+	opt_str deploy; /* systemd (default) or kubernetes */
+	opt_int os_cores;
+	opt_str os_at; /* "start" (default) or "end" of each NUMA node */
+	opt_int hugepages; /* bytes per node; unset = DAOS's minimum */
+	/* NULL until a block declares an engine there. Shared with the spec it
+	 * was copied from until a block changes it (copy on write, eng_own):
+	 * 100,000 node blocks must not cost 64 engine copies each. */
+	engine_spec *eng[MODEL_MAX_NUMA];
+	uint64_t eng_own; /* bit n: eng[n] belongs to this spec */
+	pci_ref *excluded;
+	size_t nexcluded, excluded_cap;
+	env_list env;
+	kernel_spec kernel;
+	kubelet_spec kubelet;
+	network_spec network;
+	env_list bios; /* BIOS attributes in order: name (maybe Group.Name) and value;
+	                  a value quoted in the source starts with a '"' and stays a string */
+	src_loc bios_loc;
+	/* per-node addresses (templates) */
+	opt_str mgmt, gateway, bmc;
+	storage_addr *storage;
+	size_t nstorage, storage_cap;
+	node_plan *plan; /* computed once per spec by placement */
+	bool registered, used;
+	bool tainted; /* an error while resolving it: not placed, so no cascade */
+} node_spec;
+
+typedef struct profile_def {
+	const char *name;
+	src_loc loc, name_loc;
+	const char *parent;
+	src_loc parent_loc;
+	ast_block *body;
+	node_spec *spec;
+	int state; /* 0 new, 1 resolving, 2 done */
+} profile_def;
+
+typedef struct node {
+	const char *host;
+	src_loc loc; /* the host list word that defined it */
+	int64_t index, number; /* {i} and {n} */
+	node_spec *spec;
+	const char *mgmt, *gateway, *bmc;
+	const char **storage; /* evaluated, parallel to spec->storage */
+} node;
+
+typedef struct ap_entry {
+	const char *host;
+	src_loc loc;
+} ap_entry;
+
+typedef struct cluster_spec {
+	bool defined;
+	const char *name;
+	src_loc loc, name_loc;
+	opt_str provider, log_mask, control_log_mask, transport;
+	opt_int crt_timeout_ms, swim_suspect_ms, port, system_ram_reserved, telemetry_port;
+	opt_int fabric_port, disable_srx;
+	opt_str fabric_kind;
+	opt_int gid_index;
+	ap_entry *aps;
+	size_t naps, aps_cap;
+	src_loc aps_loc;
+	bool aps_set;
+	env_list env;
+	kube_spec kube;
+	bool tainted;
+} cluster_spec;
+
+/* ---- pools and containers (artifacts come with their own issue) ---------- */
+
+typedef struct pool_plan {
+	const char *label;
+	const char *size; /* as dmg takes it: 90%, 120TiB */
+	int svc_rf;
+	const char *user, *group;
+} pool_plan;
+
+typedef struct container_plan {
+	const char *label;
+	const char *type; /* POSIX, HDF5, ... */
+	int rd_fac;
+	const char *rd_lvl; /* node or rank */
+	int domains;        /* fault domains at rd_lvl */
+	char oclass[24], file_oclass[24], dir_oclass[24]; /* "" when not set */
+	uint64_t chunk, ec_cell; /* 0 when not set */
+	const char *cksum;
+	bool srv_cksum;
+	const char *derivation; /* why: the goals and the fault domains */
+} container_plan;
+
+typedef struct pool_spec {
+	pool_plan *plan;
+	size_t index; /* position in model.pools */
+	struct container_spec **members; /* its containers, in definition order */
+	size_t nmembers, members_cap;
+	const char *name;
+	src_loc loc, name_loc;
+	opt_int size_bytes, size_pct, svc_rf;
+	opt_str owner, group;
+} pool_spec;
+
+typedef struct container_spec {
+	container_plan *plan;
+	struct pool_spec *in_pool;
+	const char *name;
+	src_loc loc, name_loc;
+	const char *pool;
+	src_loc pool_loc;
+	opt_str type, tolerate_level, files, directories, cksum, oclass, dir_oclass, file_oclass;
+	opt_str rd_lvl, label;
+	opt_int tolerate, chunk, ec_cell, rd_fac, srv_cksum;
+} container_spec;
+
+typedef struct model {
+	arena *ar;
+	diag_ctx *dc;
+	const daos_release *release;
+	bool release_given; /* a daos line exists, valid or not */
+	int release_patch;  /* `daos 2.6.3` -> 3; -1 when not given */
+	src_loc release_loc;
+	cluster_spec cluster;
+	hardware **hws;
+	size_t nhws, hws_cap;
+	profile_def **profiles;
+	size_t nprofiles, profiles_cap;
+	node *nodes;
+	size_t nnodes, nodes_cap;
+	strmap node_index; /* canonical host (lower case, no trailing dot) -> node index + 1 */
+	strmap name_index; /* hardware and profile names -> hardware * / profile_def * */
+	strmap pool_index; /* pool name -> pool_spec * */
+	strmap container_index; /* "pool\x1fname" -> container_spec * */
+	bool nodes_incomplete; /* a nodes statement failed: node lookups may miss */
+	node_spec **specs; /* distinct specs, in first-use order */
+	size_t nspecs, specs_cap;
+	pool_spec **pools;
+	size_t npools, pools_cap;
+	container_spec **containers;
+	size_t ncontainers, containers_cap;
+	struct kube_layout *kube_layout; /* the DaemonSet groups, made on first use (targets/kubernetes.c) */
+} model;
+
+/* transport insecure: allow_insecure, no certificates. */
+static inline bool cluster_insecure(const cluster_spec *c)
+{
+	return c->transport.set && strcmp(c->transport.v, "insecure") == 0;
+}
+
+/* The spec's daos_server runs in a pod (deploy kubernetes). */
+static inline bool spec_in_pods(const node_spec *s)
+{
+	return s->deploy.set && s->deploy.v[0] == 'k';
+}
+
+/* Resolves the AST into the model. Findings go to dc. */
+void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
+node *model_node(const model *m, const char *host);
+hardware *model_hardware(const model *m, const char *name);
+void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc);
+/* The engine on NUMA node n, writable: this spec's own copy. */
+engine_spec *spec_engine(arena *a, node_spec *s, int n);
+/* The engine on NUMA node n when one is declared, else NULL. */
+static inline const engine_spec *spec_engine_at(const node_spec *s, int n)
+{
+	return s->eng[n] && s->eng[n]->present ? s->eng[n] : NULL;
+}
+
+#endif

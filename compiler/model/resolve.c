@@ -1,0 +1,517 @@
+/* resolve.c - from the AST to the cluster model.
+ *
+ * Pass 1 applies the top-level table: the release, the cluster, hardware,
+ * pools and containers are resolved at once; profiles and node statements
+ * are recorded. Pass 2 folds each profile onto its parent, pass 3 expands
+ * host lists and node overrides, pass 4 evaluates per-node addresses. */
+#include <ctype.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+#include "kw.h"
+
+enum { ENV_INDEX_AFTER = 32 }; /* shorter lists are searched: cheaper than a map */
+
+void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc)
+{
+	if (l->n >= ENV_INDEX_AFTER && !l->index) {
+		l->index = arena_alloc(a, sizeof(*l->index));
+		strmap_init(l->index, a);
+		for (size_t i = 0; i < l->n; i++)
+			strmap_put(l->index, l->items[i].name, (void *)(i + 1));
+	}
+	size_t at = 0;
+	if (l->index) {
+		at = (size_t)strmap_get(l->index, name);
+	} else {
+		for (size_t i = 0; i < l->n && !at; i++)
+			if (strcmp(l->items[i].name, name) == 0)
+				at = i + 1;
+	}
+	if (at) {
+		l->items[at - 1].value = value;
+		l->items[at - 1].loc = loc;
+		return;
+	}
+	env_entry e = {name, value, loc};
+	ARENA_PUSH(a, l->items, l->n, l->cap, e);
+	if (l->index)
+		strmap_put(l->index, name, (void *)l->n);
+}
+
+/* DNS compares names case-insensitively and "gpu001." is "gpu001": the
+ * index key is the lower-case name without its trailing dot. */
+static const char *host_key(char *buf, size_t size, const char *host)
+{
+	size_t n = strlen(host);
+	if (n && host[n - 1] == '.')
+		n--;
+	if (n >= size)
+		n = size - 1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)tolower((unsigned char)host[i]);
+	buf[n] = '\0';
+	return buf;
+}
+
+node *model_node(const model *m, const char *host)
+{
+	char key[256];
+	size_t idx = (size_t)strmap_get(&m->node_index, host_key(key, sizeof(key), host));
+	return idx ? &m->nodes[idx - 1] : NULL;
+}
+
+hardware *model_hardware(const model *m, const char *name)
+{
+	hardware *hw = strmap_get(&m->name_index, name);
+	for (size_t i = 0; hw && i < m->nhws; i++)
+		if (m->hws[i] == hw)
+			return hw; /* the index holds profiles too */
+	return NULL;
+}
+
+profile_def *profile_find(const model *m, const char *name)
+{
+	void *p = strmap_get(&m->name_index, name);
+	return p && !model_hardware(m, name) ? p : NULL;
+}
+
+static void *dup_array(arena *a, const void *p, size_t n, size_t size)
+{
+	return n ? arena_grow(a, (void *)p, n * size, n * size) : NULL;
+}
+
+#define DUP_LIST(a, items, n, cap)                                            \
+	do {                                                                  \
+		(items) = dup_array((a), (items), (n), sizeof(*(items)));     \
+		(cap) = (n);                                                  \
+	} while (0)
+
+/* Later blocks write into a copy, never into the spec they inherit from. */
+node_spec *spec_copy(arena *a, const node_spec *src)
+{
+	node_spec *s = arena_alloc(a, sizeof(*s));
+	*s = *src;
+	s->plan = NULL;
+	s->used = false;
+	s->registered = false;
+	DUP_LIST(a, s->excluded, s->nexcluded, s->excluded_cap);
+	DUP_LIST(a, s->storage, s->nstorage, s->storage_cap);
+	DUP_LIST(a, s->env.items, s->env.n, s->env.cap);
+	DUP_LIST(a, s->kernel.params.items, s->kernel.params.n, s->kernel.params.cap);
+	DUP_LIST(a, s->bios.items, s->bios.n, s->bios.cap);
+	s->env.index = s->kernel.params.index = s->bios.index = NULL; /* rebuilt for the copy when needed */
+	s->eng_own = 0; /* engines stay shared until written */
+	return s;
+}
+
+engine_spec *spec_engine(arena *a, node_spec *s, int n)
+{
+	if (s->eng_own >> n & 1)
+		return s->eng[n];
+	engine_spec *e = arena_alloc(a, sizeof(*e));
+	if (s->eng[n]) {
+		*e = *s->eng[n];
+		DUP_LIST(a, e->env.items, e->env.n, e->env.cap);
+		e->env.index = NULL;
+		DUP_LIST(a, e->drives, e->ndrives, e->drives_cap);
+	}
+	s->eng[n] = e;
+	s->eng_own |= 1ULL << n;
+	return e;
+}
+
+/* ---- profiles -------------------------------------------------------------- */
+
+static void unknown_parent(resolver *r, const char *name, src_loc loc, const char *what)
+{
+	model *m = r->m;
+	const char *names[512];
+	size_t n = 0;
+	for (size_t i = 0; i < m->nhws && n < 512; i++)
+		names[n++] = m->hws[i]->name;
+	for (size_t i = 0; i < m->nprofiles && n < 512; i++)
+		names[n++] = m->profiles[i]->name;
+	const char *sug = kw_suggest(name, names, n);
+	diag *d = diag_report(r->dc, R_UNKNOWN_NAME, loc, "no %s named '%s'", what, name);
+	if (sug)
+		diag_help(r->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(r->dc, d, "define it with `%s %s ... { }`", strcmp(what, "profile") ? "hardware" : "profile", name);
+}
+
+static node_spec *profile_resolve(resolver *r, profile_def *p)
+{
+	if (p->state == 2)
+		return p->spec;
+	if (p->state == 1) {
+		diag *d = diag_report(r->dc, R_UNKNOWN_NAME, p->parent_loc, "profile %s inherits from itself", p->name);
+		diag_help(r->dc, d, "break the cycle: a profile chain ends at a hardware");
+		return NULL;
+	}
+	p->state = 1;
+	node_spec *base = NULL;
+	if (!p->parent) {
+		diag *d = diag_report(r->dc, R_BAD_VALUE, p->name_loc, "profile %s does not name its hardware", p->name);
+		diag_help(r->dc, d, "write `profile %s : <hardware or profile> {`", p->name);
+	} else {
+		hardware *hw = model_hardware(r->m, p->parent);
+		profile_def *pp = profile_find(r->m, p->parent);
+		if (hw) {
+			base = arena_alloc(r->ar, sizeof(*base));
+			base->hw = hw;
+		} else if (pp) {
+			node_spec *ps = profile_resolve(r, pp);
+			base = ps ? spec_copy(r->ar, ps) : NULL;
+		} else {
+			unknown_parent(r, p->parent, p->parent_loc, "hardware or profile");
+		}
+	}
+	if (base) {
+		base->origin = arena_printf(r->ar, "profile %s", p->name);
+		const kw_table *t[] = {&kw_profile};
+		unsigned before = diag_count(r->dc, SEV_ERROR);
+		kw_apply(r, p->body, t, 1, base, -1);
+		base->tainted |= diag_count(r->dc, SEV_ERROR) != before || !base->hw->topo;
+	}
+	p->spec = base;
+	p->state = 2;
+	return base;
+}
+
+static void spec_register(model *m, node_spec *s)
+{
+	if (s->registered)
+		return;
+	s->registered = true;
+	ARENA_PUSH(m->ar, m->specs, m->nspecs, m->specs_cap, s);
+}
+
+/* ---- nodes ------------------------------------------------------------------ */
+
+static node_spec *pending_spec(resolver *r, pending_nodes *pn, node_spec *base, const char *origin)
+{
+	if (!pn->body)
+		return base;
+	node_spec *s = spec_copy(r->ar, base);
+	s->origin = origin;
+	const kw_table *t[] = {&kw_node_addr, &kw_profile};
+	unsigned before = diag_count(r->dc, SEV_ERROR);
+	kw_apply(r, pn->body, t, 2, s, -1);
+	s->tainted |= diag_count(r->dc, SEV_ERROR) != before;
+	return s;
+}
+
+static node_spec *pending_profile(resolver *r, pending_nodes *pn)
+{
+	profile_def *p = profile_find(r->m, pn->profile);
+	if (!p) {
+		if (model_hardware(r->m, pn->profile)) {
+			diag *d = diag_report(r->dc, R_UNKNOWN_NAME, pn->profile_loc,
+					      "'%s' is a hardware description, not a profile", pn->profile);
+			diag_help(r->dc, d, "nodes take a profile: `profile p : %s { engine per numa { ... } }`",
+				  pn->profile);
+		} else {
+			unknown_parent(r, pn->profile, pn->profile_loc, "profile");
+		}
+		return NULL;
+	}
+	return profile_resolve(r, p);
+}
+
+typedef void (*host_fn)(resolver *r, pending_nodes *pn, const char *host, src_loc loc, int64_t i,
+			int64_t n, void *ctx);
+
+static void for_each_host(resolver *r, pending_nodes *pn, host_fn fn, void *ctx)
+{
+	int64_t index = 0;
+	for (ast_value *v = pn->hosts; v; v = v->next) {
+		if (v->kind == AST_PUNCT && strcmp(v->text, ",") == 0)
+			continue;
+		if (v->kind != AST_WORD) {
+			diag *d = diag_report(r->dc, R_BAD_VALUE, v->loc, "expected a host list");
+			diag_help(r->dc, d, "write host lists like gpu[001-014], separated by ','");
+			continue;
+		}
+		const char **hosts, *why;
+		int64_t *nums;
+		size_t n;
+		if (!hostlist_expand(r->ar, v->text, &hosts, &nums, &n, HOSTLIST_MAX, &why)) {
+			diag *d = diag_report(r->dc, R_BAD_VALUE, v->loc, "'%s': %s", v->text, why);
+			diag_help(r->dc, d, "write host lists like gpu[001-014] or gpu[001-003,007]");
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			fn(r, pn, hosts[k], v->loc, index++, nums[k], ctx);
+	}
+}
+
+static void add_node(resolver *r, pending_nodes *pn, const char *host, src_loc loc, int64_t i,
+		     int64_t num, void *ctx)
+{
+	(void)pn;
+	model *m = r->m;
+	node *old = model_node(m, host);
+	if (old) {
+		diag *d = diag_report(r->dc, R_DUPLICATE, loc, "node %s is defined twice", host);
+		if (strcmp(old->host, host) != 0)
+			diag_note_at(r->dc, d, SRC_LOC_NONE, "host names compare as DNS does, ignoring case and a trailing dot: "
+				     "%s is %s", host, old->host);
+		diag_note_at(r->dc, d, old->loc, "first defined here");
+		diag_help(r->dc, d, "remove it from one host list; use `node %s { ... }` to change one node", host);
+		return;
+	}
+	if (m->nnodes == MODEL_MAX_NODES) {
+		diag *d = diag_report(r->dc, R_LIMIT, loc, "more than %d nodes", MODEL_MAX_NODES);
+		diag_help(r->dc, d, "check the host ranges");
+		return;
+	}
+	node nd = {0};
+	size_t hl = strlen(host);
+	nd.host = hl > 1 && host[hl - 1] == '.' ? arena_strndup(r->ar, host, hl - 1) : host; /* gpu001. is gpu001 */
+	nd.loc = loc;
+	nd.index = i;
+	nd.number = num;
+	nd.spec = ctx;
+	ARENA_PUSH(r->ar, m->nodes, m->nnodes, m->nodes_cap, nd);
+	char key[256];
+	strmap_put(&m->node_index, arena_strdup(r->ar, host_key(key, sizeof(key), host)), (void *)(size_t)m->nnodes);
+}
+
+typedef struct override_ctx {
+	node_spec *spec_for_new; /* with ': PROFILE' */
+	strmap *seen;
+} override_ctx;
+
+static void override_node(resolver *r, pending_nodes *pn, const char *host, src_loc loc, int64_t i,
+			  int64_t num, void *vctx)
+{
+	override_ctx *ctx = vctx;
+	(void)i;
+	node *nd = model_node(r->m, host);
+	src_loc *prev = strmap_get(ctx->seen, host);
+	if (prev) {
+		diag *d = diag_report(r->dc, R_DUPLICATE, loc, "node %s has two override blocks", host);
+		diag_note_at(r->dc, d, *prev, "first override here");
+		diag_help(r->dc, d, "merge the two node blocks");
+		return;
+	}
+	src_loc *l = arena_alloc(r->ar, sizeof(*l));
+	*l = loc;
+	strmap_put(ctx->seen, host, l);
+	if (!nd) {
+		if (!ctx->spec_for_new) {
+			if (pn->profile)
+				return; /* the profile itself was reported */
+			const char *names[1024];
+			size_t n = 0;
+			for (size_t k = 0; k < r->m->nnodes && n < 1024; k++)
+				names[n++] = r->m->nodes[k].host;
+			const char *sug = kw_suggest(host, names, n);
+			diag *d = diag_report(r->dc, R_UNKNOWN_NAME, loc, "%s is not a node of any nodes block", host);
+			if (sug)
+				diag_help(r->dc, d, "did you mean '%s'? A new node needs a profile: `node %s : <profile> { }`",
+					  sug, host);
+			else
+				diag_help(r->dc, d, "a new node needs a profile: `node %s : <profile> { }`", host);
+			return;
+		}
+		node_spec *s = pending_spec(r, pn, ctx->spec_for_new, arena_printf(r->ar, "node %s", host));
+		add_node(r, pn, host, loc, 0, num, s);
+		spec_register(r->m, s);
+		return;
+	}
+	node_spec *base = ctx->spec_for_new ? ctx->spec_for_new : nd->spec;
+	if (!base)
+		return;
+	nd->spec = pending_spec(r, pn, base, arena_printf(r->ar, "node %s", host));
+	spec_register(r->m, nd->spec);
+}
+
+/* ---- addresses ----------------------------------------------------------- */
+
+typedef struct addr_check {
+	strmap owners; /* address -> host */
+	strmap broken; /* templates already reported, by location */
+} addr_check;
+
+/* Node overrides copy a template; report a broken one once. */
+static bool already_broken(resolver *r, addr_check *ac, src_loc l)
+{
+	char *key = arena_printf(r->ar, "%u:%u", l.file, l.start);
+	return strmap_put(&ac->broken, key, key) != NULL;
+}
+
+static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, addr_check *ac,
+			     addr_check *seen)
+{
+	if (!o->set)
+		return NULL;
+	if (strchr(o->v, ':')) {
+		o->set = false;
+		if (already_broken(r, seen, o->loc))
+			return NULL;
+		bool v26 = r->m->release && r->m->release->id == DAOS_2_6;
+		diag *d = diag_report(r->dc, v26 ? R_IPV6_CONTROL_PLANE : R_BAD_VALUE, o->loc,
+				      v26 ? "'%s' is IPv6: DAOS 2.6's control plane needs IPv4" : "'%s' is IPv6, which dslc does not write yet",
+				      o->v);
+		diag_help(r->dc, d, "give the node an IPv4 address, e.g. 10.10.0.{10+i}/24");
+		return NULL;
+	}
+	const char *out, *why;
+	if (!template_eval(r->ar, o->v, nd->index, nd->number, &out, &why)) {
+		o->set = false;
+		if (already_broken(r, seen, o->loc))
+			return NULL;
+		diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s': %s", o->v, why);
+		diag_help(r->dc, d, "write per-node addresses like 10.20.0.{10+i}/24 (i counts from 0 in the host list)");
+		return NULL;
+	}
+	uint32_t a;
+	int pl;
+	if (!val_ipv4(out, prefix, &a, &pl, &why) || (prefix && pl < 0)) {
+		o->set = false; /* report a broken template once, not once per node */
+		if (already_broken(r, seen, o->loc))
+			return NULL;
+		diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s' gives '%s' for %s: %s", o->v, out, nd->host,
+				      prefix && pl < 0 && !why ? "missing /prefix" : why ? why : "missing /prefix");
+		diag_help(r->dc, d, prefix ? "write an IPv4 address with its prefix, e.g. 10.20.0.{10+i}/24"
+					   : "write an IPv4 address without a prefix");
+		return NULL;
+	}
+	if (!ac)
+		return out; /* shared by design, e.g. a gateway */
+	char key[32];
+	snprintf(key, sizeof(key), "%u", a);
+	const char *owner = strmap_get(&ac->owners, key);
+	if (owner && strcmp(owner, nd->host) != 0) {
+		diag *d = diag_report(r->dc, R_DUPLICATE, o->loc, "address %s of %s is also used by %s", out, nd->host,
+				      owner);
+		diag_help(r->dc, d, "give each node its own address, e.g. with {i} or {n}");
+		o->set = false;
+		return NULL;
+	}
+	strmap_put(&ac->owners, arena_strdup(r->ar, key), (void *)nd->host);
+	return out;
+}
+
+static void eval_addresses(resolver *r)
+{
+	model *m = r->m;
+	addr_check ac;
+	strmap_init(&ac.owners, r->ar);
+	strmap_init(&ac.broken, r->ar);
+	for (size_t i = 0; i < m->nnodes; i++) {
+		node *nd = &m->nodes[i];
+		node_spec *s = nd->spec;
+		if (!s)
+			continue;
+		nd->mgmt = eval_addr(r, nd, &s->mgmt, true, &ac, &ac);
+		nd->gateway = eval_addr(r, nd, &s->gateway, false, NULL, &ac);
+		nd->bmc = eval_addr(r, nd, &s->bmc, false, &ac, &ac);
+		if (s->nstorage) {
+			nd->storage = arena_alloc(r->ar, s->nstorage * sizeof(char *));
+			for (size_t k = 0; k < s->nstorage; k++) {
+				opt_str o = {s->storage[k].tmpl, s->storage[k].loc, true};
+				nd->storage[k] = eval_addr(r, nd, &o, true, &ac, &ac);
+				if (!o.set)
+					s->storage[k].tmpl = "";
+			}
+		}
+	}
+	/* storage interfaces must be NICs of the hardware */
+	for (size_t i = 0; i < m->nspecs; i++) {
+		node_spec *s = m->specs[i];
+		if (!s->hw)
+			continue;
+		for (size_t k = 0; k < s->nstorage; k++) {
+			bool found = false;
+			const char *names[256];
+			size_t n = 0;
+			for (size_t j = 0; j < s->hw->nnics; j++) {
+				found |= strcmp(s->hw->nics[j].name, s->storage[k].iface) == 0;
+				if (n < 256)
+					names[n++] = s->hw->nics[j].name;
+			}
+			if (!found) {
+				const char *sug = kw_suggest(s->storage[k].iface, names, n);
+				diag *d = diag_report(r->dc, R_UNKNOWN_NAME, s->storage[k].loc,
+						      "hardware %s has no NIC named '%s'", s->hw->name, s->storage[k].iface);
+				if (sug)
+					diag_help(r->dc, d, "did you mean '%s'?", sug);
+				else
+					diag_help(r->dc, d, "describe the NIC in a `numa` block of hardware %s", s->hw->name);
+			}
+		}
+	}
+}
+
+void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
+{
+	memset(m, 0, sizeof(*m));
+	m->ar = ar;
+	m->dc = dc;
+	strmap_init(&m->node_index, ar);
+	strmap_init(&m->name_index, ar);
+	strmap_init(&m->pool_index, ar);
+	strmap_init(&m->container_index, ar);
+	m->release_patch = -1;
+	resolver r = {0};
+	r.m = m;
+	r.ar = ar;
+	r.dc = dc;
+	const kw_table *top[] = {&kw_top};
+	kw_apply(&r, root, top, 1, m, -1);
+
+	uint32_t main_file = root->first ? root->first->loc.file : 1;
+	src_loc file_start = {main_file, 0, 0};
+	if (!m->release_given) {
+		diag *d = diag_report(dc, R_RELEASE, file_start, "the file does not say which DAOS release it is for");
+		diag_help(dc, d, "start the file with `daos 2.6` (supported: %s)", daos_release_list());
+	}
+	if (!m->cluster.defined) {
+		diag *d = diag_report(dc, R_UNKNOWN_NAME, file_start, "no cluster block");
+		diag_help(dc, d, "describe the DAOS system: `cluster <name> { provider \"ofi+tcp;ofi_rxm\" access_points ... }`");
+	}
+	/* the fabric is known only once every top-level block is read */
+	for (size_t i = 0; i < m->nhws; i++)
+		if (m->hws[i]->topo)
+			hardware_fabric_roles(&r, m->hws[i]);
+	for (size_t i = 0; i < m->nprofiles; i++)
+		profile_resolve(&r, m->profiles[i]);
+	/* host lists first, then the node overrides that refer to them */
+	for (size_t i = 0; i < r.npend; i++) {
+		pending_nodes *pn = &r.pend[i];
+		if (pn->single)
+			continue;
+		node_spec *base = pending_profile(&r, pn);
+		if (!base) {
+			m->nodes_incomplete = true;
+			continue;
+		}
+		node_spec *s = pending_spec(&r, pn, base, arena_printf(ar, "nodes %s", pn->hosts->text));
+		spec_register(m, s);
+		for_each_host(&r, pn, add_node, s);
+	}
+	strmap seen;
+	strmap_init(&seen, ar);
+	for (size_t i = 0; i < r.npend; i++) {
+		pending_nodes *pn = &r.pend[i];
+		if (!pn->single)
+			continue;
+		override_ctx ctx = {NULL, &seen};
+		if (pn->profile && !(ctx.spec_for_new = pending_profile(&r, pn)))
+			continue;
+		for_each_host(&r, pn, override_node, &ctx);
+	}
+	/* specs that no node uses any more are not placed */
+	for (size_t j = 0; j < m->nnodes; j++)
+		if (m->nodes[j].spec)
+			m->nodes[j].spec->used = true;
+	size_t k = 0;
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (m->specs[i]->used)
+			m->specs[k++] = m->specs[i];
+	m->nspecs = k;
+	eval_addresses(&r);
+}

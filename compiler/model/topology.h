@@ -1,0 +1,96 @@
+/* topology.h - what placement needs to know about a node type's CPUs and
+ * memory, however it was learned (a hand description here; an lstopo XML
+ * export later). Cores are indexed by their hwloc logical index: the order
+ * DAOS's first_core counts in. PUs are Linux CPU numbers: the numbers kubelet
+ * and the kernel command line use. */
+#ifndef DSLC_TOPOLOGY_H
+#define DSLC_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/base/arena.h"
+
+enum { TOPO_MAX_SMT = 8 };
+
+typedef struct topo_core {
+	int numa;   /* logical index of its NUMA node */
+	int socket;
+	int npus;
+	int pus[TOPO_MAX_SMT]; /* Linux CPU numbers, first thread first */
+} topo_core;
+
+typedef struct topo_numa {
+	int os_index;
+	int first_core; /* logical index of its first core; cores are contiguous */
+	int ncores;
+	uint64_t memory; /* bytes, 0 when unknown */
+} topo_numa;
+
+typedef enum topo_dev_kind { TOPO_NIC, TOPO_NVME, TOPO_VMD } topo_dev_kind;
+
+enum { TOPO_NUMA_UNKNOWN = -1, TOPO_NUMA_SEVERAL = -2 };
+
+/* Link types of a network interface, as the cluster's `fabric` names them. */
+#define TOPO_LINK_ETHERNET "ethernet"
+#define TOPO_LINK_INFINIBAND "infiniband"
+#define TOPO_LINK_OMNIPATH "omnipath"
+#define TOPO_LINK_SLINGSHOT "slingshot"
+
+/* A PCI device an engine may use, as an lstopo export describes it. A NIC
+ * function with several network interfaces (an mlx4 card's eth2 and ib0)
+ * is one entry per interface, each with its own link type and the
+ * function's RDMA device. */
+typedef struct topo_device {
+	topo_dev_kind kind;
+	char pci[16];           /* dddd:bb:dd.f */
+	const char *net;        /* network interface, e.g. ens1f0np0 (NICs) */
+	const char *rdma;       /* RDMA device on the same function, e.g. mlx5_0 */
+	const char *block;      /* block device, NULL when bound to vfio/SPDK */
+	const char *link;       /* NICs: a TOPO_LINK_* name, or "network" when unknown */
+	bool fabric;            /* a storage-fabric NIC: RDMA device, IB/OPA class or Slingshot */
+	bool rdma_unknown;      /* a hand-described NIC: a NULL rdma says nothing */
+	int numa;               /* logical NUMA index, TOPO_NUMA_UNKNOWN or _SEVERAL */
+	uint64_t numa_mask;     /* every NUMA node (logical index) it is local to */
+} topo_device;
+
+typedef struct topology {
+	int ncores;
+	topo_core *cores;
+	int nnuma;
+	topo_numa *numa;
+	int nsockets;
+	uint64_t hugepage_size;
+	topo_device *devices; /* from an XML export; none for a hand description */
+	int ndevices;
+	int numa_os_mismatch; /* first NUMA node whose os index differs from its logical index, or -1 */
+} topology;
+
+typedef enum topo_numbering { TOPO_LINEAR, TOPO_INTERLEAVED } topo_numbering;
+
+/* Builds the regular topology of a hand description:
+ * LINEAR: first threads of all cores are CPUs 0..C-1 in socket order, the
+ * k-th sibling of core c is CPU c + k*C (the common x86 layout).
+ * INTERLEAVED: sockets alternate: core j of socket s is CPU j*S + s
+ * (siblings again at + k*C). */
+topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
+		       int numa_per_socket, topo_numbering numbering);
+
+/* Loads an lstopo XML export (hwloc v1 or v2 format) with its I/O devices.
+ * Never falls back to the machine dslc runs on. NULL with *why on failure. */
+/* regular_only: a path named inside a description, where a FIFO or device is
+ * refused before it is read (the command line's --topology may be a pipe). */
+topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why);
+const topo_device *topo_find_device(const topology *t, const char *pci);
+/* The interface `name` of the NIC function at pci; NULL when it has none
+ * by that name (or no such function). */
+const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name);
+/* The network interfaces of the NIC function at pci (at most max). */
+size_t topo_nic_interfaces(const topology *t, const char *pci, const char **out, size_t max);
+/* "eth2, ib0": the same, for a message. */
+char *topo_nic_names(arena *a, const topology *t, const char *pci);
+
+/* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */
+char *topo_cpulist(arena *a, const int *cpus, int n);
+
+#endif

@@ -1,0 +1,62 @@
+/* kube.c - see kube.h. */
+#include "kube.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+
+/* Margin over nr_hugepages, in 2 MiB pages: daos_server's prepare adds 2
+ * pages per engine, and the helper's NVMe scan wants at least
+ * ScanMinHugepageCount (128, src/control/server/config/server.go). */
+enum { KUBE_HUGEPAGE_MARGIN_PER_ENGINE = 2, KUBE_HUGEPAGE_SCAN_MIN = 128 };
+
+const char *kube_namespace(const model *m)
+{
+	return m->cluster.kube.ns.set ? m->cluster.kube.ns.v : "daos";
+}
+
+const char *kube_rdma_resource(const model *m)
+{
+	return m->cluster.kube.rdma_resource.set ? m->cluster.kube.rdma_resource.v : "rdma/daos";
+}
+
+const char *kube_nvme_resource(const model *m)
+{
+	return m->cluster.kube.nvme_resource.set ? m->cluster.kube.nvme_resource.v : "squat.ai/daos_nvme";
+}
+
+static kube_plan *plan(const model *m, const node_plan *p)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	kube_plan *k = arena_alloc(m->ar, sizeof(*k));
+	for (int i = 0; i < p->nengines; i++) {
+		k->scm += p->engines[i].scm_bytes;
+		k->nvmes += p->engines[i].nnvmes;
+	}
+	k->overhead = ks->memory_overhead.set ? (uint64_t)ks->memory_overhead.v : 2 * GiB;
+	k->memory = ks->server_memory.set ? (uint64_t)ks->server_memory.v : k->scm + k->overhead;
+	k->hugepage_size = p->hugepage_size ? p->hugepage_size : 2 * MiB;
+	uint64_t margin = (uint64_t)(KUBE_HUGEPAGE_MARGIN_PER_ENGINE * p->nengines + KUBE_HUGEPAGE_SCAN_MIN) * 2 * MiB;
+	k->hugepages = p->nr_hugepages + (int64_t)((margin + k->hugepage_size - 1) / k->hugepage_size);
+	bool gib = k->hugepage_size == GiB;
+	k->hugepage_resource = gib ? "hugepages-1Gi" : "hugepages-2Mi";
+	k->hugepage_medium = gib ? "HugePages-1Gi" : "HugePages-2Mi";
+	k->kernel_pagesize = gib ? "1G" : "2M";
+	return k;
+}
+
+const kube_plan *kube_plan_of(const model *m, const node_spec *s)
+{
+	node_plan *p = s->plan;
+	if (!p || !spec_in_pods(s))
+		return NULL;
+	if (!p->kube_planned) {
+		p->kube_planned = true;
+		p->kube = p->ok ? plan(m, p) : NULL;
+	}
+	return p->kube;
+}
+
+/* ---- rules ---------------------------------------------------------------- */
+

@@ -1,0 +1,166 @@
+/* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
+ * sections 2 (kernel command line) and 4 (kubelet). */
+#include "node_os.h"
+#include "kube.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+
+/* The `os` names (keywords.c) by prefix, and how each takes the command line. */
+static const struct {
+	const char *prefix;
+	grub_family family;
+} os_families[] = {
+	{"debian", GRUB_DROPIN},     /* /etc/default/grub.d/NN-name.cfg, update-grub */
+	{"ubuntu", GRUB_DROPIN},
+	{"azurelinux", GRUB_DROPIN}, /* its /etc/default/grub sources the grub.d files */
+	{"rhel", GRUB_GRUBBY},       /* GRUB_ENABLE_BLSCFG=true: BLS entries, grubby */
+	{"rocky", GRUB_GRUBBY},
+	{"alma", GRUB_GRUBBY},
+	{"sles", GRUB_SCRIPT},       /* no grub.d, no BLS: /etc/default/grub + grub2-mkconfig */
+};
+
+static grub_family family_of(const char *os)
+{
+	for (size_t i = 0; os && i < sizeof(os_families) / sizeof(os_families[0]); i++)
+		if (strncmp(os, os_families[i].prefix, strlen(os_families[i].prefix)) == 0)
+			return os_families[i].family;
+	return GRUB_NONE;
+}
+
+bool node_has_nvme(const node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].nnvmes)
+			return true;
+	return false;
+}
+
+static kernel_plan *plan_kernel(const model *m, const node_spec *s)
+{
+	const node_plan *p = s->plan;
+	if (!p || !p->ok)
+		return NULL;
+	kernel_plan *k = arena_alloc(m->ar, sizeof(*k));
+	k->family = family_of(s->os.set ? s->os.v : NULL);
+	/* without an OS dslc cannot install a command line; it manages one only
+	 * when the profile says which OS, or asks for it with a kernel block */
+	if (k->family == GRUB_NONE && !s->kernel.set && !spec_in_pods(s))
+		return NULL;
+	const kernel_spec *ks = &s->kernel;
+	const char *iommu = ks->iommu.set ? ks->iommu.v : node_has_nvme(p) ? "pt" : NULL;
+	if (iommu && strcmp(iommu, "pt") == 0)
+		env_set(m->ar, &k->params, "iommu", "pt", ks->iommu.set ? ks->iommu.loc : ks->loc);
+	else if (iommu && strcmp(iommu, "off") == 0)
+		env_set(m->ar, &k->params, "iommu", "off", ks->iommu.loc);
+	const kube_plan *kp = kube_plan_of(m, s);
+	if (kp) {
+		/* a pod cannot allocate hugepages or turn THP off: both at boot,
+		 * as many pages as the pod requests (hugepagesz before hugepages,
+		 * the kernel pairs them) */
+		env_set(m->ar, &k->params, "transparent_hugepage", "never", s->deploy.loc);
+		env_set(m->ar, &k->params, "hugepagesz", kp->kernel_pagesize, s->deploy.loc);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)kp->hugepages), s->deploy.loc);
+		if (p->hugepage_size == GiB)
+			env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+	} else if (p->hugepage_size == GiB && p->nr_hugepages) {
+		/* 1 GiB pages can only be reserved at boot. hugepagesz before its
+		 * hugepages (the kernel pairs them), and before default_hugepagesz:
+		 * grubby matches "hugepagesz=" as a substring (grubby-bls
+		 * update_args), which would find it inside default_hugepagesz= */
+		env_set(m->ar, &k->params, "hugepagesz", "1G", SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)p->nr_hugepages), SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+	}
+	if (ks->irqaffinity.set && strcmp(ks->irqaffinity.v, "os") == 0) {
+		const char *cpus = place_os_cpus(m->ar, p);
+		if (*cpus)
+			env_set(m->ar, &k->params, "irqaffinity", cpus, ks->irqaffinity.loc);
+	}
+	for (size_t i = 0; i < ks->params.n; i++)
+		env_set(m->ar, &k->params, ks->params.items[i].name, ks->params.items[i].value, ks->params.items[i].loc);
+	return k->params.n ? k : NULL;
+}
+
+/* "1.33" -> 33; -1 when it is not 1.<minor> with a minor below 1000. */
+static int minor_of(const char *v)
+{
+	if (strncmp(v, "1.", 2) != 0 || !v[2] || strlen(v + 2) > 3 || strspn(v + 2, "0123456789") != strlen(v + 2))
+		return -1;
+	return atoi(v + 2);
+}
+
+static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
+{
+	const node_plan *p = s->plan;
+	const kubelet_spec *ks = &s->kubelet;
+	bool pods = spec_in_pods(s);
+	if ((!ks->set && !pods) || !p || !p->ok)
+		return NULL;
+	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));
+	k->reserved_cpus = ks->reserved_cpus.set ? ks->reserved_cpus.v : place_reserved_cpus(m->ar, p);
+	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
+	k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";
+	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
+	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
+	k->minor = minor_of(ks->version.set ? ks->version.v
+				: s->os.set && strncmp(s->os.v, "azurelinux", 10) == 0 ? "1.30" : "1.33");
+	/* in pods the daos-server container must reach the reserved engine CPUs */
+	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32 && !pods;
+	k->strict = strcmp(k->cpu_manager, "static") == 0 && want && k->minor >= 32;
+	k->alpha_gate = k->strict && k->minor == 32;
+	uint64_t base_system = ks->system_reserved.set ? (uint64_t)ks->system_reserved.v : 4 * GiB;
+	k->kube_reserved = ks->kube_reserved.set ? (uint64_t)ks->kube_reserved.v : 2 * GiB;
+	k->eviction = ks->eviction_hard.set ? (uint64_t)ks->eviction_hard.v : 100 * MiB;
+	k->nnuma = p->topo->nnuma;
+	/* DAOS's SCM (a tmpfs) lives on the NUMA node of its engine: count it
+	 * there, and in systemReserved. Its hugepages are not counted: the
+	 * kubelet already takes pre-allocated hugepages out of allocatable
+	 * memory, and the memory manager does so per NUMA node (they stay a
+	 * resource of their own, hugepages-2Mi); reserving them again would
+	 * keep 34 GiB per node from pods for nothing. */
+	uint64_t daos = 0;
+	for (int n = 0; n < k->nnuma; n++) {
+		uint64_t here = 0;
+		for (int i = 0; i < p->nengines && !pods; i++) /* in pods SCM is the pod's memory */
+			if (p->engines[i].numa == n)
+				here += p->engines[i].scm_bytes;
+		k->numa_reserved[n] = here;
+		daos += here;
+	}
+	k->system_reserved = base_system + daos;
+	/* the rest is spread evenly, in whole KiB (quantities are written in Ki),
+	 * the remainder on node 0, so the sums are exact */
+	uint64_t rest = (base_system + k->kube_reserved + k->eviction) / KiB;
+	for (int n = 0; n < k->nnuma; n++)
+		k->numa_reserved[n] += rest / (uint64_t)k->nnuma * KiB;
+	k->numa_reserved[0] += rest % (uint64_t)k->nnuma * KiB;
+	return k;
+}
+
+/* Both plans of a spec, made once; the targets ask for them per node. */
+static void plan_once(const model *m, const node_spec *s)
+{
+	node_plan *p = s->plan;
+	if (!p || p->os_planned)
+		return;
+	p->os_planned = true;
+	p->kernel = plan_kernel(m, s);
+	p->kubelet = plan_kubelet(m, s);
+}
+
+kernel_plan *node_kernel_plan(const model *m, const node_spec *s)
+{
+	plan_once(m, s);
+	return s->plan ? s->plan->kernel : NULL;
+}
+
+kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
+{
+	plan_once(m, s);
+	return s->plan ? s->plan->kubelet : NULL;
+}
+

@@ -1,0 +1,35 @@
+/* node_os.h - what a node's OS gets: the kernel command line and the
+ * kubelet's CPU and memory reservations, planned from the placement. */
+#ifndef DSLC_NODE_OS_H
+#define DSLC_NODE_OS_H
+
+#include "place.h"
+
+/* How an OS takes a kernel command line (SPEC.md section 8, the table of os values):
+^ * a grub.d drop-in its /etc/default/grub sources (Debian, Ubuntu, Azure
+ * Linux 3); grubby on the BLS entries (RHEL, Rocky, Alma); a script that
+ * edits /etc/default/grub and regenerates grub.cfg (SLES). */
+typedef enum grub_family { GRUB_NONE, GRUB_DROPIN, GRUB_GRUBBY, GRUB_SCRIPT } grub_family;
+
+typedef struct kernel_plan {
+	grub_family family;
+	env_list params; /* name, value ("" for a bare flag), where it came from */
+} kernel_plan;
+
+typedef struct kubelet_plan {
+	const char *reserved_cpus; /* cpulist */
+	const char *cpu_manager, *topology, *memory_manager;
+	int minor;                 /* Kubernetes 1.<minor> */
+	bool strict, alpha_gate;   /* strict-cpu-reservation, and its 1.32 feature gate */
+	uint64_t system_reserved, kube_reserved, eviction; /* bytes; system includes DAOS */
+	uint64_t numa_reserved[MODEL_MAX_NUMA];            /* reservedMemory per NUMA node */
+	int nnuma;
+} kubelet_plan;
+
+/* Both return NULL when the spec has nothing of that kind to emit. */
+kernel_plan *node_kernel_plan(const model *m, const node_spec *s);
+kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s);
+/* Some engine of the plan has NVMe drives (VFIO, iommu=pt). */
+bool node_has_nvme(const node_plan *p);
+
+#endif

@@ -1,0 +1,784 @@
+#include "place.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+#include "compiler/model/fabric.h"
+#include "compiler/model/kw.h"
+
+enum { DEFAULT_FABRIC_PORT = 31416, FABRIC_PORT_STRIDE = 1000 };
+
+int place_cpus(const topology *t, int first, int n, int *out)
+{
+	int k = 0;
+	for (int c = first; c < first + n && c < t->ncores; c++)
+		for (int p = 0; p < t->cores[c].npus; p++)
+			out[k++] = t->cores[c].pus[p];
+	return k;
+}
+
+static src_loc engine_where(const engine_spec *e, const opt_int *o)
+{
+	return o->set ? o->loc : e->loc;
+}
+
+static void os_reservation(model *m, node_plan *p)
+{
+	const node_spec *s = p->spec;
+	const topology *t = p->topo;
+	int r = s->os_cores.set ? (int)s->os_cores.v : 0;
+	bool at_end = s->os_at.set && strcmp(s->os_at.v, "end") == 0;
+	for (int n = 0; n < t->nnuma; n++) {
+		const topo_numa *tn = &t->numa[n];
+		if (!tn->ncores) {
+			/* a memory-only node (GPU, HBM, CXL): no cores to keep */
+			p->os_first[n] = tn->first_core;
+			p->os_count[n] = 0;
+			continue;
+		}
+		if (r > tn->ncores) {
+			diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, s->os_cores.loc,
+					      "%d OS cores per NUMA node, but NUMA node %d of %s has %d cores", r, n,
+					      s->hw->name, tn->ncores);
+			diag_help(m->dc, d, "reserve at most %d", tn->ncores);
+			p->ok = false;
+			r = tn->ncores;
+		}
+		p->os_count[n] = r;
+		p->os_first[n] = at_end ? tn->first_core + tn->ncores - r : tn->first_core;
+	}
+}
+
+/* Why a NIC cannot carry the fabric, or NULL. */
+static const char *misfit(model *m, const nic_desc *n)
+{
+	fabric_need f = fabric_need_of(&m->cluster);
+	return fabric_misfit(m->ar, &f, n->name, n->link, n->rdma, n->exported);
+}
+
+static bool candidate(model *m, const nic_desc *n, int numa)
+{
+	return n->numa == numa && strcmp(n->role, "storage") == 0 && !misfit(m, n);
+}
+
+/* The storage NICs of a NUMA node that carry the fabric: the first is the
+ * engine's (hand-described ones in description order, then the export's by
+ * PCI address and interface name; hardware.c import_devices sorts them). */
+static int candidates(model *m, const hardware *hw, int numa, const nic_desc **first, char *names, size_t size)
+{
+	int n = 0;
+	names[0] = 0;
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (candidate(m, &hw->nics[i], numa)) {
+			if (!n++)
+				*first = &hw->nics[i];
+			size_t l = strlen(names);
+			snprintf(names + l, size - l, "%s%s", l ? ", " : "", hw->nics[i].name);
+		}
+	return n;
+}
+
+static const nic_desc *named_nic(model *m, const hardware *hw, engine_plan *ep)
+{
+	const engine_spec *e = ep->spec;
+	const char *names[256];
+	size_t n = 0;
+	for (size_t i = 0; i < hw->nnics; i++) {
+		if (strcmp(hw->nics[i].name, e->nic.v) != 0) {
+			if (n < 256)
+				names[n++] = hw->nics[i].name;
+			continue;
+		}
+		const nic_desc *nic = &hw->nics[i], *local = NULL;
+		char list[256];
+		bool any_local = candidates(m, hw, ep->numa, &local, list, sizeof(list)) > 0;
+		ep->nic_why = arena_printf(m->ar, "named by `nic %s`", nic->name);
+		const char *why = misfit(m, nic);
+		if (nic->numa != ep->numa) {
+			diag *d = diag_report(m->dc, R_NIC_NOT_LOCAL, e->nic.loc, "NIC %s is on NUMA node %d, but this engine runs on NUMA node %d",
+					      nic->name, nic->numa, ep->numa);
+			diag_note_at(m->dc, d, nic->loc, "%s is described here", nic->name);
+			if (any_local) {
+				diag_help(m->dc, d, "use the storage NIC of NUMA node %d: `nic %s`, or drop the override", ep->numa, local->name);
+				diag_fix_edit(m->dc, d, e->nic.loc, "nic %s", local->name);
+			}
+			else
+				diag_help(m->dc, d, "give NUMA node %d a storage NIC, or drop the override", ep->numa);
+		} else if (why) {
+			diag *d = diag_report(m->dc, R_NIC_WRONG_FABRIC, e->nic.loc, "NIC %s cannot carry the fabric: %s", nic->name, why);
+			if (any_local) {
+				diag_help(m->dc, d, "write `nic %s`, the %s%s%s of NUMA node %d", local->name, strchr(list, ',') ? "first " : "",
+					  local->link ? local->link : "storage", local->link ? " port" : " NIC", ep->numa);
+				diag_fix_edit(m->dc, d, e->nic.loc, "nic %s", local->name);
+			}
+			else
+				diag_help(m->dc, d, "NUMA node %d has no port that carries the fabric: check `fabric` and `provider` "
+					  "in the cluster block", ep->numa);
+		}
+		return nic;
+	}
+	const char *sug = kw_suggest(e->nic.v, names, n);
+	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, e->nic.loc, "hardware %s has no NIC named '%s'", hw->name, e->nic.v);
+	if (sug)
+		diag_help(m->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(m->dc, d, "describe the NIC in a `numa` block of hardware %s", hw->name);
+	return NULL;
+}
+
+/* The `fabric` statement whose storage NICs have this link type (RoCE needs
+ * its GID index: roce-gid-index). */
+static const char *fabric_kind_of(const char *link)
+{
+	return strcmp(link, TOPO_LINK_ETHERNET) == 0 ? "roce { gid_index <n> }" : link;
+}
+
+/* Several candidates of different link types: the provider runs on both
+ * and nothing says which fabric the clients use. */
+static void ambiguous(model *m, const hardware *hw, engine_plan *ep, const nic_desc *first)
+{
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (!candidate(m, n, ep->numa) || !n->link || !first->link || strcmp(n->link, first->link) == 0)
+			continue;
+		diag *d = diag_report(m->dc, R_NIC_AMBIGUOUS, ep->spec->loc,
+				      "NUMA node %d of %s has storage NICs of two link types (%s %s, %s %s): the engine takes %s",
+				      ep->numa, hw->name, first->name, first->link, n->name, n->link, first->name);
+		diag_help(m->dc, d, "say which fabric the clients use: `fabric %s` (the engine takes %s) or `fabric %s` (it keeps %s) "
+			  "in the cluster block", fabric_kind_of(n->link), n->name, fabric_kind_of(first->link), first->name);
+		return;
+	}
+}
+
+static const nic_desc *pick_nic(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	if (ep->spec->nic.set)
+		return named_nic(m, hw, ep);
+	const nic_desc *first = NULL;
+	char list[256];
+	int n = candidates(m, hw, ep->numa, &first, list, sizeof(list));
+	if (n == 1)
+		ep->nic_why = arena_printf(m->ar, "the storage NIC of NUMA node %d that carries the fabric", ep->numa);
+	else if (n > 1)
+		ep->nic_why = arena_printf(m->ar, "first of %s (description order, then PCI address)", list);
+	if (first) {
+		ambiguous(m, hw, ep, first);
+		return first;
+	}
+	diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, ep->spec->loc, "no storage NIC on NUMA node %d of %s for its engine",
+			      ep->numa, hw->name);
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (hw->nics[i].numa == ep->numa && strcmp(hw->nics[i].role, "storage") == 0)
+			diag_note_at(m->dc, d, hw->nics[i].loc, "not %s: %s", hw->nics[i].name, misfit(m, &hw->nics[i]));
+		else if (hw->nics[i].numa == ep->numa && hw->nics[i].auto_found && hw->nics[i].fabric)
+			diag_note_at(m->dc, d, hw->nics[i].loc, "`nic auto` gave %s role mgmt: %s", hw->nics[i].name,
+				     misfit(m, &hw->nics[i]));
+	diag_help(m->dc, d, "describe one: `numa %d { nic <ifname> pci <address> role storage }`", ep->numa);
+	return NULL;
+}
+
+static bool excluded(const node_spec *s, const char *pci)
+{
+	for (size_t i = 0; i < s->nexcluded; i++)
+		if (strcmp(s->excluded[i].pci, pci) == 0)
+			return true;
+	return false;
+}
+
+/* The VMD endpoint a backing address sits behind: its 6-digit domain is
+ * the endpoint's bus, device and function (SPDK's naming, as
+ * topo_find_device reads it): 7c0005:01:00.0 -> 0000:7c:00.5. */
+static bool vmd_endpoint_of(const char *pci, char out[16])
+{
+	unsigned bus, dev, fn;
+	if (strlen(pci) != 14 || pci[6] != ':' || sscanf(pci, "%2x%2x%2x:", &bus, &dev, &fn) != 3 || fn > 7)
+		return false;
+	snprintf(out, 16, "0000:%02x:%02x.%x", bus, dev, fn);
+	return true;
+}
+
+/* The hardware's drive an engine's list names: by its address, or a drive
+ * behind a VMD endpoint the hardware lists, by its backing address (a copy
+ * that keeps the address as written, with the endpoint's NUMA node). */
+static const nvme_desc *listed_drive(model *m, const hardware *hw, const pci_ref *r)
+{
+	for (size_t j = 0; j < hw->nnvmes; j++)
+		if (strcmp(hw->nvmes[j].pci, r->pci) == 0)
+			return &hw->nvmes[j];
+	char ep[16];
+	if (!vmd_endpoint_of(r->pci, ep))
+		return NULL;
+	for (size_t j = 0; j < hw->nnvmes; j++)
+		if (strcmp(hw->nvmes[j].pci, ep) == 0) {
+			nvme_desc *d = arena_alloc(m->ar, sizeof(*d));
+			*d = hw->nvmes[j];
+			memcpy(d->pci, r->pci, sizeof(d->pci));
+			memcpy(d->endpoint, ep, sizeof(d->endpoint));
+			d->loc = r->loc;
+			return d;
+		}
+	return NULL;
+}
+
+/* The drive is already in the list: the same address, or a backing
+ * address and its endpoint (SPDK would claim the device twice). DAOS
+ * refuses a bdev_list with a duplicate (storage/config.go, "bdev_list:
+ * duplicate PCI address"). */
+static const pci_ref *listed_before(const engine_spec *e, size_t i, const nvme_desc *d)
+{
+	for (size_t j = 0; j < i; j++) {
+		char ep[16] = "";
+		vmd_endpoint_of(e->drives[j].pci, ep);
+		if (strcmp(e->drives[j].pci, d->pci) == 0 || (d->endpoint[0] && strcmp(e->drives[j].pci, d->endpoint) == 0) ||
+		    (ep[0] && strcmp(ep, d->pci) == 0))
+			return &e->drives[j];
+	}
+	return NULL;
+}
+
+static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	const engine_spec *e = ep->spec;
+	ep->nvmes = arena_alloc(m->ar, (e->ndrives + 1) * sizeof(*ep->nvmes));
+	for (size_t i = 0; i < e->ndrives; i++) {
+		const nvme_desc *found = listed_drive(m, hw, &e->drives[i]);
+		const pci_ref *twice = found ? listed_before(e, i, found) : NULL;
+		if (twice) {
+			bool same = strcmp(twice->pci, e->drives[i].pci) == 0;
+			diag *d = diag_report(m->dc, R_DUPLICATE, e->drives[i].loc, same ? "NVMe %s is listed twice"
+						   : "NVMe %s and %s are one drive behind VMD endpoint %s", e->drives[i].pci,
+					      twice->pci, found->endpoint[0] ? found->endpoint : found->pci);
+			diag_note_at(m->dc, d, twice->loc, "%s is listed here", twice->pci);
+			diag_help(m->dc, d, "drop this %s: DAOS refuses a bdev_list that names a drive twice", e->drives[i].pci);
+			/* the edit takes the blank before it too */
+			const src_file *f = src_get(m->dc->src, e->drives[i].loc.file);
+			src_loc at = e->drives[i].loc;
+			while (f && at.start > 0 && (f->text[at.start - 1] == ' ' || f->text[at.start - 1] == '\t'))
+				at.start--;
+			diag_fix_edit(m->dc, d, at, "%s", "");
+			p->ok = false;
+			continue;
+		}
+		if (!found) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "hardware %s has no NVMe drive %s",
+					      hw->name, e->drives[i].pci);
+			diag_help(m->dc, d, "name a drive of the hardware block, or drop the list to use the NUMA node's drives");
+			p->ok = false;
+			continue;
+		}
+		if (found->numa != ep->numa) {
+			diag *d = diag_report(m->dc, R_NVME_NOT_LOCAL, e->drives[i].loc,
+					      "NVMe %s is on NUMA node %d, but this engine runs on NUMA node %d",
+					      found->pci, found->numa, ep->numa);
+			diag_note_at(m->dc, d, found->loc, "%s is described here", found->pci);
+			diag_help(m->dc, d, "give the engine drives of NUMA node %d, or drop the list to use them all",
+				  ep->numa);
+			p->ok = false;
+		}
+		if (excluded(p->spec, found->endpoint[0] ? found->endpoint : found->pci)) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "%s names NVMe %s, which %s excludes",
+					      "this engine", found->pci, p->spec->origin);
+			diag_help(m->dc, d, "drop %s from the engine's list, or stop excluding it", found->pci);
+			p->ok = false;
+			continue;
+		}
+		ep->nvmes[ep->nnvmes++] = found;
+	}
+}
+
+static void pick_nvmes(model *m, node_plan *p, engine_plan *ep)
+{
+	const hardware *hw = p->spec->hw;
+	if (ep->spec->ndrives) {
+		explicit_nvmes(m, p, ep);
+		return;
+	}
+	ep->nvmes = arena_alloc(m->ar, (hw->nnvmes + 1) * sizeof(*ep->nvmes));
+	for (size_t i = 0; i < hw->nnvmes; i++)
+		if (hw->nvmes[i].numa == ep->numa && !excluded(p->spec, hw->nvmes[i].pci))
+			ep->nvmes[ep->nnvmes++] = &hw->nvmes[i];
+}
+
+static void check_excluded(model *m, const node_spec *s)
+{
+	const hardware *hw = s->hw;
+	for (size_t i = 0; i < s->nexcluded; i++) {
+		bool found = false;
+		for (size_t j = 0; j < hw->nnvmes && !found; j++)
+			found = strcmp(hw->nvmes[j].pci, s->excluded[i].pci) == 0;
+		if (!found) {
+			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, s->excluded[i].loc,
+					      "hardware %s has no NVMe drive %s", hw->name, s->excluded[i].pci);
+			if (hw->nnvmes)
+				diag_note_at(m->dc, d, hw->nvmes[0].loc, "the drives of %s are described here", hw->name);
+			diag_help(m->dc, d, "exclude an address the hardware block lists");
+		}
+	}
+}
+
+/* Checks a user-given first_core and returns false when it cannot be used. */
+static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planned)
+{
+	const topology *t = p->topo;
+	const topo_numa *tn = &t->numa[ep->numa];
+	const engine_spec *e = ep->spec;
+	int fc = (int)e->first_core.v;
+	int last = tn->first_core + tn->ncores - 1;
+	if (fc < tn->first_core || fc > last) {
+		/* where Linux numbers CPUs differently, a CPU number names another core */
+		for (int c = tn->first_core; c <= last; c++)
+			for (int k = 0; k < t->cores[c].npus; k++)
+				if (t->cores[c].pus[k] == fc && c != fc) {
+					diag *d = diag_report(m->dc, R_FIRST_CORE_LINUX_CPU, e->first_core.loc,
+							      "first_core %d is Linux CPU %d, which is hwloc logical core %d",
+							      fc, fc, c);
+					/* propose core c only when the engine fits there without
+					 * the OS cores; else the core dslc would choose */
+					int os0 = p->os_first[ep->numa], os1 = os0 + p->os_count[ep->numa];
+					bool fits = c + ep->ncores - 1 <= last && (c + ep->ncores <= os0 || c >= os1);
+					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
+						  "or drop first_core and let dslc place the engine", fits ? c : planned);
+					diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", fits ? c : planned);
+					return false;
+				}
+		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,
+				      "first_core %d is outside NUMA node %d (cores %d-%d)", fc, ep->numa,
+				      tn->first_core, last);
+		if (fc < tn->ncores && tn->first_core != 0)
+			diag_note_at(m->dc, d, SRC_LOC_NONE,
+				     "%d looks NUMA-relative; DAOS reads first_core as an absolute core index, "
+				     "so the engine would run on NUMA node %d's cores, away from its NIC and drives",
+				     fc, fc < t->ncores ? t->cores[fc].numa : 0);
+		diag_help(m->dc, d, "write `first_core %d` (core %d of NUMA node %d in hwloc logical order), "
+			  "or drop first_core and let dslc place the engine", planned, planned - tn->first_core, ep->numa);
+		diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", planned);
+		return false;
+	}
+	if (fc + ep->needed > t->ncores) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
+				      "cores %d-%d run past the last core (%d) and wrap to core 0", fc,
+				      fc + ep->needed - 1, t->ncores - 1);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->ncores + 1);
+		return false;
+	}
+	if (fc + ep->ncores - 1 > last) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_WRAP, e->first_core.loc,
+				      "cores %d-%d run past the last core of NUMA node %d (%d)", fc,
+				      fc + ep->ncores - 1, ep->numa, last);
+		diag_help(m->dc, d, "use first_core %d at most, or drop it", last - ep->ncores + 1);
+		return false;
+	}
+	return true;
+}
+
+static bool ranges_overlap(int a, int an, int b, int bn)
+{
+	return an > 0 && bn > 0 && a < b + bn && b < a + an;
+}
+
+static void place_engine(model *m, node_plan *p, engine_plan *ep)
+{
+	const node_spec *s = p->spec;
+	const engine_spec *e = ep->spec;
+	const topology *t = p->topo;
+	const topo_numa *tn = &t->numa[ep->numa];
+	if (!e->targets.set) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no targets", ep->numa);
+		diag_help(m->dc, d, "add `targets <n>` to the engine block");
+		p->ok = false;
+		return;
+	}
+	ep->targets = (int)e->targets.v;
+	ep->helpers = e->helpers.set ? (int)e->helpers.v : ep->targets / 4;
+	ep->needed = 2 + ep->targets + ep->helpers;
+	ep->ncores = e->cores.set ? (int)e->cores.v : ep->needed;
+	if (ep->ncores < ep->needed) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, e->cores.loc,
+				      "cores %d is less than the 2 + %d targets + %d helpers = %d cores the engine uses",
+				      ep->ncores, ep->targets, ep->helpers, ep->needed);
+		diag_help(m->dc, d, "write `cores %d`, or lower targets or helpers", ep->needed);
+		p->ok = false;
+		return;
+	}
+	int win_first = tn->first_core, win_n = tn->ncores - p->os_count[ep->numa];
+	if (p->os_first[ep->numa] == tn->first_core)
+		win_first += p->os_count[ep->numa];
+	if (ep->ncores > win_n) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, engine_where(e, e->cores.set ? &e->cores : &e->targets),
+				      "the engine needs %d cores, but NUMA node %d of %s has %d left after %d OS cores",
+				      ep->ncores, ep->numa, s->hw->name, win_n, p->os_count[ep->numa]);
+		diag_help(m->dc, d, "lower targets or helpers so that 2 + targets + helpers <= %d", win_n);
+		p->ok = false;
+		return;
+	}
+	ep->first_core = win_first;
+	if (e->first_core.set) {
+		if (!check_first_core(m, p, ep, win_first)) {
+			p->ok = false;
+			return;
+		}
+		ep->first_core = (int)e->first_core.v;
+		ep->explicit_first_core = true;
+		if (e->pinned_numa.set) {
+			diag *d = diag_report(m->dc, R_FIRST_CORE_WITH_PIN, e->first_core.loc,
+					      "first_core and pinned_numa_node are both set");
+			diag_note_at(m->dc, d, e->pinned_numa.loc, "pinned_numa_node is set here");
+			diag_help(m->dc, d, "remove one: with first_core, DAOS 2.6 drops pinned_numa_node on every engine");
+		}
+	}
+	if (e->pinned_numa.set && e->pinned_numa.v >= t->nnuma) {
+		diag *d = diag_report(m->dc, R_PINNED_NUMA_RANGE, e->pinned_numa.loc,
+				      "pinned_numa_node %lld, but %s has NUMA nodes 0 to %d", (long long)e->pinned_numa.v,
+				      s->hw->name, t->nnuma - 1);
+		diag_help(m->dc, d, "remove pinned_numa_node: dslc pins this engine to NUMA node %d", ep->numa);
+	} else if (e->pinned_numa.set && e->pinned_numa.v != ep->numa) {
+		diag *d = diag_report(m->dc, R_PINNED_NUMA_MISMATCH, e->pinned_numa.loc,
+				      "pinned_numa_node %lld, but this engine is placed on NUMA node %d",
+				      (long long)e->pinned_numa.v, ep->numa);
+		diag_help(m->dc, d, "remove pinned_numa_node, or declare the engine with `engine numa %lld`",
+			  (long long)e->pinned_numa.v);
+	}
+	int os_n = p->os_count[ep->numa], os_f = p->os_first[ep->numa];
+	if (ranges_overlap(ep->first_core, ep->ncores, os_f, os_n)) {
+		diag *d = diag_report(m->dc, R_ENGINE_CORES_OVERLAP, engine_where(e, &e->first_core),
+				      "engine cores %d-%d overlap the OS cores %d-%d of NUMA node %d", ep->first_core,
+				      ep->first_core + ep->ncores - 1, os_f, os_f + os_n - 1, ep->numa);
+		diag_note_at(m->dc, d, s->os_cores.loc, "the OS cores are reserved here");
+		diag_help(m->dc, d, "write `first_core %d`, or drop first_core", win_first);
+		p->ok = false;
+	}
+	ep->nic = pick_nic(m, p, ep);
+	if (!ep->nic)
+		p->ok = false;
+	pick_nvmes(m, p, ep);
+	if (e->roles_set) {
+		memcpy(ep->roles, e->roles, sizeof(ep->roles));
+		ep->nroles = e->nroles;
+	}
+	if (e->scm_size.set) {
+		if (e->scm_size.v % (int64_t)GiB) {
+			diag *d = diag_report(m->dc, R_BAD_VALUE, e->scm_size.loc, "scm_size is a whole number of GiB");
+			diag_help(m->dc, d, "write `scm ram %lldGiB`", (long long)(e->scm_size.v / (int64_t)GiB));
+			p->ok = false;
+		}
+		ep->scm_bytes = (uint64_t)e->scm_size.v;
+	}
+	if (!e->scm_class.set) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no SCM tier", ep->numa);
+		diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
+		p->ok = false;
+	}
+	ep->scm_mount = arena_printf(m->ar, "/mnt/daos%d", ep->index);
+	const cluster_spec *c = &m->cluster;
+	ep->log_mask = e->log_mask.set ? e->log_mask.v : c->log_mask.set ? c->log_mask.v : "ERR";
+	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
+	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
+	ep->fabric_port = e->fabric_port.set ? (int)e->fabric_port.v : base + FABRIC_PORT_STRIDE * ep->index;
+
+	/* env_vars: cluster, derived settings, profile, engine; later wins.
+	 * Sized once: a plan per node block must not leave grown copies behind. */
+	env_list *env = &ep->env;
+	env->cap = c->env.n + 3 + s->env.n + e->env.n;
+	env->items = arena_alloc(m->ar, env->cap * sizeof(*env->items));
+	for (size_t i = 0; i < c->env.n; i++)
+		env_set(m->ar, env, c->env.items[i].name, c->env.items[i].value, c->env.items[i].loc);
+	if (c->gid_index.set)
+		env_set(m->ar, env, "FI_VERBS_GID_IDX", arena_printf(m->ar, "%lld", (long long)c->gid_index.v), c->gid_index.loc);
+	if (c->swim_suspect_ms.set)
+		env_set(m->ar, env, "SWIM_SUSPECT_TIMEOUT", arena_printf(m->ar, "%lld", (long long)c->swim_suspect_ms.v),
+			c->swim_suspect_ms.loc);
+	/* in a pod the engine's hwloc sees only the cgroup cpuset: without this
+	 * first_core counts the container's cores, not the host's */
+	if (spec_in_pods(s))
+		env_set(m->ar, env, "HWLOC_ALLOW", "all", s->deploy.loc);
+	for (size_t i = 0; i < s->env.n; i++)
+		env_set(m->ar, env, s->env.items[i].name, s->env.items[i].value, s->env.items[i].loc);
+	for (size_t i = 0; i < e->env.n; i++)
+		env_set(m->ar, env, e->env.items[i].name, e->env.items[i].value, e->env.items[i].loc);
+	ep->placed = true;
+}
+
+static void cross_engine(model *m, node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *a = &p->engines[i];
+		if (!a->placed)
+			continue;
+		for (int j = 0; j < i; j++) {
+			engine_plan *b = &p->engines[j];
+			if (!b->placed || !ranges_overlap(a->first_core, a->ncores, b->first_core, b->ncores))
+				continue;
+			const engine_spec *e = a->spec->first_core.set ? a->spec : b->spec;
+			diag *d = diag_report(m->dc, R_ENGINE_CORES_OVERLAP, engine_where(e, &e->first_core),
+					      "the engines on NUMA nodes %d and %d share cores (%d-%d and %d-%d)", b->numa,
+					      a->numa, b->first_core, b->first_core + b->ncores - 1, a->first_core,
+					      a->first_core + a->ncores - 1);
+			diag_help(m->dc, d, "give each engine its own cores; drop first_core to let dslc place them");
+			p->ok = false;
+		}
+	}
+}
+
+static void hugepages(model *m, node_plan *p)
+{
+	const node_spec *s = p->spec;
+	p->hugepage_size = p->topo->hugepage_size;
+	/* DAOS's minimum: 1 GiB per target of engines with drives, and more. */
+	uint64_t t = 0;
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *ep = &p->engines[i];
+		if (!ep->nnvmes)
+			continue;
+		bool meta = false;
+		for (int r = 0; r < ep->nroles; r++)
+			meta |= strcmp(ep->roles[r], "meta") == 0;
+		t += (uint64_t)daos_hugepage_targets(ep->targets, meta);
+	}
+	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;
+	p->nr_hugepages = (int64_t)((p->hugepage_bytes + p->hugepage_size - 1) / p->hugepage_size);
+	(void)m;
+}
+
+static bool storage_nic_on(model *m, const hardware *hw, int numa)
+{
+	for (size_t i = 0; i < hw->nnics; i++)
+		if (candidate(m, &hw->nics[i], numa))
+			return true;
+	return false;
+}
+
+/* `engine per numa` places engines only where a storage NIC is local (with
+ * several NUMA nodes per socket, not every node has one). */
+static bool skip_numa(model *m, const node_spec *s, int numa)
+{
+	const engine_spec *e = s->eng[numa];
+	if (!e->per_numa || e->nic.set || storage_nic_on(m, s->hw, numa))
+		return false;
+	int drives = 0;
+	char pcis[512] = "";
+	for (size_t i = 0; i < s->hw->nnvmes; i++)
+		if (s->hw->nvmes[i].numa == numa && !excluded(s, s->hw->nvmes[i].pci)) {
+			size_t l = strlen(pcis);
+			snprintf(pcis + l, sizeof(pcis) - l, " %s", s->hw->nvmes[i].pci);
+			drives++;
+		}
+	if (drives) {
+		/* an engine with a remote NIC is a nic-not-local error: the help
+		 * proposes only what lints clean */
+		diag *d = diag_report(m->dc, R_NUMA_WITHOUT_NIC, e->loc,
+				      "NUMA node %d of %s has %d NVMe drive%s but no storage NIC that carries the fabric: no engine there",
+				      numa, s->hw->name, drives, drives == 1 ? "" : "s");
+		diag_help(m->dc, d, "put a storage NIC in a slot of NUMA node %d, or say the drives stay unused: "
+			  "`exclude nvme%s` in %s", numa, pcis, s->origin);
+	}
+	return true;
+}
+
+/* A NUMA node without cores (GPU memory on POWER9, HBM in flat mode, CXL):
+ * `engine per numa` passes it by, an engine declared there is an error. */
+static void memory_only(model *m, const node_spec *s, int numa)
+{
+	const engine_spec *e = s->eng[numa];
+	if (!e->explicit_numa)
+		return;
+	const topology *t = s->hw->topo;
+	char with[256] = "";
+	for (int n = 0; n < t->nnuma; n++)
+		if (t->numa[n].ncores) {
+			size_t l = strlen(with);
+			snprintf(with + l, sizeof(with) - l, "%s%d", l ? ", " : "", n);
+		}
+	diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, e->loc,
+			      "NUMA node %d of %s has memory but no cores (GPU, HBM or CXL memory): no engine can run there",
+			      numa, s->hw->name);
+	diag_help(m->dc, d, "remove `engine numa %d`; the NUMA nodes with cores are %s", numa, with);
+}
+
+/* A derived fabric_iface_port past 65535. Checked once every engine is
+ * placed, so that each engine's finding proposes the one value that fits
+ * them all (one edit for `lint --fix`). */
+static void check_ports(model *m, node_plan *p)
+{
+	const cluster_spec *c = &m->cluster;
+	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
+	int fits_all = 65535 - FABRIC_PORT_STRIDE * (p->nengines - 1);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (ep->fabric_port <= 65535)
+			continue;
+		diag *d = diag_report(m->dc, R_BAD_VALUE, c->fabric_port.set ? c->fabric_port.loc : ep->spec->loc,
+				      "engine %d's fabric_iface_port would be %d (fabric_port %d + 1000 x %d), past 65535", ep->index,
+				      ep->fabric_port, base, ep->index);
+		diag_help(m->dc, d, "write `fabric_port %d` or lower", fits_all);
+		if (c->fabric_port.set)
+			diag_fix_edit(m->dc, d, c->fabric_port.loc, "fabric_port %d", fits_all);
+		p->ok = false;
+	}
+}
+
+static void place_spec(model *m, node_spec *s)
+{
+	node_plan *p = arena_alloc(m->ar, sizeof(*p));
+	s->plan = p;
+	p->spec = s;
+	p->ok = true;
+	if (!s->hw || !s->hw->topo || s->tainted) {
+		p->ok = false;
+		return;
+	}
+	p->topo = s->hw->topo;
+	os_reservation(m, p);
+	check_excluded(m, s);
+	int n = 0, skipped = 0;
+	for (int k = 0; k < p->topo->nnuma; k++)
+		n += spec_engine_at(s, k) != NULL;
+	p->engines = arena_alloc(m->ar, (size_t)(n ? n : 1) * sizeof(engine_plan));
+	for (int k = 0; k < p->topo->nnuma; k++) {
+		if (!spec_engine_at(s, k))
+			continue;
+		if (!p->topo->numa[k].ncores) {
+			memory_only(m, s, k);
+			continue;
+		}
+		if (skip_numa(m, s, k)) {
+			skipped++;
+			continue;
+		}
+		engine_plan *ep = &p->engines[p->nengines];
+		ep->index = p->nengines++;
+		ep->numa = k;
+		ep->spec = s->eng[k];
+		place_engine(m, p, ep);
+	}
+	if (skipped && !p->nengines) {
+		diag *d = diag_report(m->dc, R_ENGINE_NO_NIC, s->eng[0] && s->eng[0]->loc.file ? s->eng[0]->loc : s->hw->name_loc,
+				      "no NUMA node of %s has a storage NIC: `engine per numa` places no engine", s->hw->name);
+		diag_help(m->dc, d, "describe the storage NICs (`numa N { nic <ifname> pci <address> }`, or `nic auto` "
+			  "with a topology export)");
+		p->ok = false;
+	}
+	check_ports(m, p);
+	cross_engine(m, p);
+	/* pinned_numa_node reproduces the plan only when every engine starts at
+	 * its NUMA node's first core: DAOS then takes exactly those cores. */
+	p->pinned_mode = p->nengines > 0 && !spec_in_pods(s);
+	const engine_plan *moved = NULL; /* an engine that does not start at its node's first core */
+	for (int i = 0; i < p->nengines; i++) {
+		engine_plan *ep = &p->engines[i];
+		if (ep->explicit_first_core || ep->first_core != p->topo->numa[ep->numa].first_core) {
+			p->pinned_mode = false;
+			moved = moved ? moved : ep;
+		}
+	}
+	for (int i = 0; spec_in_pods(s) && i < p->nengines; i++) {
+		const engine_spec *e = p->engines[i].spec;
+		if (!e->pinned_numa.set || e->first_core.set)
+			continue;
+		diag *d = diag_report(m->dc, R_K8S_PINNED_NUMA, e->pinned_numa.loc,
+				      "pinned_numa_node for an engine in a pod: inside the container it is a logical NUMA index");
+		diag_note_at(m->dc, d, s->deploy.loc, "the engines run in pods here");
+		diag_help(m->dc, d, "remove pinned_numa_node; dslc writes first_core %d for this engine", p->engines[i].first_core);
+	}
+	/* an explicit pin that first_core mode drops is never silent */
+	for (int i = 0; !p->pinned_mode && moved && !spec_in_pods(s) && i < p->nengines; i++) {
+		const engine_spec *e = p->engines[i].spec;
+		/* a pin that is wrong in itself, or beside first_core, has its own finding */
+		if (!e->pinned_numa.set || e->first_core.set || e->pinned_numa.v != p->engines[i].numa)
+			continue;
+		diag *d = diag_report(m->dc, R_FIRST_CORE_WITH_PIN, e->pinned_numa.loc,
+				      "pinned_numa_node %lld cannot be written: the engine on NUMA node %d starts at core %d, "
+				      "not its node's first core, so dslc writes first_core and DAOS drops every pin",
+				      (long long)e->pinned_numa.v, moved->numa, moved->first_core);
+		diag_help(m->dc, d, "drop pinned_numa_node (the engines keep their cores), or drop the first_core or OS "
+			  "reservation that moves the engine off its node's first core");
+	}
+	hugepages(m, p);
+}
+
+/* Findings about a node's own override name the node. */
+void place_context(model *m, const node_spec *s)
+{
+	m->dc->context = s && s->origin && strncmp(s->origin, "node ", 5) == 0 ? s->origin : NULL;
+}
+
+uint64_t place_reserved_bytes(const model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	return c->system_ram_reserved.set ? (uint64_t)c->system_ram_reserved.v
+		: (uint64_t)(m->release ? m->release->system_ram_reserved_gib : 16) * GiB;
+}
+
+uint64_t place_hugepages_on(const node_plan *p, int numa)
+{
+	if (!p->nengines)
+		return 0;
+	if (p->hugepage_size == GiB && p->topo->nnuma > 0) {
+		/* 1 GiB pages are reserved at boot (hugepages=N), and the kernel
+		 * spreads them round-robin over the NUMA nodes with memory
+		 * (mm/hugetlb.c, hugetlb_hstate_alloc_pages): the first nodes get
+		 * one more when N does not divide */
+		uint64_t pages = p->hugepage_bytes / GiB, nn = (uint64_t)p->topo->nnuma;
+		return (pages / nn + ((uint64_t)numa < pages % nn ? 1 : 0)) * GiB;
+	}
+	if (!p->pinned_mode)
+		return numa == 0 ? p->hugepage_bytes : 0;
+	int used = 0;
+	bool here = false;
+	for (int i = 0; i < p->nengines; i++) {
+		used++;
+		here |= p->engines[i].numa == numa;
+	}
+	return here ? p->hugepage_bytes / (uint64_t)used : 0;
+}
+
+static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
+{
+	const topology *t = p->topo;
+	/* scratch, freed here: the arena keeps only the cpulist text */
+	int *cpus = malloc((size_t)(t->ncores * TOPO_MAX_SMT + 1) * sizeof(int));
+	if (!cpus)
+		abort();
+	int k = 0;
+	for (int n = 0; n < t->nnuma; n++)
+		k += place_cpus(t, p->os_first[n], p->os_count[n], cpus + k);
+	for (int i = 0; engines && i < p->nengines; i++)
+		if (p->engines[i].placed)
+			k += place_cpus(t, p->engines[i].first_core, p->engines[i].ncores, cpus + k);
+	const char *list = topo_cpulist(a, cpus, k);
+	free(cpus);
+	return list;
+}
+
+const char *place_os_cpus(arena *a, const node_plan *p)
+{
+	return cpus_of_cores(a, p, false);
+}
+
+const char *place_reserved_cpus(arena *a, const node_plan *p)
+{
+	return cpus_of_cores(a, p, true);
+}
+
+bool place_core_reserved(const node_plan *p, int core)
+{
+	int n = p->topo->cores[core].numa;
+	if (n < 0 || (core >= p->os_first[n] && core < p->os_first[n] + p->os_count[n]))
+		return true;
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].placed && core >= p->engines[i].first_core &&
+		    core < p->engines[i].first_core + p->engines[i].ncores)
+			return true;
+	return false;
+}
+
+void place_model(model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		place_context(m, m->specs[i]);
+		place_spec(m, m->specs[i]);
+	}
+	place_context(m, NULL);
+}

@@ -1,0 +1,80 @@
+/* place.h - placement: the per-node plan the targets render.
+ *
+ * Placement decides everything a target writes: which physical cores each
+ * engine runs on, how DAOS is told (pinned_numa_node when the engine starts at
+ * its NUMA node's first core, otherwise an absolute first_core), its NIC,
+ * port, drives, SCM size, hugepages and environment. One plan per node_spec:
+ * nodes without overrides share it. */
+#ifndef DSLC_PLACE_H
+#define DSLC_PLACE_H
+
+#include "compiler/model/model.h"
+
+typedef struct engine_plan {
+	int index; /* position in daos_server.yml's engines list */
+	int numa;
+	const engine_spec *spec;
+	int targets, helpers;
+	int needed;     /* 2 + targets + helpers: cores DAOS uses */
+	int ncores;     /* cores reserved (>= needed) */
+	int first_core; /* hwloc logical index of the first core */
+	bool explicit_first_core;
+	bool placed; /* placement succeeded; lint judges only placed engines */
+	const nic_desc *nic;
+	const char *nic_why; /* how the NIC was chosen, for build and show */
+	int fabric_port;
+	const nvme_desc **nvmes;
+	int nnvmes;
+	const char *roles[4];
+	int nroles;
+	uint64_t scm_bytes; /* 0: not pinned */
+	const char *scm_mount;
+	const char *log_mask, *log_file;
+	env_list env;
+} engine_plan;
+
+struct node_plan {
+	const node_spec *spec;
+	const topology *topo;
+	int os_first[MODEL_MAX_NUMA], os_count[MODEL_MAX_NUMA];
+	engine_plan *engines;
+	int nengines;
+	bool pinned_mode;
+	uint64_t hugepage_size, hugepage_bytes;
+	int64_t nr_hugepages;
+	bool ok; /* no placement error: the plan can be rendered */
+	/* The node OS plans (node_os.h), made on first use: every node of a spec
+	 * shares them, so 16,384 nodes cost one plan, not 16,384. */
+	bool os_planned;
+	struct kernel_plan *kernel;
+	struct kubelet_plan *kubelet;
+	bool kube_planned;
+	struct kube_plan *kube; /* deploy kubernetes: the daos-server pod's figures */
+	int kube_server, kube_agent; /* its DaemonSet groups + 1 (targets/kubernetes.c) */
+};
+
+/* Sets the diagnostics context to a node override's origin (or clears it). */
+void place_context(model *m, const node_spec *s);
+
+/* Places every spec of the model; findings go to the model's diagnostics. */
+void place_model(model *m);
+
+/* Hugepage bytes DAOS requests on a NUMA node: spread over the engines' nodes
+ * in pinned mode, all on node 0 in first_core (legacy) mode; 1 GiB pages,
+ * reserved at boot, as the kernel spreads them over every NUMA node. */
+uint64_t place_hugepages_on(const node_plan *p, int numa);
+/* system_ram_reserved in bytes (the release's default when not given), and
+ * a NUMA node's share of it. */
+uint64_t place_reserved_bytes(const model *m);
+
+/* Linux CPUs (all SMT siblings) as a cpulist: of the OS cores, and of the
+ * OS and every engine's cores (what the kubelet must keep for itself). */
+const char *place_os_cpus(arena *a, const node_plan *p);
+const char *place_reserved_cpus(arena *a, const node_plan *p);
+/* Whether a core (an index of topo->cores) is an OS or an engine core. */
+bool place_core_reserved(const node_plan *p, int core);
+
+/* Linux CPU numbers of the cores [first, first + n) (all SMT siblings). */
+int place_cpus(const topology *t, int first, int n, int *out);
+
+#endif

@@ -1,0 +1,401 @@
+/* pools.c - see pools.h. Facts: ../shared/facts/daos-config.md section 4. */
+#include "pools.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/base/value.h"
+#include "compiler/model/kw.h"
+#include "compiler/model/oclass.h"
+#include "place.h"
+
+enum { POOL_EC_CELL_DEFAULT = 64 * 1024, LARGE_EC_CELL = 128 * 1024 };
+
+const char *pools_size(arena *a, uint64_t bytes)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB},
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (bytes && bytes % units[i].m == 0)
+			return arena_printf(a, "%llu%s", (unsigned long long)(bytes / units[i].m), units[i].u);
+	return arena_printf(a, "%lluB", (unsigned long long)bytes);
+}
+
+typedef struct fleet {
+	int nodes;   /* nodes with at least one engine */
+	int engines;
+	bool known;  /* every node resolved and placed: counts are reliable */
+} fleet;
+
+static fleet count_fleet(const model *m)
+{
+	fleet f = {0, 0, !m->nodes_incomplete};
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
+		if (!p || !p->ok)
+			f.known = false;
+		if (p && p->nengines) {
+			f.nodes++;
+			f.engines += p->nengines;
+		}
+	}
+	return f;
+}
+
+static int release_code(const model *m)
+{
+	return m->release && m->release->id == DAOS_2_8 ? 28 : 26;
+}
+
+/* A DAOS label: 1-127 of [A-Za-z0-9.:_-], not shaped like a UUID. */
+static bool label_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 127)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || strchr(".:_-", s[i])))
+			return false;
+	if (n == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-')
+		return false;
+	return true;
+}
+
+static void check_label(model *m, const char *label, src_loc loc, const char *what)
+{
+	if (label_ok(label))
+		return;
+	diag *d = diag_report(m->dc, R_BAD_VALUE, loc, "'%s' is not a valid DAOS %s label", label, what);
+	diag_help(m->dc, d, "labels are 1-127 letters, digits, '.', ':', '_' or '-', and not UUID-shaped");
+}
+
+/* ---- pools ----------------------------------------------------------------- */
+
+static void plan_pool(model *m, pool_spec *p, fleet f)
+{
+	pool_plan *pp = arena_alloc(m->ar, sizeof(*pp));
+	p->plan = pp;
+	pp->label = p->name;
+	check_label(m, p->name, p->name_loc, "pool");
+	if (p->size_pct.set)
+		pp->size = arena_printf(m->ar, "%lld%%", (long long)p->size_pct.v);
+	else if (p->size_bytes.set)
+		pp->size = pools_size(m->ar, (uint64_t)p->size_bytes.v);
+	else {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, p->name_loc, "pool %s has no size", p->name);
+		diag_help(m->dc, d, "add `size 90%%` (a share of the free capacity) or an absolute size such as `size 500TiB`");
+	}
+	int recommended = f.nodes >= 256 ? 3 : f.engines >= 5 ? 2 : f.engines >= 3 ? 1 : 0;
+	pp->svc_rf = p->svc_rf.set ? (int)p->svc_rf.v : recommended;
+	if (!f.known)
+		return; /* placement failed somewhere: engine counts would mislead */
+	if (p->svc_rf.set && 2 * pp->svc_rf + 1 > f.engines) {
+		diag *d = diag_report(m->dc, R_SVC_RF_HIGH, p->svc_rf.loc,
+				      "svc_rf %d needs %d pool service replicas, but the cluster has %d engines", pp->svc_rf,
+				      2 * pp->svc_rf + 1, f.engines);
+		diag_help(m->dc, d, "write `svc_rf %d`", (f.engines - 1) / 2);
+	} else if (p->svc_rf.set && pp->svc_rf < recommended) {
+		diag *d = diag_report(m->dc, R_SVC_RF_LOW, p->svc_rf.loc,
+				      "svc_rf %d survives %d pool service failure%s on %d nodes (%d engines)", pp->svc_rf,
+				      pp->svc_rf, pp->svc_rf == 1 ? "" : "s", f.nodes, f.engines);
+		diag_help(m->dc, d, "write `svc_rf %d`", recommended);
+	}
+	if (p->owner.set)
+		pp->user = strchr(p->owner.v, '@') ? p->owner.v : arena_printf(m->ar, "%s@", p->owner.v);
+	if (p->group.set)
+		pp->group = strchr(p->group.v, '@') ? p->group.v : arena_printf(m->ar, "%s@", p->group.v);
+}
+
+/* ---- containers -------------------------------------------------------------- */
+
+typedef struct cctx {
+	model *m;
+	container_spec *c;
+	container_plan *cp;
+	int rel, patch;
+} cctx;
+
+/* Parses an explicit class; false (and a finding) when DAOS would refuse it. */
+static bool explicit_class(cctx *x, const opt_str *o, oclass *out)
+{
+	if (!o->set)
+		return false;
+	const char *why, *sug;
+	if (oclass_parse(o->v, x->rel, x->patch, out, &why, &sug))
+		return true;
+	diag *d = diag_report(x->m->dc, R_OCLASS_UNKNOWN, o->loc, "'%s' is not an object class of DAOS %s%s: %s", o->v,
+			      x->m->release ? x->m->release->name : "2.6",
+			      x->patch >= 0 ? arena_printf(x->m->ar, ".%d", x->patch) : "", why);
+	if (sug)
+		diag_help(x->m->dc, d, "did you mean %s?", sug);
+	else
+		diag_help(x->m->dc, d, "see `dslc explain oclass-unknown` for the names DAOS registers");
+	return false;
+}
+
+/* The widest EC with p parity cells that fits the domains with one spare;
+ * k limited to max_k. false when none fits. */
+static bool widest_ec(const cctx *x, int p, int domains, int max_k, oclass *out)
+{
+	static const int ks[] = {16, 8, 4, 2};
+	for (size_t i = 0; i < 4; i++) {
+		int k = ks[i];
+		if (k > max_k || !oclass_ec_allowed(k, p, x->rel, x->patch) || k + p > domains - 1)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->kind = OC_EC;
+		out->k = k;
+		out->p = p;
+		oclass_name(OC_EC, k, p, 0, out->name);
+		return true;
+	}
+	return false;
+}
+
+static void replicated(int rf, bool wide, oclass *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (rf == 0) {
+		out->kind = OC_S;
+		out->k = 1;
+		out->groups = wide ? 0 : 1;
+		oclass_name(OC_S, 1, 0, out->groups, out->name);
+		return;
+	}
+	out->kind = OC_RP;
+	out->k = rf + 1;
+	out->groups = wide ? 0 : 1;
+	oclass_name(OC_RP, rf + 1, 0, out->groups, out->name);
+}
+
+static void file_goal(cctx *x, oclass *out)
+{
+	const char *files = x->c->files.v;
+	int rf = x->cp->rd_fac;
+	if (strcmp(files, "small") == 0) {
+		replicated(rf, false, out);
+		return;
+	}
+	/* large: the widest EC; mixed: narrow stripes (k <= 4) waste less on small files */
+	int max_k = strcmp(files, "large") == 0 ? 16 : 4;
+	if (rf == 0) {
+		replicated(0, true, out);
+		return;
+	}
+	if (rf <= 3 && widest_ec(x, rf, x->cp->domains, max_k, out))
+		return;
+	replicated(rf, true, out);
+}
+
+static void check_width(cctx *x, const oclass *oc, src_loc loc, bool derived)
+{
+	container_plan *cp = x->cp;
+	int width = oclass_width(oc);
+	if (width <= cp->domains || cp->domains < 0)
+		return;
+	const char *lvl = strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes";
+	diag *d;
+	if (derived) {
+		d = diag_report(x->m->dc, R_OCLASS_TOO_WIDE, loc,
+				"tolerating %d failures needs %d fault domains, but the cluster has %d %s", cp->rd_fac,
+				width, cp->domains, lvl);
+		diag_help(x->m->dc, d, "tolerate fewer failures, or count engines instead of nodes: `tolerate %d engine failures`",
+			  cp->rd_fac);
+		return;
+	}
+	d = diag_report(x->m->dc, R_OCLASS_TOO_WIDE, loc, "%s is %d wide (%d > %d %s at rd_lvl %s)", oc->name, width,
+			width, cp->domains, lvl, cp->rd_lvl);
+	oclass fit;
+	int p = oc->kind == OC_EC ? oc->p : oclass_tolerance(oc);
+	if (oc->kind == OC_EC && widest_ec(x, p, cp->domains, oc->k, &fit))
+		diag_help(x->m->dc, d, "use %s, the widest class with %d parity cells that fits %d %s with one spare",
+			  fit.name, p, cp->domains, lvl);
+	else
+		diag_help(x->m->dc, d, "use a class at most %d wide", cp->domains);
+}
+
+static void check_class(cctx *x, const oclass *oc, src_loc loc, bool derived)
+{
+	container_plan *cp = x->cp;
+	check_width(x, oc, loc, derived);
+	if (oclass_tolerance(oc) < cp->rd_fac) {
+		diag *d = diag_report(x->m->dc, R_OCLASS_TOLERANCE, loc, "%s tolerates %d failure%s, but rd_fac is %d", oc->name,
+				      oclass_tolerance(oc), oclass_tolerance(oc) == 1 ? "" : "s", cp->rd_fac);
+		oclass fit;
+		if (oc->kind == OC_EC && cp->rd_fac <= 3 && widest_ec(x, cp->rd_fac, cp->domains, 16, &fit))
+			diag_help(x->m->dc, d, "use %s", fit.name);
+		else {
+			replicated(cp->rd_fac, oc->groups == 0, &fit);
+			diag_help(x->m->dc, d, "use %s", fit.name);
+		}
+	}
+}
+
+static uint64_t stripe_of(const oclass *oc, const container_plan *cp)
+{
+	return oc->kind == OC_EC ? (uint64_t)oc->k * (cp->ec_cell ? cp->ec_cell : POOL_EC_CELL_DEFAULT) : 0;
+}
+
+static void warn_non_posix(cctx *x, src_loc loc, const char *what)
+{
+	diag *d = diag_report(x->m->dc, R_OCLASS_NON_POSIX, loc, "%s is ignored for a %s container", what, x->cp->type);
+	diag_help(x->m->dc, d, "remove it, or make the container `type posix` (DAOS applies it only to POSIX containers)");
+}
+
+static void plan_container(model *m, container_spec *c, fleet f)
+{
+	container_plan *cp = arena_alloc(m->ar, sizeof(*cp));
+	c->plan = cp;
+	cctx x = {m, c, cp, release_code(m), m->release_patch};
+	c->in_pool = strmap_get(&m->pool_index, c->pool);
+	if (c->in_pool)
+		ARENA_PUSH(m->ar, c->in_pool->members, c->in_pool->nmembers, c->in_pool->members_cap, c);
+	if (!c->in_pool) {
+		const char *names[256];
+		size_t n = 0;
+		for (size_t i = 0; i < m->npools && n < 256; i++)
+			names[n++] = m->pools[i]->name;
+		const char *sug = kw_suggest(c->pool, names, n);
+		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, c->pool_loc, "no pool named '%s'", c->pool);
+		if (sug)
+			diag_help(m->dc, d, "did you mean '%s'?", sug);
+		else
+			diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", c->pool);
+	}
+	cp->label = c->label.set ? c->label.v : c->name;
+	check_label(m, cp->label, c->label.set ? c->label.loc : c->name_loc, "container");
+	char *type = arena_strdup(m->ar, c->type.set ? c->type.v : "posix");
+	for (char *t = type; *t; t++)
+		*t = (char)toupper((unsigned char)*t);
+	cp->type = type;
+	bool posix = strcmp(cp->type, "POSIX") == 0;
+
+	/* redundancy: rd_fac, rd_lvl and the fault domains they count */
+	cp->rd_fac = c->rd_fac.set ? (int)c->rd_fac.v : c->tolerate.set ? (int)c->tolerate.v : 0;
+	if (c->rd_fac.set && c->tolerate.set && c->rd_fac.v != c->tolerate.v) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, c->rd_fac.loc, "rd_fac %lld contradicts `tolerate %lld ...`",
+				      (long long)c->rd_fac.v, (long long)c->tolerate.v);
+		diag_note_at(m->dc, d, c->tolerate.loc, "the goal is stated here");
+		diag_help(m->dc, d, "keep the goal and drop rd_fac (dslc derives it)");
+	}
+	const char *lvl = c->rd_lvl.set ? c->rd_lvl.v
+		: c->tolerate_level.set && strcmp(c->tolerate_level.v, "engine") == 0 ? "rank" : "node";
+	cp->rd_lvl = lvl;
+	cp->domains = !f.known ? -1 : strcmp(lvl, "rank") == 0 ? f.engines : f.nodes;
+	if (cp->rd_fac == 0) {
+		diag *d = diag_report(m->dc, R_RD_FAC_ZERO, c->rd_fac.set ? c->rd_fac.loc : c->name_loc,
+				      "container %s keeps no redundancy: one failure loses data", c->name);
+		diag_help(m->dc, d, "state the goal: `tolerate 1 node failures` (or 2)");
+	}
+
+	/* checksums */
+	cp->cksum = c->cksum.set ? c->cksum.v : NULL;
+	cp->srv_cksum = c->srv_cksum.set && c->srv_cksum.v;
+	if (!cp->cksum || strcmp(cp->cksum, "off") == 0) {
+		diag *d = diag_report(m->dc, R_CHECKSUM_OFF, c->cksum.set ? c->cksum.loc : c->name_loc,
+				      "container %s stores data without checksums", c->name);
+		diag_help(m->dc, d, "add `checksum crc32 server`");
+	}
+
+	/* EC cell */
+	if (c->ec_cell.set) {
+		uint64_t v = (uint64_t)c->ec_cell.v;
+		if (v < 4 * KiB || v > MiB || v % 32) {
+			diag *d = diag_report(m->dc, R_EC_CELL, c->ec_cell.loc, "ec_cell %s is outside 4KiB-1MiB or not a multiple of 32",
+					      pools_size(m->ar, v));
+			diag_help(m->dc, d, "use a power of two from 4KiB to 1MiB, e.g. `ec_cell 128KiB`");
+		} else {
+			cp->ec_cell = v;
+		}
+	}
+
+	/* classes: explicit ones are checked, goals fill the rest */
+	oclass oc, fc, dc;
+	bool have_oc = explicit_class(&x, &c->oclass, &oc);
+	bool have_fc = explicit_class(&x, &c->file_oclass, &fc);
+	bool have_dc = explicit_class(&x, &c->dir_oclass, &dc);
+	if (!posix) {
+		const opt_str *given[] = {&c->oclass, &c->file_oclass, &c->dir_oclass, &c->files, &c->directories};
+		const char *what[] = {"oclass", "file_oclass", "dir_oclass", "files", "directories"};
+		for (int i = 0; i < 5; i++)
+			if (given[i]->set)
+				warn_non_posix(&x, given[i]->loc, what[i]);
+		if (c->chunk.set)
+			warn_non_posix(&x, c->chunk.loc, "chunk");
+		return;
+	}
+	if (have_oc) {
+		check_class(&x, &oc, c->oclass.loc, false);
+		if (oc.kind == OC_EC) {
+			diag *d = diag_report(m->dc, R_OCLASS_EC_DIRECTORY, c->oclass.loc,
+					      "oclass %s also applies to directories, and DAOS keeps EC there", oc.name);
+			oclass fit = oc;
+			if (cp->domains >= 0 && oclass_width(&oc) > cp->domains)
+				widest_ec(&x, oc.p, cp->domains, oc.k, &fit);
+			replicated(cp->rd_fac, false, &dc);
+			diag_help(m->dc, d, "write `file_oclass %s` and `dir_oclass %s`", fit.name, dc.name);
+		}
+		strcpy(cp->oclass, oc.name);
+	}
+	if (have_dc) {
+		check_class(&x, &dc, c->dir_oclass.loc, false);
+		if (dc.kind == OC_EC) {
+			diag *d = diag_report(m->dc, R_OCLASS_EC_DIRECTORY, c->dir_oclass.loc,
+					      "%s is erasure-coded: DAOS replaces an EC directory class with its default", dc.name);
+			oclass rp;
+			replicated(cp->rd_fac, false, &rp);
+			diag_help(m->dc, d, "use a replicated class such as `dir_oclass %s`", rp.name);
+		}
+		strcpy(cp->dir_oclass, dc.name);
+	} else if (!have_oc && !c->oclass.set && (c->directories.set || c->files.set || c->tolerate.set)) {
+		replicated(cp->rd_fac, c->directories.set && strcmp(c->directories.v, "large") == 0, &dc);
+		check_class(&x, &dc, c->tolerate.set ? c->tolerate.loc : c->name_loc, true);
+		strcpy(cp->dir_oclass, dc.name);
+	}
+	if (have_fc) {
+		check_class(&x, &fc, c->file_oclass.loc, false);
+		strcpy(cp->file_oclass, fc.name);
+	} else if (!have_oc && !c->oclass.set && c->files.set) {
+		file_goal(&x, &fc);
+		check_class(&x, &fc, c->tolerate.set ? c->tolerate.loc : c->files.loc, true);
+		strcpy(cp->file_oclass, fc.name);
+		if (fc.kind == OC_EC && !c->ec_cell.set && strcmp(c->files.v, "large") == 0)
+			cp->ec_cell = LARGE_EC_CELL;
+		have_fc = true;
+	}
+
+	/* chunk: a multiple of the full stripe of the file class */
+	const oclass *files = have_fc ? &fc : have_oc ? &oc : NULL;
+	uint64_t stripe = files ? stripe_of(files, cp) : 0;
+	if (c->chunk.set) {
+		cp->chunk = (uint64_t)c->chunk.v;
+		if (stripe && cp->chunk % stripe) {
+			uint64_t up = (cp->chunk / stripe + 1) * stripe;
+			diag *d = diag_report(m->dc, R_CHUNK_STRIPE, c->chunk.loc,
+					      "chunk %s is not a multiple of %s's full stripe (%d x %s = %s)",
+					      pools_size(m->ar, cp->chunk), files->name, files->k,
+					      pools_size(m->ar, cp->ec_cell ? cp->ec_cell : POOL_EC_CELL_DEFAULT),
+					      pools_size(m->ar, stripe));
+			diag_help(m->dc, d, "write `chunk %s`", pools_size(m->ar, up));
+		}
+	} else if (stripe && c->files.set) {
+		/* large files: whole stripes of at least 8 MiB; otherwise DAOS's own
+		 * rule (suggest_dfs_cs): the smallest multiple >= 1 MiB, or 2 stripes */
+		uint64_t target = strcmp(c->files.v, "large") == 0 ? 8 * MiB : MiB;
+		cp->chunk = stripe >= target ? (target == MiB ? 2 * stripe : stripe) : (target + stripe - 1) / stripe * stripe;
+	}
+	cp->derivation = arena_printf(m->ar, "rd_fac %d at rd_lvl %s over %d %s%s%s", cp->rd_fac, cp->rd_lvl, cp->domains,
+				      strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes",
+				      c->files.set ? ", files " : "", c->files.set ? c->files.v : "");
+}
+
+void pools_plan(model *m)
+{
+	fleet f = count_fleet(m);
+	for (size_t i = 0; i < m->npools; i++)
+		plan_pool(m, m->pools[i], f);
+	for (size_t i = 0; i < m->ncontainers; i++)
+		plan_container(m, m->containers[i], f);
+}

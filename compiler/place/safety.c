@@ -1,0 +1,105 @@
+/* safety.c - see safety.h: the gate over the model. */
+#include "safety.h"
+
+#include <string.h>
+
+#include "compiler/base/safe.h"
+#include "node_os.h"
+#include "place.h"
+
+static void refuse(model *m, src_loc loc, const char *what, const char *value, const char *why, const char *help)
+{
+	if (!why)
+		return;
+	for (size_t i = 0; i < m->dc->n; i++) {
+		const diag *d = m->dc->items[i];
+		if (d->severity == SEV_ERROR && d->loc.file == loc.file && d->loc.start == loc.start)
+			return; /* an error already stops the build here */
+	}
+	diag *d = diag_report(m->dc, R_UNSAFE_VALUE, loc, "%s '%s' cannot be written: %s", what, safe_echo(m->ar, value), why);
+	diag_help(m->dc, d, "%s", help);
+}
+
+static void check_line(model *m, src_loc loc, const char *what, const char *v)
+{
+	if (v)
+		refuse(m, loc, what, v, safe_line(v), "remove the control characters (\\n, \\t) and invalid bytes");
+}
+
+static void check_spec(model *m, const node_spec *s)
+{
+	const char *nic_help = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
+	for (size_t i = 0; i < s->nstorage; i++)
+		refuse(m, s->storage[i].loc, "interface name", s->storage[i].iface, safe_ifname(s->storage[i].iface), nic_help);
+	const node_plan *p = s->plan;
+	for (int e = 0; p && e < p->nengines; e++) {
+		const engine_plan *ep = &p->engines[e];
+		if (ep->nic)
+			refuse(m, ep->nic->loc, "interface name", ep->nic->name, safe_ifname(ep->nic->name), nic_help);
+		if (ep->nic && ep->nic->rdma)
+			refuse(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, safe_name(ep->nic->rdma),
+			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
+		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
+	}
+	if (s->hw->bmc_system.set)
+		refuse(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, safe_name(s->hw->bmc_system.v),
+		       "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
+	for (size_t i = 0; i < s->bios.n; i++) {
+		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
+		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
+	}
+	const kernel_plan *k = node_kernel_plan(m, s);
+	for (size_t i = 0; k && i < k->params.n; i++) {
+		const env_entry *e = &k->params.items[i];
+		char bad;
+		const char *why = safe_kernel_param(e->name, e->value, &bad);
+		if (why)
+			refuse(m, e->loc, "kernel parameter", *e->value ? arena_printf(m->ar, "%s=%s", e->name, e->value) : e->name,
+			       arena_printf(m->ar, "'%c': %s", bad, why),
+			       "remove the character; a kernel parameter is written verbatim into a shell script and GRUB's linux line");
+	}
+}
+
+/* Silencing a finding never changes what is built: a node type whose plan
+ * could not be made, with no error left to say why, stops the build here. */
+static void check_plans(model *m)
+{
+	if (diag_count(m->dc, SEV_ERROR))
+		return; /* the build stops anyway, and says why */
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (!s->tainted && s->plan && s->plan->ok)
+			continue;
+		diag *d = diag_report(m->dc, R_PLAN_INCOMPLETE, s->hw ? s->hw->name_loc : SRC_LOC_NONE,
+				      "%s could not be placed, and the finding that says why is suppressed or disabled",
+				      s->origin ? s->origin : "a node type");
+		diag_note_at(m->dc, d, SRC_LOC_NONE, "a suppression silences a report; it never lets dslc write configs "
+			     "without the engines the description declares");
+		diag_help(m->dc, d, "remove the suppression or --disable and fix what it hides");
+	}
+}
+
+void safety_check_model(model *m)
+{
+	if (!m->dc)
+		return;
+	check_plans(m);
+	for (size_t i = 0; i < m->nnodes; i++)
+		refuse(m, m->nodes[i].loc, "host name", m->nodes[i].host, safe_name(m->nodes[i].host),
+		       "write host names as letters, digits, '-', '_' and '.'");
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (!m->specs[i]->tainted)
+			check_spec(m, m->specs[i]);
+	check_line(m, m->cluster.name_loc, "cluster name", m->cluster.name);
+	for (size_t i = 0; i < m->npools; i++) {
+		const pool_spec *p = m->pools[i];
+		check_line(m, p->name_loc, "pool name", p->name);
+		check_line(m, p->owner.loc, "pool owner", p->owner.set ? p->owner.v : NULL);
+		check_line(m, p->group.loc, "pool group", p->group.set ? p->group.v : NULL);
+	}
+	for (size_t i = 0; i < m->ncontainers; i++) {
+		const container_spec *c = m->containers[i];
+		check_line(m, c->name_loc, "container name", c->name);
+		check_line(m, c->label.loc, "container label", c->label.set ? c->label.v : NULL);
+	}
+}

@@ -1,0 +1,769 @@
+/* plan.c - see plan.h. */
+#include "plan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/base/buf.h"
+#include "compiler/base/source.h"
+#include "compiler/base/strmap.h"
+#include "compiler/base/value.h"
+#include "compiler/lint/compile.h"
+#include "compiler/tree/disruption.h"
+#include "compiler/tree/manifest.h"
+#include "compiler/tree/output.h"
+#include "compiler/tree/render.h"
+#include "compiler/tree/tree_view.h"
+#include "semdiff.h"
+
+/* ---- groups ---------------------------------------------------------------- */
+
+/* One distinct change: the keys it was seen at (engines[0].log_mask and
+ * engines[1].log_mask make one change), old -> new, and where. */
+typedef struct value_pair {
+	const char *old, *new;
+	const char **keys;
+	size_t nkeys, kcap;
+	const char **hosts;
+	size_t nhosts, cap;
+} value_pair;
+
+/* Changes to one key of one file (list indexes folded: engines[].log_mask)
+ * with one disruption class. */
+typedef struct change_group {
+	const char *file, *key;
+	disruption_class cls;
+	value_pair *pairs;
+	size_t npairs, cap;
+	strmap pair_index; /* "old\x1fnew" -> pair index + 1 */
+	size_t nhosts;
+	const char *last_host;
+} change_group;
+
+typedef struct planner {
+	arena *ar; /* lives as long as the plan */
+	const plan_opts *o;
+	strmap group_index; /* "file\x1fkey\x1fclass" -> group */
+	change_group **groups;
+	size_t ngroups, gcap;
+	strmap values; /* interned old/new values */
+	size_t added, removed, changed, unchanged;
+	size_t recorded; /* differences recorded so far: a node or file changed when it grew */
+	const char *host;
+	const char *file, *target; /* the file being compared */
+	arena *scratch;
+} planner;
+
+static const char *intern(planner *pl, const char *s)
+{
+	if (!s)
+		return NULL;
+	const char *v = strmap_get(&pl->values, s);
+	if (v)
+		return v;
+	char *c = arena_strdup(pl->ar, s);
+	strmap_put(&pl->values, c, c);
+	return c;
+}
+
+static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
+{
+	pl->recorded++;
+	/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list";
+	 * a label stays (pools[tier0]): it names the thing, not a position */
+	char *pattern = arena_alloc(pl->scratch, strlen(key) + 1);
+	disruption_fold_brackets(pattern, strlen(key) + 1, key, false);
+	char *gk = arena_printf(pl->scratch, "%s\x1f%s\x1f%d", file, pattern, (int)cls);
+	change_group *g = strmap_get(&pl->group_index, gk);
+	if (!g) {
+		g = arena_alloc(pl->ar, sizeof(*g));
+		g->file = intern(pl, file);
+		g->key = intern(pl, pattern);
+		g->cls = cls;
+		strmap_init(&g->pair_index, pl->ar);
+		strmap_put(&pl->group_index, arena_strdup(pl->ar, gk), g);
+		ARENA_PUSH(pl->ar, pl->groups, pl->ngroups, pl->gcap, g);
+	}
+	char *pk = arena_printf(pl->scratch, "%s\x1f%s", old ? old : "\x01", new ? new : "\x01");
+	uintptr_t at = (uintptr_t)strmap_get(&g->pair_index, pk);
+	if (!at) {
+		value_pair p = {intern(pl, old), intern(pl, new), NULL, 0, 0, NULL, 0, 0};
+		ARENA_PUSH(pl->ar, g->pairs, g->npairs, g->cap, p);
+		at = g->npairs;
+		strmap_put(&g->pair_index, arena_strdup(pl->ar, pk), (void *)at);
+	}
+	value_pair *p = &g->pairs[at - 1];
+	const char *k = intern(pl, key);
+	size_t i = 0;
+	while (i < p->nkeys && p->keys[i] != k)
+		i++;
+	if (i == p->nkeys)
+		ARENA_PUSH(pl->ar, p->keys, p->nkeys, p->kcap, k);
+	if (!p->nhosts || p->hosts[p->nhosts - 1] != pl->host)
+		ARENA_PUSH(pl->ar, p->hosts, p->nhosts, p->cap, pl->host);
+	if (g->last_host != pl->host) {
+		g->last_host = pl->host;
+		g->nhosts++;
+	}
+}
+
+/* The exact keys of a change, when the group folded indexes. */
+static const char *keys_of(planner *pl, const change_group *g, const value_pair *p)
+{
+	if (p->nkeys == 1 && strcmp(p->keys[0], g->key) == 0)
+		return NULL;
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < p->nkeys && i < 8; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", p->keys[i]);
+	if (p->nkeys > 8)
+		buf_printf(&b, ", and %zu more", p->nkeys - 8);
+	const char *s = arena_strndup(pl->ar, b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
+static void on_difference(void *ctx, const char *key, const char *old, const char *new)
+{
+	planner *pl = ctx;
+	disruption_class cls = disruption_of(pl->target, key);
+	/* a pool or container dropped from the description: the script only
+	 * creates, so it stays until someone destroys it by hand */
+	if (cls == DC_POOL_CREATE && !new)
+		cls = DC_POOL_IMMUTABLE;
+	record(pl, pl->file, key, cls, old, new);
+}
+
+/* ---- one file, one node ------------------------------------------------------ */
+
+typedef struct node_file {
+	const char *rel;    /* inside the node's directory (or cluster/) */
+	const char *target;
+	const char *data;   /* NULL: could not be read */
+	size_t len;
+	bool seen;
+} node_file;
+
+typedef struct file_list {
+	node_file *v;
+	size_t n, cap;
+	rendered *raw; /* the rendered side: each file as render gave it (key, paths), n of them */
+	size_t rawcap;
+} file_list;
+
+static void compare_file(planner *pl, const node_file *old, const node_file *new)
+{
+	const node_file *f = new ? new : old;
+	pl->file = f->rel;
+	pl->target = f->target;
+	if (!old || !new || !old->data) {
+		record(pl, f->rel, "", disruption_of(f->target, ""), old && old->data ? "(present)" : NULL,
+		       new ? arena_printf(pl->scratch, "(%zu bytes)", new->len) : NULL);
+		return;
+	}
+	if (old->len == new->len && memcmp(old->data, new->data, new->len) == 0)
+		return;
+	/* a script that follows another file (daos-pools.sh, redfish/apply.sh):
+	 * say that it changed, not how */
+	if (disruption_of(f->target, "") == DC_NONE && semdiff_kind_of(f->target) == SD_LINES) {
+		record(pl, f->rel, "(regenerated)", DC_NONE, NULL, NULL);
+		return;
+	}
+	size_t before = pl->recorded;
+	semdiff(pl->scratch, semdiff_kind_of(f->target), old->data, old->len, new->data, new->len, on_difference, pl);
+	if (pl->recorded == before) /* bytes differ, meaning does not: comments */
+		record(pl, f->rel, "(comments)", DC_NONE, NULL, NULL);
+}
+
+static void compare_files(planner *pl, file_list *old, file_list *new)
+{
+	for (size_t i = 0; i < new->n; i++) {
+		node_file *o = NULL;
+		for (size_t j = 0; j < old->n && !o; j++)
+			if (!old->v[j].seen && strcmp(old->v[j].rel, new->v[i].rel) == 0)
+				o = &old->v[j];
+		if (o)
+			o->seen = true;
+		compare_file(pl, o, &new->v[i]);
+	}
+	for (size_t j = 0; j < old->n; j++)
+		if (!old->v[j].seen)
+			compare_file(pl, &old->v[j], NULL);
+}
+
+/* ---- the two sides ------------------------------------------------------------- */
+
+typedef struct collect_ctx {
+	arena *a;
+	file_list *out;
+	size_t strip; /* bytes of "nodes/<host>/" */
+} collect_ctx;
+
+static int collect(void *ctx, const rendered *r)
+{
+	collect_ctx *c = ctx;
+	node_file f = {r->rel + c->strip, r->target, arena_strndup(c->a, r->data, r->len), r->len, false};
+	rendered raw = *r;
+	raw.data = f.data;
+	size_t n = c->out->n;
+	ARENA_PUSH(c->a, c->out->raw, n, c->out->rawcap, raw);
+	ARENA_PUSH(c->a, c->out->v, c->out->n, c->out->cap, f);
+	return 0;
+}
+
+/* memo: the spec targets' bytes of that model (render.h), kept across nodes */
+static int collect_node(arena *a, const model *m, render_memo *memo, const node *nd, file_list *out)
+{
+	collect_ctx c = {a, out, strlen("nodes/") + strlen(nd->host) + 1};
+	return render_node(m, nd, a, memo, collect, &c);
+}
+
+static int collect_cluster(arena *a, const model *m, file_list *out)
+{
+	collect_ctx c = {a, out, 0};
+	return render_cluster(m, a, collect, &c);
+}
+
+/* An existing tree: host -> files, from its manifest; or, when its cache
+ * describes it (tree_view), unit by unit from the manifest's spans, and
+ * not at all for units whose files the cache vouches for. */
+typedef struct old_tree {
+	const char *dir;
+	tree_view *view;
+	strmap hosts; /* host -> file_list * (no view) */
+	const char **order;
+	size_t nhosts, cap;
+	file_list cluster;
+} old_tree;
+
+/* One entry of the manifest's files: its node (NULL for cluster files) and
+ * its path below the node's directory. False for an entry without path or
+ * target, or one that would leave the tree. */
+static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
+{
+	const char *path = json_string_value(json_object_get(f, "path"));
+	const char *target = json_string_value(json_object_get(f, "target"));
+	*node = json_string_value(json_object_get(f, "node"));
+	if (!path || !target || strstr(path, ".."))
+		return false;
+	*nf = (node_file){path, arena_strdup(a, target), NULL, 0, false};
+	if (*node) {
+		const char *prefix = arena_printf(a, "nodes/%s/", *node);
+		nf->rel = strncmp(path, prefix, strlen(prefix)) == 0 ? path + strlen(prefix) : NULL;
+	}
+	if (nf->rel)
+		nf->rel = arena_strdup(a, nf->rel);
+	return true;
+}
+
+static bool load_manifest(arena *a, old_tree *t, const char **why)
+{
+	int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
+	/* a manifest entry takes about 300 bytes: 4 GiB is millions of nodes */
+	json_t *root = dirfd < 0 ? NULL : manifest_read(dirfd, (size_t)1 << 32, &err);
+	if (dirfd >= 0)
+		close(dirfd);
+	if (!root) {
+		*why = err ? arena_printf(a, "%s/manifest.json: %s", t->dir, err == EFBIG ? "larger than 4 GiB" : src_strerror(err))
+			   : arena_printf(a, "%s/manifest.json is not a dslc manifest", t->dir);
+		return false;
+	}
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(root, "files"), i, f) {
+		const char *node;
+		node_file nf;
+		if (!listed_entry(a, f, &node, &nf)) {
+			*why = arena_printf(a, "%s/manifest.json lists a file without path or target", t->dir);
+			json_decref(root);
+			return false;
+		}
+		if (!nf.rel)
+			continue;
+		file_list *l = &t->cluster;
+		if (node && !(l = strmap_get(&t->hosts, node))) {
+			l = arena_alloc(a, sizeof(*l));
+			const char *h = arena_strdup(a, node);
+			strmap_put(&t->hosts, h, l);
+			ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
+		}
+		ARENA_PUSH(a, l->v, l->n, l->cap, nf);
+	}
+	json_decref(root);
+	return true;
+}
+
+static bool load_tree(arena *a, const char *dir, const char *version, old_tree *t, const char **why)
+{
+	memset(t, 0, sizeof(*t));
+	t->dir = dir;
+	strmap_init(&t->hosts, a);
+	t->view = tree_view_open(dir, version, a);
+	if (!t->view)
+		return load_manifest(a, t, why);
+	for (size_t i = 0; i < tree_view_units(t->view); i++) {
+		const char *unit = tree_view_unit(t->view, i);
+		if (strncmp(unit, "nodes/", 6) == 0)
+			ARENA_PUSH(a, t->order, t->nhosts, t->cap, unit + 6);
+	}
+	return true;
+}
+
+static const char *unit_dir(arena *a, const char *host)
+{
+	return host ? arena_printf(a, "nodes/%s", host) : "cluster";
+}
+
+/* The unit's files from its span of the manifest (view). */
+static int view_listing(arena *a, const old_tree *t, const char *host, file_list *out)
+{
+	size_t len;
+	char *text = tree_view_entries(t->view, unit_dir(a, host), a, &len);
+	json_error_t e;
+	json_t *arr = text ? json_loadb(text, len, 0, &e) : NULL;
+	bool ok = json_is_array(arr);
+	size_t i;
+	json_t *f;
+	json_array_foreach(ok ? arr : NULL, i, f) {
+		const char *node;
+		node_file nf;
+		ok = listed_entry(a, f, &node, &nf) && nf.rel && (host ? node && strcmp(node, host) == 0 : !node);
+		if (!ok)
+			break;
+		ARENA_PUSH(a, out->v, out->n, out->cap, nf);
+	}
+	json_decref(arr);
+	if (!ok)
+		fprintf(stderr, "dslc: plan: %s/manifest.json: the entries of %s that %s.dslc-cache records cannot be read\n"
+			"help: build the tree again, or remove %s.dslc-cache to read the whole manifest\n",
+			t->dir, unit_dir(a, host), t->dir, t->dir);
+	return ok ? 0 : 1;
+}
+
+/* The files the old tree lists for one host (prefix "nodes/<host>/", or ""
+ * for the cluster files), read into the scratch arena. */
+static file_list read_old(arena *a, const old_tree *t, const char *prefix, const file_list *listed)
+{
+	file_list l = {0};
+	for (size_t i = 0; i < listed->n; i++) {
+		node_file f = listed->v[i];
+		f.data = src_read_file(a, arena_printf(a, "%s/%s%s", t->dir, prefix, f.rel), SRC_MAX_FILE_BYTES, true, &f.len);
+		ARENA_PUSH(a, l.v, l.n, l.cap, f);
+	}
+	return l;
+}
+
+/* The old tree has host's unit (NULL: cluster/) holding exactly the
+ * rendered files, by its cache's word: nothing to read or compare. */
+static bool tree_vouches(arena *a, const old_tree *t, const char *host, const file_list *rendered_files)
+{
+	return t && t->view && tree_view_same(t->view, unit_dir(a, host), rendered_files->raw, rendered_files->n);
+}
+
+/* The old side's files of one host (NULL: the cluster files): rendered from
+ * the old description, or read from the old tree. *present: the old side
+ * has that host. Non-zero when a target refused or the tree's listing
+ * could not be read. */
+static int old_files(arena *a, const model *om, render_memo *memo, const old_tree *tree, const char *host, file_list *out,
+		     bool *present)
+{
+	*present = true;
+	if (om && !host)
+		return collect_cluster(a, om, out);
+	if (om) {
+		const node *old = model_node(om, host);
+		*present = old != NULL;
+		return old ? collect_node(a, om, memo, old, out) : 0;
+	}
+	const char *prefix = host ? arena_printf(a, "nodes/%s/", host) : "";
+	if (tree->view) {
+		file_list listed = {0};
+		*present = tree_view_has(tree->view, unit_dir(a, host));
+		int rc = *present ? view_listing(a, tree, host, &listed) : 0;
+		if (*present && !rc)
+			*out = read_old(a, tree, prefix, &listed);
+		return rc;
+	}
+	const file_list *listed = host ? strmap_get(&tree->hosts, host) : &tree->cluster;
+	*present = listed != NULL;
+	if (listed)
+		*out = read_old(a, tree, prefix, listed);
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static int group_cmp(const void *a, const void *b)
+{
+	const change_group *x = *(change_group *const *)a, *y = *(change_group *const *)b;
+	int rx = disruption_classes[x->cls].rank, ry = disruption_classes[y->cls].rank;
+	if (rx != ry)
+		return rx > ry ? -1 : 1;
+	int c = strcmp(x->file, y->file);
+	return c ? c : strcmp(x->key, y->key);
+}
+
+static const char *hosts_of(planner *pl, const value_pair *p)
+{
+	return hostlist_compress(pl->ar, p->hosts, p->nhosts);
+}
+
+static const char *shown(const char *v)
+{
+	return v ? v : "(absent)";
+}
+
+/* Whether some group has class c: each present class is one step. */
+static bool has_class(const planner *pl, int c)
+{
+	for (size_t i = 0; i < pl->ngroups; i++)
+		if ((int)pl->groups[i]->cls == c)
+			return true;
+	return false;
+}
+
+static bool is_cluster(const change_group *g)
+{
+	return strncmp(g->file, "cluster/", 8) == 0;
+}
+
+static size_t shown_values(const planner *pl, const change_group *g)
+{
+	return pl->o->max_values && g->npairs > pl->o->max_values ? pl->o->max_values : g->npairs;
+}
+
+static const char *what(const change_group *g)
+{
+	return strcmp(g->file, "(node)") == 0 ? "" : *g->key ? g->key : "(the file)";
+}
+
+static const char *where(const change_group *g)
+{
+	return strcmp(g->file, "(node)") == 0 ? "" : g->file;
+}
+
+/* "(14 nodes)", or "(cluster)" for cluster files. */
+static const char *count_of(arena *a, const change_group *g)
+{
+	if (is_cluster(g))
+		return "(cluster)";
+	return arena_printf(a, "(%zu node%s)", g->nhosts, g->nhosts == 1 ? "" : "s");
+}
+
+static void print_text(planner *pl, FILE *out, int top)
+{
+	bool c = pl->o->colour;
+	fprintf(out, "dslc plan: %zu added, %zu removed, %zu changed, %zu unchanged node%s; highest disruption: %s%s%s\n",
+		pl->added, pl->removed, pl->changed, pl->unchanged, pl->unchanged == 1 ? "" : "s",
+		c && top >= 0 && disruption_classes[top].error ? "\033[1;31m" : "", top >= 0 ? disruption_classes[top].id : "none",
+		c && top >= 0 && disruption_classes[top].error ? "\033[0m" : "");
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		const disruption_class_info *ci = &disruption_classes[g->cls];
+		fprintf(out, "\n%s%s%s  %s%s%s%s%s\n", c && ci->error ? "\033[1;31m" : c ? "\033[1m" : "", ci->id, c ? "\033[0m" : "",
+			where(g), *where(g) && *what(g) ? " " : "", what(g), *where(g) || *what(g) ? "  " : "", count_of(pl->ar, g));
+		bool cluster = is_cluster(g);
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			const char *keys = keys_of(pl, g, p);
+			if (p->old || p->new)
+				fprintf(out, "    %s%s%s -> %s\n", keys ? keys : "", keys ? ": " : "", shown(p->old), shown(p->new));
+			if (!cluster)
+				fprintf(out, "%s%s%son %s\n", p->old || p->new ? "      " : "    ", keys && !(p->old || p->new) ? keys : "",
+					keys && !(p->old || p->new) ? " " : "", hosts_of(pl, p));
+		}
+		if (n < g->npairs)
+			fprintf(out, "    ... and %zu more distinct values\n", g->npairs - n);
+	}
+	if (top < 0)
+		return;
+	fprintf(out, "\nWhat to do, in order:\n");
+	int step = 1;
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		if (has_class(pl, r))
+			fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
+}
+
+/* Markdown that stays readable as a PR comment at any node count: one
+ * table, then one collapsible section per group, values capped. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("|<>`*_\\[]", *s))
+			fputc('\\', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
+	}
+}
+
+/* A code span: a backquote inside becomes a quote; in a table cell a
+ * newline or '|' would end the row and becomes a space. */
+static void md_code(FILE *out, const char *s, bool cell)
+{
+	fputc('`', out);
+	for (; *s; s++)
+		fputc(*s == '`' ? '\'' : cell && (*s == '\n' || *s == '|') ? ' ' : *s, out);
+	fputc('`', out);
+}
+
+static void print_markdown(planner *pl, FILE *out, int top)
+{
+	fprintf(out, "### dslc plan: %zu of %zu nodes changed, highest disruption: **%s**\n\n",
+		pl->changed + pl->added + pl->removed, pl->changed + pl->added + pl->removed + pl->unchanged,
+		top >= 0 ? disruption_classes[top].id : "none");
+	fprintf(out, "%zu added, %zu removed, %zu changed, %zu unchanged.%s\n\n", pl->added, pl->removed, pl->changed,
+		pl->unchanged, top >= 0 && disruption_classes[top].error ? " :warning: **This change needs an extra approval.**" : "");
+	if (!pl->ngroups)
+		return;
+	fprintf(out, "| class | file | key | nodes |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		fprintf(out, "| `%s` | ", disruption_classes[g->cls].id);
+		if (*where(g))
+			md_code(out, where(g), true);
+		fputs(" | ", out);
+		if (*what(g))
+			md_code(out, what(g), true);
+		fprintf(out, " | %s |\n", is_cluster(g) ? "cluster" : arena_printf(pl->ar, "%zu", g->nhosts));
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		fprintf(out, "<details><summary>%s: ", disruption_classes[g->cls].id);
+		md_text(out, where(g));
+		fputc(' ', out);
+		md_text(out, what(g));
+		fprintf(out, " %s</summary>\n\n", count_of(pl->ar, g));
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			const char *keys = keys_of(pl, g, p);
+			fputs("- ", out);
+			if (keys) {
+				md_text(out, keys);
+				fputs(": ", out);
+			}
+			if (p->old || p->new) {
+				md_code(out, shown(p->old), false);
+				fputs(" -> ", out);
+				md_code(out, shown(p->new), false);
+				fputs(is_cluster(g) ? "" : " on ", out);
+			} else {
+				fputs("on ", out);
+			}
+			if (!is_cluster(g) || !(p->old || p->new))
+				md_text(out, is_cluster(g) ? "the cluster" : hosts_of(pl, p));
+			fputc('\n', out);
+		}
+		if (n < g->npairs)
+			fprintf(out, "- ... and %zu more distinct values\n", g->npairs - n);
+		fputs("\n</details>\n\n", out);
+	}
+	fputs("#### What to do, in order\n\n", out);
+	int step = 1;
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		if (has_class(pl, r))
+			fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
+}
+
+static void print_json(planner *pl, FILE *out, int top, const char *version)
+{
+	json_t *groups = json_array();
+	for (size_t i = 0; i < pl->ngroups; i++) {
+		const change_group *g = pl->groups[i];
+		json_t *changes = json_array();
+		size_t n = shown_values(pl, g);
+		for (size_t k = 0; k < n; k++) {
+			const value_pair *p = &g->pairs[k];
+			json_t *keys = json_array();
+			for (size_t j = 0; j < p->nkeys; j++)
+				json_array_append_new(keys, json_string(p->keys[j]));
+			json_array_append_new(changes, json_pack("{s:o, s:s?, s:s?, s:s, s:I}", "keys", keys, "old", p->old, "new", p->new,
+								 "hosts", hosts_of(pl, p), "count", (json_int_t)p->nhosts));
+		}
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:o}", "class", disruption_classes[g->cls].id,
+							"file", g->file, "key", g->key, "error", disruption_classes[g->cls].error,
+							"nodes", (json_int_t)g->nhosts, "distinct_values", (json_int_t)g->npairs,
+							"changes", changes));
+	}
+	json_t *steps = json_array();
+	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
+		if (has_class(pl, r))
+			json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
+							       disruption_classes[r].steps));
+	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o}", "format", "dslc-plan",
+				 "format_version", 1, "generator", version, "summary", "added", (json_int_t)pl->added, "removed",
+				 (json_int_t)pl->removed, "changed", (json_int_t)pl->changed, "unchanged", (json_int_t)pl->unchanged,
+				 "highest", top >= 0 ? disruption_classes[top].id : NULL, "groups", groups, "steps", steps);
+	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+}
+
+/* ---- running it ---------------------------------------------------------------- */
+
+static bool compile_side(compilation *c, const char *path, const char *side)
+{
+	if (!compile_file(c, path)) {
+		fprintf(stderr, "dslc: plan: cannot read %s description '%s': %s\n", side, path, src_strerror(errno));
+		return false;
+	}
+	if (diag_count(&c->dc, SEV_ERROR)) {
+		diag_sort(&c->dc);
+		diag_print_text(&c->dc, stderr, 20);
+		fprintf(stderr, "dslc: plan: the %s description has errors: no plan\n", side);
+		return false;
+	}
+	return true;
+}
+
+static void finish_node(planner *pl, bool added, size_t recorded_before)
+{
+	if (added)
+		pl->added++;
+	else if (pl->recorded > recorded_before)
+		pl->changed++;
+	else
+		pl->unchanged++;
+}
+
+static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
+{
+	strmap seen;
+	strmap_init(&seen, pl->ar);
+	render_memo *new_memo = render_memo_new(pl->ar), *old_memo = render_memo_new(pl->ar);
+	for (size_t i = 0; i < nm->nnodes; i++) {
+		const node *nd = &nm->nodes[i];
+		arena scratch;
+		arena_init(&scratch);
+		pl->scratch = &scratch;
+		pl->host = nd->host;
+		size_t before = pl->recorded;
+		strmap_put(&seen, nd->host, (void *)nd->host);
+		file_list nf = {0}, of = {0};
+		bool present = false;
+		int rc = collect_node(&scratch, nm, new_memo, nd, &nf);
+		if (!rc && !om && tree_vouches(&scratch, tree, nd->host, &nf)) {
+			finish_node(pl, false, before); /* the same files: unchanged */
+			arena_free(&scratch);
+			continue;
+		}
+		if (!rc)
+			rc = old_files(&scratch, om, old_memo, tree, nd->host, &of, &present);
+		if (rc) {
+			arena_free(&scratch);
+			return PLAN_IO;
+		}
+		if (present)
+			compare_files(pl, &of, &nf);
+		else
+			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
+		finish_node(pl, !present, before);
+		arena_free(&scratch);
+	}
+	/* nodes only the old side has */
+	arena scratch;
+	arena_init(&scratch);
+	pl->scratch = &scratch;
+	size_t nold = om ? om->nnodes : tree->nhosts;
+	for (size_t i = 0; i < nold; i++) {
+		const char *h = om ? om->nodes[i].host : tree->order[i];
+		if (strmap_get(&seen, h))
+			continue;
+		pl->host = om ? h : arena_strdup(pl->ar, h);
+		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
+		pl->removed++;
+	}
+	arena_free(&scratch);
+	return 0;
+}
+
+static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree *tree)
+{
+	arena scratch;
+	arena_init(&scratch);
+	pl->scratch = &scratch;
+	pl->host = "(cluster)";
+	file_list nf = {0}, of = {0};
+	bool present;
+	int rc = collect_cluster(&scratch, nm, &nf);
+	if (!rc && !om && tree_vouches(&scratch, tree, NULL, &nf)) {
+		arena_free(&scratch);
+		return 0;
+	}
+	if (!rc)
+		rc = old_files(&scratch, om, NULL, tree, NULL, &of, &present);
+	if (!rc) /* cluster files are named cluster/... on both sides */
+		compare_files(pl, &of, &nf);
+	arena_free(&scratch);
+	return rc ? PLAN_IO : 0;
+}
+
+int plan_run(const plan_opts *o, const char *version)
+{
+	compilation nc, oc;
+	if (!compile_side(&nc, o->file, "new")) {
+		compile_free(&nc);
+		return PLAN_ERRORS;
+	}
+	planner pl = {0};
+	pl.ar = &nc.ar;
+	pl.o = o;
+	strmap_init(&pl.group_index, pl.ar);
+	strmap_init(&pl.values, pl.ar);
+	old_tree tree;
+	const model *om = NULL;
+	int rc = 0, lock = -2;
+	if (o->against_source) {
+		if (!compile_side(&oc, o->against_source, "old")) {
+			compile_free(&oc);
+			compile_free(&nc);
+			return PLAN_ERRORS;
+		}
+		om = &oc.m;
+	} else {
+		/* a build swapping the tree meanwhile would show half of it; the
+		 * lock and the cache are named after DIR without a trailing '/' */
+		const char *why, *dir = o->against_dir;
+		size_t len = strlen(dir);
+		while (len > 1 && dir[len - 1] == '/')
+			len--;
+		dir = arena_strndup(pl.ar, dir, len);
+		if ((lock = output_read_lock(dir)) == -1 || !load_tree(pl.ar, dir, version, &tree, &why)) {
+			if (lock != -1)
+				fprintf(stderr, "dslc: plan: %s\n", why);
+			if (lock >= 0)
+				close(lock);
+			compile_free(&nc);
+			return PLAN_IO;
+		}
+	}
+	rc = plan_nodes(&pl, &nc.m, om, &tree);
+	if (!rc)
+		rc = plan_cluster(&pl, &nc.m, om, &tree);
+	if (!rc) {
+		if (pl.ngroups)
+			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);
+		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
+		if (o->format == PLAN_JSON)
+			print_json(&pl, stdout, top, version);
+		else if (o->format == PLAN_MARKDOWN)
+			print_markdown(&pl, stdout, top);
+		else
+			print_text(&pl, stdout, top);
+		/* comments only (none) is a change: nothing to do, but the tree differs */
+		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
+	}
+	if (om)
+		compile_free(&oc);
+	else
+		tree_view_close(tree.view);
+	if (lock >= 0)
+		close(lock);
+	compile_free(&nc);
+	return rc;
+}
