@@ -15,6 +15,7 @@
 #include "compiler/plan/plan.h"
 #include "compiler/tree/disruption.h"
 #include "compiler/tree/output.h"
+#include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
 #include "report.h"
 #include "show.h"
@@ -287,9 +288,6 @@ static int cmd_lint(const cli *c)
 		rc = EXIT_USAGE;
 	}
 	drop_disabled(c, &comp);
-	/* what the build would write passes the build's own check */
-	if (!yaml && rc == EXIT_CLEAN && !diag_count(&comp.dc, SEV_ERROR))
-		selfcheck_model(&comp.m, c->disabled);
 	diag_sort(&comp.dc);
 	if (c->fix && rc == EXIT_CLEAN) {
 		fix_result fr = fix_apply(&comp.dc, stderr);
@@ -350,7 +348,9 @@ static int cmd_build(const cli *c)
 	if (rc >= 0)
 		return rc;
 	drop_disabled(c, &comp);
-	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled))
+	/* the build checks what it writes, rendered once for both */
+	render_memo *memo = render_memo_new(&comp.ar);
+	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled, memo))
 		diag_sort(&comp.dc);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
 	print_summary(&comp, stderr);
@@ -360,7 +360,7 @@ static int cmd_build(const cli *c)
 		return EXIT_FINDINGS;
 	}
 	output_stats st;
-	output_opts opts = {c->check, c->strict, "dslc " DSLC_VERSION};
+	output_opts opts = {c->check, c->strict, "dslc " DSLC_VERSION, memo};
 	rc = output_build(&comp.m, c->out, &opts, &st);
 	if (rc == 0 && !c->check) {
 		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,

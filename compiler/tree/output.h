@@ -31,6 +31,7 @@ typedef struct output_opts {
 	bool check;   /* compare only */
 	bool strict;  /* ignore the cache: read every file */
 	const char *version;
+	render_memo *memo; /* the spec targets already rendered (the self-check's); NULL: a new one */
 } output_opts;
 
 /* Returns 0 on success, 1 when --check found a stale tree, 2 on I/O errors

@@ -292,7 +292,7 @@ int output_build(const model *m, const char *given, const output_opts *opts, out
 	tree_cache_init(&s.old, &ar);
 	tree_cache_init(&s.fresh, &ar);
 	strmap_init(&s.unit_by_dir, &ar);
-	s.memo = render_memo_new(&ar);
+	s.memo = opts->memo ? opts->memo : render_memo_new(&ar);
 	tree_units_init(&s.shared, opts->version, &ar);
 	for (size_t i = 0; i < PIPELINE_SLOTS; i++) {
 		buf_init(&s.pl.slots[i].data);

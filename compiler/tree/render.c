@@ -76,6 +76,24 @@ static memo_entry *spec_files(const model *m, const node_spec *s, size_t t, rend
 	return e;
 }
 
+const rendered *render_spec_files(const model *m, const node_spec *s, const char *target, render_memo *memo, size_t *n)
+{
+	*n = 0;
+	for (size_t t = 0; t < target_count; t++) {
+		if (!target_table[t].spec_fn || strcmp(target_table[t].name, target) != 0)
+			continue;
+		buf b;
+		buf_init(&b);
+		const memo_entry *e = spec_files(m, s, t, memo, memo->ar, &b);
+		buf_free(&b);
+		if (e->failed)
+			return NULL;
+		*n = e->n;
+		return e->files;
+	}
+	return NULL;
+}
+
 int render_node(const model *m, const node *nd, arena *ar, render_memo *memo, render_fn fn, void *ctx)
 {
 	buf b;

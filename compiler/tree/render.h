@@ -36,6 +36,12 @@ typedef struct render_memo render_memo;
 /* A memo for one model's spec targets, in ar (freed with it). */
 render_memo *render_memo_new(arena *ar);
 
+/* The files spec target `target` (daos_server, daos_agent) gives every node
+ * of spec s, rendered once through the memo: the bytes the build writes.
+ * NULL with *n = 0 when the target refused, *n = 0 when it writes nothing
+ * for this spec (daos_server in pods: the file is the group's ConfigMap). */
+const rendered *render_spec_files(const model *m, const node_spec *s, const char *target, render_memo *memo, size_t *n);
+
 /* ar: where rel is allocated. memo may be NULL (no sharing). 2 when a
  * target refused (message printed), else fn's first non-zero or 0. */
 int render_node(const model *m, const node *nd, arena *ar, render_memo *memo, render_fn fn, void *ctx);

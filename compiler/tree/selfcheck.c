@@ -73,12 +73,13 @@ static const topology *topology_of(model *m, const hardware *hw)
 }
 
 /* Lints one rendered file; its errors become internal-consistency errors. */
-static unsigned check_file(model *m, const node_spec *s, const char *path, const buf *b, const bool silenced[R__COUNT])
+static unsigned check_file(model *m, const node_spec *s, const char *path, const char *data, size_t len,
+			   const bool silenced[R__COUNT])
 {
 	arena *a = m->ar;
 	diag_ctx *dc = m->dc;
 	const char *name = arena_printf(a, "%s: %s", s->origin, path);
-	uint32_t file = src_add(dc->src, name, arena_strndup(a, b->data ? b->data : "", b->len), b->len);
+	uint32_t file = src_add(dc->src, name, arena_strndup(a, data, len), len);
 	diag_ctx scratch;
 	diag_init(&scratch, a, dc->src);
 	yaml_lint_opts o = {m->release->name, topology_of(m, s->hw), 0, s->plan->hugepage_size};
@@ -107,41 +108,54 @@ static unsigned check_file(model *m, const node_spec *s, const char *path, const
 	return n;
 }
 
-typedef bool (*render_config)(const model *m, const node_spec *s, buf *out);
-
-unsigned selfcheck_model(model *m, const bool *disabled)
+unsigned selfcheck_model(model *m, const bool *disabled, render_memo *memo)
 {
 	if (!m->release)
 		return 0;
 	bool silenced[R__COUNT];
 	silenced_rules(m, disabled, silenced);
 	static const struct {
-		const char *path;
-		render_config fn;
-	} configs[] = {{"etc/daos/daos_server.yml", daos_server_yaml}, {"etc/daos/daos_agent.yml", daos_agent_yaml}};
+		const char *target, *path;
+	} configs[] = {{"daos_server", "etc/daos/daos_server.yml"}, {"daos_agent", "etc/daos/daos_agent.yml"}};
 	strmap seen;
 	strmap_init(&seen, m->ar);
-	buf b;
-	buf_init(&b);
+	buf pod;
+	buf_init(&pod);
 	unsigned errors = 0;
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_spec *s = m->specs[i];
 		if (!s->used || !s->plan || !s->plan->ok || !s->hw || !s->hw->topo)
 			continue;
 		for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]); c++) {
-			buf_reset(&b);
-			if (!configs[c].fn(m, s, &b))
+			size_t n;
+			const rendered *f = render_spec_files(m, s, configs[c].target, memo, &n);
+			rendered in_pods = {0};
+			if (!f && !n)
 				continue; /* a value failed its safety check: unsafe-value says so */
-			/* one lint per distinct file and topology */
+			if (!n && c == 0 && spec_in_pods(s)) {
+				/* the group's ConfigMap holds what daos_server_yaml gives */
+				buf_reset(&pod);
+				if (!daos_server_yaml(m, s, &pod))
+					continue;
+				in_pods.data = pod.data ? pod.data : "";
+				in_pods.len = pod.len;
+				sha256_bytes(in_pods.data, in_pods.len, in_pods.sha);
+				f = &in_pods;
+				n = 1;
+			}
+			if (!n)
+				continue;
+			/* one lint per distinct file and hardware */
 			char hex[65];
-			sha256_hex(b.data ? b.data : "", b.len, hex);
-			const char *key = arena_printf(m->ar, "%s/%p", hex, (const void *)s->hw);
+			sha256_to_hex(f->sha, hex);
+			char key[96];
+			snprintf(key, sizeof(key), "%s/%p", hex, (const void *)s->hw);
 			if (strmap_get(&seen, key))
 				continue;
-			strmap_put(&seen, key, (void *)key);
-			errors += check_file(m, s, configs[c].path, &b, silenced);
+			strmap_put(&seen, arena_strdup(m->ar, key), (void *)s);
+			errors += check_file(m, s, configs[c].path, f->data, f->len, silenced);
 		}
 	}
-	buf_free(&b);
+	buf_free(&pod);
 	return errors;
 }

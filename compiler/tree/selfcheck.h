@@ -4,10 +4,10 @@
  * daos_server.yml and daos_agent.yml the build renders goes through the
  * YAML linter with the node type's topology and the declared release: the
  * same rules `dslc lint daos_server.yml --topology` applies, DAOS's own
- * loader rules among them. The files come from the functions the targets
- * render with (daos_server_yaml, daos_agent_yaml: deterministic, so the bytes
- * are the ones written); nodes of one spec share them, and equal files of
- * several specs are linted once. A YAML error is an `internal-consistency`
+ * loader rules among them. The files are rendered through the build's own
+ * render memo, so the bytes checked are the bytes written and nothing is
+ * rendered twice; nodes of one spec share them, and equal files of several
+ * specs are linted once. A YAML error is an `internal-consistency`
  * error at the DSL statement that produced the value, with the rendered line
  * as a note: defence in depth, never the place a rule lives (no example or
  * fixture trips it). It cannot be suppressed or disabled; YAML findings of
@@ -16,9 +16,11 @@
 #define DSLC_SELFCHECK_H
 
 #include "compiler/model/model.h"
+#include "render.h"
 
 /* Reports into m->dc; disabled: the rules --disable switched off (may be
- * NULL). Returns the number of errors it reported. */
-unsigned selfcheck_model(model *m, const bool *disabled);
+ * NULL); memo: the render memo the build will use (output_opts.memo).
+ * Returns the number of errors it reported. */
+unsigned selfcheck_model(model *m, const bool *disabled, render_memo *memo);
 
 #endif

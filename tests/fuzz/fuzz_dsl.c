@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the build's own check runs on what the build would write (crashes
 	 * and sanitizer reports only: a shape it stops is a finding to read) */
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
-		selfcheck_model(&c.m, NULL);
+		selfcheck_model(&c.m, NULL, render_memo_new(&c.ar));
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
 		render_all(&c.m);
 	compile_free(&c);

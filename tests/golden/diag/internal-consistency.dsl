@@ -1,3 +1,4 @@
+# dslc-test-args: build tests/golden/diag/internal-consistency.dsl -o /tmp/dslc-golden-never-written
 # dslc-test-env: DSLC_TEST_CORRUPT=duplicate-drive
 # the build's own check: a test seam makes daos_server.yml list engine 0's first drive twice, which DAOS refuses; the YAML linter catches it before anything is written
 daos 2.6
