@@ -49,7 +49,7 @@ $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
 
 $(BUILD)/libdslc.a: $(OBJ_LIB)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
 
 $(BUILD)/dslc: $(BUILD)/obj/compiler/cli/main.o $(BUILD)/libdslc.a
 	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
