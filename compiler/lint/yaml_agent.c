@@ -120,8 +120,7 @@ void yl_lint_agent(ylint *y, const ynode *root)
 	int64_t port = 0;
 	bool has_port = yl_get_int(root, "telemetry_port", &port, NULL) && port > 0;
 	const ypair *en = ydoc_pair(root, "telemetry_enabled"), *ret = ydoc_pair(root, "telemetry_retain");
-	if (!has_port && ((en && yl_scalar_bool(en->value) && strchr("tTyYo", en->value->text[0]) &&
-			   strcasecmp(en->value->text, "off") != 0) || ret)) {
+	if (!has_port && ((en && yl_scalar_bool(en->value) && yl_is_true(en->value)) || ret)) {
 		const ypair *k = ret ? ret : en;
 		diag *d = diag_report(y->dc, R_AGENT_CONFIG, k->key->loc, "%s requires telemetry_port: daos_agent refuses the file",
 				      k->key->text);
