@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	compile_text(&c, "tests/golden/diag/fuzz.dsl", text);
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR) && c.m.nnodes <= 64) {
 		output_stats st;
-		output_opts opts = {false, false, "dslc fuzz"};
+		output_opts opts = {false, false, "dslc fuzz", NULL};
 		output_build(&c.m, out, &opts, &st);
 		check_root();
 		nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
