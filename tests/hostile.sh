@@ -240,4 +240,20 @@ else
 fi
 $DSLC build "$EX" -o "$O/out/." >/dev/null 2>"$O/dot.err"
 check "-o ending in . is a clear error" "[ $? = 2 ] && grep -q 'name the output directory itself' '$O/dot.err'"
+# 11. issue 28: an address template without its prefix length crashed the
+# resolver (a stale message pointer); a label starting with '-' became an
+# option of dmg or daos
+new_case prefix
+sed 's|mgmt 10.0.0.{10+i}/24|mgmt 10.0.0.{10+i}|' "$SEEDS/base.dsl" >"$C/w/mgmt.dsl"
+sed 's|storage ens1 10.1.0.{i\*2+1}/24|storage ens1 10.1.0.{i*2+1}|' "$SEEDS/base.dsl" >"$C/w/storage.dsl"
+for f in mgmt:28 storage:29; do
+	dslc_in build "${f%%:*}.dsl" -o out
+	check "${f%%:*} address without /prefix: exit 1 with bad-value at line ${f#*:} (got $RC), nothing written" \
+		"[ $RC = 1 ] && grep -q '^${f%%:*}.dsl:${f#*:}:[0-9]*: error\\[bad-value\\]: .*missing /prefix' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+done
+new_case label
+{ cat "$SEEDS/base.dsl"; echo 'pool -x { size 1TiB }  # dslc: allow unsafe-value -- try'; echo 'container -c in p1 { type posix }'; } >"$C/w/label.dsl"
+dslc_in build label.dsl -o out --disable bad-value
+check "pool and container labels starting with '-': unsafe-value at both, not silenced, nothing written" \
+	"[ $RC = 1 ] && grep -q '^label.dsl:35:6: error\\[unsafe-value\\]: pool label .-x.' '$ERR' && grep -q '^label.dsl:36:11: error\\[unsafe-value\\]: container label .-c.' '$ERR' && [ ! -e '$C/w/out' ] || { head -12 '$ERR'; false; }"
 tests_end

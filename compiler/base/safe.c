@@ -141,3 +141,12 @@ const char *safe_echo(arena *a, const char *s)
 /* ---- the gate ------------------------------------------------------------ */
 
 /* Reports value at loc when why (what a safe_* check said) is set. */
+
+const char *safe_cli_arg(const char *s)
+{
+	if (!s || !*s)
+		return "it is empty";
+	if (s[0] == '-')
+		return "it starts with '-', which dmg and daos (go-flags) read as an option";
+	return safe_line(s);
+}

@@ -32,6 +32,11 @@ const char *safe_line(const char *s);
 const char *safe_kernel_word(const char *s, char *bad);
 /* A kernel parameter: its name and its value are both safe_kernel_words. */
 const char *safe_kernel_param(const char *name, const char *value, char *bad);
+/* A positional argument of dmg or daos (a pool or container label): a
+ * safe_line that no option parser takes for an option (no leading '-').
+ * Labels are written single-quoted; quoting protects them from sh, not
+ * from dmg's own flag parser. */
+const char *safe_cli_arg(const char *s);
 /* A relative output path: safe_name components separated by single '/'. */
 bool safe_rel_path(const char *rel);
 /* Appends s as one POSIX shell word, single-quoted (always). */

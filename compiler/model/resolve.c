@@ -369,12 +369,14 @@ static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, add
 	}
 	uint32_t a;
 	int pl;
-	if (!val_ipv4(out, prefix, &a, &pl, &why) || (prefix && pl < 0)) {
+	bool parsed = val_ipv4(out, prefix, &a, &pl, &why);
+	if (!parsed || (prefix && pl < 0)) {
 		o->set = false; /* report a broken template once, not once per node */
 		if (already_broken(r, seen, o->loc))
 			return NULL;
+		/* why is val_ipv4's only when it failed: a parsed address lacks its prefix */
 		diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s' gives '%s' for %s: %s", o->v, out, nd->host,
-				      prefix && pl < 0 && !why ? "missing /prefix" : why ? why : "missing /prefix");
+				      parsed ? "missing /prefix" : why);
 		diag_help(r->dc, d, prefix ? "write an IPv4 address with its prefix, e.g. 10.20.0.{10+i}/24"
 					   : "write an IPv4 address without a prefix");
 		return NULL;

@@ -93,13 +93,17 @@ void safety_check_model(model *m)
 	check_line(m, m->cluster.name_loc, "cluster name", m->cluster.name);
 	for (size_t i = 0; i < m->npools; i++) {
 		const pool_spec *p = m->pools[i];
-		check_line(m, p->name_loc, "pool name", p->name);
+		refuse(m, p->name_loc, "pool label", p->name, safe_cli_arg(p->name),
+		       "name the pool with a letter or digit first (dmg pool create takes the label as an argument)");
 		check_line(m, p->owner.loc, "pool owner", p->owner.set ? p->owner.v : NULL);
 		check_line(m, p->group.loc, "pool group", p->group.set ? p->group.v : NULL);
 	}
 	for (size_t i = 0; i < m->ncontainers; i++) {
 		const container_spec *c = m->containers[i];
-		check_line(m, c->name_loc, "container name", c->name);
-		check_line(m, c->label.loc, "container label", c->label.set ? c->label.v : NULL);
+		const char *label = c->label.set ? c->label.v : c->name;
+		refuse(m, c->label.set ? c->label.loc : c->name_loc, "container label", label, safe_cli_arg(label),
+		       "start the label with a letter or digit (daos container create takes it as an argument)");
+		if (c->label.set)
+			check_line(m, c->name_loc, "container name", c->name);
 	}
 }

@@ -97,6 +97,18 @@ START_TEST(shell_words_round_trip)
 }
 END_TEST
 
+START_TEST(cli_arguments_are_never_options)
+{
+	ck_assert_ptr_null(safe_cli_arg("tier0"));
+	ck_assert_ptr_null(safe_cli_arg("a-b:c.d_e"));
+	ck_assert_ptr_null(safe_cli_arg("0-leading-digit"));
+	ck_assert_ptr_nonnull(safe_cli_arg("-x"));
+	ck_assert_ptr_nonnull(safe_cli_arg("--help"));
+	ck_assert_ptr_nonnull(safe_cli_arg(""));
+	ck_assert_ptr_nonnull(safe_cli_arg("a\nb"));
+}
+END_TEST
+
 START_TEST(echo_is_bounded_and_printable)
 {
 	arena a;
@@ -207,6 +219,7 @@ Suite *suite_safety(void)
 	tcase_add_test(tc, utf8_is_checked_strictly);
 	tcase_add_test(tc, kernel_words_are_verbatim);
 	tcase_add_test(tc, shell_words_round_trip);
+	tcase_add_test(tc, cli_arguments_are_never_options);
 	tcase_add_test(tc, echo_is_bounded_and_printable);
 	tcase_add_test(tc, arithmetic_overflow_is_an_error);
 	tcase_add_test(tc, findings_are_bounded);
