@@ -256,4 +256,18 @@ new_case label
 dslc_in build label.dsl -o out --disable bad-value
 check "pool and container labels starting with '-': unsafe-value at both, not silenced, nothing written" \
 	"[ $RC = 1 ] && grep -q '^label.dsl:35:6: error\\[unsafe-value\\]: pool label .-x.' '$ERR' && grep -q '^label.dsl:36:11: error\\[unsafe-value\\]: container label .-c.' '$ERR' && [ ! -e '$C/w/out' ] || { head -12 '$ERR'; false; }"
+# plan --against a tree with links in it (a tree in a pull request): the
+# link's target is never read or printed as an "old" value
+new_case planlink
+cp -r examples/hgx-b200 "$C/w/ex"
+$DSLC build "$C/w/ex/cluster.dsl" -o "$C/w/tree" >/dev/null 2>&1
+rm -f "$C/w/tree.dslc-cache"
+echo 'log_mask: SECRET-TOKEN-4711' >"$C/secret.yml"
+ln -sf "$C/secret.yml" "$C/w/tree/nodes/gpu001/etc/daos/daos_server.yml"
+mkdir -p "$C/secretdir/daos" && cp "$C/secret.yml" "$C/secretdir/daos/daos_server.yml"
+rm -rf "$C/w/tree/nodes/gpu002/etc" && ln -s "$C/secretdir" "$C/w/tree/nodes/gpu002/etc"
+sed -i 's/  log_mask      ERR/  log_mask      WARN/' "$C/w/ex/cluster.dsl"
+dslc_in plan ex/cluster.dsl --against tree --format json
+check "plan against a tree with a linked file and a linked directory never prints their targets (exit $RC)" \
+	"[ $RC = 3 ] && ! grep -q SECRET '$ERR' || { grep -n SECRET '$ERR' | head -3; false; }"
 tests_end

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "source.h"
+
 int file_same(int dirfd, const char *name, const char *data, size_t len, struct stat *st)
 {
 	if (dirfd < 0 && dirfd != AT_FDCWD)
@@ -37,4 +40,76 @@ int file_same(int dirfd, const char *name, const char *data, size_t len, struct 
 	}
 	close(fd);
 	return same && off == len;
+}
+
+/* Opens the directory rel (components separated by '/') below root without
+ * following a symbolic link at any step. -1 with errno set (ELOOP or
+ * ENOTDIR for a link). */
+int file_dir_at(int root, const char *rel)
+{
+	int fd = dup(root);
+	char comp[256];
+	for (const char *p = rel; fd >= 0 && *p;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+		if (n == 0 || n >= sizeof(comp)) {
+			close(fd);
+			errno = EINVAL;
+			return -1;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		errno = e;
+		fd = next;
+		p += n + (slash ? 1 : 0);
+	}
+	return fd;
+}
+
+char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len)
+{
+	const char *slash = strrchr(rel, '/');
+	char dir[4096];
+	int parent = root;
+	if (slash) {
+		size_t n = (size_t)(slash - rel);
+		if (n >= sizeof(dir)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		memcpy(dir, rel, n);
+		dir[n] = '\0';
+		parent = file_dir_at(root, dir);
+		if (parent < 0)
+			return NULL;
+	}
+	int fd = openat(parent, slash ? slash + 1 : rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	if (parent != root)
+		close(parent);
+	if (fd < 0) {
+		errno = e;
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		e = fstat(fd, &st) != 0 ? errno : S_ISREG(st.st_mode) ? EFBIG : SRC_ENOTREG;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	char *data = arena_alloc(a, (size_t)st.st_size + 1);
+	size_t n = pread_all(fd, data, (size_t)st.st_size, 0);
+	e = errno;
+	close(fd);
+	if (n != (size_t)st.st_size) {
+		errno = n < (size_t)st.st_size && !e ? EIO : e;
+		return NULL;
+	}
+	data[n] = '\0';
+	*len = n;
+	return data;
 }

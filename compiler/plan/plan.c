@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compiler/base/buf.h"
+#include "compiler/base/file.h"
 #include "compiler/base/source.h"
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
@@ -233,6 +234,7 @@ static int collect_cluster(arena *a, const model *m, file_list *out)
  * not at all for units whose files the cache vouches for. */
 typedef struct old_tree {
 	const char *dir;
+	int root; /* DIR, opened once; every file below it is read without following links */
 	tree_view *view;
 	strmap hosts; /* host -> file_list * (no view) */
 	const char **order;
@@ -301,10 +303,19 @@ static bool load_tree(arena *a, const char *dir, const char *version, old_tree *
 {
 	memset(t, 0, sizeof(*t));
 	t->dir = dir;
+	t->root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->root < 0) {
+		*why = arena_printf(a, "%s: %s", dir, src_strerror(errno));
+		return false;
+	}
 	strmap_init(&t->hosts, a);
 	t->view = tree_view_open(dir, version, a);
+	if (!t->view && !load_manifest(a, t, why)) {
+		close(t->root);
+		return false;
+	}
 	if (!t->view)
-		return load_manifest(a, t, why);
+		return true;
 	for (size_t i = 0; i < tree_view_units(t->view); i++) {
 		const char *unit = tree_view_unit(t->view, i);
 		if (strncmp(unit, "nodes/", 6) == 0)
@@ -351,7 +362,9 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
 	file_list l = {0};
 	for (size_t i = 0; i < listed->n; i++) {
 		node_file f = listed->v[i];
-		f.data = src_read_file(a, arena_printf(a, "%s/%s%s", t->dir, prefix, f.rel), SRC_MAX_FILE_BYTES, true, &f.len);
+		/* never through a link: a tree in a pull request must not make plan
+		 * print a runner's file as an "old" value */
+		f.data = file_read_at(a, t->root, arena_printf(a, "%s%s", prefix, f.rel), SRC_MAX_FILE_BYTES, &f.len);
 		ARENA_PUSH(a, l.v, l.n, l.cap, f);
 	}
 	return l;
@@ -760,8 +773,10 @@ int plan_run(const plan_opts *o, const char *version)
 	}
 	if (om)
 		compile_free(&oc);
-	else
+	else {
 		tree_view_close(tree.view);
+		close(tree.root);
+	}
 	if (lock >= 0)
 		close(lock);
 	compile_free(&nc);

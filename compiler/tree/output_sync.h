@@ -111,7 +111,6 @@ typedef struct tree_sync {
 } tree_sync;
 
 /* Shared by the three files; each is described where it is defined. */
-int output_dir_at(int root, const char *rel);
 int output_io_error(const char *what, const char *path);
 int output_judge_deferred(tree_sync *s);
 void output_judge_top(tree_sync *s);

@@ -33,7 +33,7 @@ static void extra_entry(tree_sync *s, const char *rel)
  * top-level file accounts for. */
 static void scan_extras(tree_sync *s, const char *rel)
 {
-	int fd = *rel ? output_dir_at(s->old_root, rel) : dup(s->old_root);
+	int fd = *rel ? file_dir_at(s->old_root, rel) : dup(s->old_root);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		if (fd >= 0)

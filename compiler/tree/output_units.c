@@ -24,33 +24,6 @@ int output_io_error(const char *what, const char *path)
 	return 2;
 }
 
-/* Opens the directory rel (components separated by '/') below root without
- * following a symbolic link at any step. -1 with errno set (ELOOP or
- * ENOTDIR for a link). */
-int output_dir_at(int root, const char *rel)
-{
-	int fd = dup(root);
-	char comp[256];
-	for (const char *p = rel; fd >= 0 && *p;) {
-		const char *slash = strchr(p, '/');
-		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 0 || n >= sizeof(comp)) {
-			close(fd);
-			errno = EINVAL;
-			return -1;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		int next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int e = errno;
-		close(fd);
-		errno = e;
-		fd = next;
-		p += n + (slash ? 1 : 0);
-	}
-	return fd;
-}
-
 /* ---- removing trees and counting what goes -------------------------------- */
 
 /* nftw has no context argument: the walk in progress. */
@@ -217,7 +190,7 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 		struct stat st;
 		if (e->file < 0) {
 			if (e->parent < 0)
-				sc->old_fd[i] = s->old_root < 0 ? -1 : output_dir_at(s->old_root, u->dir);
+				sc->old_fd[i] = s->old_root < 0 ? -1 : file_dir_at(s->old_root, u->dir);
 			else if (parent >= 0)
 				sc->old_fd[i] = openat(parent, e->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sc->old_fd[i] >= 0 && fstat(sc->old_fd[i], &st) == 0)
