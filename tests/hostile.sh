@@ -270,4 +270,16 @@ sed -i 's/  log_mask      ERR/  log_mask      WARN/' "$C/w/ex/cluster.dsl"
 dslc_in plan ex/cluster.dsl --against tree --format json
 check "plan against a tree with a linked file and a linked directory never prints their targets (exit $RC)" \
 	"[ $RC = 3 ] && ! grep -q SECRET '$ERR' || { grep -n SECRET '$ERR' | head -3; false; }"
+# a FIFO where the lock or the journal belongs blocks nothing
+new_case fifo
+$DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1
+rm -f "$C/w/tree.dslc-lock" && mkfifo "$C/w/tree.dslc-lock"
+dslc_in --guard 20 build "$EX" -o tree
+check "a FIFO as the lock: build exits 2 at once, saying so (got $RC)" "[ $RC = 2 ] && grep -q 'not a regular file' '$ERR'"
+dslc_in --guard 20 plan "$EX" --against tree
+check "a FIFO as the lock: plan exits 2 at once (got $RC)" "[ $RC = 2 ]"
+rm -f "$C/w/tree.dslc-lock"
+mkfifo "$C/w/tree.dslc-journal"
+dslc_in --guard 20 build "$EX" -o tree
+check "a FIFO as the journal: the build does not wait on it (exit $RC, not 124)" "[ $RC != 124 ] && grep -q 'not a journal dslc wrote' '$ERR'"
 tests_end

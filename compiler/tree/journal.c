@@ -148,9 +148,20 @@ static size_t read_ops(FILE *f, int version, arena *ar, journal_op **ops)
 
 void journal_recover(const char *dir, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	/* never through a link, never waiting on a FIFO: only a file dslc wrote */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat fst;
+	if (fd >= 0 && (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode))) {
+		fprintf(stderr, "dslc: %s is not a journal dslc wrote (not a regular file): ignored\n", path);
+		close(fd);
+		fd = -1;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	arena ar;
 	arena_init(&ar);
 	char parent[4096], stage[4096] = "", line[64];

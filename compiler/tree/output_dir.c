@@ -152,11 +152,19 @@ static int lock_tree(const char *dir, bool shared, bool create)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.dslc-lock", dir);
-	int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* O_NONBLOCK: a FIFO planted where the lock belongs must not hang the
+	 * build or plan on open; fstat then refuses anything but a file */
+	int fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0 && !create && errno == ENOENT)
 		return -2;
 	if (fd < 0)
 		return output_io_error("cannot open the lock", path), -1;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "dslc: the lock %s is not a regular file: remove it\n", path);
+		close(fd);
+		return -1;
+	}
 	int op = shared ? LOCK_SH : LOCK_EX;
 	if (flock(fd, op | LOCK_NB) != 0) {
 		fprintf(stderr, "dslc: another dslc is building %s; waiting for it (lock %s)\n", dir, path);
