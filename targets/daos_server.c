@@ -75,9 +75,8 @@ static void engine_out(yaml_out *y, const model *m, const node_plan *p, const en
 static bool has_meta_role(const node_plan *p)
 {
 	for (int i = 0; i < p->nengines; i++)
-		for (int r = 0; r < p->engines[i].nroles; r++)
-			if (strcmp(p->engines[i].roles[r], "meta") == 0)
-				return true;
+		if (place_has_meta(&p->engines[i]))
+			return true;
 	return false;
 }
 

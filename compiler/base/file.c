@@ -95,8 +95,8 @@ char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len)
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
-		e = fstat(fd, &st) != 0 ? errno : S_ISREG(st.st_mode) ? EFBIG : SRC_ENOTREG;
+	e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : (uint64_t)st.st_size > max ? EFBIG : 0;
+	if (e) {
 		close(fd);
 		errno = e;
 		return NULL;

@@ -382,14 +382,6 @@ static void lint_memory(model *m, const node_plan *p)
 	}
 }
 
-static bool has_meta(const engine_plan *ep)
-{
-	for (int r = 0; r < ep->nroles; r++)
-		if (strcmp(ep->roles[r], "meta") == 0)
-			return true;
-	return false;
-}
-
 /* The engine statements of the NUMA nodes whose engines have drives, for a
  * help line: "`engine numa 0 { ... }` and `engine numa 2 { ... }`". */
 static const char *drive_numas(model *m, const node_plan *p)
@@ -495,7 +487,7 @@ static void lint_md_on_ssd(model *m, const node_plan *p)
 {
 	const engine_plan *md = NULL;
 	for (int i = 0; i < p->nengines && !md; i++)
-		if (p->engines[i].placed && p->engines[i].nnvmes && has_meta(&p->engines[i]))
+		if (p->engines[i].placed && p->engines[i].nnvmes && place_has_meta(&p->engines[i]))
 			md = &p->engines[i];
 	for (int i = 0; md && i < p->nengines; i++) {
 		const engine_plan *ep = &p->engines[i];

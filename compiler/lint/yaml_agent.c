@@ -81,10 +81,7 @@ static void check_agent_iface(ylint *y, const ynode *entry, bool seen[MODEL_MAX_
 		}
 		if (logical < 0)
 			continue;
-		const topo_device *nic = NULL;
-		for (int i = 0; i < y->topo->ndevices && !nic; i++)
-			if (y->topo->devices[i].kind == TOPO_NIC && y->topo->devices[i].net && strcmp(y->topo->devices[i].net, iface->text) == 0)
-				nic = &y->topo->devices[i];
+		const topo_device *nic = yl_find_iface(y->topo, iface->text);
 		if (!nic) {
 			diag *d = diag_report(y->dc, R_AGENT_CONFIG, iface->loc, "the topology has no interface '%s'", iface->text);
 			diag_help(y->dc, d, "use an interface of NUMA node %lld", (long long)numa);

@@ -80,7 +80,8 @@ static void check_log_mask(ylint *y, const ynode *map)
 		lint_log_mask_finding(y->dc, v->text, v->loc, "engine log mask DEBUG");
 }
 
-static const topo_device *find_iface(const topology *t, const char *iface)
+/* The network interface iface of the topology, or NULL. */
+const topo_device *yl_find_iface(const topology *t, const char *iface)
 {
 	for (int i = 0; t && iface && i < t->ndevices; i++)
 		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, iface) == 0)
@@ -166,7 +167,7 @@ static void check_topology(ylint *y, yengine *e)
 		diag_help(y->dc, d, "use a NUMA node from 0 to %d", t->nnuma - 1);
 		return;
 	}
-	const topo_device *nic = find_iface(t, e->iface);
+	const topo_device *nic = yl_find_iface(t, e->iface);
 	int nic_numa = nic ? nic->numa : -3;
 	const ypair *iface_pair = ydoc_pair(e->map, "fabric_iface");
 	if (e->iface && !nic) {

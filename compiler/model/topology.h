@@ -81,7 +81,12 @@ topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
 /* regular_only: a path named inside a description, where a FIFO or device is
  * refused before it is read (the command line's --topology may be a pipe). */
 topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why);
+/* The device at pci; a drive behind VMD named by its backing address is
+ * found as its endpoint (topo_vmd_endpoint). */
 const topo_device *topo_find_device(const topology *t, const char *pci);
+/* The VMD endpoint a backing address sits behind: 7c0005:01:00.0 is behind
+ * 0000:7c:00.5. False when pci is not a backing address. */
+bool topo_vmd_endpoint(const char *pci, char endpoint[16]);
 /* The interface `name` of the NIC function at pci; NULL when it has none
  * by that name (or no such function). */
 const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name);

@@ -266,18 +266,23 @@ const topo_device *topo_find_device(const topology *t, const char *pci)
 	for (int i = 0; i < t->ndevices; i++)
 		if (strcmp(t->devices[i].pci, pci) == 0)
 			return &t->devices[i];
-	/* a drive behind VMD is named by its backing address, whose 6-digit
-	 * domain is the VMD endpoint's bus, device and function (SPDK's
-	 * naming): 7c0005:01:00.0 is behind the endpoint 0000:7c:00.5 */
-	unsigned bus, dev, fn;
 	char endpoint[16];
-	if (strlen(pci) == 14 && pci[6] == ':' && sscanf(pci, "%2x%2x%2x:", &bus, &dev, &fn) == 3 && fn < 8) {
-		snprintf(endpoint, sizeof(endpoint), "0000:%02x:%02x.%x", bus, dev, fn);
+	if (topo_vmd_endpoint(pci, endpoint))
 		for (int i = 0; i < t->ndevices; i++)
 			if (t->devices[i].kind == TOPO_VMD && strcmp(t->devices[i].pci, endpoint) == 0)
 				return &t->devices[i];
-	}
 	return NULL;
+}
+
+bool topo_vmd_endpoint(const char *pci, char endpoint[16])
+{
+	/* the backing address's 6-digit domain is the VMD endpoint's bus,
+	 * device and function (SPDK's naming) */
+	unsigned bus, dev, fn;
+	if (strlen(pci) != 14 || pci[6] != ':' || sscanf(pci, "%2x%2x%2x:", &bus, &dev, &fn) != 3 || fn > 7)
+		return false;
+	snprintf(endpoint, 16, "0000:%02x:%02x.%x", bus, dev, fn);
+	return true;
 }
 
 const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name)

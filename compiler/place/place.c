@@ -187,18 +187,6 @@ static bool excluded(const node_spec *s, const char *pci)
 	return false;
 }
 
-/* The VMD endpoint a backing address sits behind: its 6-digit domain is
- * the endpoint's bus, device and function (SPDK's naming, as
- * topo_find_device reads it): 7c0005:01:00.0 -> 0000:7c:00.5. */
-static bool vmd_endpoint_of(const char *pci, char out[16])
-{
-	unsigned bus, dev, fn;
-	if (strlen(pci) != 14 || pci[6] != ':' || sscanf(pci, "%2x%2x%2x:", &bus, &dev, &fn) != 3 || fn > 7)
-		return false;
-	snprintf(out, 16, "0000:%02x:%02x.%x", bus, dev, fn);
-	return true;
-}
-
 /* The hardware's drive an engine's list names: by its address, or a drive
  * behind a VMD endpoint the hardware lists, by its backing address (a copy
  * that keeps the address as written, with the endpoint's NUMA node). */
@@ -208,7 +196,7 @@ static const nvme_desc *listed_drive(model *m, const hardware *hw, const pci_ref
 		if (strcmp(hw->nvmes[j].pci, r->pci) == 0)
 			return &hw->nvmes[j];
 	char ep[16];
-	if (!vmd_endpoint_of(r->pci, ep))
+	if (!topo_vmd_endpoint(r->pci, ep))
 		return NULL;
 	for (size_t j = 0; j < hw->nnvmes; j++)
 		if (strcmp(hw->nvmes[j].pci, ep) == 0) {
@@ -230,7 +218,7 @@ static const pci_ref *listed_before(const engine_spec *e, size_t i, const nvme_d
 {
 	for (size_t j = 0; j < i; j++) {
 		char ep[16] = "";
-		vmd_endpoint_of(e->drives[j].pci, ep);
+		topo_vmd_endpoint(e->drives[j].pci, ep);
 		if (strcmp(e->drives[j].pci, d->pci) == 0 || (d->endpoint[0] && strcmp(e->drives[j].pci, d->endpoint) == 0) ||
 		    (ep[0] && strcmp(ep, d->pci) == 0))
 			return &e->drives[j];
@@ -532,14 +520,19 @@ static void hugepages(model *m, node_plan *p)
 		engine_plan *ep = &p->engines[i];
 		if (!ep->nnvmes)
 			continue;
-		bool meta = false;
-		for (int r = 0; r < ep->nroles; r++)
-			meta |= strcmp(ep->roles[r], "meta") == 0;
-		t += (uint64_t)daos_hugepage_targets(ep->targets, meta);
+		t += (uint64_t)daos_hugepage_targets(ep->targets, place_has_meta(ep));
 	}
 	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;
 	p->nr_hugepages = (int64_t)((p->hugepage_bytes + p->hugepage_size - 1) / p->hugepage_size);
 	(void)m;
+}
+
+bool place_has_meta(const engine_plan *ep)
+{
+	for (int r = 0; r < ep->nroles; r++)
+		if (strcmp(ep->roles[r], "meta") == 0)
+			return true;
+	return false;
 }
 
 static bool storage_nic_on(model *m, const hardware *hw, int numa)

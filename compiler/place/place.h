@@ -53,6 +53,9 @@ struct node_plan {
 	int kube_server, kube_agent; /* its DaemonSet groups + 1 (targets/kubernetes.c) */
 };
 
+/* The engine has the MD-on-SSD meta role (its drives hold metadata). */
+bool place_has_meta(const engine_plan *ep);
+
 /* Sets the diagnostics context to a node override's origin (or clears it). */
 void place_context(model *m, const node_spec *s);
 
