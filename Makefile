@@ -70,7 +70,7 @@ check: all $(BUILD)/unit_tests
 # ---- fuzzing (clang + libFuzzer) --------------------------------------------
 
 FUZZ_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output
+FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output fuzz_topology
 FUZZ_SECONDS ?= 600
 
 fuzz-build:
@@ -84,7 +84,7 @@ fuzz: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
 
 golden: all
 	tests/golden.sh $(BUILD)/dslc update

@@ -282,4 +282,19 @@ rm -f "$C/w/tree.dslc-lock"
 mkfifo "$C/w/tree.dslc-journal"
 dslc_in --guard 20 build "$EX" -o tree
 check "a FIFO as the journal: the build does not wait on it (exit $RC, not 124)" "[ $RC != 124 ] && grep -q 'not a journal dslc wrote' '$ERR'"
+# crafted hwloc exports: a PU without complete_cpuset is a NULL dereference
+# inside hwloc (Debian's lstopo crashes on it too); a truncated export makes
+# hwloc fail. Both are located topology-load errors, dslc never crashes.
+new_case xml
+cp "$ROOT/tests/golden/diag/dsl-power9-gpu-numa.dsl" "$C/w/x.dsl"
+sed -i 's|"../../topologies/power9-gpu-2s20c.xml"|"node.xml"|' "$C/w/x.dsl"
+sed '0,/<object type="PU" \(os_index="[0-9]*" cpuset="[^"]*"\) complete_cpuset="[^"]*"/s//<object type="PU" \1/' \
+	"$ROOT/tests/topologies/interleaved-2s6c.xml" >"$C/w/node.xml"
+dslc_in lint x.dsl
+check "an export with a PU lacking complete_cpuset: topology-load at line 8, hwloc's crash named (exit $RC)" \
+	"[ $RC = 1 ] && grep -q '^x.dsl:8:3: error\\[topology-load\\]: .*hwloc crashed reading it' '$ERR' || { head -5 '$ERR'; false; }"
+head -c 3000 "$ROOT/tests/topologies/interleaved-2s6c.xml" >"$C/w/node.xml"
+dslc_in lint x.dsl
+check "a truncated export: topology-load at line 8 (exit $RC)" \
+	"[ $RC = 1 ] && grep -q '^x.dsl:8:3: error\\[topology-load\\]: .*malformed or truncated' '$ERR' || { head -5 '$ERR'; false; }"
 tests_end

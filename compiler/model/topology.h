@@ -81,6 +81,9 @@ topology *topo_regular(arena *a, int sockets, int cores_per_socket, int threads,
 /* regular_only: a path named inside a description, where a FIFO or device is
  * refused before it is read (the command line's --topology may be a pipe). */
 topology *topo_load_xml(arena *a, const char *path, bool regular_only, const char **why);
+/* The same from XML text already in memory: xml[len] must be '\0' (hwloc
+ * is given len + 1 bytes). The fuzz target's way in. */
+topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why);
 /* The device at pci; a drive behind VMD named by its backing address is
  * found as its endpoint (topo_vmd_endpoint). */
 const topo_device *topo_find_device(const topology *t, const char *pci);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/sandbox.h"
 #include "compiler/base/source.h"
 #include "topology.h"
 
@@ -239,8 +240,11 @@ topology *topo_load_xml(arena *a, const char *path, bool regular_only, const cha
 {
 	size_t len;
 	char *xml = read_xml(a, path, regular_only, &len, why);
-	if (!xml)
-		return NULL;
+	return xml ? topo_parse_xml(a, xml, len, why) : NULL;
+}
+
+static topology *parse(arena *a, const char *xml, size_t len, const char **why)
+{
 	hwloc_topology_t t;
 	if (hwloc_topology_init(&t) < 0) {
 		*why = "hwloc could not be initialised";
@@ -259,6 +263,52 @@ topology *topo_load_xml(arena *a, const char *path, bool regular_only, const cha
 	}
 	hwloc_topology_destroy(t);
 	return topo;
+}
+
+typedef struct probe {
+	const char *xml;
+	size_t len;
+} probe;
+
+/* The whole parse, in the child: its arena dies with it. */
+static int probe_parse(void *ctx)
+{
+	const probe *p = ctx;
+	arena a;
+	arena_init(&a);
+	const char *why;
+	return parse(&a, p->xml, p->len, &why) ? 0 : 1;
+}
+
+/* hwloc trusts its XML: an object without complete_cpuset is a NULL
+ * dereference in hwloc_bitmap_compare_first (Debian's lstopo crashes on it
+ * too), and inconsistent sets reach its assertions. The export is parsed
+ * first in a child process; only an export that parsed there without a
+ * crash is parsed here. A few milliseconds per node type. */
+topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why)
+{
+	if (!len || len > TOPO_MAX_XML_BYTES || xml[len] != '\0') {
+		*why = !len ? "the file is empty" : len > TOPO_MAX_XML_BYTES ? "larger than 64 MiB" : "not NUL-terminated";
+		return NULL;
+	}
+	probe p = {xml, len};
+	int sig;
+	switch (sandbox_run(probe_parse, &p, 20, &sig)) {
+	case SANDBOX_CRASHED:
+		*why = arena_printf(a, "hwloc crashed reading it (%s): the export is malformed (an object without its "
+				    "cpusets, or sets that contradict each other); export it again with lstopo", strsignal(sig));
+		return NULL;
+	case SANDBOX_TIMEOUT:
+		*why = "hwloc did not finish reading it in 20 seconds";
+		return NULL;
+	case SANDBOX_UNAVAILABLE:
+		*why = "no process could be started to read it safely (fork failed)";
+		return NULL;
+	case SANDBOX_OK:
+	case SANDBOX_REFUSED:
+		break;
+	}
+	return parse(a, xml, len, why);
 }
 
 const topo_device *topo_find_device(const topology *t, const char *pci)

@@ -1,0 +1,58 @@
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Not 1: a sanitizer that kept its own handler exits 1 after its report,
+ * which must read as a crash, not as the input's refusal. */
+enum { EXIT_REFUSED = 3 };
+
+static const int FATAL[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGALRM, SIGTRAP};
+
+/* A fatal signal ends the child with that signal's status, whoever had
+ * installed a handler before (ASan, libFuzzer, UBSan): the parent reads a
+ * crash of the input, and no crash report or fuzzer artifact is made. */
+static void die_quietly(int sig)
+{
+	_exit(128 + sig);
+}
+
+static void child(int (*fn)(void *), void *ctx, unsigned seconds)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = die_quietly;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(FATAL) / sizeof(FATAL[0]); i++)
+		sigaction(FATAL[i], &sa, NULL);
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) { /* the library's complaints are not dslc's diagnostics */
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	alarm(seconds);
+	_exit(fn(ctx) ? EXIT_REFUSED : 0);
+}
+
+sandbox_result sandbox_run(int (*fn)(void *ctx), void *ctx, unsigned seconds, int *sig)
+{
+	*sig = 0;
+	pid_t pid = fork();
+	if (pid < 0)
+		return SANDBOX_UNAVAILABLE;
+	if (pid == 0)
+		child(fn, ctx, seconds);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return SANDBOX_UNAVAILABLE;
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (code == 0 || code == EXIT_REFUSED)
+		return code ? SANDBOX_REFUSED : SANDBOX_OK;
+	*sig = code > 128 ? code - 128 : 0;
+	return *sig == SIGALRM ? SANDBOX_TIMEOUT : SANDBOX_CRASHED;
+}
