@@ -282,6 +282,23 @@ rm -f "$C/w/tree.dslc-lock"
 mkfifo "$C/w/tree.dslc-journal"
 dslc_in --guard 20 build "$EX" -o tree
 check "a FIFO as the journal: the build does not wait on it (exit $RC, not 124)" "[ $RC != 124 ] && grep -q 'not a journal dslc wrote' '$ERR'"
+# a forged DIR.dslc-cache beside a directory that is not a dslc tree: the
+# cache alone never makes it replaceable (it replaced the directory before)
+new_case forged
+mkdir "$C/w/home" && echo precious >"$C/w/home/notes.txt"
+python3 "$ROOT/tests/forge_cache.py" "$C/w/home"
+dslc_in build "$EX" -o home
+check "a forged cache beside a foreign directory: refused (exit $RC), its file kept" \
+	"[ $RC = 2 ] && grep -q 'refusing to replace it' '$ERR' && [ -f '$C/w/home/notes.txt' ] && [ ! -e '$C/w/home/manifest.json' ]"
+# a large file where the cache belongs is judged by its first bytes: a
+# 3 GiB sparse file (read whole, it cost 3 GiB of memory before)
+$DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1
+rm -f "$C/w/tree.dslc-cache" && truncate -s 3G "$C/w/tree.dslc-cache"
+if [ -z "$pre" ] && [ -x /usr/bin/time ]; then
+	(cd "$C/w" && /usr/bin/time -f '%M' -o "$C/rss" $DSLC build "$EX" -o tree >/dev/null 2>&1)
+	check "a 3 GiB file as the cache: the build reads its header only (max RSS $(cat "$C/rss") KiB < 200 MiB)" \
+		"[ \$(cat '$C/rss') -lt 204800 ]"
+fi
 # crafted hwloc exports: a PU without complete_cpuset is a NULL dereference
 # inside hwloc (Debian's lstopo crashes on it too); a truncated export makes
 # hwloc fail. Both are located topology-load errors, dslc never crashes.

@@ -375,3 +375,17 @@ json_t *manifest_read(int dirfd, size_t max_bytes, int *err)
 	}
 	return root;
 }
+
+bool manifest_head_is_ours(int dirfd)
+{
+	char want[128], got[128];
+	int n = snprintf(want, sizeof(want), "{\n  \"format\": \"%s\",\n  \"format_version\": %u,\n", OUTPUT_FORMAT,
+			 (unsigned)OUTPUT_FORMAT_VERSION);
+	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	bool ours = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    pread_all(fd, got, (size_t)n, 0) == (size_t)n && memcmp(got, want, (size_t)n) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ours;
+}

@@ -71,5 +71,9 @@ const char *manifest_on_change(const char *target);
  * marker. NULL with *err an errno (absent, SRC_ENOTREG, EFBIG past
  * max_bytes), or 0 when it is there but not dslc's. */
 json_t *manifest_read(int dirfd, size_t max_bytes, int *err);
+/* manifest.json under dirfd is a regular file that begins as manifest_emit
+ * begins it (format and version): a check of its first bytes, for a tree
+ * the cache vouches for, where reading it whole is what the cache saves. */
+bool manifest_head_is_ours(int dirfd);
 
 #endif

@@ -199,7 +199,9 @@ static const char *output_dir(const char *given, arena *ar)
  * before the marker) and lists only files that are there. Never a home
  * directory given by mistake, nor a directory holding a stray manifest.
  * The tree the cache describes (root and manifest.json fingerprints as dslc
- * left them) is dslc's without reading its manifest. */
+ * left them, a manifest.json that begins as dslc's) is dslc's without
+ * reading its manifest whole; the cache alone never is (tree_cache.c
+ * believes only a cache of this user's that nobody else could write). */
 static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char **why)
 {
 	DIR *d = fdopendir(dup(dirfd));
@@ -218,7 +220,8 @@ static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char
 	tree_cache_init(&c, &scratch);
 	int64_t t = 0;
 	bool known = tree_cache_load(&c, cache_path, &scratch) && tree_fp_at(dirfd, NULL, &t) == c.root_fp &&
-		     tree_fp_at(dirfd, "manifest.json", &t) == c.manifest_fp && t < c.written_at;
+		     tree_fp_at(dirfd, "manifest.json", &t) == c.manifest_fp && t < c.written_at &&
+		     manifest_head_is_ours(dirfd);
 	arena_free(&scratch);
 	if (known)
 		return true;

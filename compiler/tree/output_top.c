@@ -155,7 +155,10 @@ bool output_manifest_same(tree_sync *s, const uint8_t key[TREE_KEY_SIZE])
 		return false;
 	/* the cache vouches for the old manifest's key (and its units' spans)
 	 * while the file keeps its fingerprint: then the keys decide */
-	s->old_manifest_known = s->cache_ok && tree_fp_at(s->old_root, "manifest.json", NULL) == s->old.manifest_fp;
+	int64_t t = 0; /* and has not changed since the cache was written (a
+			* change within the file system's clock tick keeps the times) */
+	s->old_manifest_known = s->cache_ok && tree_fp_at(s->old_root, "manifest.json", &t) == s->old.manifest_fp &&
+				t < s->old.written_at;
 	if (s->old_manifest_known) {
 		bool same = memcmp(s->old.manifest_key, key, TREE_KEY_SIZE) == 0;
 		for (size_t i = 0; i < s->nunits && same; i++) { /* the same text: the same spans */

@@ -162,6 +162,15 @@ static bool parse(tree_cache *c, reader *r, arena *ar)
 	return !r->bad && r->p == r->end;
 }
 
+/* The cache vouches for a tree: only a file this user wrote and nobody else
+ * can have changed is believed (a cache planted beside a directory must not
+ * make dslc take that directory for its own tree). */
+static bool trusted(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	       st->st_size <= MAX_CACHE_BYTES;
+}
+
 bool tree_cache_load(tree_cache *c, const char *path, arena *ar)
 {
 	c->valid = false;
@@ -169,7 +178,18 @@ bool tree_cache_load(tree_cache *c, const char *path, arena *ar)
 	struct stat st;
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_CACHE_BYTES) {
+	unsigned char head[sizeof(MAGIC) + 8];
+	uint32_t version, bom;
+	/* the header before any allocation: a large file that is not a cache
+	 * costs one read, not its size in memory */
+	bool ok = fstat(fd, &st) == 0 && trusted(&st) && (size_t)st.st_size >= sizeof(head) &&
+		  pread_all(fd, head, sizeof(head), 0) == sizeof(head) && memcmp(head, MAGIC, sizeof(MAGIC)) == 0;
+	if (ok) {
+		memcpy(&version, head + sizeof(MAGIC), 4);
+		memcpy(&bom, head + sizeof(MAGIC) + 4, 4);
+		ok = version == CACHE_VERSION && bom == BYTE_ORDER_MARK;
+	}
+	if (!ok) {
 		close(fd);
 		return false;
 	}
