@@ -95,7 +95,7 @@ const target_info target_table[] = {
 	 "With `deploy kubernetes`: containerd's LimitMEMLOCK=infinity (a systemd drop-in) and device_ownership_from_security_context (etc/containerd/conf.d/50-dslc.toml, read when config.toml imports conf.d).",
 	 target_containerd, NULL},
 	{"vfio", "usr/local/sbin/dslc-vfio-bind",
-	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing mounted drives and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",
+	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing a drive the host uses: a namespace or partition mounted, held by LVM, md or device-mapper, or swapped on; and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",
 	 target_vfio, NULL},
 	{"bios_apply", "redfish/apply.sh",
 	 "Sends the PATCH: reads the settings URI and the ETag (Bios resource, settings resource or *), PATCHes with If-Match, fails clearly on 412 and 428; credentials from the environment only.",

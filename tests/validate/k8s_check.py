@@ -213,14 +213,20 @@ def pins(out, objs):
 
 
 def fake_sysfs(tmp, bdfs, drivers, shared=()):
-    """sys/bus/pci/devices/<bdf>/{driver_override, driver -> drivers/<d>,
-    iommu_group/devices/*}, drivers/<d>/unbind, drivers_probe."""
+    """The kernel's interfaces as its documentation gives them, not as dslc
+    uses them. Documentation/ABI/testing/sysfs-bus-pci:
+    bus/pci/devices/<bdf>/{driver_override, driver -> drivers/<d>,
+    iommu_group/devices/*}, drivers/<d>/unbind, drivers_probe.
+    Documentation/ABI/stable/sysfs-block: block/<disk>/dev ("major:minor"),
+    block/<disk>/holders/, block/<disk>/<partition>/ with its own dev and
+    holders. Each drive k has controller nvme<k> and namespace nvme<k>n1
+    (259:k). Returns the sys directory."""
     sys_ = os.path.join(tmp, "sys")
     for d in ("nvme", "vfio-pci"):
         os.makedirs(os.path.join(sys_, "bus/pci/drivers", d), exist_ok=True)
         open(os.path.join(sys_, "bus/pci/drivers", d, "unbind"), "w").close()
     open(os.path.join(sys_, "bus/pci/drivers_probe"), "w").close()
-    for b in bdfs:
+    for k, b in enumerate(bdfs):
         dev = os.path.join(sys_, "bus/pci/devices", b)
         os.makedirs(os.path.join(dev, "iommu_group/devices"))
         open(os.path.join(dev, "iommu_group/devices", b), "w").close()
@@ -228,7 +234,37 @@ def fake_sysfs(tmp, bdfs, drivers, shared=()):
             open(os.path.join(dev, "iommu_group/devices", "0000:00:01.0"), "w").close()
         open(os.path.join(dev, "driver_override"), "w").close()
         os.symlink(os.path.join(sys_, "bus/pci/drivers", drivers.get(b, "nvme")), os.path.join(dev, "driver"))
+        os.makedirs(os.path.join(dev, f"nvme/nvme{k}/nvme{k}n1"))
+        blk = os.path.join(sys_, "block", f"nvme{k}n1")
+        os.makedirs(os.path.join(blk, "holders"))
+        open(os.path.join(blk, "dev"), "w").write(f"259:{k}\n")
     return sys_
+
+
+def add_partition(sys_, disk, part, mm):
+    p = os.path.join(sys_, "block", disk, part)
+    os.makedirs(os.path.join(p, "holders"))
+    open(os.path.join(p, "dev"), "w").write(mm + "\n")
+    return p
+
+
+def mountinfo_line(mm, point, source):
+    """Documentation/filesystems/proc.rst 3.5: mount ID, parent ID,
+    major:minor, root, mount point, options, optional fields, '-', type,
+    source, super options."""
+    return f"36 25 {mm} / {point} rw,relatime shared:1 - xfs {source} rw\n"
+
+
+def run_bind(script, sys_, tmp, mountinfo="", swaps="Filename Type Size Used Priority\n"):
+    mi, sw = os.path.join(tmp, "mountinfo"), os.path.join(tmp, "swaps")
+    open(mi, "w").write(mountinfo_line("8:1", "/", "/dev/sda1") + mountinfo)
+    open(sw, "w").write(swaps)
+    return subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTINFO": mi, "DSLC_SWAPS": sw,
+                                               "PATH": os.environ["PATH"]}, capture_output=True, text=True)
+
+
+def untouched(sys_, bdf):
+    return not open(os.path.join(sys_, "bus/pci/devices", bdf, "driver_override")).read()
 
 
 def vfio_script(out, tmp):
@@ -238,18 +274,14 @@ def vfio_script(out, tmp):
     check("vfio: the script binds the 8 drives of gpu001", len(bdfs) == 8 and bdfs[0] == "0000:21:00.0", bdfs)
     r = subprocess.run(["sh", "-n", script], capture_output=True, text=True)
     check("vfio: sh -n", r.returncode == 0, r.stderr)
-    mounts = os.path.join(tmp, "mounts")
-    open(mounts, "w").write("/dev/nvme9n1 / ext4 rw 0 0\n")
     # drives already on vfio-pci: nothing written, exit 0
     sys_ = fake_sysfs(os.path.join(tmp, "a"), bdfs, {b: "vfio-pci" for b in bdfs})
-    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
-                       capture_output=True, text=True)
+    r = run_bind(script, sys_, tmp)
     check("vfio: bound drives are left alone", r.returncode == 0 and not open(os.path.join(sys_, "bus/pci/drivers_probe")).read(),
           r.stderr)
     # on nvme: override written, unbound, probed; the fake kernel does not rebind, which the script reports
     sys_ = fake_sysfs(os.path.join(tmp, "b"), bdfs, {}, shared=(bdfs[1],))
-    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
-                       capture_output=True, text=True)
+    r = run_bind(script, sys_, tmp)
     dev0 = os.path.join(sys_, "bus/pci/devices", bdfs[0])
     check("vfio: driver_override set to vfio-pci", open(os.path.join(dev0, "driver_override")).read() == "vfio-pci\n")
     # each write replaces a fake file's content: the last drive's address is there
@@ -257,17 +289,42 @@ def vfio_script(out, tmp):
     check("vfio: drivers_probe asked", bdfs[-1] in open(os.path.join(sys_, "bus/pci/drivers_probe")).read())
     check("vfio: a drive the kernel did not rebind fails the unit", r.returncode == 1 and "still bound to nvme" in r.stderr, r.stderr)
     check("vfio: a shared IOMMU group is refused untouched",
-          "its IOMMU group holds 2 devices" in r.stderr and
-          not open(os.path.join(sys_, "bus/pci/devices", bdfs[1], "driver_override")).read(), r.stderr)
-    # a mounted drive is never unbound
+          "its IOMMU group holds 2 devices" in r.stderr and untouched(sys_, bdfs[1]), r.stderr)
+    # drives the host uses are never unbound (issue 28): each case on its own drive
     sys_ = fake_sysfs(os.path.join(tmp, "c"), bdfs, {})
-    blk = os.path.join(sys_, "bus/pci/devices", bdfs[2], "nvme/nvme2/nvme2n1")
-    os.makedirs(blk)
-    open(mounts, "w").write("/dev/nvme2n1 /data xfs rw 0 0\n")
-    r = subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTS": mounts, "PATH": os.environ["PATH"]},
-                       capture_output=True, text=True)
-    check("vfio: a mounted drive is refused untouched", "/dev/nvme2n1 is mounted" in r.stderr and
-          not open(os.path.join(sys_, "bus/pci/devices", bdfs[2], "driver_override")).read(), r.stderr)
+    os.makedirs(os.path.join(sys_, "block/nvme1n1/holders/dm-0"))                   # an LVM physical volume
+    add_partition(sys_, "nvme2n1", "nvme2n1p1", "259:20")                            # a mounted partition
+    p = add_partition(sys_, "nvme3n1", "nvme3n1p1", "259:30")                        # a partition held by md
+    os.makedirs(os.path.join(p, "holders/md127"))
+    add_partition(sys_, "nvme4n1", "nvme4n1p2", "259:40")                            # swap on a partition
+    add_partition(sys_, "nvme5n1", "nvme5n1p1", "259:50")                            # a partition not in use
+    mounts = mountinfo_line("259:20", "/data", "/dev/disk/by-label/data") + mountinfo_line("259:6", "/scratch", "/dev/nvme6n1")
+    r = run_bind(script, sys_, tmp, mounts, "Filename Type Size Used Priority\n/dev/nvme4n1p2 partition 8388604 0 -2\n")
+    check("vfio: an LVM member is refused untouched", "/dev/nvme1n1 is held by dm-0" in r.stderr and untouched(sys_, bdfs[1]), r.stderr)
+    check("vfio: a partition mounted by label is refused untouched",
+          "/dev/nvme2n1p1 (259:20) is mounted" in r.stderr and untouched(sys_, bdfs[2]), r.stderr)
+    check("vfio: a partition in an md array is refused untouched",
+          "/dev/nvme3n1p1 is held by md127" in r.stderr and untouched(sys_, bdfs[3]), r.stderr)
+    check("vfio: a swap partition is refused untouched", "/dev/nvme4n1p2 is an active swap" in r.stderr and untouched(sys_, bdfs[4]),
+          r.stderr)
+    check("vfio: a mounted namespace is refused untouched", "/dev/nvme6n1 (259:6) is mounted" in r.stderr and untouched(sys_, bdfs[6]),
+          r.stderr)
+    check("vfio: a drive with an unused partition and an unused drive are bound",
+          not untouched(sys_, bdfs[5]) and not untouched(sys_, bdfs[0]) and not untouched(sys_, bdfs[7]), r.stderr)
+    # native NVMe multipath: the controller's namespace is a hidden path (nvme0c0n1); its block
+    # device is the head whose multipath/ lists it; a path without a known head is refused
+    sys_ = fake_sysfs(os.path.join(tmp, "d"), bdfs, {})
+    for k in (0, 1):
+        os.rename(os.path.join(sys_, "bus/pci/devices", bdfs[k], f"nvme/nvme{k}/nvme{k}n1"),
+                  os.path.join(sys_, "bus/pci/devices", bdfs[k], f"nvme/nvme{k}/nvme{k}c{k}n1"))
+    os.makedirs(os.path.join(sys_, "block/nvme0n1/multipath"))
+    os.symlink(os.path.join(sys_, "bus/pci/devices", bdfs[0], "nvme/nvme0/nvme0c0n1"),
+               os.path.join(sys_, "block/nvme0n1/multipath/nvme0c0n1"))
+    r = run_bind(script, sys_, tmp, mountinfo_line("259:0", "/data", "/dev/nvme0n1"))
+    check("vfio: a multipath path whose head is mounted is refused untouched",
+          "/dev/nvme0n1 (259:0) is mounted" in r.stderr and untouched(sys_, bdfs[0]), r.stderr)
+    check("vfio: a multipath path without a head found is refused untouched",
+          "nvme1c1n1 is a multipath path whose block device is not found" in r.stderr and untouched(sys_, bdfs[1]), r.stderr)
 
 
 def negative(tmp, objs):
