@@ -81,6 +81,19 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 		diag_help(dc, d, "include paths are relative to the including file");
 		return NULL;
 	}
+	/* A parse error quotes the line it is at: an include of /etc/shadow,
+	 * /proc/self/environ or a key would print it in a CI job's log. Only
+	 * descriptions are included, judged by the file the path resolves to
+	 * (a link named x.dsl to a secret is refused too). */
+	size_t rlen = strlen(real);
+	if (rlen < 4 || strcmp(real + rlen - 4, ".dsl") != 0) {
+		size_t plen = strlen(path);
+		bool named = plen >= 4 && strcmp(path + plen - 4, ".dsl") == 0;
+		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "'%s' is not a .dsl file%s", path,
+				      named ? " (it is a link to a file not named *.dsl)" : "");
+		diag_help(dc, d, "include descriptions only: name the file *.dsl (its contents are never read otherwise)");
+		return NULL;
+	}
 	for (const include_frame *f = frame; f; f = f->up) {
 		if (strcmp(f->real, real) == 0) {
 			diag *d = diag_report(dc, R_INCLUDE, arg->loc, "'%s' includes itself", path);
