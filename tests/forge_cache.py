@@ -6,6 +6,7 @@ nodes/ and manifest.json, and no units. A build that trusted it would
 replace DIR.
     tests/forge_cache.py DIR"""
 import os
+import re
 import struct
 import sys
 import time
@@ -38,7 +39,10 @@ def main():
     d = sys.argv[1].rstrip("/")
     times = []
     root, nodes, manifest = fp(d, times), fp(d + "/nodes", times), fp(d + "/manifest.json", times)
-    data = b"DSLCACHE" + struct.pack("=II", 3, 0x01020304) + bytes(32)
+    # the version dslc reads now: the forgery must fail for its content, not its age
+    src = open(os.path.join(os.path.dirname(__file__), "../compiler/tree/tree_cache.c")).read()
+    version = int(re.search(r"CACHE_VERSION = (\d+)", src).group(1))
+    data = b"DSLCACHE" + struct.pack("=II", version, 0x01020304) + bytes(32)
     data += struct.pack("=QQQqQ", root, nodes, manifest, max(times), 0)
     with open(d + ".dslc-cache", "wb") as f:
         f.write(data)

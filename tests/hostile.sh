@@ -308,6 +308,84 @@ printf 'daos 2.6\ninclude "%s"\ninclude "vars.dsl"\n' "$C/secret.env" >"$C/w/i.d
 dslc_in lint i.dsl
 check "include of a non-.dsl file and of a .dsl link to it: include errors at lines 2 and 3, the secret never printed" \
 	"[ $RC = 1 ] && grep -q '^i.dsl:2:9: error\\[include\\]: .* is not a .dsl file' '$ERR' && grep -q '^i.dsl:3:9: error\\[include\\]: .*is a link to a file not named' '$ERR' && ! grep -q SECRET '$ERR' || { head -12 '$ERR'; false; }"
+# plan against a hostile old tree (issue 28): a path listed twice, a file of
+# 150,000 distinct keys (quadratic before: minutes), control bytes in an old
+# value, a tree left mid-swap by a killed build
+new_case planold
+$DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1
+rm -f "$C/w/tree.dslc-cache"
+cp "$C/w/tree/manifest.json" "$C/manifest.orig"
+python3 - "$C/w/tree/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"] = m["files"] + m["files"][:1] * 1000
+json.dump(m, open(sys.argv[1], "w"))
+PY
+dslc_in --guard 20 plan "$EX" --against tree
+check "plan: a manifest listing a path twice is refused (exit $RC)" "[ $RC = 2 ] && grep -q 'lists .* twice' '$ERR'"
+cp "$C/manifest.orig" "$C/w/tree/manifest.json"
+net=$(ls "$C"/w/tree/nodes/gpu001/etc/systemd/network/*.network | head -1)
+if [ -z "$QUICK" ]; then
+	cp "$net" "$C/net.orig"
+	python3 -c "
+import sys
+out = []
+for l in open(sys.argv[1]).read().splitlines():
+    out.append(l)
+    if l.startswith('[Network]'):
+        out += ['K%d=v' % i for i in range(150000)]
+open(sys.argv[1], 'w').write('\\n'.join(out) + '\\n')" "$net"
+	dslc_in --guard 30 plan "$EX" --against tree
+	check "plan: an old unit of 150,000 distinct keys is compared in linear time (exit $RC, not 124)" "[ $RC = 3 ]"
+	cp "$C/net.orig" "$net"
+fi
+sed -i 's/^MTUBytes=.*/MTUBytes=9000\x1b[2J\x1b]0;PWNED\x07/' "$net"
+grep -q "$(printf '\033')" "$net" || sed -i "s/^\\(\\[Link\\]\\)\$/\\1\\nMTUBytes=1$(printf '\033')[2J/" "$net"
+dslc_in plan "$EX" --against tree
+check "plan: control bytes of an old value are escaped, never written to the terminal (exit $RC)" \
+	"[ $RC = 3 ] && grep -q 'x1b' '$ERR' && ! grep -q \"\$(printf '\\033')\" '$ERR' || { cat -v '$ERR' | head -8; false; }"
+: >"$C/w/tree.dslc-journal"
+dslc_in plan "$EX" --against tree
+check "plan: a tree left mid-swap (journal present) is refused, saying how to finish it (exit $RC)" \
+	"[ $RC = 2 ] && grep -q 'interrupted while it replaced the tree' '$ERR'"
+rm -f "$C/w/tree.dslc-journal"
+# a mode changed by hand is stale for --check and plan, and the build restores it, whatever the umask
+new_case mode
+(umask 077 && $DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1)
+yml=$C/w/tree/nodes/gpu001/etc/daos/daos_server.yml
+check "files get the manifest's modes under umask 077 (0644 and 0755 for the script)" \
+	"[ \$(stat -c %a '$yml') = 644 ] && [ \$(stat -c %a '$C/w/tree/cluster/daos-pools.sh') = 755 ]"
+chmod 600 "$yml"
+dslc_in build "$EX" -o tree --check
+check "--check: a file chmod'ed by hand is stale (exit $RC)" "[ $RC = 1 ] && grep -q 'daos_server.yml: mode 0600, not 0644' '$ERR'"
+rm -f "$C/w/tree.dslc-cache"
+dslc_in plan "$EX" --against tree
+check "plan: a file chmod'ed by hand shows as a mode change (exit $RC)" "[ $RC = 3 ] && grep -q '(mode)' '$ERR' && grep -q '0600 -> 0644' '$ERR'"
+dslc_in build "$EX" -o tree
+check "build restores the mode (exit $RC)" "[ $RC = 0 ] && [ \$(stat -c %a '$yml') = 644 ]"
+# a stray top-level file is removed by the next build (it survived before:
+# the root had been read to its end through a shared directory offset)
+new_case stray
+$DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1
+echo x >"$C/w/tree/stray.txt"
+dslc_in build "$EX" -o tree
+check "a stray top-level file is removed by the next build (exit $RC)" "[ $RC = 0 ] && [ ! -e '$C/w/tree/stray.txt' ] && grep -q '1 removed' '$ERR'"
+# lint --fix at byte offsets: libyaml counts characters after a BOM, so a
+# YAML file with a BOM and multi-byte UTF-8 was corrupted; a link is refused
+# and nothing is reported as fixed
+new_case fixutf8
+Y=$ROOT/tests/golden/yaml/mixed-modes.yml
+cp "$Y" "$C/w/ascii.yml"
+(cd "$C/w" && $DSLC lint --fix ascii.yml >/dev/null 2>&1)
+{ printf '\357\273\277# caf\303\251 \342\202\254 \342\202\254\n'; cat "$Y"; } >"$C/w/u.yml"
+{ printf '\357\273\277# caf\303\251 \342\202\254 \342\202\254\n'; cat "$C/w/ascii.yml"; } >"$C/want.yml"
+dslc_in lint --fix u.yml
+check "--fix of a YAML file with a BOM and UTF-8 edits the right bytes (exit $RC)" \
+	"! cmp -s '$Y' '$C/w/ascii.yml' && cmp '$C/w/u.yml' '$C/want.yml'"
+cp "$Y" "$C/w/m.yml" && ln -s m.yml "$C/w/link.yml"
+dslc_in lint --fix link.yml
+check "--fix on a symbolic link: refused, nothing reported fixed, the file unchanged (exit $RC)" \
+	"[ $RC = 2 ] && grep -q 'it is a symbolic link' '$ERR' && grep -q ' 0 findings fixed in 0 files' '$ERR' && cmp -s '$Y' '$C/w/m.yml' && [ -L '$C/w/link.yml' ]"
 # crafted hwloc exports: a PU without complete_cpuset is a NULL dereference
 # inside hwloc (Debian's lstopo crashes on it too); a truncated export makes
 # hwloc fail. Both are located topology-load errors, dslc never crashes.

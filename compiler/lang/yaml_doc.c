@@ -12,6 +12,13 @@ typedef struct ybuild {
 	yaml_parser_t p;
 	strmap anchors;
 	bool failed;
+	/* libyaml's marks count characters after the byte-order mark, not
+	 * bytes: offset[i] is the byte offset of character i (NULL when the
+	 * text is ASCII without a BOM and the two agree). lint --fix edits and
+	 * diagnostics point at bytes. */
+	const uint32_t *offset;
+	size_t nchars;
+	uint32_t len;
 	size_t merged; /* pairs copied by merge keys so far (bounded) */
 } ybuild;
 
@@ -19,9 +26,51 @@ typedef struct ybuild {
  * million keys merged a million times must not cost 10^12. */
 enum { YDOC_MAX_MERGED = 1000000 };
 
+/* The byte offset of every character as libyaml counts them (reader.c:
+ * a UTF-8 or UTF-16 BOM is skipped, then one index per code point; a
+ * surrogate pair of UTF-16 is one). NULL when they are the same. */
+static const uint32_t *char_offsets(arena *a, const unsigned char *t, size_t len, size_t *nchars)
+{
+	size_t at = 0, unit = 0; /* unit: 2 for UTF-16 (le or be), 0 for UTF-8 */
+	bool be = false;
+	if (len >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf)
+		at = 3;
+	else if (len >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff)))
+		at = 2, unit = 2, be = t[0] == 0xfe;
+	bool plain = at == 0;
+	for (size_t i = 0; i < len && plain; i++)
+		plain = t[i] < 0x80;
+	if (plain)
+		return NULL;
+	uint32_t *off = arena_alloc(a, (len + 2) * sizeof(*off));
+	size_t n = 0;
+	while (at < len) {
+		off[n++] = (uint32_t)at;
+		if (unit) {
+			unsigned u = at + 1 < len ? (be ? t[at] << 8 | t[at + 1] : t[at + 1] << 8 | t[at]) : 0;
+			at += u >= 0xd800 && u < 0xdc00 ? 4 : 2;
+		} else {
+			unsigned c = t[at];
+			size_t w = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+			at += w;
+		}
+	}
+	off[n] = (uint32_t)(at < len ? at : len);
+	*nchars = n;
+	return off;
+}
+
+static uint32_t byte_at(const ybuild *b, size_t index)
+{
+	if (!b->offset)
+		return (uint32_t)index;
+	return index <= b->nchars ? b->offset[index] : b->len;
+}
+
 static src_loc mark_loc(const ybuild *b, yaml_mark_t s, yaml_mark_t e)
 {
-	return (src_loc){b->file, (uint32_t)s.index, (uint32_t)(e.index > s.index ? e.index : s.index + 1)};
+	uint32_t start = byte_at(b, s.index), end = byte_at(b, e.index);
+	return (src_loc){b->file, start, end > start ? end : start + 1};
 }
 
 static ynode *node_new(ybuild *b, ynode_kind k, const yaml_event_t *ev)
@@ -37,7 +86,8 @@ static void syntax(ybuild *b)
 	if (b->failed)
 		return;
 	b->failed = true;
-	src_loc at = {b->file, (uint32_t)b->p.problem_mark.index, (uint32_t)b->p.problem_mark.index + 1};
+	uint32_t byte = byte_at(b, b->p.problem_mark.index);
+	src_loc at = {b->file, byte, byte + 1};
 	diag *d = diag_report(b->dc, R_SYNTAX, at, "YAML: %s%s%s", b->p.problem ? b->p.problem : "syntax error",
 			      b->p.context ? " " : "", b->p.context ? b->p.context : "");
 	diag_help(b->dc, d, "DAOS reads this file as YAML: check indentation and quoting around this place");
@@ -116,7 +166,7 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 		if (!next(b, &ev))
 			return NULL;
 		if (ev.type == YAML_MAPPING_END_EVENT) {
-			m->loc.end = (uint32_t)ev.end_mark.index;
+			m->loc.end = byte_at(b, ev.end_mark.index);
 			yaml_event_delete(&ev);
 			for (size_t i = 0; i < nsources; i++)
 				if (!merge_into(b, m, sources[i]))
@@ -171,7 +221,7 @@ static ynode *parse_seq(ybuild *b, yaml_event_t *start, int depth)
 		if (!next(b, &ev))
 			return NULL;
 		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			s->loc.end = (uint32_t)ev.end_mark.index;
+			s->loc.end = byte_at(b, ev.end_mark.index);
 			yaml_event_delete(&ev);
 			return s;
 		}
@@ -232,6 +282,8 @@ ynode *ydoc_parse(arena *a, diag_ctx *dc, uint32_t file)
 	b.dc = dc;
 	b.file = file;
 	strmap_init(&b.anchors, a);
+	b.len = (uint32_t)f->len;
+	b.offset = char_offsets(a, (const unsigned char *)f->text, f->len, &b.nchars);
 	if (!yaml_parser_initialize(&b.p))
 		return NULL;
 	yaml_parser_set_input_string(&b.p, (const unsigned char *)f->text, f->len);

@@ -10,6 +10,7 @@
 
 #include "compiler/base/buf.h"
 #include "compiler/base/file.h"
+#include "compiler/base/safe.h"
 
 typedef struct edit {
 	src_loc at;
@@ -63,13 +64,21 @@ static int edit_cmp(const void *a, const void *b)
 
 /* The file still holds the bytes that were linted, and is a regular file
  * (never follow a symlink: the rename would replace the link). */
-static bool unchanged(const src_file *f, const char **why)
+static bool unchanged(arena *a, const src_file *f, const char **why)
 {
-	struct stat st;
+	struct stat st, lst;
 	int same = file_same(AT_FDCWD, f->path, f->text, f->len, &st);
-	if (same != 1)
+	if (same == 1)
+		return true;
+	if (lstat(f->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(f->path, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		*why = arena_printf(a, "it is a symbolic link (to '%s'): run --fix on the file itself", safe_echo(a, target));
+	} else {
 		*why = same < 0 ? "not a regular file, or not readable" : "it changed since it was read";
-	return same == 1;
+	}
+	return false;
 }
 
 /* Writes text to path through a temporary beside it, keeping the mode. */
@@ -96,13 +105,14 @@ static bool replace_file(arena *a, const char *path, const char *text, size_t le
 	return true;
 }
 
-static void write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log)
+/* True when the file was rewritten with its edits. */
+static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log)
 {
 	const char *why;
-	if (!unchanged(f, &why)) {
+	if (!unchanged(dc->ar, f, &why)) {
 		fprintf(log, "dslc: --fix: %s not rewritten: %s\n", f->path, why);
 		r->refused++;
-		return;
+		return false;
 	}
 	buf b;
 	buf_init(&b);
@@ -113,19 +123,23 @@ static void write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n,
 		at = e[i].at.end;
 	}
 	buf_add(&b, f->text + at, f->len - at);
-	if (replace_file(dc->ar, f->path, b.data ? b.data : "", b.len, &why))
+	bool ok = replace_file(dc->ar, f->path, b.data ? b.data : "", b.len, &why);
+	if (ok)
 		r->files++;
 	else {
 		fprintf(log, "dslc: --fix: cannot write %s: %s\n", f->path, why);
 		r->refused++;
 	}
 	buf_free(&b);
+	return ok;
 }
 
 fix_result fix_apply(diag_ctx *dc, FILE *log)
 {
 	fix_result r = {0};
 	edit_list l = {0};
+	const diag **taken_diags = arena_alloc(dc->ar, (dc->n + 1) * sizeof(*taken_diags));
+	size_t ntaken = 0;
 	for (size_t i = 0; i < dc->n; i++) {
 		const diag *d = dc->items[i];
 		if (!d->fixes)
@@ -141,16 +155,25 @@ fix_result fix_apply(diag_ctx *dc, FILE *log)
 				continue;
 			ARENA_PUSH(dc->ar, l.v, l.n, l.cap, e);
 		}
-		r.applied++;
+		taken_diags[ntaken++] = d;
 	}
 	if (l.n)
 		qsort(l.v, l.n, sizeof(edit), edit_cmp);
+	bool *written = arena_alloc(dc->ar, (dc->src->nfiles + 1) * sizeof(bool));
 	for (size_t i = 0; i < l.n;) {
 		size_t j = i;
 		while (j < l.n && l.v[j].at.file == l.v[i].at.file)
 			j++;
-		write_file(dc, src_get(dc->src, l.v[i].at.file), l.v + i, j - i, &r, log);
+		written[l.v[i].at.file] = write_file(dc, src_get(dc->src, l.v[i].at.file), l.v + i, j - i, &r, log);
 		i = j;
+	}
+	/* a finding is fixed when every file of its edits was written: a file
+	 * refused (a link, changed meanwhile) fixes nothing */
+	for (size_t i = 0; i < ntaken; i++) {
+		bool all = true;
+		for (const diag_fix *f = taken_diags[i]->fixes; f && all; f = f->next)
+			all = f->at.file < dc->src->nfiles && written[f->at.file];
+		r.applied += all;
 	}
 	return r;
 }

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compiler/base/buf.h"
@@ -59,10 +61,30 @@ typedef struct planner {
 	arena *scratch;
 } planner;
 
+/* s with its control bytes written \xNN: an old tree's value (a file of a
+ * pull request) must not move the cursor or recolour a terminal. */
+static const char *printable(arena *a, const char *s)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += *p < 0x20 || *p == 0x7f ? 4 : 1;
+	if (n == strlen(s))
+		return s;
+	char *r = arena_alloc(a, n + 1), *w = r;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			w += sprintf(w, "\\x%02x", *p);
+		else
+			*w++ = (char)*p;
+	*w = '\0';
+	return r;
+}
+
 static const char *intern(planner *pl, const char *s)
 {
 	if (!s)
 		return NULL;
+	s = printable(pl->scratch, s);
 	const char *v = strmap_get(&pl->values, s);
 	if (v)
 		return v;
@@ -99,11 +121,13 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 	}
 	value_pair *p = &g->pairs[at - 1];
 	const char *k = intern(pl, key);
-	size_t i = 0;
-	while (i < p->nkeys && p->keys[i] != k)
-		i++;
-	if (i == p->nkeys)
+	/* each key once per pair, in a hash: one change at 10,000 pools is
+	 * 10,000 keys, not 10,000 scans of them */
+	char *kk = arena_printf(pl->scratch, "\x02%zu\x1f%s", (size_t)at, k);
+	if (!strmap_get(&g->pair_index, kk)) {
+		strmap_put(&g->pair_index, arena_strdup(pl->ar, kk), (void *)1);
 		ARENA_PUSH(pl->ar, p->keys, p->nkeys, p->kcap, k);
+	}
 	if (!p->nhosts || p->hosts[p->nhosts - 1] != pl->host)
 		ARENA_PUSH(pl->ar, p->hosts, p->nhosts, p->cap, pl->host);
 	if (g->last_host != pl->host) {
@@ -147,6 +171,7 @@ typedef struct node_file {
 	const char *data;   /* NULL: could not be read */
 	size_t len;
 	bool seen;
+	unsigned mode; /* permission bits; 0: not known */
 } node_file;
 
 typedef struct file_list {
@@ -166,8 +191,12 @@ static void compare_file(planner *pl, const node_file *old, const node_file *new
 		       new ? arena_printf(pl->scratch, "(%zu bytes)", new->len) : NULL);
 		return;
 	}
-	if (old->len == new->len && memcmp(old->data, new->data, new->len) == 0)
+	if (old->len == new->len && memcmp(old->data, new->data, new->len) == 0) {
+		if (old->mode && new->mode && old->mode != new->mode) /* chmod by hand */
+			record(pl, f->rel, "(mode)", DC_NONE, arena_printf(pl->scratch, "%04o", old->mode),
+			       arena_printf(pl->scratch, "%04o", new->mode));
 		return;
+	}
 	/* a script that follows another file (daos-pools.sh, redfish/apply.sh):
 	 * say that it changed, not how */
 	if (disruption_of(f->target, "") == DC_NONE && semdiff_kind_of(f->target) == SD_LINES) {
@@ -182,11 +211,14 @@ static void compare_file(planner *pl, const node_file *old, const node_file *new
 
 static void compare_files(planner *pl, file_list *old, file_list *new)
 {
+	strmap by_rel; /* each side lists a path once (load_manifest) */
+	strmap_init(&by_rel, pl->scratch);
+	for (size_t j = 0; j < old->n; j++)
+		strmap_put(&by_rel, old->v[j].rel, &old->v[j]);
 	for (size_t i = 0; i < new->n; i++) {
-		node_file *o = NULL;
-		for (size_t j = 0; j < old->n && !o; j++)
-			if (!old->v[j].seen && strcmp(old->v[j].rel, new->v[i].rel) == 0)
-				o = &old->v[j];
+		node_file *o = strmap_get(&by_rel, new->v[i].rel);
+		if (o && o->seen)
+			o = NULL;
 		if (o)
 			o->seen = true;
 		compare_file(pl, o, &new->v[i]);
@@ -207,7 +239,7 @@ typedef struct collect_ctx {
 static int collect(void *ctx, const rendered *r)
 {
 	collect_ctx *c = ctx;
-	node_file f = {r->rel + c->strip, r->target, arena_strndup(c->a, r->data, r->len), r->len, false};
+	node_file f = {r->rel + c->strip, r->target, arena_strndup(c->a, r->data, r->len), r->len, false, r->mode & 07777};
 	rendered raw = *r;
 	raw.data = f.data;
 	size_t n = c->out->n;
@@ -237,6 +269,7 @@ typedef struct old_tree {
 	int root; /* DIR, opened once; every file below it is read without following links */
 	tree_view *view;
 	strmap hosts; /* host -> file_list * (no view) */
+	strmap paths; /* every path the manifest lists: dslc lists each once */
 	const char **order;
 	size_t nhosts, cap;
 	file_list cluster;
@@ -252,7 +285,7 @@ static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
 	*node = json_string_value(json_object_get(f, "node"));
 	if (!path || !target || strstr(path, ".."))
 		return false;
-	*nf = (node_file){path, arena_strdup(a, target), NULL, 0, false};
+	*nf = (node_file){path, arena_strdup(a, target), NULL, 0, false, 0};
 	if (*node) {
 		const char *prefix = arena_printf(a, "nodes/%s/", *node);
 		nf->rel = strncmp(path, prefix, strlen(prefix)) == 0 ? path + strlen(prefix) : NULL;
@@ -286,6 +319,17 @@ static bool load_manifest(arena *a, old_tree *t, const char **why)
 		}
 		if (!nf.rel)
 			continue;
+		/* a path listed twice is not dslc's listing, and would be read and
+		 * compared twice (a small manifest naming one large file a million
+		 * times was gigabytes of memory) */
+		const char *path = json_string_value(json_object_get(f, "path"));
+		if (strmap_get(&t->paths, path)) {
+			*why = arena_printf(a, "%s/manifest.json lists '%s' twice: it is not a manifest dslc wrote", t->dir,
+					    printable(a, path));
+			json_decref(root);
+			return false;
+		}
+		strmap_put(&t->paths, arena_strdup(a, path), (void *)1);
 		file_list *l = &t->cluster;
 		if (node && !(l = strmap_get(&t->hosts, node))) {
 			l = arena_alloc(a, sizeof(*l));
@@ -309,6 +353,17 @@ static bool load_tree(arena *a, const char *dir, const char *version, old_tree *
 		return false;
 	}
 	strmap_init(&t->hosts, a);
+	strmap_init(&t->paths, a);
+	/* a build killed while it swapped directories leaves its journal: the
+	 * tree is part old, part new until the next build finishes the swap */
+	struct stat js;
+	if (lstat(arena_printf(a, "%s.dslc-journal", dir), &js) == 0) {
+		*why = arena_printf(a, "a build of %s was interrupted while it replaced the tree (%s.dslc-journal is there): "
+				    "the tree is part old, part new\nhelp: run dslc build -o %s again (it finishes or undoes the "
+				    "swap), then plan", dir, dir, dir);
+		close(t->root);
+		return false;
+	}
 	t->view = tree_view_open(dir, version, a);
 	if (!t->view && !load_manifest(a, t, why)) {
 		close(t->root);
@@ -337,12 +392,15 @@ static int view_listing(arena *a, const old_tree *t, const char *host, file_list
 	json_error_t e;
 	json_t *arr = text ? json_loadb(text, len, 0, &e) : NULL;
 	bool ok = json_is_array(arr);
+	strmap seen;
+	strmap_init(&seen, a);
 	size_t i;
 	json_t *f;
 	json_array_foreach(ok ? arr : NULL, i, f) {
 		const char *node;
 		node_file nf;
-		ok = listed_entry(a, f, &node, &nf) && nf.rel && (host ? node && strcmp(node, host) == 0 : !node);
+		ok = listed_entry(a, f, &node, &nf) && nf.rel && (host ? node && strcmp(node, host) == 0 : !node) &&
+		     !strmap_put(&seen, nf.rel, (void *)1);
 		if (!ok)
 			break;
 		ARENA_PUSH(a, out->v, out->n, out->cap, nf);
@@ -362,9 +420,13 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
 	file_list l = {0};
 	for (size_t i = 0; i < listed->n; i++) {
 		node_file f = listed->v[i];
+		const char *rel = arena_printf(a, "%s%s", prefix, f.rel);
 		/* never through a link: a tree in a pull request must not make plan
 		 * print a runner's file as an "old" value */
-		f.data = file_read_at(a, t->root, arena_printf(a, "%s%s", prefix, f.rel), SRC_MAX_FILE_BYTES, &f.len);
+		f.data = file_read_at(a, t->root, rel, SRC_MAX_FILE_BYTES, &f.len);
+		struct stat st;
+		if (f.data && fstatat(t->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			f.mode = st.st_mode & 07777;
 		ARENA_PUSH(a, l.v, l.n, l.cap, f);
 	}
 	return l;
@@ -687,7 +749,7 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		const char *h = om ? om->nodes[i].host : tree->order[i];
 		if (strmap_get(&seen, h))
 			continue;
-		pl->host = om ? h : arena_strdup(pl->ar, h);
+		pl->host = om ? h : arena_strdup(pl->ar, printable(pl->ar, h));
 		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
 		pl->removed++;
 	}

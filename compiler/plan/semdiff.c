@@ -4,10 +4,12 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "compiler/base/buf.h"
 #include "compiler/base/diag.h"
+#include "compiler/base/strmap.h"
 #include "compiler/lang/yaml_doc.h"
 
 typedef enum sd_kind { N_SCALAR, N_MAP, N_SEQ } sd_kind;
@@ -19,7 +21,13 @@ struct sd_node {
 	const char **keys; /* maps */
 	sd_node **vals;    /* map values, sequence items */
 	size_t n, cap, kcap;
+	/* a map's keys (or a labelled sequence's labels) -> position + 1, made
+	 * once the node is large: lookups stay O(1) at 10,000 pools or
+	 * Address= lines, where scanning made plan quadratic */
+	strmap *index;
 };
+
+enum { SD_INDEX_FROM = 16 };
 
 enum { SD_VALUE_MAX = 240 }; /* a value is printed whole up to this many bytes */
 
@@ -36,16 +44,37 @@ static void sd_add(arena *a, sd_node *parent, const char *key, sd_node *v)
 	if (parent->kind == N_MAP) {
 		size_t n = parent->n;
 		ARENA_PUSH(a, parent->keys, n, parent->kcap, key);
+		if (parent->index && !strmap_get(parent->index, key)) /* the first of a repeated key */
+			strmap_put(parent->index, key, (void *)(uintptr_t)(parent->n + 1));
 	}
 	ARENA_PUSH(a, parent->vals, parent->n, parent->cap, v);
 }
 
-static sd_node *sd_get(const sd_node *map, const char *key)
+/* The position of key in map (the first, when repeated), or -1. The index
+ * lives in the node: the trees are the walk's, built for one comparison. */
+static long sd_pos(arena *a, const sd_node *map, const char *key)
 {
-	for (size_t i = 0; i < map->n; i++)
-		if (strcmp(map->keys[i], key) == 0)
-			return map->vals[i];
-	return NULL;
+	if (map->n < SD_INDEX_FROM) {
+		for (size_t i = 0; i < map->n; i++)
+			if (strcmp(map->keys[i], key) == 0)
+				return (long)i;
+		return -1;
+	}
+	sd_node *m = (sd_node *)map;
+	if (!m->index) {
+		m->index = arena_alloc(a, sizeof(*m->index));
+		strmap_init(m->index, a);
+		for (size_t i = 0; i < m->n; i++)
+			if (!strmap_get(m->index, m->keys[i]))
+				strmap_put(m->index, m->keys[i], (void *)(uintptr_t)(i + 1));
+	}
+	return (long)(uintptr_t)strmap_get(m->index, key) - 1;
+}
+
+static sd_node *sd_get(arena *a, const sd_node *map, const char *key)
+{
+	long i = sd_pos(a, map, key);
+	return i < 0 ? NULL : map->vals[i];
 }
 
 /* ---- readers ------------------------------------------------------------- */
@@ -145,9 +174,8 @@ static line_list lines_of(arena *a, const char *text, size_t len)
  * (a value of an INI file is never a list itself). */
 static void add_repeated(arena *a, sd_node *map, const char *key, sd_node *v)
 {
-	for (size_t i = 0; i < map->n; i++) {
-		if (strcmp(map->keys[i], key) != 0)
-			continue;
+	long i = sd_pos(a, map, key);
+	if (i >= 0) {
 		if (map->vals[i]->kind != N_SEQ) {
 			sd_node *seq = sd_new(a, N_SEQ, NULL);
 			sd_add(a, seq, NULL, map->vals[i]);
@@ -239,18 +267,18 @@ static bool same(const sd_node *x, const sd_node *y)
 	return true;
 }
 
-static const char *label_of(const sd_node *n)
+static const char *label_of(arena *a, const sd_node *n)
 {
-	const sd_node *l = n && n->kind == N_MAP ? sd_get(n, "label") : NULL;
+	const sd_node *l = n && n->kind == N_MAP ? sd_get(a, n, "label") : NULL;
 	return l && l->kind == N_SCALAR ? l->text : NULL;
 }
 
 /* Lists of objects with labels (pools, containers) are matched by label,
  * so adding one in the middle is one change, not a shift. */
-static bool labelled(const sd_node *s)
+static bool labelled(arena *a, const sd_node *s)
 {
 	for (size_t i = 0; s && i < s->n; i++)
-		if (!label_of(s->vals[i]))
+		if (!label_of(a, s->vals[i]))
 			return false;
 	return s && s->n;
 }
@@ -273,18 +301,31 @@ static const char *child(walk *w, const char *key, const char *name)
 static void diff_map(walk *w, const char *key, const sd_node *x, const sd_node *y)
 {
 	for (size_t i = 0; i < x->n; i++)
-		diff(w, child(w, key, x->keys[i]), x->vals[i], sd_get(y, x->keys[i]));
+		diff(w, child(w, key, x->keys[i]), x->vals[i], sd_get(w->a, y, x->keys[i]));
 	for (size_t i = 0; i < y->n; i++)
-		if (!sd_get(x, y->keys[i]))
+		if (!sd_get(w->a, x, y->keys[i]))
 			diff(w, child(w, key, y->keys[i]), NULL, y->vals[i]);
 }
 
-static const sd_node *by_label(const sd_node *s, const char *label)
+/* The item of a labelled sequence with that label (the first), through a
+ * label index made once for a large sequence. */
+static const sd_node *by_label(arena *a, const sd_node *s, const char *label)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(label_of(s->vals[i]), label) == 0)
-			return s->vals[i];
-	return NULL;
+	if (s->n < SD_INDEX_FROM) {
+		for (size_t i = 0; i < s->n; i++)
+			if (strcmp(label_of(a, s->vals[i]), label) == 0)
+				return s->vals[i];
+		return NULL;
+	}
+	sd_node *m = (sd_node *)s;
+	if (!m->index) {
+		m->index = arena_alloc(a, sizeof(*m->index));
+		strmap_init(m->index, a);
+		for (size_t i = 0; i < m->n; i++)
+			if (!strmap_get(m->index, label_of(a, m->vals[i])))
+				strmap_put(m->index, label_of(a, m->vals[i]), m->vals[i]);
+	}
+	return strmap_get(m->index, label);
 }
 
 static void diff_seq(walk *w, const char *key, const sd_node *x, const sd_node *y)
@@ -293,14 +334,14 @@ static void diff_seq(walk *w, const char *key, const sd_node *x, const sd_node *
 		w->fn(w->ctx, key, value_text(w->a, x), value_text(w->a, y));
 		return;
 	}
-	if (labelled(x) && labelled(y)) {
+	if (labelled(w->a, x) && labelled(w->a, y)) {
 		for (size_t i = 0; i < x->n; i++) {
-			const char *l = label_of(x->vals[i]);
-			diff(w, arena_printf(w->a, "%s[%s]", key, l), x->vals[i], by_label(y, l));
+			const char *l = label_of(w->a, x->vals[i]);
+			diff(w, arena_printf(w->a, "%s[%s]", key, l), x->vals[i], by_label(w->a, y, l));
 		}
 		for (size_t i = 0; i < y->n; i++) {
-			const char *l = label_of(y->vals[i]);
-			if (!by_label(x, l))
+			const char *l = label_of(w->a, y->vals[i]);
+			if (!by_label(w->a, x, l))
 				diff(w, arena_printf(w->a, "%s[%s]", key, l), NULL, y->vals[i]);
 		}
 		return;
@@ -330,13 +371,15 @@ static void diff(walk *w, const char *key, const sd_node *x, const sd_node *y)
 static line_list only_in(arena *a, const line_list *x, const line_list *y)
 {
 	line_list out = {0};
-	bool *used = arena_alloc(a, (y->n ? y->n : 1) * sizeof(bool));
+	strmap count; /* line -> how many of it y has left to match */
+	strmap_init(&count, a);
+	for (size_t j = 0; j < y->n; j++)
+		strmap_put(&count, y->v[j], (void *)((uintptr_t)strmap_get(&count, y->v[j]) + 1));
 	for (size_t i = 0; i < x->n; i++) {
-		bool found = false;
-		for (size_t j = 0; j < y->n && !found; j++)
-			if (!used[j] && strcmp(x->v[i], y->v[j]) == 0)
-				used[j] = found = true;
-		if (!found)
+		uintptr_t c = (uintptr_t)strmap_get(&count, x->v[i]);
+		if (c)
+			strmap_put(&count, x->v[i], (void *)(c - 1));
+		else
 			ARENA_PUSH(a, out.v, out.n, out.cap, x->v[i]);
 	}
 	return out;
@@ -384,17 +427,34 @@ static void diff_words(arena *a, const char *key, const char *old, const char *n
 	buf_free(&c);
 }
 
+typedef struct pos_list {
+	size_t at;
+	struct pos_list *next;
+} pos_list;
+
 static void diff_lines(arena *a, const char *old, size_t old_len, const char *new, size_t new_len, semdiff_fn fn, void *ctx)
 {
 	line_list x = lines_of(a, old, old_len), y = lines_of(a, new, new_len);
 	line_list gone = only_in(a, &x, &y), came = only_in(a, &y, &x);
 	bool *paired = arena_alloc(a, (came.n ? came.n : 1) * sizeof(bool));
+	/* key -> the positions of came's lines with it, in order: each gone
+	 * line pairs with the first unpaired one (a hash, not a scan) */
+	strmap waiting;
+	strmap_init(&waiting, a);
+	for (size_t j = came.n; j-- > 0;) {
+		const char *k = line_key(a, came.v[j]);
+		pos_list *p = arena_alloc(a, sizeof(*p));
+		p->at = j;
+		p->next = strmap_get(&waiting, k);
+		strmap_put(&waiting, k, p);
+	}
 	for (size_t i = 0; i < gone.n; i++) {
 		const char *k = line_key(a, gone.v[i]);
-		size_t j = 0;
-		while (j < came.n && (paired[j] || strcmp(line_key(a, came.v[j]), k) != 0))
-			j++;
-		if (j < came.n && strcmp(k, "line") != 0) {
+		pos_list *p = strcmp(k, "line") != 0 ? strmap_get(&waiting, k) : NULL;
+		size_t j = p ? p->at : came.n;
+		if (p)
+			strmap_put(&waiting, k, p->next);
+		if (j < came.n) {
 			paired[j] = true;
 			const char *ov = line_value(gone.v[i], k), *nv = line_value(came.v[j], k);
 			if (ov[0] == '"' && nv[0] == '"')

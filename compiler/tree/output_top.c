@@ -40,6 +40,9 @@ static void scan_extras(tree_sync *s, const char *rel)
 			close(fd);
 		return;
 	}
+	/* a dup shares its file offset: replaceable() read the root to its end
+	 * through another dup, and a stray top-level file was never seen */
+	rewinddir(d);
 	for (struct dirent *de; (de = readdir(d));) {
 		const char *n = de->d_name;
 		if (!strcmp(n, ".") || !strcmp(n, ".."))

@@ -199,6 +199,10 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 		}
 		const rendered *f = &sc->files[e->file];
 		int v = parent < 0 ? -1 : file_same(parent, e->base, f->data, f->len, &st);
+		/* the mode is part of the file: a script chmod'ed by hand is stale */
+		bool mode_differs = v == 1 && (st.st_mode & 07777) != (f->mode & 07777);
+		if (mode_differs)
+			v = 0;
 		sc->verdict[e->file] = (signed char)v;
 		if (v == 1) {
 			output_note_stat(sc, i, &st);
@@ -206,7 +210,11 @@ static bool same_by_content(tree_sync *s, scratch *sc)
 		}
 		same = false;
 		if (s->opts->check) {
-			fprintf(stderr, "dslc: %s: %s\n", unit_file_rel(sc, e), v == 0 ? "differs" : "missing");
+			if (mode_differs)
+				fprintf(stderr, "dslc: %s: mode %04o, not %04o\n", unit_file_rel(sc, e),
+					(unsigned)(st.st_mode & 07777), (unsigned)(f->mode & 07777));
+			else
+				fprintf(stderr, "dslc: %s: %s\n", unit_file_rel(sc, e), v == 0 ? "differs" : "missing");
 			s->st->stale++;
 		}
 	}
@@ -284,7 +292,8 @@ static int write_unit(tree_sync *s, scratch *sc)
 		}
 		int fd = openat(ufd, e->rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, f->mode);
 		struct stat st;
-		if (fd < 0 || write_all(fd, f->data, f->len) != 0 || fstat(fd, &st) != 0) {
+		/* the manifest's mode exactly, whatever the umask took away */
+		if (fd < 0 || fchmod(fd, f->mode & 07777) != 0 || write_all(fd, f->data, f->len) != 0 || fstat(fd, &st) != 0) {
 			int err = errno;
 			if (fd >= 0)
 				close(fd);

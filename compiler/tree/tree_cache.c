@@ -13,8 +13,10 @@
  * local to one machine), the top-level entries, then the units. */
 static const char MAGIC[8] = {'D', 'S', 'L', 'C', 'A', 'C', 'H', 'E'};
 /* 3: unit keys hashed field by field (output.c unit_key); a key of
- * another version never vouches for a unit */
-enum { CACHE_VERSION = 3, BYTE_ORDER_MARK = 0x01020304 };
+ * another version never vouches for a unit. 4: before, a build whose only
+ * change was a stray top-level file did not see it (output_top.c
+ * scan_extras) and wrote a cache vouching for the root with it. */
+enum { CACHE_VERSION = 4, BYTE_ORDER_MARK = 0x01020304 };
 /* a unit of millions of entries is not dslc's: refuse rather than trust */
 enum { MAX_UNIT_ENTRIES = 1 << 20 };
 #define MAX_CACHE_BYTES ((off_t)1 << 32)
