@@ -386,6 +386,29 @@ cp "$Y" "$C/w/m.yml" && ln -s m.yml "$C/w/link.yml"
 dslc_in lint --fix link.yml
 check "--fix on a symbolic link: refused, nothing reported fixed, the file unchanged (exit $RC)" \
 	"[ $RC = 2 ] && grep -q 'it is a symbolic link' '$ERR' && grep -q ' 0 findings fixed in 0 files' '$ERR' && cmp -s '$Y' '$C/w/m.yml' && [ -L '$C/w/link.yml' ]"
+# Kubernetes values reach objects and scripts only in the consumer's
+# grammar: reserved_cpus as the kubelet parses it (it refused to start),
+# node names as DNS-1123 subdomains, the cluster name as a label value; none
+# can be silenced
+new_case k8snames
+cp -r "$ROOT/examples/hgx-b200" "$ROOT/examples/hgx-b200-k8s" "$C/w/"
+K=$C/w/hgx-b200-k8s/cluster.dsl
+cp "$K" "$C/k8s.orig"
+for v in '0-3,foo' '0-99999' '7-3' '0-3,'; do
+	sed "s|    memory_manager static|    memory_manager static\\n    reserved_cpus \"$v\"  # dslc: allow unsafe-value, kubelet-reserved-cpus -- try|" "$C/k8s.orig" >"$K"
+	dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable bad-value
+	check "reserved_cpus \"$v\": unsafe-value at line 49, not silenced, nothing written (exit $RC)" \
+		"[ $RC = 1 ] && grep -q '^hgx-b200-k8s/cluster.dsl:49:[0-9]*: error\\[unsafe-value\\]: reserved_cpus' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+done
+sed 's|^nodes gpu\[001-014\]|nodes GPU_[001-014]|; s|^node gpu007|node GPU_007|' "$C/k8s.orig" >"$K"
+dslc_in build hgx-b200-k8s/cluster.dsl -o out
+check "a pods node named GPU_001: unsafe-value (a Kubernetes node name), nothing written (exit $RC)" \
+	"[ $RC = 1 ] && grep -q 'error\\[unsafe-value\\]: Kubernetes node name .GPU_001.' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+sed 's|^cluster tier0 {|cluster tier0_ {|' "$C/k8s.orig" >"$K"
+dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable system-name
+check "cluster name tier0_ with pods: unsafe-value (a label value), nothing written (exit $RC)" \
+	"[ $RC = 1 ] && grep -q '^hgx-b200-k8s/cluster.dsl:9:9: error\\[unsafe-value\\]: cluster name' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+cp "$C/k8s.orig" "$K"
 # crafted hwloc exports: a PU without complete_cpuset is a NULL dereference
 # inside hwloc (Debian's lstopo crashes on it too); a truncated export makes
 # hwloc fail. Both are located topology-load errors, dslc never crashes.

@@ -150,3 +150,83 @@ const char *safe_cli_arg(const char *s)
 		return "it starts with '-', which dmg and daos (go-flags) read as an option";
 	return safe_line(s);
 }
+
+static bool alnum_lower(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static bool alnum(char c)
+{
+	return alnum_lower(c) || (c >= 'A' && c <= 'Z');
+}
+
+const char *safe_k8s_subdomain(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 253)
+		return "a Kubernetes node name is 1 to 253 characters";
+	for (const char *label = s; label;) {
+		const char *dot = strchr(label, '.');
+		size_t len = dot ? (size_t)(dot - label) : strlen(label);
+		if (len == 0 || len > 63 || !alnum_lower(label[0]) || !alnum_lower(label[len - 1]))
+			return "a Kubernetes node name is DNS-1123: dot-separated parts of lower-case letters, digits "
+			       "and '-', each starting and ending with a letter or digit";
+		for (size_t i = 0; i < len; i++)
+			if (!alnum_lower(label[i]) && label[i] != '-')
+				return "a Kubernetes node name has only lower-case letters, digits, '-' and '.'";
+		label = dot ? dot + 1 : NULL;
+	}
+	return NULL;
+}
+
+const char *safe_k8s_label_value(const char *s)
+{
+	size_t n = strlen(s);
+	if (n > 63)
+		return "a Kubernetes label value is at most 63 characters";
+	if (n && (!alnum(s[0]) || !alnum(s[n - 1])))
+		return "a Kubernetes label value starts and ends with a letter or digit";
+	for (const char *p = s; *p; p++)
+		if (!alnum(*p) && !strchr("-_.", *p))
+			return "a Kubernetes label value has only letters, digits, '-', '_' and '.'";
+	return NULL;
+}
+
+/* A decimal CPU number at *p (digits only, as strconv.Atoi after the split
+ * accepts them; a sign is refused), advancing *p; -1 when there is none. */
+static long cpu_number(const char **p)
+{
+	long v = 0;
+	const char *q = *p;
+	if (*q < '0' || *q > '9')
+		return -1;
+	for (; *q >= '0' && *q <= '9'; q++)
+		if ((v = v * 10 + (*q - '0')) > 1 << 20)
+			return -1;
+	*p = q;
+	return v;
+}
+
+const char *safe_cpulist(arena *a, const char *s, int ncpus)
+{
+	for (const char *p = s; *p;) {
+		const char *start = p;
+		long lo = cpu_number(&p), hi = lo;
+		if (lo >= 0 && *p == '-') {
+			p++;
+			hi = cpu_number(&p);
+		}
+		const char *end = strchr(start, ',');
+		size_t len = end ? (size_t)(end - start) : strlen(start);
+		if (lo < 0 || hi < 0 || (*p && *p != ','))
+			return arena_printf(a, "'%.*s' is not a CPU or a range N-M", (int)len, start);
+		if (hi < lo)
+			return arena_printf(a, "the range %ld-%ld runs backwards", lo, hi);
+		if (ncpus > 0 && hi >= ncpus)
+			return arena_printf(a, "CPU %ld is not on this node type (CPUs 0-%d)", hi, ncpus - 1);
+		if (*p == ',' && !*++p)
+			return "it ends with ','";
+	}
+	return NULL;
+}

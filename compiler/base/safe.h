@@ -37,6 +37,17 @@ const char *safe_kernel_param(const char *name, const char *value, char *bad);
  * Labels are written single-quoted; quoting protects them from sh, not
  * from dmg's own flag parser. */
 const char *safe_cli_arg(const char *s);
+/* Kubernetes names (k8s.io/apimachinery/pkg/util/validation/validation.go):
+ * a node name is a DNS-1123 subdomain (IsDNS1123Subdomain: at most 253 of
+ * [a-z0-9.-], each dot-separated label alphanumeric at both ends); a label
+ * value (IsValidLabelValue) is at most 63 of [A-Za-z0-9_.-], alphanumeric at
+ * both ends. NULL when valid, else why not. */
+const char *safe_k8s_subdomain(const char *s);
+const char *safe_k8s_label_value(const char *s);
+/* A CPU list as the kubelet parses reservedSystemCPUs (k8s.io/utils/cpuset
+ * Parse): "N" or "N-M" with N <= M, comma-separated, decimal; each CPU below
+ * ncpus when ncpus > 0. NULL when valid, else why not (in the arena). */
+const char *safe_cpulist(arena *a, const char *s, int ncpus);
 /* A relative output path: safe_name components separated by single '/'. */
 bool safe_rel_path(const char *rel);
 /* Appends s as one POSIX shell word, single-quoted (always). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
@@ -141,7 +142,9 @@ static void lint_kubelet(model *m, const node_spec *s)
 		diag_help(m->dc, d, "run training pods as Guaranteed and allow this rule with that reason, or `deploy systemd` "
 			  "for strict isolation");
 	}
-	if (!cpulist_has(k->reserved_cpus, 0)) {
+	/* an override the kubelet cannot parse is the gate's (safety.c): no
+	 * advice is built on it */
+	if (!(ks->reserved_cpus.set && safe_cpulist(m->ar, ks->reserved_cpus.v, 0)) && !cpulist_has(k->reserved_cpus, 0)) {
 		diag *d = diag_report(m->dc, R_K8S_CPU0, ks->reserved_cpus.set ? ks->reserved_cpus.loc : s->os_cores.set ? s->os_cores.loc : at,
 				      "CPU 0 is not in reservedSystemCPUs (%s): a Guaranteed pod can take it, and SPDK in the "
 				      "daos-server pod pins its main thread there", k->reserved_cpus);

@@ -139,8 +139,9 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 				      safe_echo(m->ar, ks->version.v));
 		diag_help(dc, d, "write the Kubernetes version as major.minor, e.g. `version 1.33`");
 	}
-	if (ks->reserved_cpus.set) {
-		/* every OS and engine CPU must be in the override */
+	if (ks->reserved_cpus.set && !safe_cpulist(m->ar, ks->reserved_cpus.v, 0)) {
+		/* every OS and engine CPU must be in the override (one the
+		 * kubelet cannot parse is the gate's: safety.c) */
 		int missing = -1, count = 0;
 		char *list = arena_strdup(m->ar, ks->reserved_cpus.v);
 		bool in[65536] = {false};

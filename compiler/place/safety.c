@@ -48,6 +48,16 @@ static void check_spec(model *m, const node_spec *s)
 		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
 		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
 	}
+	if (s->kubelet.reserved_cpus.set) { /* written into the KubeletConfiguration as given */
+		int ncpus = 0;
+		for (int c = 0; p && p->topo && c < p->topo->ncores; c++)
+			for (int j = 0; j < p->topo->cores[c].npus; j++)
+				if (p->topo->cores[c].pus[j] >= ncpus)
+					ncpus = p->topo->cores[c].pus[j] + 1;
+		refuse(m, s->kubelet.reserved_cpus.loc, "reserved_cpus", s->kubelet.reserved_cpus.v,
+		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, ncpus),
+		       "write a kernel CPU list of this node type's CPUs, e.g. \"0-3,96-99\" (the kubelet refuses to start otherwise)");
+	}
 	const kernel_plan *k = node_kernel_plan(m, s);
 	for (size_t i = 0; k && i < k->params.n; i++) {
 		const env_entry *e = &k->params.items[i];
@@ -84,9 +94,20 @@ void safety_check_model(model *m)
 	if (!m->dc)
 		return;
 	check_plans(m);
-	for (size_t i = 0; i < m->nnodes; i++)
-		refuse(m, m->nodes[i].loc, "host name", m->nodes[i].host, safe_name(m->nodes[i].host),
-		       "write host names as letters, digits, '-', '_' and '.'");
+	bool pods = false;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node *nd = &m->nodes[i];
+		refuse(m, nd->loc, "host name", nd->host, safe_name(nd->host), "write host names as letters, digits, '-', '_' and '.'");
+		/* label-nodes.sh labels the node by this name: Kubernetes' own */
+		if (nd->spec && spec_in_pods(nd->spec)) {
+			pods = true;
+			refuse(m, nd->loc, "Kubernetes node name", nd->host, safe_k8s_subdomain(nd->host),
+			       "name the node as `kubectl get nodes` lists it (the kubelet lower-cases the host name)");
+		}
+	}
+	if (pods) /* the part-of label of every object */
+		refuse(m, m->cluster.name_loc, "cluster name", m->cluster.name, safe_k8s_label_value(m->cluster.name),
+		       "name the cluster with a letter or digit at both ends (it is the app.kubernetes.io/part-of label)");
 	for (size_t i = 0; i < m->nspecs; i++)
 		if (!m->specs[i]->tainted)
 			check_spec(m, m->specs[i]);

@@ -109,6 +109,36 @@ START_TEST(cli_arguments_are_never_options)
 }
 END_TEST
 
+/* The grammars of k8s.io/apimachinery validation and k8s.io/utils/cpuset. */
+START_TEST(kubernetes_grammars)
+{
+	arena a;
+	arena_init(&a);
+	ck_assert_ptr_null(safe_k8s_subdomain("gpu001"));
+	ck_assert_ptr_null(safe_k8s_subdomain("gpu-1.rack2.example"));
+	ck_assert_ptr_nonnull(safe_k8s_subdomain("GPU001"));
+	ck_assert_ptr_nonnull(safe_k8s_subdomain("gpu_001"));
+	ck_assert_ptr_nonnull(safe_k8s_subdomain("-gpu"));
+	ck_assert_ptr_nonnull(safe_k8s_subdomain("gpu..a"));
+	ck_assert_ptr_nonnull(safe_k8s_subdomain(""));
+	ck_assert_ptr_null(safe_k8s_label_value("tier0"));
+	ck_assert_ptr_null(safe_k8s_label_value("Tier_0.a-b"));
+	ck_assert_ptr_null(safe_k8s_label_value(""));
+	ck_assert_ptr_nonnull(safe_k8s_label_value("tier0_"));
+	ck_assert_ptr_nonnull(safe_k8s_label_value("a b"));
+	ck_assert_ptr_null(safe_cpulist(&a, "0-3,96-99", 192));
+	ck_assert_ptr_null(safe_cpulist(&a, "5", 0));
+	ck_assert_ptr_null(safe_cpulist(&a, "", 8));
+	ck_assert_ptr_nonnull(safe_cpulist(&a, "0-3,foo", 0));
+	ck_assert_ptr_nonnull(safe_cpulist(&a, "7-3", 0));
+	ck_assert_ptr_nonnull(safe_cpulist(&a, "0-3,", 0));
+	ck_assert_ptr_nonnull(safe_cpulist(&a, "-1", 0));
+	ck_assert_ptr_nonnull(safe_cpulist(&a, "0 - 3", 0));
+	ck_assert_str_eq(safe_cpulist(&a, "0-8", 8), "CPU 8 is not on this node type (CPUs 0-7)");
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(echo_is_bounded_and_printable)
 {
 	arena a;
@@ -224,6 +254,7 @@ Suite *suite_safety(void)
 	tcase_add_test(tc, arithmetic_overflow_is_an_error);
 	tcase_add_test(tc, findings_are_bounded);
 	tcase_add_test(tc, the_gate_cannot_be_silenced);
+	tcase_add_test(tc, kubernetes_grammars);
 	suite_add_tcase(s, tc);
 	return s;
 }
