@@ -420,6 +420,10 @@ sed '0,/<object type="PU" \(os_index="[0-9]*" cpuset="[^"]*"\) complete_cpuset="
 dslc_in lint x.dsl
 check "an export with a PU lacking complete_cpuset: topology-load at line 8, hwloc's crash named (exit $RC)" \
 	"[ $RC = 1 ] && grep -q '^x.dsl:8:3: error\\[topology-load\\]: .*hwloc crashed reading it' '$ERR' || { head -5 '$ERR'; false; }"
+sed '0,/<object type="PU" os_index="[0-9]*"/s//<object type="PU"/' "$ROOT/tests/topologies/interleaved-2s6c.xml" >"$C/w/node.xml"
+dslc_in lint x.dsl
+check "an export with a PU lacking os_index (hwloc: a 512 MiB bitmap per set, 2.5 GiB seen): topology-load, not parsed by dslc (exit $RC)" \
+	"[ $RC = 1 ] && grep -q '^x.dsl:8:3: error\\[topology-load\\]: .*needed more than 256 MiB' '$ERR' || { head -5 '$ERR'; false; }"
 head -c 3000 "$ROOT/tests/topologies/interleaved-2s6c.xml" >"$C/w/node.xml"
 dslc_in lint x.dsl
 check "a truncated export: topology-load at line 8 (exit $RC)" \

@@ -6,18 +6,24 @@
 #ifndef DSLC_SANDBOX_H
 #define DSLC_SANDBOX_H
 
+#include <stddef.h>
+
 typedef enum sandbox_result {
 	SANDBOX_OK,       /* fn returned 0 */
 	SANDBOX_REFUSED,  /* fn returned nonzero */
 	SANDBOX_CRASHED,  /* fn died by a signal (*sig says which) */
 	SANDBOX_TIMEOUT,  /* fn ran longer than its seconds */
+	SANDBOX_TOO_BIG,  /* fn's resident memory grew past its bytes */
 	SANDBOX_UNAVAILABLE /* no child could be made (fork failed) */
 } sandbox_result;
 
 /* Runs fn(ctx) in a forked child with the default action restored for the
  * fatal signals (no sanitizer or fuzzer handler reports the child's crash
- * as the parent's) and its output discarded. Call it before any thread is
- * started: the child only returns through _exit. */
-sandbox_result sandbox_run(int (*fn)(void *ctx), void *ctx, unsigned seconds, int *sig);
+ * as the parent's), its output discarded, at most seconds of time and, when
+ * memory is not 0, at most that many bytes of resident memory more than it
+ * inherited (SANDBOX_TOO_BIG; its address space is capped at four times
+ * that, so getting there is bounded too). Call it before any thread is started: the child only returns
+ * through _exit. */
+sandbox_result sandbox_run(int (*fn)(void *ctx), void *ctx, unsigned seconds, size_t memory, int *sig);
 
 #endif

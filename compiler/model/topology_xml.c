@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/base/sandbox.h"
@@ -13,6 +14,11 @@
 #include "topology.h"
 
 enum { TOPO_MAX_XML_BYTES = 64 * 1024 * 1024 };
+/* What hwloc may allocate reading one export, in the sandbox: a real export
+ * of a 2-socket, 192-thread machine with its I/O takes a few MiB; a PU
+ * without os_index makes hwloc set bit 2^32-1 of a bitmap (512 MiB each,
+ * 2.5 GiB seen from one 49 KB file). */
+#define TOPO_MAX_PARSE_MEMORY ((size_t)256 << 20)
 
 static char *read_xml(arena *a, const char *path, bool regular_only, size_t *len, const char **why)
 {
@@ -245,6 +251,9 @@ topology *topo_load_xml(arena *a, const char *path, bool regular_only, const cha
 
 static topology *parse(arena *a, const char *xml, size_t len, const char **why)
 {
+	/* hwloc prints its own complaints ("Topology does not contain any NUMA
+	 * node, aborting!") to stderr: dslc says what failed, at the line */
+	setenv("HWLOC_HIDE_ERRORS", "1", 0);
 	hwloc_topology_t t;
 	if (hwloc_topology_init(&t) < 0) {
 		*why = "hwloc could not be initialised";
@@ -282,9 +291,10 @@ static int probe_parse(void *ctx)
 
 /* hwloc trusts its XML: an object without complete_cpuset is a NULL
  * dereference in hwloc_bitmap_compare_first (Debian's lstopo crashes on it
- * too), and inconsistent sets reach its assertions. The export is parsed
- * first in a child process; only an export that parsed there without a
- * crash is parsed here. A few milliseconds per node type. */
+ * too), inconsistent sets reach its assertions, and a PU without os_index
+ * costs gigabytes. The export is parsed first in a child process with a
+ * time and a memory limit; only an export that parsed there is parsed
+ * here. A few milliseconds per node type. */
 topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why)
 {
 	if (!len || len > TOPO_MAX_XML_BYTES || xml[len] != '\0') {
@@ -293,10 +303,14 @@ topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why
 	}
 	probe p = {xml, len};
 	int sig;
-	switch (sandbox_run(probe_parse, &p, 20, &sig)) {
+	switch (sandbox_run(probe_parse, &p, 20, TOPO_MAX_PARSE_MEMORY, &sig)) {
 	case SANDBOX_CRASHED:
 		*why = arena_printf(a, "hwloc crashed reading it (%s): the export is malformed (an object without its "
 				    "cpusets, or sets that contradict each other); export it again with lstopo", strsignal(sig));
+		return NULL;
+	case SANDBOX_TOO_BIG:
+		*why = "hwloc needed more than 256 MiB to read it (a real export takes a few): an object without its "
+		       "os_index, or a set with a huge index; export it again with lstopo";
 		return NULL;
 	case SANDBOX_TIMEOUT:
 		*why = "hwloc did not finish reading it in 20 seconds";
