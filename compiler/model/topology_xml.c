@@ -305,8 +305,11 @@ topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why
 	int sig;
 	switch (sandbox_run(probe_parse, &p, 20, TOPO_MAX_PARSE_MEMORY, &sig)) {
 	case SANDBOX_CRASHED:
-		*why = arena_printf(a, "hwloc crashed reading it (%s): the export is malformed (an object without its "
-				    "cpusets, or sets that contradict each other); export it again with lstopo", strsignal(sig));
+		/* an allocation past the cap can end the child too (ASan aborts
+		 * where plain malloc returns NULL) */
+		*why = arena_printf(a, "hwloc crashed reading it (%s), or ran past the 1 GiB it may use: the export is "
+				    "malformed (an object without its cpusets or its os_index, or sets that contradict each "
+				    "other); export it again with lstopo", strsignal(sig));
 		return NULL;
 	case SANDBOX_TOO_BIG:
 		*why = "hwloc needed more than 256 MiB to read it (a real export takes a few): an object without its "
