@@ -40,8 +40,15 @@ static void limit_memory(size_t extra)
 	fclose(f);
 }
 
+/* The sanitizers' runtime calls this at its own fatal errors (an allocation
+ * past the cap is one under ASan); libFuzzer installs its crash report
+ * there. Weak: absent from plain builds. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 static void child(int (*fn)(void *), void *ctx, unsigned seconds, size_t memory)
 {
+	if (__sanitizer_set_death_callback) /* the child's death is a verdict, not the fuzzer's crash */
+		__sanitizer_set_death_callback(NULL);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = die_quietly;
