@@ -16,7 +16,7 @@ if [ "$MODE" = valgrind ]; then
 		echo "skip valgrind suite: valgrind is not installed"
 		exit 0
 	fi
-	VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=tests/hwloc.supp"
+	VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=$PWD/tests/hwloc.supp"
 	DSLC="$VG $BUILD/dslc"
 	UNIT="env CK_FORK=no $VG $BUILD/unit_tests"
 	QUICK=quick
