@@ -105,7 +105,7 @@ void safety_check_model(model *m)
 			       "name the node as `kubectl get nodes` lists it (the kubelet lower-cases the host name)");
 		}
 	}
-	if (pods) /* the part-of label of every object */
+	if (pods && m->cluster.name) /* the part-of label of every object (no cluster block: reported) */
 		refuse(m, m->cluster.name_loc, "cluster name", m->cluster.name, safe_k8s_label_value(m->cluster.name),
 		       "name the cluster with a letter or digit at both ends (it is the app.kubernetes.io/part-of label)");
 	for (size_t i = 0; i < m->nspecs; i++)
