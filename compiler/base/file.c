@@ -69,7 +69,7 @@ int file_dir_at(int root, const char *rel)
 	return fd;
 }
 
-char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len)
+char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len, unsigned *mode)
 {
 	const char *slash = strrchr(rel, '/');
 	char dir[4096];
@@ -111,5 +111,7 @@ char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len)
 	}
 	data[n] = '\0';
 	*len = n;
+	if (mode)
+		*mode = st.st_mode & 07777;
 	return data;
 }

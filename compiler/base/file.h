@@ -21,7 +21,8 @@ int file_dir_at(int root, const char *rel);
 /* Reads the regular file rel below root into the arena, NUL-terminated,
  * never through a symbolic link (in any component), never blocking on a
  * FIFO, and checking its size against max before allocating: NULL with
- * errno set (ELOOP, ENOTDIR, SRC_ENOTREG for a device or FIFO, EFBIG). */
-char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len);
+ * errno set (ELOOP, ENOTDIR, SRC_ENOTREG for a device or FIFO, EFBIG).
+ * *mode (when mode is not NULL): the permission bits of the file read. */
+char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len, unsigned *mode);
 
 #endif

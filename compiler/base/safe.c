@@ -161,6 +161,16 @@ static bool alnum(char c)
 	return alnum_lower(c) || (c >= 'A' && c <= 'Z');
 }
 
+bool safe_k8s_label(const char *s, size_t n)
+{
+	if (n == 0 || n > 63 || !alnum_lower(s[0]) || !alnum_lower(s[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!alnum_lower(s[i]) && s[i] != '-')
+			return false;
+	return true;
+}
+
 const char *safe_k8s_subdomain(const char *s)
 {
 	size_t n = strlen(s);
@@ -168,13 +178,9 @@ const char *safe_k8s_subdomain(const char *s)
 		return "a Kubernetes node name is 1 to 253 characters";
 	for (const char *label = s; label;) {
 		const char *dot = strchr(label, '.');
-		size_t len = dot ? (size_t)(dot - label) : strlen(label);
-		if (len == 0 || len > 63 || !alnum_lower(label[0]) || !alnum_lower(label[len - 1]))
+		if (!safe_k8s_label(label, dot ? (size_t)(dot - label) : strlen(label)))
 			return "a Kubernetes node name is DNS-1123: dot-separated parts of lower-case letters, digits "
 			       "and '-', each starting and ending with a letter or digit";
-		for (size_t i = 0; i < len; i++)
-			if (!alnum_lower(label[i]) && label[i] != '-')
-				return "a Kubernetes node name has only lower-case letters, digits, '-' and '.'";
 		label = dot ? dot + 1 : NULL;
 	}
 	return NULL;
@@ -217,10 +223,8 @@ const char *safe_cpulist(arena *a, const char *s, int ncpus)
 			p++;
 			hi = cpu_number(&p);
 		}
-		const char *end = strchr(start, ',');
-		size_t len = end ? (size_t)(end - start) : strlen(start);
 		if (lo < 0 || hi < 0 || (*p && *p != ','))
-			return arena_printf(a, "'%.*s' is not a CPU or a range N-M", (int)len, start);
+			return arena_printf(a, "'%.*s' is not a CPU or a range N-M", (int)strcspn(start, ","), start);
 		if (hi < lo)
 			return arena_printf(a, "the range %ld-%ld runs backwards", lo, hi);
 		if (ncpus > 0 && hi >= ncpus)

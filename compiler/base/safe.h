@@ -43,6 +43,9 @@ const char *safe_cli_arg(const char *s);
  * value (IsValidLabelValue) is at most 63 of [A-Za-z0-9_.-], alphanumeric at
  * both ends. NULL when valid, else why not. */
 const char *safe_k8s_subdomain(const char *s);
+/* A DNS-1123 label (IsDNS1123Label: a namespace, one part of a node name):
+ * the n bytes at s are 1-63 of [a-z0-9-], alphanumeric at both ends. */
+bool safe_k8s_label(const char *s, size_t n);
 const char *safe_k8s_label_value(const char *s);
 /* A CPU list as the kubelet parses reservedSystemCPUs (k8s.io/utils/cpuset
  * Parse): "N" or "N-M" with N <= M, comma-separated, decimal; each CPU below

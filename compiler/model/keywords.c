@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "kw.h"
 
@@ -350,19 +351,6 @@ static void cl_fabric(kw_ctx *k)
 
 /* ---- kubernetes block (cluster) ------------------------------------------- */
 
-/* A Kubernetes label-like name: 1-63 of [a-z0-9-], alphanumeric at both ends
- * (DNS-1123 label, k8s.io/apimachinery validation IsDNS1123Label). */
-static bool kube_dns_label(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > 63 || s[0] == '-' || s[n - 1] == '-')
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
-			return false;
-	return true;
-}
-
 static void ku_namespace(kw_ctx *k)
 {
 	kube_spec *ks = k->target;
@@ -370,7 +358,7 @@ static void ku_namespace(kw_ctx *k)
 	src_loc l;
 	if (!kw_word(k, "a namespace", &w, &l))
 		return;
-	if (!kube_dns_label(w)) {
+	if (!safe_k8s_label(w, strlen(w))) {
 		kw_bad(k, l, "'%s' is not a namespace name: 1 to 63 lower-case letters, digits or '-', alphanumeric at both ends", w);
 		return;
 	}

@@ -420,13 +420,9 @@ static file_list read_old(arena *a, const old_tree *t, const char *prefix, const
 	file_list l = {0};
 	for (size_t i = 0; i < listed->n; i++) {
 		node_file f = listed->v[i];
-		const char *rel = arena_printf(a, "%s%s", prefix, f.rel);
 		/* never through a link: a tree in a pull request must not make plan
-		 * print a runner's file as an "old" value */
-		f.data = file_read_at(a, t->root, rel, SRC_MAX_FILE_BYTES, &f.len);
-		struct stat st;
-		if (f.data && fstatat(t->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			f.mode = st.st_mode & 07777;
+		 * print a runner's file as an "old" value; the mode is the file's read */
+		f.data = file_read_at(a, t->root, arena_printf(a, "%s%s", prefix, f.rel), SRC_MAX_FILE_BYTES, &f.len, &f.mode);
 		ARENA_PUSH(a, l.v, l.n, l.cap, f);
 	}
 	return l;

@@ -50,31 +50,40 @@ static void sd_add(arena *a, sd_node *parent, const char *key, sd_node *v)
 	ARENA_PUSH(a, parent->vals, parent->n, parent->cap, v);
 }
 
-/* The position of key in map (the first, when repeated), or -1. The index
- * lives in the node: the trees are the walk's, built for one comparison. */
-static long sd_pos(arena *a, const sd_node *map, const char *key)
+static const char *label_of(arena *a, const sd_node *n);
+
+/* What a child is found by: a map's key, a labelled sequence's label. */
+static const char *name_at(arena *a, const sd_node *n, size_t i)
 {
-	if (map->n < SD_INDEX_FROM) {
-		for (size_t i = 0; i < map->n; i++)
-			if (strcmp(map->keys[i], key) == 0)
+	return n->kind == N_MAP ? n->keys[i] : label_of(a, n->vals[i]);
+}
+
+/* The position of the child named name (the first, when repeated), or -1.
+ * The index lives in the node: the trees are the walk's, built for one
+ * comparison. */
+static long sd_pos(arena *a, const sd_node *n, const char *name)
+{
+	if (n->n < SD_INDEX_FROM) {
+		for (size_t i = 0; i < n->n; i++)
+			if (strcmp(name_at(a, n, i), name) == 0)
 				return (long)i;
 		return -1;
 	}
-	sd_node *m = (sd_node *)map;
+	sd_node *m = (sd_node *)n;
 	if (!m->index) {
 		m->index = arena_alloc(a, sizeof(*m->index));
 		strmap_init(m->index, a);
 		for (size_t i = 0; i < m->n; i++)
-			if (!strmap_get(m->index, m->keys[i]))
-				strmap_put(m->index, m->keys[i], (void *)(uintptr_t)(i + 1));
+			if (!strmap_get(m->index, name_at(a, m, i)))
+				strmap_put(m->index, name_at(a, m, i), (void *)(uintptr_t)(i + 1));
 	}
-	return (long)(uintptr_t)strmap_get(m->index, key) - 1;
+	return (long)(uintptr_t)strmap_get(m->index, name) - 1;
 }
 
-static sd_node *sd_get(arena *a, const sd_node *map, const char *key)
+static sd_node *sd_get(arena *a, const sd_node *n, const char *name)
 {
-	long i = sd_pos(a, map, key);
-	return i < 0 ? NULL : map->vals[i];
+	long i = sd_pos(a, n, name);
+	return i < 0 ? NULL : n->vals[i];
 }
 
 /* ---- readers ------------------------------------------------------------- */
@@ -307,27 +316,6 @@ static void diff_map(walk *w, const char *key, const sd_node *x, const sd_node *
 			diff(w, child(w, key, y->keys[i]), NULL, y->vals[i]);
 }
 
-/* The item of a labelled sequence with that label (the first), through a
- * label index made once for a large sequence. */
-static const sd_node *by_label(arena *a, const sd_node *s, const char *label)
-{
-	if (s->n < SD_INDEX_FROM) {
-		for (size_t i = 0; i < s->n; i++)
-			if (strcmp(label_of(a, s->vals[i]), label) == 0)
-				return s->vals[i];
-		return NULL;
-	}
-	sd_node *m = (sd_node *)s;
-	if (!m->index) {
-		m->index = arena_alloc(a, sizeof(*m->index));
-		strmap_init(m->index, a);
-		for (size_t i = 0; i < m->n; i++)
-			if (!strmap_get(m->index, label_of(a, m->vals[i])))
-				strmap_put(m->index, label_of(a, m->vals[i]), m->vals[i]);
-	}
-	return strmap_get(m->index, label);
-}
-
 static void diff_seq(walk *w, const char *key, const sd_node *x, const sd_node *y)
 {
 	if (all_scalars(x) && all_scalars(y)) { /* a list of values is one value */
@@ -337,11 +325,11 @@ static void diff_seq(walk *w, const char *key, const sd_node *x, const sd_node *
 	if (labelled(w->a, x) && labelled(w->a, y)) {
 		for (size_t i = 0; i < x->n; i++) {
 			const char *l = label_of(w->a, x->vals[i]);
-			diff(w, arena_printf(w->a, "%s[%s]", key, l), x->vals[i], by_label(w->a, y, l));
+			diff(w, arena_printf(w->a, "%s[%s]", key, l), x->vals[i], sd_get(w->a, y, l));
 		}
 		for (size_t i = 0; i < y->n; i++) {
 			const char *l = label_of(w->a, y->vals[i]);
-			if (!by_label(w->a, x, l))
+			if (!sd_get(w->a, x, l))
 				diff(w, arena_printf(w->a, "%s[%s]", key, l), NULL, y->vals[i]);
 		}
 		return;

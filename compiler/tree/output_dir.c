@@ -207,11 +207,10 @@ static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char
 	DIR *d = fdopendir(dup(dirfd));
 	bool empty = true;
 	if (d) {
-		rewinddir(d); /* the dup shares dirfd's offset: start from the top, and */
+		rewinddir(d); /* the dup shares dirfd's offset: start from the top */
 		for (struct dirent *e; (e = readdir(d));)
 			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 				empty = false;
-		rewinddir(d); /* leave it there for the next reader of dirfd */
 		closedir(d);
 	}
 	if (empty)
