@@ -5,31 +5,53 @@
 #include "targets.h"
 #include "yaml_out.h"
 
-/* fabric_ifaces pins each NUMA node's clients to its local storage NIC;
- * written only when every storage NIC's RDMA device (domain) is known. */
+/* One fabric_ifaces entry: a NUMA node (by OS index: the agent matches a
+ * client's NUMA node that way, hwloc/provider.go findNUMANodeWithCPUSet,
+ * unlike the engine) and its NICs. */
+static void numa_ifaces(yaml_out *y, const node_plan *p, int numa, const nic_desc *const *nics, int n)
+{
+	yo_map(y);
+	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[numa].os_index);
+	yo_key(y, K_AGENT_DEVICES);
+	yo_seq(y);
+	for (int i = 0; i < n; i++) {
+		yo_map(y);
+		yo_kstr(y, K_AGENT_IFACE, nics[i]->name);
+		yo_kstr(y, K_AGENT_DOMAIN, nics[i]->rdma);
+		yo_map_end(y);
+	}
+	yo_seq_end(y);
+	yo_map_end(y);
+}
+
+/* fabric_ifaces pins each NUMA node's clients to its local NICs: a server's
+ * engine NICs, a client-only node's fabric NICs (placement chose both);
+ * written only when every NIC's RDMA device (domain) is known. */
 static void fabric_ifaces(yaml_out *y, const node_plan *p)
 {
-	for (int i = 0; i < p->nengines; i++)
-		if (!p->engines[i].nic || !p->engines[i].nic->rdma)
+	const nic_desc *nics[MODEL_MAX_NUMA * 8];
+	int numa[MODEL_MAX_NUMA * 8], n = 0;
+	for (int i = 0; i < p->nengines && n < MODEL_MAX_NUMA * 8; i++, n++) {
+		nics[n] = p->engines[i].nic;
+		numa[n] = p->engines[i].numa;
+	}
+	for (int i = 0; i < p->nclient_nics && n < MODEL_MAX_NUMA * 8; i++, n++) {
+		nics[n] = p->client_nics[i];
+		numa[n] = p->client_nics[i]->numa;
+	}
+	for (int i = 0; i < n; i++)
+		if (!nics[i] || !nics[i]->rdma)
 			return;
-	if (!p->nengines)
+	if (!n)
 		return;
 	yo_key(y, K_AGENT_FABRIC_IFACES);
 	yo_seq(y);
-	for (int i = 0; i < p->nengines; i++) {
-		const engine_plan *ep = &p->engines[i];
-		yo_map(y);
-		/* the agent matches a client's NUMA node by OS index
-		 * (hwloc/provider.go findNUMANodeWithCPUSet), unlike the engine */
-		yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[ep->numa].os_index);
-		yo_key(y, K_AGENT_DEVICES);
-		yo_seq(y);
-		yo_map(y);
-		yo_kstr(y, K_AGENT_IFACE, ep->nic->name);
-		yo_kstr(y, K_AGENT_DOMAIN, ep->nic->rdma);
-		yo_map_end(y);
-		yo_seq_end(y);
-		yo_map_end(y);
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j < n && numa[j] == numa[i])
+			j++;
+		numa_ifaces(y, p, numa[i], nics + i, j - i);
+		i = j;
 	}
 	yo_seq_end(y);
 }
@@ -97,6 +119,15 @@ const target_info target_table[] = {
 	{"vfio", "usr/local/sbin/dslc-vfio-bind",
 	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing a drive the host uses: a namespace or partition mounted, held by LVM, md or device-mapper, or swapped on; and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",
 	 target_vfio, NULL},
+	{"dfuse", "etc/systemd/system/dfuse-<path>.service",
+	 "Per dfuse mount of the node: a Type=forking service (named dfuse- + systemd-escape -p of the path) that runs dfuse as the mount's user after daos_agent.service; etc/tmpfiles.d/dslc-dfuse.conf makes the mount points, etc/systemd/system-preset/50-dslc-dfuse.preset enables the services; etc/fuse.conf (user_allow_other) with a multi-user mount.",
+	 target_dfuse, NULL},
+	{"intercept", "etc/profile.d/dslc-daos-intercept.sh",
+	 "When a mount of the node asks for an interception library: LD_PRELOAD=libpil4dfs.so (or libioil.so) for login shells, added once before what is there.",
+	 target_intercept, NULL},
+	{"nccl", "etc/nccl.conf",
+	 "NCCL_IB_HCA for GPU nodes: the compute NICs' RDMA devices (=mlx5_2,...) when the hardware names them, else every device but the storage NICs' (^=mlx5_0,mlx5_1).",
+	 NULL, target_nccl},
 	{"bios_apply", "redfish/apply.sh",
 	 "Sends the PATCH: reads the settings URI and the ETag (Bios resource, settings resource or *), PATCHes with If-Match, fails clearly on 412 and 428; credentials from the environment only.",
 	 target_bios_apply, NULL},

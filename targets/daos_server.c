@@ -99,8 +99,8 @@ void transport_out(yaml_out *y, const model *m, bool server)
 target_result target_daos_server(const model *m, const node_spec *s, target_file *tf)
 {
 	/* in pods the file is the group's ConfigMap (cluster/kubernetes/) */
-	if (tf->index || spec_in_pods(s))
-		return TARGET_SKIP;
+	if (tf->index || spec_in_pods(s) || (s->plan && s->plan->client))
+		return TARGET_SKIP; /* a client-only node runs no daos_server */
 	return daos_server_yaml(m, s, tf->data) ? TARGET_OK : TARGET_FAIL;
 }
 

@@ -66,6 +66,13 @@ target_result target_sysctl(const model *m, const node *nd, target_file *out);
 target_result target_bios_apply(const model *m, const node *nd, target_file *out);
 target_result target_containerd(const model *m, const node *nd, target_file *out);
 target_result target_vfio(const model *m, const node *nd, target_file *out);
+target_result target_dfuse(const model *m, const node *nd, target_file *out);
+target_result target_intercept(const model *m, const node *nd, target_file *out);
+target_result target_nccl(const model *m, const node_spec *s, target_file *out);
+
+/* The service of a dfuse mount: "dfuse-" + systemd-escape -p PATH +
+ * ".service", appended to b. */
+void dfuse_unit_name(buf *b, const char *path);
 
 /* The DAOS configs of a spec (nodes share them; no host name inside). */
 bool daos_server_yaml(const model *m, const node_spec *s, buf *out);

@@ -96,5 +96,25 @@ else
 	cat "$tmp/log"
 	result "build of examples/hgx-b200-k8s" 1
 fi
+# the reference with its clients: every file of a client-only node (cn01),
+# and the client files of a converged node (gpu001; its other files are the
+# reference's, pinned above)
+if $DSLC build examples/hgx-b200-clients/cluster.dsl -o "$tmp/cl" 2>"$tmp/log"; then
+	mkdir -p "$tmp/cl-subset/nodes/gpu001/etc"
+	cp -r "$tmp/cl/nodes/cn01" "$tmp/cl-subset/nodes/"
+	(cd "$tmp/cl/nodes/gpu001/etc" && cp -r systemd/system systemd/system-preset tmpfiles.d fuse.conf nccl.conf \
+		daos "$tmp/cl-subset/nodes/gpu001/etc/")
+	if [ "$MODE" = update ]; then
+		rm -rf tests/golden/build/hgx-b200-clients
+		cp -r "$tmp/cl-subset" tests/golden/build/hgx-b200-clients
+	else
+		diff -r "$tmp/cl-subset" tests/golden/build/hgx-b200-clients >"$tmp/diff" 2>&1
+		result "build tree of examples/hgx-b200-clients (gpu001 and cn01)" $?
+		head -30 "$tmp/diff"
+	fi
+else
+	cat "$tmp/log"
+	result "build of examples/hgx-b200-clients" 1
+fi
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
 tests_end

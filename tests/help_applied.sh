@@ -141,4 +141,22 @@ sed -i "s/^telemetry_retain/telemetry_port: $port\ntelemetry_retain/; s/numa_nod
 $DSLC lint "$A" --topology examples/hgx-b200/hgx-b200.xml >"$T/h2" 2>&1
 check "agent-config: telemetry_port $port and numa_node $numa lint clean" \
 	"[ -n '$port' ] && [ -n '$numa' ] && ! grep -q 'error\\[' '$T/h2' || { cat '$T/h' '$T/h2'; false; }"
+# dfuse-threads: the thread count the help proposes, written beside event_queues
+$DSLC lint $D/dfuse-threads.dsl >"$T/dt" 2>&1
+v=$(sed -n 's/.*write `threads \([0-9]*\)`.*/\1/p' "$T/dt" | head -n 1)
+sed "s/^  threads 8$/  threads $v/" $D/dfuse-threads.dsl >"$T/dt.dsl"
+sed -i 's|"../../../examples/|"'"$PWD"'/examples/|' "$T/dt.dsl"
+$DSLC lint "$T/dt.dsl" >"$T/dt2" 2>&1
+check "dfuse-threads: the proposed threads $v lints clean" \
+	"grep -q 'error\\[dfuse-threads\\]' '$T/dt' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/dt2' || { cat '$T/dt' '$T/dt2'; false; }"
+
+# intercept-conflict: the library the help proposes, on both mounts
+$DSLC lint $D/intercept-conflict.dsl >"$T/ic" 2>&1
+lib=$(sed -n 's/.*`intercept \([a-z0-9]*\)` on both.*/\1/p' "$T/ic" | head -n 1)
+sed "s/intercept ioil/intercept $lib/" $D/intercept-conflict.dsl >"$T/ic.dsl"
+sed -i 's|"../../../examples/|"'"$PWD"'/examples/|' "$T/ic.dsl"
+$DSLC lint "$T/ic.dsl" >"$T/ic2" 2>&1
+check "intercept-conflict: the proposed \`intercept $lib\` on both mounts lints clean" \
+	"grep -q 'error\\[intercept-conflict\\]' '$T/ic' && [ -n '$lib' ] && ! grep -q 'error\\[' '$T/ic2' || { cat '$T/ic' '$T/ic2'; false; }"
+
 tests_end

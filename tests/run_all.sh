@@ -62,6 +62,7 @@ if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 		suite /usr/bin/python3 tests/validate/formats_check.py "$DSLC"
 		suite /usr/bin/python3 tests/validate/k8s_check.py "$DSLC"
+		suite /usr/bin/python3 tests/validate/clients_check.py "$DSLC"
 	else
 		echo "skip formats: python3-jsonschema is missing (scripts/install-deps.sh installs it)"
 	fi

@@ -1,8 +1,8 @@
 /* safety.c - output contexts and the gate that reports what they refuse. */
 #include "safe.h"
 
+#include <ctype.h>
 #include <string.h>
-
 
 bool safe_utf8(const char *s, size_t n)
 {
@@ -54,6 +54,46 @@ const char *safe_name(const char *s)
 	return NULL;
 }
 
+const char *safe_mount_path(const char *s)
+{
+	size_t n = strlen(s);
+	if (s[0] != '/' || n < 2)
+		return "a mount path is absolute and not /";
+	if (n > 4095)
+		return "a path has at most 4095 characters (PATH_MAX)";
+	for (const char *c = s + 1; *c;) {
+		size_t len = strcspn(c, "/");
+		if (len == 0)
+			return "a path has no empty component ('//' or a trailing '/')";
+		if (len > 255)
+			return "a path component has at most 255 characters";
+		for (size_t i = 0; i < len; i++)
+			if (!name_char((unsigned char)c[i]))
+				return "a path component has only letters, digits, '.', '_' and '-'";
+		if (c[0] == '.' || c[0] == '-')
+			return "a path component does not start with '.' or '-'";
+		c += len;
+		if (*c)
+			c++; /* past the '/'; a trailing one is caught below */
+	}
+	if (s[n - 1] == '/')
+		return "a path has no trailing '/'";
+	return NULL;
+}
+
+const char *safe_account(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 32)
+		return "an account name has 1 to 32 characters";
+	if (!((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+		return "an account name starts with a lower-case letter or '_'";
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+			return "an account name has only lower-case letters, digits, '_' and '-'";
+	return NULL;
+}
+
 const char *safe_ifname(const char *s)
 {
 	const char *why = safe_name(s);
@@ -94,6 +134,14 @@ const char *safe_kernel_param(const char *name, const char *value, char *bad)
 	return why ? why : safe_kernel_word(value, bad);
 }
 
+/* systemd's escape of a byte in a unit name (unit_name_escape): "\x2d" for
+ * a '-' of a path component. The one backslash form a file name may hold. */
+static bool unit_escape_at(const char *p, size_t left)
+{
+	return left >= 4 && p[0] == '\\' && p[1] == 'x' && isxdigit((unsigned char)p[2]) &&
+	       isxdigit((unsigned char)p[3]) && !isupper((unsigned char)p[2]) && !isupper((unsigned char)p[3]);
+}
+
 bool safe_rel_path(const char *rel)
 {
 	char comp[SAFE_NAME_MAX + 1];
@@ -102,8 +150,13 @@ bool safe_rel_path(const char *rel)
 		size_t n = slash ? (size_t)(slash - p) : strlen(p);
 		if (n == 0 || n > SAFE_NAME_MAX)
 			return false;
-		memcpy(comp, p, n);
-		comp[n] = '\0';
+		/* "\x2d" is checked as "_x2d": a safe_name otherwise */
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool esc = p[i] == '\\' && i > 0 && unit_escape_at(p + i, n - i);
+			comp[k++] = esc ? '_' : p[i];
+		}
+		comp[k] = '\0';
 		if (safe_name(comp))
 			return false;
 		if (!slash)

@@ -26,6 +26,13 @@ bool safe_utf8(const char *s, size_t n);
 const char *safe_name(const char *s);
 /* A Linux interface name: a safe_name of at most 15 characters (IFNAMSIZ). */
 const char *safe_ifname(const char *s);
+/* An absolute path for a unit and a command line: '/' then safe_name
+ * components separated by single '/', none starting with '.' (no "." or
+ * ".."), no trailing '/': nothing for sh, systemd or a shell to expand. */
+const char *safe_mount_path(const char *s);
+/* A user account as shadow's useradd takes it by default
+ * (is_valid_user_name: [a-z_][a-z0-9_-]*, at most 32). */
+const char *safe_account(const char *s);
 /* One line of text for a comment or a unit value: UTF-8, no control bytes. */
 const char *safe_line(const char *s);
 /* A kernel command-line word that sh and GRUB both read verbatim. */
@@ -51,7 +58,9 @@ const char *safe_k8s_label_value(const char *s);
  * Parse): "N" or "N-M" with N <= M, comma-separated, decimal; each CPU below
  * ncpus when ncpus > 0. NULL when valid, else why not (in the arena). */
 const char *safe_cpulist(arena *a, const char *s, int ncpus);
-/* A relative output path: safe_name components separated by single '/'. */
+/* A relative output path: safe_name components separated by single '/'; a
+ * component may also hold systemd's \xNN escapes (lower-case hex, not
+ * first): unit names such as dfuse-mnt-daos\x2dscratch.service. */
 bool safe_rel_path(const char *rel);
 /* Appends s as one POSIX shell word, single-quoted (always). */
 void safe_sh_word(buf *b, const char *s);

@@ -326,6 +326,13 @@ static void describe_placement(const model *m, FILE *out)
 {
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_plan *p = m->specs[i]->plan;
+		if (p && p->client) {
+			fprintf(out, "dslc: %s: client only (no engines): daos_agent.yml", m->specs[i]->origin);
+			for (int k = 0; k < p->nclient_nics; k++)
+				fprintf(out, "%s %s", k ? "," : " with fabric_ifaces", p->client_nics[k]->name);
+			fprintf(out, "\n");
+			continue;
+		}
 		if (!p || !p->nengines)
 			continue;
 		fprintf(out, "dslc: %s: %d engine%s on", m->specs[i]->origin, p->nengines, p->nengines == 1 ? "" : "s");
@@ -494,7 +501,7 @@ static int cmd_keywords(bool markdown)
 {
 	if (!markdown) {
 		const kw_table *all[] = {&kw_top, &kw_cluster, &kw_fabric, &kw_hardware, &kw_numa, &kw_profile,
-			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_kube, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container};
+			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_kube, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container, &kw_mount};
 		for (size_t t = 0; t < sizeof(all) / sizeof(all[0]); t++)
 			for (size_t i = 0; i < all[t]->n; i++)
 				printf("%s\t%s\n", all[t]->block, all[t]->kws[i].name);
@@ -515,6 +522,7 @@ static int cmd_keywords(bool markdown)
 	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
 	print_table(&kw_pool, "`pool` block");
 	print_table(&kw_container, "`container` block");
+	print_table(&kw_mount, "`mount` block");
 	printf("### Artifacts\n\n| target | path | content |\n|---|---|---|\n");
 	for (size_t i = 0; i < target_count; i++)
 		printf("| `%s` | `out/nodes/<host>/%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);

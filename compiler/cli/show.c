@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "compiler/base/value.h"
+#include "compiler/place/clients.h"
 #include "compiler/place/place.h"
+#include "targets/targets.h"
 
 typedef struct numa_view {
 	int numa;
@@ -68,6 +70,67 @@ static numa_view view_of(const model *m, const node_plan *p, int n)
 	return v;
 }
 
+static const char *unit_name(arena *a, const char *path)
+{
+	buf b;
+	buf_init(&b);
+	dfuse_unit_name(&b, path);
+	const char *out = arena_strndup(a, b.data, b.len);
+	buf_free(&b);
+	return out;
+}
+
+/* What the node is as a DAOS client: agent NICs of a client-only node, its
+ * dfuse mounts, NCCL's HCA list. */
+static void show_client_text(const model *m, const node *nd, FILE *out)
+{
+	const node_plan *p = nd->spec->plan;
+	if (p->client) {
+		fprintf(out, "  DAOS client only (no engines); daos_agent fabric_ifaces:");
+		for (int i = 0; i < p->nclient_nics; i++)
+			fprintf(out, "%s %s (NUMA %d)", i ? "," : "", p->client_nics[i]->name, p->client_nics[i]->numa);
+		fprintf(out, "%s\n", p->nclient_nics ? "" : " none (the agent picks)");
+	}
+	size_t n;
+	const mount_spec **mts = clients_mounts_of(m, (size_t)(nd - m->nodes), &n);
+	for (size_t i = 0; i < n; i++) {
+		const mount_spec *mt = mts[i];
+		fprintf(out, "  dfuse %s: container %s of pool %s, %s as %s%s%s%s\n", mt->path, mt->container, mt->pool,
+			unit_name(m->ar, mt->path), mt->user.set ? mt->user.v : "root",
+			mt->multi_user.set && mt->multi_user.v ? ", multi-user" : "", mt->intercept.set ? ", lib" : "",
+			mt->intercept.set ? mt->intercept.v : "");
+	}
+	const char *hca = clients_nccl_hca(m->ar, nd->spec);
+	if (hca)
+		fprintf(out, "  nccl.conf NCCL_IB_HCA=%s\n", hca);
+}
+
+static json_t *client_json(const model *m, const node *nd)
+{
+	const node_plan *p = nd->spec->plan;
+	json_t *o = json_object();
+	json_object_set_new(o, "client_only", json_boolean(p->client));
+	json_t *nics = json_array();
+	for (int i = 0; i < p->nclient_nics; i++)
+		json_array_append_new(nics, json_pack("{s:s, s:i}", "iface", p->client_nics[i]->name, "numa",
+						       p->client_nics[i]->numa));
+	json_object_set_new(o, "agent_nics", nics);
+	size_t n;
+	const mount_spec **mts = clients_mounts_of(m, (size_t)(nd - m->nodes), &n);
+	json_t *mounts = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(mounts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s?}", "path", mts[i]->path,
+							"pool", mts[i]->pool, "container", mts[i]->container, "unit",
+							unit_name(m->ar, mts[i]->path), "user",
+							mts[i]->user.set ? mts[i]->user.v : "root", "multi_user",
+							mts[i]->multi_user.set && mts[i]->multi_user.v, "intercept",
+							mts[i]->intercept.set ? mts[i]->intercept.v : NULL));
+	json_object_set_new(o, "mounts", mounts);
+	const char *hca = clients_nccl_hca(m->ar, nd->spec);
+	json_object_set_new(o, "nccl_ib_hca", hca ? json_string(hca) : json_null());
+	return o;
+}
+
 static const char *range(arena *a, int first, int n)
 {
 	if (n <= 0)
@@ -80,8 +143,11 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 	const node_plan *p = nd->spec->plan;
 	const topology *t = p->topo;
 	fprintf(out, "node %s (%s, hardware %s)\n", nd->host, nd->spec->origin, nd->spec->hw->name);
-	fprintf(out, "  %d cores in %d NUMA nodes; DAOS is told %s\n", t->ncores, t->nnuma,
-		p->pinned_mode ? "pinned_numa_node" : "first_core (absolute hwloc logical core indexes)");
+	if (!p->client)
+		fprintf(out, "  %d cores in %d NUMA nodes; DAOS is told %s\n", t->ncores, t->nnuma,
+			p->pinned_mode ? "pinned_numa_node" : "first_core (absolute hwloc logical core indexes)");
+	else
+		fprintf(out, "  %d cores in %d NUMA nodes\n", t->ncores, t->nnuma);
 	fprintf(out, "  hugepages: %lld pages of %llu MiB (%llu GiB)\n", (long long)p->nr_hugepages,
 		(unsigned long long)(p->hugepage_size / MiB), (unsigned long long)(p->hugepage_bytes / GiB));
 	if (nd->mgmt)
@@ -89,6 +155,7 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 	for (size_t i = 0; i < nd->spec->nstorage; i++)
 		if (nd->storage && nd->storage[i])
 			fprintf(out, "  storage %s %s\n", nd->spec->storage[i].iface, nd->storage[i]);
+	show_client_text(m, nd, out);
 	for (int n = 0; n < t->nnuma; n++) {
 		numa_view v = view_of(m, p, n);
 		fprintf(out, "NUMA node %d (os index %d): cores %s, CPUs %s\n", n, t->numa[n].os_index,
@@ -194,6 +261,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		json_array_append_new(numas, o);
 	}
 	json_object_set_new(root, "numa_nodes", numas);
+	json_object_set_new(root, "client", client_json(m, nd));
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 ? 0 : 2;
 	fputc('\n', out);
 	json_decref(root);

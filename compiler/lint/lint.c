@@ -10,6 +10,7 @@
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
+#include "client_lint.h"
 #include "kube_lint.h"
 #include "os_lint.h"
 
@@ -216,7 +217,14 @@ static void lint_cluster(model *m)
 			diag_note_at(dc, d, prev->loc, "first listed here");
 			diag_help(dc, d, "list each node once");
 		}
-		if (!model_node(m, ap->host) && !m->nodes_incomplete) {
+		const node *apn = model_node(m, ap->host);
+		if (apn && apn->spec && apn->spec->plan && apn->spec->plan->client) {
+			diag *d = diag_report(dc, R_ACCESS_POINT_CLIENT, ap->loc, "access point %s runs no engine: it is a client-only node",
+					      ap->host);
+			diag_note_at(dc, d, apn->loc, "defined here");
+			diag_help(dc, d, "name nodes with engines in access_points");
+		}
+		if (!apn && !m->nodes_incomplete) {
 			const char *names[1024];
 			size_t n = 0;
 			for (size_t k = 0; k < m->nnodes && n < 1024; k++)
@@ -560,4 +568,5 @@ void lint_model(model *m)
 		node_os_lint(m, m->specs[i]);
 	}
 	place_context(m, NULL);
+	client_lint(m);
 }

@@ -258,6 +258,7 @@ static const keyword top_kws[] = {
 	{"node", "node <host> [: <profile>] { ... }", "Overrides for one node (or a node outside any host list).", KW_CUSTOM, 0, 0, 0, NULL, top_node_one},
 	{"pool", "pool <name> { ... }", "A DAOS pool: size, pool service redundancy, owner (cluster/daos-pools.sh).", KW_CUSTOM, 0, 0, 0, NULL, top_pool},
 	{"container", "container <name> in <pool> { ... }", "A DAOS container: redundancy and file-size goals, or explicit classes and properties.", KW_CUSTOM, 0, 0, 0, NULL, top_container},
+	{"mount", "mount <path> { ... }", "A dfuse mount of a container on client or converged nodes: a systemd service per node (and etc/fuse.conf, the interception library).", KW_CUSTOM, 0, 0, 0, NULL, top_mount},
 };
 const kw_table kw_top = KW_TABLE("the top level", top_kws);
 
@@ -1021,6 +1022,7 @@ static const keyword profile_kws[] = {
 	{"kernel", "kernel { ... }", "The kernel command line (a grub.d drop-in on Debian, Ubuntu and Azure Linux; grubby on RHEL-family; an edit of /etc/default/grub on SLES).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
 	{"network", "network { ... }", "systemd-networkd units: storage NICs with their own addresses and MTU, management over a bond of macvlans.", KW_CUSTOM, 0, 0, 0, NULL, pr_network},
+	{"nccl", "nccl <on|off>", "etc/nccl.conf with NCCL_IB_HCA that keeps NCCL off the storage NICs (or on the compute NICs the hardware names); default on when the hardware names compute NICs.", KW_ENUM, F(node_spec, nccl), 0, 0, on_off, NULL},
 	{"bios", "bios { <Name> = <value> ... }", "BIOS attributes sent to the BMC with Redfish (redfish/bios-settings.json and redfish/apply.sh).", KW_CUSTOM, 0, 0, 0, NULL, pr_bios},
 };
 const kw_table kw_profile = KW_TABLE("profile", profile_kws);

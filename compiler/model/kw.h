@@ -105,7 +105,11 @@ const char *kw_suggest(const char *word, const char *const *names, size_t n);
 
 /* The tables (keywords.c). */
 extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,
-	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube;
+	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube, kw_mount;
+/* `mount <path> { ... }` (mounts.c) and its resolution once nodes and
+ * containers are known. */
+void top_mount(kw_ctx *k);
+void mounts_resolve(model *m);
 /* Fills in a hardware's derived topology once its block is applied. */
 void hardware_finish(resolver *r, hardware *hw);
 /* Roles of `nic auto` NICs by the cluster's fabric; hand-described storage

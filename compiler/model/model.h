@@ -176,6 +176,9 @@ typedef struct node_spec {
 	kernel_spec kernel;
 	kubelet_spec kubelet;
 	network_spec network;
+	/* `nccl on|off`: etc/nccl.conf keeps NCCL off the storage NICs; unset:
+	 * on when the hardware names compute NICs */
+	opt_str nccl;
 	env_list bios; /* BIOS attributes in order: name (maybe Group.Name) and value;
 	                  a value quoted in the source starts with a '"' and stays a string */
 	src_loc bios_loc;
@@ -275,6 +278,29 @@ typedef struct container_spec {
 	opt_int tolerate, chunk, ec_cell, rd_fac, srv_cksum;
 } container_spec;
 
+/* mount <path> { container C in P ... }: a dfuse mount, a systemd service on
+ * the nodes it names (SPEC.md, "Clients"). */
+typedef struct mount_spec {
+	const char *path;
+	src_loc loc, path_loc;
+	const char *container, *pool; /* `container C in P` */
+	src_loc container_loc, pool_loc;
+	bool container_set;
+	ast_value *on, *on_end; /* host lists of `on`, first and last value; NULL: every node */
+	src_loc on_loc;
+	bool on_set;
+	uint8_t *at;        /* per node index: 1 where mounted (after resolution; NULL: every node) */
+	struct container_spec *cont; /* resolved (pools.c), NULL when unknown */
+	opt_int multi_user, read_only, threads, eq_count;
+	opt_str user, caching, intercept;
+} mount_spec;
+
+/* The mount is on node i (an index of model.nodes). */
+static inline bool mount_on(const mount_spec *mt, size_t i)
+{
+	return !mt->at || mt->at[i];
+}
+
 typedef struct model {
 	arena *ar;
 	diag_ctx *dc;
@@ -300,6 +326,8 @@ typedef struct model {
 	size_t npools, pools_cap;
 	container_spec **containers;
 	size_t ncontainers, containers_cap;
+	mount_spec **mounts;
+	size_t nmounts, mounts_cap;
 	struct kube_layout *kube_layout; /* the DaemonSet groups, made on first use (targets/kubernetes.c) */
 } model;
 

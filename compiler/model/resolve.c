@@ -516,4 +516,5 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 			m->specs[k++] = m->specs[i];
 	m->nspecs = k;
 	eval_addresses(&r);
+	mounts_resolve(m);
 }

@@ -612,6 +612,20 @@ static void check_ports(model *m, node_plan *p)
 	}
 }
 
+/* A client-only node: the storage NICs that carry the fabric, each NUMA
+ * node's in the order candidates() ranks them, for the agent to pin each
+ * client process to a NUMA-local NIC (daos_agent.yml fabric_ifaces). */
+static void place_client(model *m, node_plan *p)
+{
+	const hardware *hw = p->spec->hw;
+	p->client = true;
+	p->client_nics = arena_alloc(m->ar, (hw->nnics ? hw->nnics : 1) * sizeof(*p->client_nics));
+	for (int k = 0; k < p->topo->nnuma; k++)
+		for (size_t i = 0; i < hw->nnics; i++)
+			if (candidate(m, &hw->nics[i], k))
+				p->client_nics[p->nclient_nics++] = &hw->nics[i];
+}
+
 static void place_spec(model *m, node_spec *s)
 {
 	node_plan *p = arena_alloc(m->ar, sizeof(*p));
@@ -628,6 +642,10 @@ static void place_spec(model *m, node_spec *s)
 	int n = 0, skipped = 0;
 	for (int k = 0; k < p->topo->nnuma; k++)
 		n += spec_engine_at(s, k) != NULL;
+	if (!n) {
+		place_client(m, p);
+		return;
+	}
 	p->engines = arena_alloc(m->ar, (size_t)(n ? n : 1) * sizeof(engine_plan));
 	for (int k = 0; k < p->topo->nnuma; k++) {
 		if (!spec_engine_at(s, k))

@@ -39,6 +39,12 @@ struct node_plan {
 	int os_first[MODEL_MAX_NUMA], os_count[MODEL_MAX_NUMA];
 	engine_plan *engines;
 	int nengines;
+	/* No engine declared: a client-only node (daos_agent.yml and what
+	 * clients need, nothing of daos_server). Its fabric NICs, in NUMA node
+	 * order, are what the agent's fabric_ifaces lists. */
+	bool client;
+	const nic_desc **client_nics;
+	int nclient_nics;
 	bool pinned_mode;
 	uint64_t hugepage_size, hugepage_bytes;
 	int64_t nr_hugepages;

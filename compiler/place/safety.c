@@ -127,4 +127,11 @@ void safety_check_model(model *m)
 		if (c->label.set)
 			check_line(m, c->name_loc, "container name", c->name);
 	}
+	/* the dfuse service's User= and its tmpfiles.d owner */
+	for (size_t i = 0; i < m->nmounts; i++) {
+		const mount_spec *mt = m->mounts[i];
+		if (mt->user.set)
+			refuse(m, mt->user.loc, "dfuse account", mt->user.v, safe_account(mt->user.v),
+			       "write the account as useradd takes it: lower-case letters, digits, '_' and '-', a letter first");
+	}
 }

@@ -1,0 +1,196 @@
+/* client_lint.c - see client_lint.h. */
+#include "client_lint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "compiler/base/strmap.h"
+#include "compiler/place/clients.h"
+
+/* Paths ordered so that every path's descendants follow it at once: '/'
+ * sorts before any other byte ("/a", "/a/b", "/a-c"), so a conflict on a
+ * node is always between neighbours of its mounts in this order. */
+static int path_order(const void *x, const void *y)
+{
+	const unsigned char *a = (const unsigned char *)(*(const mount_spec *const *)x)->path;
+	const unsigned char *b = (const unsigned char *)(*(const mount_spec *const *)y)->path;
+	for (;; a++, b++) {
+		int ca = *a == '/' ? 1 : *a, cb = *b == '/' ? 1 : *b;
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
+/* a is b, or an ancestor of b */
+static bool path_within(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+	return strncmp(a, b, n) == 0 && (b[n] == '\0' || b[n] == '/');
+}
+
+typedef struct mount_check {
+	model *m;
+	const mount_spec **sorted;
+	size_t n;
+	strmap reported; /* "a\x1fb" of mount pairs, and "pod\x1f<a>" */
+	bool intercept_reported;
+} mount_check;
+
+static bool first_time(mount_check *c, const char *key)
+{
+	if (strmap_get(&c->reported, key))
+		return false;
+	strmap_put(&c->reported, arena_strdup(c->m->ar, key), (void *)1);
+	return true;
+}
+
+static void path_conflict(mount_check *c, const mount_spec *outer, const mount_spec *inner, const node *nd)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "%p\x1f%p", (const void *)outer, (const void *)inner);
+	if (!first_time(c, key))
+		return;
+	diag_ctx *dc = c->m->dc;
+	bool same = strcmp(outer->path, inner->path) == 0;
+	/* the later of the two statements is the one to change */
+	const mount_spec *later = inner->loc.file > outer->loc.file ||
+			(inner->loc.file == outer->loc.file && inner->loc.start > outer->loc.start) ? inner : outer;
+	const mount_spec *other = later == inner ? outer : inner;
+	diag *d = same ? diag_report(dc, R_MOUNT_PATH_REUSED, later->path_loc, "%s is mounted twice on %s", later->path, nd->host)
+		       : diag_report(dc, R_MOUNT_PATH_REUSED, later->path_loc, "%s and %s are nested on %s", inner->path,
+				     outer->path, nd->host);
+	diag_note_at(dc, d, other->path_loc, same ? "also mounted here" : "the other mount");
+	diag_help(dc, d, "give each mount its own path outside the others, or narrow their `on` lists apart");
+}
+
+static void intercept_conflict(mount_check *c, const mount_spec *a, const mount_spec *b, const node *nd)
+{
+	if (c->intercept_reported)
+		return;
+	c->intercept_reported = true;
+	diag *d = diag_report(c->m->dc, R_INTERCEPT_CONFLICT, b->intercept.loc, "%s gets both lib%s and lib%s", nd->host,
+			      a->intercept.v, b->intercept.v);
+	diag_note_at(c->m->dc, d, a->intercept.loc, "the other library");
+	diag_help(c->m->dc, d, "ask for one library on the mounts of %s: `intercept %s` on both", nd->host, a->intercept.v);
+}
+
+static void pod_node(mount_check *c, const mount_spec *mt, const node *nd)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "pod\x1f%p", (const void *)mt);
+	if (!first_time(c, key))
+		return;
+	diag *d = diag_report(c->m->dc, R_MOUNT_POD_NODE, mt->on_set ? mt->on_loc : mt->path_loc,
+			      "mount %s on %s, whose daos_agent runs in a pod", mt->path, nd->host);
+	diag_note_at(c->m->dc, d, nd->spec->deploy.loc, "deployed with Kubernetes here");
+	diag_help(c->m->dc, d, "name only systemd-deployed nodes in `on`, or mount dfuse inside the training pods");
+}
+
+/* One pass over the nodes, each node's mounts in path order: O(nodes x
+ * mounts), whatever the sharing. */
+static void check_nodes(mount_check *c)
+{
+	model *m = c->m;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node *nd = &m->nodes[i];
+		const mount_spec *prev = NULL, *lib = NULL;
+		for (size_t k = 0; k < c->n; k++) {
+			const mount_spec *mt = c->sorted[k];
+			if (!mount_on(mt, i))
+				continue;
+			if (nd->spec && spec_in_pods(nd->spec))
+				pod_node(c, mt, nd);
+			if (prev && path_within(prev->path, mt->path))
+				path_conflict(c, prev, mt, nd);
+			prev = mt;
+			if (mt->intercept.set) {
+				if (lib && strcmp(lib->intercept.v, mt->intercept.v) != 0)
+					intercept_conflict(c, lib, mt, nd);
+				lib = lib ? lib : mt;
+			}
+		}
+	}
+}
+
+static void check_mount(model *m, const mount_spec *mt)
+{
+	diag_ctx *dc = m->dc;
+	const container_spec *cs = mt->cont;
+	if (cs && cs->type.set && strcasecmp(cs->type.v, "posix") != 0) {
+		diag *d = diag_report(dc, R_MOUNT_CONTAINER_TYPE, mt->container_loc, "container %s is of type %s: dfuse mounts POSIX containers only",
+				      cs->name, cs->type.v);
+		diag_note_at(dc, d, cs->type.loc, "its type");
+		diag_help(dc, d, "mount a `type posix` container");
+	}
+	if (mt->eq_count.set) {
+		int64_t threads = mt->threads.set ? mt->threads.v : 16;
+		if (mt->eq_count.v >= threads) {
+			diag *d = diag_report(dc, R_DFUSE_THREADS, mt->eq_count.loc,
+					      "%lld event queues take all %lld dfuse threads%s: none is left for FUSE",
+					      (long long)mt->eq_count.v, (long long)threads, mt->threads.set ? "" : " (its default at most)");
+			if (mt->threads.set)
+				diag_help(dc, d, "write `threads %lld` (event_queues + 1) or more", (long long)mt->eq_count.v + 1);
+			else
+				diag_help(dc, d, "write `threads %lld` (event_queues + 1) or more beside it", (long long)mt->eq_count.v + 1);
+		}
+	}
+	if (mt->multi_user.set && mt->multi_user.v && (!mt->user.set || strcmp(mt->user.v, "root") == 0)) {
+		diag *d = diag_report(dc, R_MOUNT_MULTI_USER_OWNER, mt->user.set ? mt->user.loc : mt->multi_user.loc,
+				      "multi-user mount %s runs dfuse as root", mt->path);
+		diag_help(dc, d, "add `user <account>` with a dedicated account that owns pool %s and container %s", mt->pool,
+			  mt->container);
+	}
+}
+
+static void lint_nccl(model *m, const node_spec *s)
+{
+	if (!s->hw || !clients_nccl_wanted(s))
+		return;
+	const hardware *hw = s->hw;
+	bool compute = false;
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (!n->role || strcmp(n->role, "compute") != 0)
+			continue;
+		compute = true;
+		if (clients_also_storage(hw, n)) {
+			diag *d = diag_report(m->dc, R_NCCL_HCA, n->loc, "compute NIC %s is also a storage NIC of %s: NCCL would share DAOS's fabric",
+					      n->name, hw->name);
+			diag_help(m->dc, d, "describe the compute NIC with its own PCI address and RDMA device, or drop `role compute`");
+		} else if (!n->rdma) {
+			diag *d = diag_report(m->dc, R_NCCL_HCA, n->loc, "compute NIC %s has no RDMA device: NCCL_IB_HCA cannot name it", n->name);
+			diag_help(m->dc, d, "add `rdma <device>` as ibv_devices lists it, e.g. rdma mlx5_2");
+		}
+	}
+	if (compute)
+		return;
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (n->role && strcmp(n->role, "storage") == 0 && !n->rdma) {
+			diag *d = diag_report(m->dc, R_NCCL_HCA, n->loc, "storage NIC %s has no RDMA device: NCCL_IB_HCA cannot exclude it",
+					      n->name);
+			diag_help(m->dc, d, "add `rdma <device>` as ibv_devices lists it, e.g. rdma mlx5_0");
+		}
+	}
+}
+
+void client_lint(model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		place_context(m, m->specs[i]);
+		lint_nccl(m, m->specs[i]);
+	}
+	place_context(m, NULL);
+	if (!m->nmounts)
+		return;
+	mount_check c = {m, arena_alloc(m->ar, m->nmounts * sizeof(*c.sorted)), 0, {0}, false};
+	strmap_init(&c.reported, m->ar);
+	for (size_t k = 0; k < m->nmounts; k++)
+		if (m->mounts[k]->container_set) {
+			check_mount(m, m->mounts[k]);
+			c.sorted[c.n++] = m->mounts[k];
+		}
+	qsort(c.sorted, c.n, sizeof(*c.sorted), path_order);
+	check_nodes(&c);
+}

@@ -1,0 +1,185 @@
+/* mounts.c - `mount <path> { ... }`: dfuse mounts of containers on client
+ * (and converged) nodes. The block is read in pass 1 like a pool; its host
+ * lists, pool and container are resolved once every node and container is
+ * known (mounts_resolve). What dfuse accepts is from
+ * src/client/dfuse/dfuse_main.c (release/2.6, release/2.8). */
+#include <string.h>
+
+#include "compiler/base/safe.h"
+#include "compiler/base/value.h"
+#include "kw.h"
+
+#define F(type, field) offsetof(type, field)
+
+/* container <name> in <pool> */
+static void mo_container(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	const char *c, *p;
+	src_loc cl, pl;
+	if (!kw_word(k, "a container name", &c, &cl) || !kw_expect_word(k, "in") || !kw_word(k, "a pool name", &p, &pl))
+		return;
+	if (!kw_once(k, &mt->container_loc, &mt->container_set))
+		return;
+	mt->container = c;
+	mt->container_loc = cl;
+	mt->pool = p;
+	mt->pool_loc = pl;
+}
+
+/* on gpu[001-014], cn[01-16]: kept as written, expanded by mounts_resolve.
+ * The list ends at the first word not after a ',': another keyword may
+ * follow on the line. */
+static void mo_on(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	src_loc kl = k->kwloc;
+	if (!kw_once(k, &mt->on_loc, &mt->on_set))
+		return;
+	if (!k->cur) {
+		kw_missing(k, "a host list");
+		return;
+	}
+	mt->on = k->cur;
+	ast_value *last = kw_next(k);
+	while (k->cur && k->cur->kind == AST_PUNCT && strcmp(k->cur->text, ",") == 0) {
+		kw_next(k);
+		if (!k->cur) {
+			kw_missing(k, "a host list after ','");
+			return;
+		}
+		last = kw_next(k);
+	}
+	mt->on_loc = src_loc_join(kl, k->last);
+	mt->on_end = last;
+}
+
+static const char *const cachings[] = {"on", "off", "write-through", NULL};
+static const char *const intercepts[] = {"pil4dfs", "ioil", NULL};
+
+static const keyword mount_kws[] = {
+	{"container", "container <name> in <pool>", "The POSIX container to mount and its pool (both defined in the description). Required.", KW_CUSTOM, 0, 0, 0, NULL, mo_container},
+	{"on", "on <hostlist>[, <hostlist>...]", "The nodes that mount it (default: every node of the description).", KW_CUSTOM, 0, 0, 0, NULL, mo_on},
+	{"user", "user <account>", "The account dfuse runs as (the service's User=; default root). A multi-user mount wants a dedicated account that owns the pool and container.", KW_WORD, F(mount_spec, user), 0, 0, NULL, NULL},
+	{"multi_user", "multi_user <true|false>", "dfuse --multi-user: one dfuse serves every user of the node (etc/fuse.conf gets user_allow_other).", KW_BOOL, F(mount_spec, multi_user), 0, 1, NULL, NULL},
+	{"read_only", "read_only <true|false>", "dfuse --read-only.", KW_BOOL, F(mount_spec, read_only), 0, 1, NULL, NULL},
+	{"caching", "caching <on|off|write-through>", "dfuse caching: on (the default), off (--disable-caching) or write-through (--disable-wb-cache).", KW_ENUM, F(mount_spec, caching), 0, 0, cachings, NULL},
+	{"threads", "threads <n>", "dfuse --thread-count: every thread, event-queue threads included (default: the cores dfuse may use, at most 16).", KW_INT, F(mount_spec, threads), 2, 1024, NULL, NULL},
+	{"event_queues", "event_queues <n>", "dfuse --eq-count: event queues, one progress thread each (default 1); at least one thread is left for FUSE.", KW_INT, F(mount_spec, eq_count), 1, 1023, NULL, NULL},
+	{"intercept", "intercept <pil4dfs|ioil>", "Login shells of these nodes preload the interception library (etc/profile.d/dslc-daos-intercept.sh): libpil4dfs (data and metadata) or libioil (data only).", KW_ENUM, F(mount_spec, intercept), 0, 0, intercepts, NULL},
+};
+const kw_table kw_mount = KW_TABLE("mount", mount_kws);
+
+void top_mount(kw_ctx *k)
+{
+	model *m = k->r->m;
+	mount_spec *mt = arena_alloc(k->r->ar, sizeof(*mt));
+	if (!kw_word(k, "an absolute mount path", &mt->path, &mt->path_loc))
+		return;
+	ast_block *b = kw_block(k);
+	if (!b)
+		return;
+	mt->loc = k->st->loc;
+	const char *why = safe_mount_path(mt->path);
+	if (why) {
+		diag *d = diag_report(k->r->dc, R_BAD_VALUE, mt->path_loc, "mount path '%s': %s",
+				      safe_echo(k->r->ar, mt->path), why);
+		diag_help(k->r->dc, d, "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos");
+		return;
+	}
+	ARENA_PUSH(k->r->ar, m->mounts, m->nmounts, m->mounts_cap, mt);
+	const kw_table *t[] = {&kw_mount};
+	kw_apply(k->r, b, t, 1, mt, -1);
+	if (!mt->container_set) {
+		diag *d = diag_report(k->r->dc, R_BAD_VALUE, mt->path_loc, "mount %s names no container", mt->path);
+		diag_help(k->r->dc, d, "add `container <name> in <pool>` to the block");
+	}
+}
+
+static void unknown_host(model *m, const char *host, src_loc loc)
+{
+	const char *names[1024];
+	size_t n = 0;
+	for (size_t k = 0; k < m->nnodes && n < 1024; k++)
+		names[n++] = m->nodes[k].host;
+	const char *sug = kw_suggest(host, names, n);
+	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, loc, "mount on %s: not a node of the cluster", host);
+	if (sug)
+		diag_help(m->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(m->dc, d, "name nodes defined by `nodes` blocks");
+}
+
+static void resolve_hosts(model *m, mount_spec *mt)
+{
+	mt->at = arena_alloc(m->ar, m->nnodes ? m->nnodes : 1);
+	for (ast_value *v = mt->on; v; v = v == mt->on_end ? NULL : v->next) {
+		if (v->kind == AST_PUNCT && strcmp(v->text, ",") == 0)
+			continue;
+		const char **hosts, *why;
+		int64_t *nums;
+		size_t n;
+		if (v->kind != AST_WORD) {
+			diag *d = diag_report(m->dc, R_BAD_VALUE, v->loc, "expected a host list");
+			diag_help(m->dc, d, "write host lists like gpu[001-014], separated by ','");
+			continue;
+		}
+		if (!hostlist_expand(m->ar, v->text, &hosts, &nums, &n, HOSTLIST_MAX, &why)) {
+			diag *d = diag_report(m->dc, R_BAD_VALUE, v->loc, "'%s': %s", v->text, why);
+			diag_help(m->dc, d, "write host lists like gpu[001-014] or gpu[001-003,007]");
+			continue;
+		}
+		for (size_t i = 0; i < n; i++) {
+			const node *nd = model_node(m, hosts[i]);
+			if (nd)
+				mt->at[nd - m->nodes] = 1;
+			else if (!m->nodes_incomplete)
+				unknown_host(m, hosts[i], v->loc);
+		}
+	}
+}
+
+static void resolve_container(model *m, mount_spec *mt)
+{
+	if (!strmap_get(&m->pool_index, mt->pool)) {
+		const char *names[256];
+		size_t n = 0;
+		for (size_t i = 0; i < m->npools && n < 256; i++)
+			names[n++] = m->pools[i]->name;
+		const char *sug = kw_suggest(mt->pool, names, n);
+		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, mt->pool_loc, "no pool named '%s'", mt->pool);
+		if (sug)
+			diag_help(m->dc, d, "did you mean '%s'?", sug);
+		else
+			diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", mt->pool);
+		return;
+	}
+	const char *key = arena_printf(m->ar, "%s\x1f%s", mt->pool, mt->container);
+	mt->cont = strmap_get(&m->container_index, key);
+	if (mt->cont)
+		return;
+	const char *names[256];
+	size_t n = 0;
+	for (size_t i = 0; i < m->ncontainers && n < 256; i++)
+		if (strcmp(m->containers[i]->pool, mt->pool) == 0)
+			names[n++] = m->containers[i]->name;
+	const char *sug = kw_suggest(mt->container, names, n);
+	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, mt->container_loc, "pool %s has no container named '%s'", mt->pool,
+			      mt->container);
+	if (sug)
+		diag_help(m->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(m->dc, d, "define it: `container %s in %s { type posix tolerate 2 node failures }`", mt->container,
+			  mt->pool);
+}
+
+void mounts_resolve(model *m)
+{
+	for (size_t i = 0; i < m->nmounts; i++) {
+		mount_spec *mt = m->mounts[i];
+		if (mt->on_set)
+			resolve_hosts(m, mt);
+		if (mt->container_set)
+			resolve_container(m, mt);
+	}
+}

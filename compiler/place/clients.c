@@ -1,0 +1,86 @@
+/* clients.c - see clients.h. */
+#include "clients.h"
+
+#include <string.h>
+
+#include "compiler/base/buf.h"
+
+const mount_spec **clients_mounts_of(const model *m, size_t i, size_t *n)
+{
+	const mount_spec **out = arena_alloc(m->ar, (m->nmounts ? m->nmounts : 1) * sizeof(*out));
+	*n = 0;
+	for (size_t k = 0; k < m->nmounts; k++)
+		if (m->mounts[k]->container_set && mount_on(m->mounts[k], i))
+			out[(*n)++] = m->mounts[k];
+	return out;
+}
+
+static bool has_role(const nic_desc *n, const char *role)
+{
+	return n->role && strcmp(n->role, role) == 0;
+}
+
+bool clients_nccl_wanted(const node_spec *s)
+{
+	if (s->nccl.set)
+		return strcmp(s->nccl.v, "on") == 0;
+	for (size_t i = 0; s->hw && i < s->hw->nnics; i++)
+		if (has_role(&s->hw->nics[i], "compute"))
+			return true;
+	return false;
+}
+
+/* A compute NIC that is a storage NIC too (one PCI function or one RDMA
+ * device described twice): never listed for NCCL, whatever lint says. */
+bool clients_also_storage(const hardware *hw, const nic_desc *n)
+{
+	for (size_t j = 0; j < hw->nnics; j++) {
+		const nic_desc *o = &hw->nics[j];
+		if (o == n || !has_role(o, "storage"))
+			continue;
+		if ((n->pci[0] && strcmp(o->pci, n->pci) == 0) || (o->rdma && n->rdma && strcmp(o->rdma, n->rdma) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* Appends the RDMA devices of the NICs of a role, each once; false when one
+ * is unknown. */
+static bool devices(buf *b, const hardware *hw, const char *role, int *count)
+{
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (!has_role(n, role))
+			continue;
+		if (!n->rdma)
+			return false;
+		if (strcmp(role, "compute") == 0 && clients_also_storage(hw, n))
+			continue;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = has_role(&hw->nics[j], role) && hw->nics[j].rdma && strcmp(hw->nics[j].rdma, n->rdma) == 0;
+		if (!seen)
+			buf_printf(b, "%s%s", (*count)++ ? "," : "", n->rdma);
+	}
+	return true;
+}
+
+const char *clients_nccl_hca(arena *a, const node_spec *s)
+{
+	if (!s->hw || !clients_nccl_wanted(s))
+		return NULL;
+	buf b;
+	buf_init(&b);
+	int compute = 0, storage = 0;
+	bool ok = devices(&b, s->hw, "compute", &compute);
+	const char *out = NULL;
+	if (ok && compute) {
+		out = arena_printf(a, "=%.*s", (int)b.len, b.data);
+	} else if (ok) {
+		buf_reset(&b);
+		if (devices(&b, s->hw, "storage", &storage) && storage)
+			out = arena_printf(a, "^=%.*s", (int)b.len, b.data);
+	}
+	buf_free(&b);
+	return out;
+}

@@ -1,0 +1,24 @@
+/* clients.h - what a node gets as a DAOS client: its dfuse mounts and the
+ * NCCL HCA list that keeps collectives off the storage NICs. */
+#ifndef DSLC_CLIENTS_H
+#define DSLC_CLIENTS_H
+
+#include "place.h"
+
+/* The mounts of node i (an index of model.nodes), in description order;
+ * *n of them, in the arena. */
+const mount_spec **clients_mounts_of(const model *m, size_t i, size_t *n);
+
+/* etc/nccl.conf's NCCL_IB_HCA for a spec, or NULL when it gets none (nccl
+ * off, or unset and no compute NIC described) or no list can be made
+ * (lint's nccl-hca says why). "=mlx5_2,mlx5_3": the compute NICs' RDMA
+ * devices, exactly; "^=mlx5_0,mlx5_1": every device but the storage NICs'.
+ * '=' because NCCL matches prefixes otherwise (mlx5_1 would take mlx5_10). */
+const char *clients_nccl_hca(arena *a, const node_spec *s);
+/* A compute NIC that is also described as a storage NIC (its PCI function
+ * or RDMA device). */
+bool clients_also_storage(const hardware *hw, const nic_desc *n);
+/* The spec asks for etc/nccl.conf (explicitly or by naming compute NICs). */
+bool clients_nccl_wanted(const node_spec *s);
+
+#endif

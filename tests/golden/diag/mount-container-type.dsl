@@ -1,0 +1,24 @@
+# dfuse mounts POSIX containers only
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+  fabric roce { gid_index 5 }
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+profile client : hgx-b200 { os azurelinux3 }
+nodes gpu[001-004] : converged
+nodes cn[01-02] : client
+pool tier0 { size 90% svc_rf 2 }
+container training in tier0 { type posix tolerate 1 node failures checksum crc32 server }
+container h5 in tier0 { type hdf5 tolerate 1 node failures checksum crc32 server }
+mount /mnt/h5 { container h5 in tier0 }

@@ -1,0 +1,253 @@
+#!/usr/bin/python3
+"""The client side of a build, checked by its consumers where they run here:
+
+- every dfuse service by systemd itself: `systemd-analyze verify --root` over a
+  root holding the host's units and stand-ins for dfuse, fusermount3 and
+  daos_agent (verify refuses a unit whose ExecStart is not executable);
+  `systemctl --root preset` must enable it through dslc's preset file alone
+  (a 99-default.preset disables everything else); `systemd-tmpfiles --root
+  --create` must make each mount point owned by the mount's account;
+- unit names against `systemd-escape -p` over 120 generated paths of every
+  shape the language allows (depth, '-', '.', '_', digits);
+- daos_agent.yml of client-only nodes against the agent's key set, copied
+  from DAOS release/2.6 src/control/cmd/daos_agent/config.go:45-79 and
+  src/control/security/config.go:38-54 (yaml.UnmarshalStrict refuses any
+  other key), and fabric_ifaces against the node type's storage NICs;
+- etc/nccl.conf against NCCL's documented syntax (NCCL_<NAME>=<value> lines;
+  NCCL_IB_HCA a list with optional '^' and '=' prefixes, docs.nvidia.com
+  nccl user-guide env.html) and the storage NICs' RDMA devices;
+- etc/fuse.conf exactly where a multi-user mount is.
+Each check says skip when its tool is missing. Prints ok/FAIL lines.
+
+usage: clients_check.py DSLC
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-clients")
+HARDWARE = os.path.join(ROOT, "examples", "hgx-b200", "hardware.dsl")
+AGENT_KEYS = {"name", "access_points", "port", "runtime_dir", "log_file", "control_log_mask", "transport_config",
+              "disable_caching", "cache_expiration", "disable_auto_evict", "enable_evict_on_start",
+              "exclude_fabric_ifaces", "fabric_ifaces", "telemetry_port", "telemetry_enabled", "telemetry_retain"}
+TRANSPORT_KEYS = {"allow_insecure", "client_cert_dir", "ca_cert", "cert", "key"}
+HCA_LIST = re.compile(r"^\^?=?[A-Za-z0-9_.-]+(:[0-9]+)?(,[A-Za-z0-9_.-]+(:[0-9]+)?)*$")
+
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok   clients " + name)
+    else:
+        failed += 1
+        print("FAIL clients " + name + (": " + detail if detail else ""))
+
+
+def skip(name, why):
+    print("skip clients %s: %s" % (name, why))
+
+
+def build(dslc, src, out):
+    r = subprocess.run([dslc, "build", src, "-o", out], capture_output=True, text=True)
+    return r.returncode, r.stderr
+
+
+def fake_root(tmp):
+    """A root for systemd's offline tools: the host's units, stand-in binaries, an account."""
+    root = os.path.join(tmp, "root")
+    units = os.path.join(root, "usr/lib/systemd/system")
+    os.makedirs(units)
+    for d in ("/lib/systemd/system", "/usr/lib/systemd/system"):
+        if os.path.isdir(d):
+            shutil.copytree(d, units, dirs_exist_ok=True, symlinks=True)
+            break
+    with open(os.path.join(units, "daos_agent.service"), "w") as f:
+        f.write("[Unit]\nDescription=DAOS agent (stand-in)\n[Service]\nExecStart=/usr/bin/daos_agent\n"
+                "[Install]\nWantedBy=multi-user.target\n")
+    os.makedirs(os.path.join(root, "usr/bin"))
+    for b in ("dfuse", "fusermount3", "daos_agent"):
+        p = os.path.join(root, "usr/bin", b)
+        with open(p, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(p, 0o755)
+    os.makedirs(os.path.join(root, "usr/lib/systemd/system-preset"))
+    with open(os.path.join(root, "usr/lib/systemd/system-preset/99-default.preset"), "w") as f:
+        f.write("disable *\n")
+    os.makedirs(os.path.join(root, "etc"))
+    with open(os.path.join(root, "etc/passwd"), "w") as f:
+        f.write("root:x:0:0:root:/root:/bin/sh\ndserve:x:4242:4242::/nonexistent:/usr/sbin/nologin\n")
+    with open(os.path.join(root, "etc/group"), "w") as f:
+        f.write("root:x:0:\ndserve:x:4242:\n")
+    return root
+
+
+def node_root(base, node_dir, tmp, name):
+    root = os.path.join(tmp, name)
+    shutil.copytree(base, root, symlinks=True)
+    shutil.copytree(os.path.join(node_dir, "etc"), os.path.join(root, "etc"), dirs_exist_ok=True)
+    return root
+
+
+def systemd_checks(out, tmp):
+    if not shutil.which("systemd-analyze") or not shutil.which("systemctl"):
+        skip("systemd", "systemd-analyze or systemctl is not installed")
+        return
+    base = fake_root(tmp)
+    for node in ("gpu001", "cn01"):
+        nd = os.path.join(out, "nodes", node)
+        root = node_root(base, nd, tmp, "r-" + node)
+        unit_dir = os.path.join(root, "etc/systemd/system")
+        units = sorted(u for u in os.listdir(unit_dir) if u.startswith("dfuse-"))
+        check("%s has a dfuse service" % node, len(units) == 1, str(units))
+        for u in units:
+            r = subprocess.run(["systemd-analyze", "verify", "--root=" + root, "/etc/systemd/system/" + u],
+                               capture_output=True, text=True)
+            check("systemd-analyze verify accepts %s/%s" % (node, u), r.returncode == 0 and not r.stderr.strip(),
+                  r.stderr.strip()[:300])
+            r = subprocess.run(["systemctl", "--root=" + root, "preset", u], capture_output=True, text=True)
+            st = subprocess.run(["systemctl", "--root=" + root, "is-enabled", u], capture_output=True, text=True)
+            check("systemctl preset enables %s/%s through 50-dslc-dfuse.preset" % (node, u),
+                  st.stdout.strip() == "enabled", st.stdout + st.stderr)
+        if shutil.which("systemd-tmpfiles"):
+            r = subprocess.run(["systemd-tmpfiles", "--root=" + root, "--create", os.path.join(root, "etc/tmpfiles.d/dslc-dfuse.conf")],
+                               capture_output=True, text=True)
+            mp = os.path.join(root, "mnt/daos/training")
+            ok = r.returncode == 0 and os.path.isdir(mp) and os.stat(mp).st_uid == 4242
+            check("systemd-tmpfiles makes %s's mount point, owned by dserve" % node, ok, r.stderr.strip()[:300])
+        else:
+            skip("tmpfiles", "systemd-tmpfiles is not installed")
+
+
+def escape_differential(dslc, tmp):
+    if not shutil.which("systemd-escape"):
+        skip("escape", "systemd-escape is not installed")
+        return
+    rnd = random.Random(24)
+    alphabet = "abcxyzABZ019._-"
+    paths = []
+    for i in range(120):
+        comps = ["m%d" % i]  # a unique first component: no path inside another
+        for _ in range(rnd.randint(0, 4)):
+            first = rnd.choice("abcXYZ0129_")  # a component starts with neither '.' nor '-'
+            comps.append(first + "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12))))
+        paths.append("/" + "/".join(comps))
+    src = os.path.join(tmp, "escape.dsl")
+    with open(os.path.join(EXAMPLE, "cluster.dsl")) as f:
+        text = f.read()
+    with open(src, "w") as f:
+        f.write(text.replace('include "../hgx-b200/hardware.dsl"', 'include "hardware.dsl"'))
+        for p in paths:
+            f.write("mount %s {\n  container training in tier0\n  on cn01\n  user dserve\n}\n" % p)
+    for x in ("hardware.dsl", "hgx-b200.xml"):
+        shutil.copy(os.path.join(os.path.dirname(HARDWARE), x), tmp)
+    out = os.path.join(tmp, "escape-out")
+    rc, err = build(dslc, src, out)
+    check("a description with 120 more mounts builds", rc == 0, err[-300:])
+    if rc:
+        return
+    units = set(os.listdir(os.path.join(out, "nodes/cn01/etc/systemd/system")))
+    r = subprocess.run(["systemd-escape", "-p", "--suffix=service"] + paths, capture_output=True, text=True)
+    want = {"dfuse-" + n for n in r.stdout.split()}
+    missing = sorted(want - units)
+    check("120 unit names are dfuse- + systemd-escape -p of their paths", not missing and len(want) == 120,
+          "missing: %s" % missing[:3])
+    # each unit mounts its own path: the name leads back to it
+    bad = []
+    for u in sorted(want & units):
+        with open(os.path.join(out, "nodes/cn01/etc/systemd/system", u)) as f:
+            body = f.read()
+        m = re.search(r"^ExecStart=/usr/bin/dfuse .*-- (\S+) tier0 training$", body, re.M)
+        back = subprocess.run(["systemd-escape", "-p", "-u", u[len("dfuse-"):-len(".service")]],
+                              capture_output=True, text=True).stdout.strip()
+        if not m or m.group(1) != back:
+            bad.append(u)
+    check("every unit's ExecStart mounts the path its name unescapes to", not bad, str(bad[:3]))
+
+
+def agent_checks(out):
+    hw = open(HARDWARE).read()
+    nics = {}  # storage NIC -> (numa, rdma), from the node type
+    numa = None
+    for line in hw.splitlines():
+        m = re.match(r"\s*numa (\d+) \{", line)
+        if m:
+            numa = int(m.group(1))
+        m = re.match(r"\s*nic\s+(\S+) pci \S+ role storage rdma (\S+)", line)
+        if m:
+            nics[m.group(1)] = (numa, m.group(2))
+    for node in ("cn01", "cn04"):
+        d = os.path.join(out, "nodes", node)
+        check("client-only %s has no daos_server.yml" % node, not os.path.exists(os.path.join(d, "etc/daos/daos_server.yml")))
+        with open(os.path.join(d, "etc/daos/daos_agent.yml")) as f:
+            doc = yaml.safe_load(f)
+        check("%s's daos_agent.yml has only DAOS agent keys" % node, set(doc) <= AGENT_KEYS, str(set(doc) - AGENT_KEYS))
+        check("%s's transport_config has only DAOS's keys" % node, set(doc.get("transport_config", {})) <= TRANSPORT_KEYS)
+        seen = {}
+        for e in doc.get("fabric_ifaces", []):
+            ok = set(e) == {"numa_node", "devices"} and isinstance(e["numa_node"], int)
+            for dev in e.get("devices", []):
+                ok = ok and set(dev) == {"iface", "domain"}
+                seen[dev.get("iface")] = (e.get("numa_node"), dev.get("domain"))
+            check("%s fabric_ifaces entry for NUMA %s has DAOS's shape" % (node, e.get("numa_node")), ok, str(e))
+        check("%s's agent pins each NUMA node to its own storage NICs" % node, seen == nics, "%s vs %s" % (seen, nics))
+
+
+def nccl_checks(out):
+    storage = sorted(re.findall(r"role storage rdma (\S+)", open(HARDWARE).read()))
+    for node in ("gpu001", "gpu007"):
+        p = os.path.join(out, "nodes", node, "etc/nccl.conf")
+        check("%s has etc/nccl.conf" % node, os.path.exists(p))
+        if not os.path.exists(p):
+            continue
+        lines = [l for l in open(p).read().splitlines() if l and not l.startswith("#")]
+        check("%s nccl.conf lines are NCCL_<NAME>=<value>" % node,
+              all(re.match(r"^NCCL_[A-Z0-9_]+=\S+$", l) for l in lines), str(lines))
+        hca = dict(l.split("=", 1) for l in lines).get("NCCL_IB_HCA", "")
+        check("%s NCCL_IB_HCA is a list NCCL parses" % node, bool(HCA_LIST.match(hca)), hca)
+        check("%s NCCL_IB_HCA excludes exactly the storage NICs' devices" % node,
+              hca.startswith("^=") and sorted(hca[2:].split(",")) == storage, hca)
+    check("client-only nodes get no nccl.conf", not os.path.exists(os.path.join(out, "nodes/cn01/etc/nccl.conf")))
+
+
+def fuse_conf_checks(out):
+    for node in ("gpu001", "cn02"):
+        p = os.path.join(out, "nodes", node, "etc/fuse.conf")
+        ok = os.path.exists(p) and "user_allow_other" in open(p).read().split()
+        check("%s (multi-user mount) has fuse.conf with user_allow_other" % node, ok)
+    il = os.path.join(out, "nodes/cn01/etc/profile.d/dslc-daos-intercept.sh")
+    gpu_il = os.path.join(out, "nodes/gpu001/etc/profile.d/dslc-daos-intercept.sh")
+    check("intercept goes to the client nodes' mount only", os.path.exists(il) and not os.path.exists(gpu_il))
+    if os.path.exists(il) and shutil.which("sh"):
+        r = subprocess.run(["sh", "-c", ". %s; . %s; printf %%s \"$LD_PRELOAD\"" % (il, il)], capture_output=True,
+                           text=True, env={"LD_PRELOAD": "libfoo.so"})
+        check("sourcing the profile.d file twice preloads libpil4dfs once, before what was there",
+              r.stdout == "libpil4dfs.so:libfoo.so", r.stdout + r.stderr)
+
+
+def main():
+    dslc = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        rc, err = build(dslc, os.path.join(EXAMPLE, "cluster.dsl"), out)
+        check("the reference example builds", rc == 0, err[-300:])
+        if rc == 0:
+            agent_checks(out)
+            nccl_checks(out)
+            fuse_conf_checks(out)
+            systemd_checks(out, tmp)
+        escape_differential(dslc, tmp)
+    print("clients: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+main()
