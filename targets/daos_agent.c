@@ -5,52 +5,61 @@
 #include "targets.h"
 #include "yaml_out.h"
 
+/* The NICs the agent lists: a server's engine NICs, or a client-only
+ * node's fabric NICs (placement chose both; a plan has one kind), each
+ * with its NUMA node; both lists are in NUMA node order. */
+static int agent_nic_count(const node_plan *p)
+{
+	return p->client ? p->nclient_nics : p->nengines;
+}
+
+static const nic_desc *agent_nic(const node_plan *p, int i)
+{
+	return p->client ? p->client_nics[i] : p->engines[i].nic;
+}
+
+static int agent_numa(const node_plan *p, int i)
+{
+	return p->client ? p->client_nics[i]->numa : p->engines[i].numa;
+}
+
 /* One fabric_ifaces entry: a NUMA node (by OS index: the agent matches a
  * client's NUMA node that way, hwloc/provider.go findNUMANodeWithCPUSet,
- * unlike the engine) and its NICs. */
-static void numa_ifaces(yaml_out *y, const node_plan *p, int numa, const nic_desc *const *nics, int n)
+ * unlike the engine) and its NICs [from, to). */
+static void numa_ifaces(yaml_out *y, const node_plan *p, int from, int to)
 {
 	yo_map(y);
-	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[numa].os_index);
+	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[agent_numa(p, from)].os_index);
 	yo_key(y, K_AGENT_DEVICES);
 	yo_seq(y);
-	for (int i = 0; i < n; i++) {
+	for (int i = from; i < to; i++) {
+		const nic_desc *n = agent_nic(p, i);
 		yo_map(y);
-		yo_kstr(y, K_AGENT_IFACE, nics[i]->name);
-		yo_kstr(y, K_AGENT_DOMAIN, nics[i]->rdma);
+		yo_kstr(y, K_AGENT_IFACE, n->name);
+		yo_kstr(y, K_AGENT_DOMAIN, n->rdma);
 		yo_map_end(y);
 	}
 	yo_seq_end(y);
 	yo_map_end(y);
 }
 
-/* fabric_ifaces pins each NUMA node's clients to its local NICs: a server's
- * engine NICs, a client-only node's fabric NICs (placement chose both);
- * written only when every NIC's RDMA device (domain) is known. */
+/* fabric_ifaces pins each NUMA node's clients to its local NICs; written
+ * only when every NIC's RDMA device (domain) is known. */
 static void fabric_ifaces(yaml_out *y, const node_plan *p)
 {
-	const nic_desc *nics[MODEL_MAX_NUMA * 8];
-	int numa[MODEL_MAX_NUMA * 8], n = 0;
-	for (int i = 0; i < p->nengines && n < MODEL_MAX_NUMA * 8; i++, n++) {
-		nics[n] = p->engines[i].nic;
-		numa[n] = p->engines[i].numa;
-	}
-	for (int i = 0; i < p->nclient_nics && n < MODEL_MAX_NUMA * 8; i++, n++) {
-		nics[n] = p->client_nics[i];
-		numa[n] = p->client_nics[i]->numa;
-	}
+	int n = agent_nic_count(p);
 	for (int i = 0; i < n; i++)
-		if (!nics[i] || !nics[i]->rdma)
+		if (!agent_nic(p, i) || !agent_nic(p, i)->rdma)
 			return;
 	if (!n)
 		return;
 	yo_key(y, K_AGENT_FABRIC_IFACES);
 	yo_seq(y);
 	for (int i = 0; i < n;) {
-		int j = i;
-		while (j < n && numa[j] == numa[i])
+		int j = i + 1;
+		while (j < n && agent_numa(p, j) == agent_numa(p, i))
 			j++;
-		numa_ifaces(y, p, numa[i], nics + i, j - i);
+		numa_ifaces(y, p, i, j);
 		i = j;
 	}
 	yo_seq_end(y);

@@ -55,20 +55,29 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if $DSLC build examples/hgx-b200/cluster.dsl -o "$tmp/out" 2>"$tmp/log"; then
+# golden_tree EXAMPLE WHAT SUBSET: builds examples/EXAMPLE, keeps what the
+# function SUBSET copies from the tree ($1) into $2, and compares it with
+# (or, in update mode, writes it to) tests/golden/build/EXAMPLE
+golden_tree() {
+	local out="$tmp/$1" kept="$tmp/$1-kept"
+	if ! $DSLC build "examples/$1/cluster.dsl" -o "$out" 2>"$tmp/log"; then
+		cat "$tmp/log"
+		result "build of examples/$1" 1
+		return
+	fi
+	"$3" "$out" "$kept"
 	if [ "$MODE" = update ]; then
-		rm -rf tests/golden/build/hgx-b200
+		rm -rf "tests/golden/build/$1"
 		mkdir -p tests/golden/build
-		cp -r "$tmp/out" tests/golden/build/hgx-b200
+		cp -r "$kept" "tests/golden/build/$1"
 	else
-		diff -r "$tmp/out" tests/golden/build/hgx-b200 >"$tmp/diff" 2>&1
-		result "build tree of examples/hgx-b200" $?
+		diff -r "$kept" "tests/golden/build/$1" >"$tmp/diff" 2>&1
+		result "build tree of examples/$1$2" $?
 		head -30 "$tmp/diff"
 	fi
-else
-	cat "$tmp/log"
-	result "build of examples/hgx-b200" 1
-fi
+}
+whole_tree() { cp -r "$1" "$2"; }
+golden_tree hgx-b200 "" whole_tree
 # the same example in the Kubernetes model: the DaemonSet groups, and the host
 # files that differ from the systemd model, of a node of each group (the rest
 # of the tree is the reference example's, pinned above)
@@ -82,39 +91,16 @@ k8s_subset() { # build dir -> subset dir
 			while read -r f; do mkdir -p "$2/nodes/$n/$(dirname "$f")"; cp -p "$f" "$2/nodes/$n/$f"; done)
 	done
 }
-if $DSLC build examples/hgx-b200-k8s/cluster.dsl -o "$tmp/k8s" 2>"$tmp/log"; then
-	k8s_subset "$tmp/k8s" "$tmp/k8s-subset"
-	if [ "$MODE" = update ]; then
-		rm -rf tests/golden/build/hgx-b200-k8s
-		cp -r "$tmp/k8s-subset" tests/golden/build/hgx-b200-k8s
-	else
-		diff -r "$tmp/k8s-subset" tests/golden/build/hgx-b200-k8s >"$tmp/diff" 2>&1
-		result "build tree of examples/hgx-b200-k8s (cluster/ and the pod host files)" $?
-		head -30 "$tmp/diff"
-	fi
-else
-	cat "$tmp/log"
-	result "build of examples/hgx-b200-k8s" 1
-fi
+golden_tree hgx-b200-k8s " (cluster/ and the pod host files)" k8s_subset
 # the reference with its clients: every file of a client-only node (cn01),
 # and the client files of a converged node (gpu001; its other files are the
 # reference's, pinned above)
-if $DSLC build examples/hgx-b200-clients/cluster.dsl -o "$tmp/cl" 2>"$tmp/log"; then
-	mkdir -p "$tmp/cl-subset/nodes/gpu001/etc"
-	cp -r "$tmp/cl/nodes/cn01" "$tmp/cl-subset/nodes/"
-	(cd "$tmp/cl/nodes/gpu001/etc" && cp -r systemd/system systemd/system-preset tmpfiles.d fuse.conf nccl.conf \
-		daos "$tmp/cl-subset/nodes/gpu001/etc/")
-	if [ "$MODE" = update ]; then
-		rm -rf tests/golden/build/hgx-b200-clients
-		cp -r "$tmp/cl-subset" tests/golden/build/hgx-b200-clients
-	else
-		diff -r "$tmp/cl-subset" tests/golden/build/hgx-b200-clients >"$tmp/diff" 2>&1
-		result "build tree of examples/hgx-b200-clients (gpu001 and cn01)" $?
-		head -30 "$tmp/diff"
-	fi
-else
-	cat "$tmp/log"
-	result "build of examples/hgx-b200-clients" 1
-fi
+clients_subset() { # build dir -> subset dir
+	mkdir -p "$2/nodes/gpu001/etc"
+	cp -r "$1/nodes/cn01" "$2/nodes/"
+	(cd "$1/nodes/gpu001/etc" && cp -r systemd/system systemd/system-preset tmpfiles.d fuse.conf nccl.conf \
+		daos "$2/nodes/gpu001/etc/")
+}
+golden_tree hgx-b200-clients " (gpu001 and cn01)" clients_subset
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
 tests_end

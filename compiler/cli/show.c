@@ -91,10 +91,8 @@ static void show_client_text(const model *m, const node *nd, FILE *out)
 			fprintf(out, "%s %s (NUMA %d)", i ? "," : "", p->client_nics[i]->name, p->client_nics[i]->numa);
 		fprintf(out, "%s\n", p->nclient_nics ? "" : " none (the agent picks)");
 	}
-	size_t n;
-	const mount_spec **mts = clients_mounts_of(m, (size_t)(nd - m->nodes), &n);
-	for (size_t i = 0; i < n; i++) {
-		const mount_spec *mt = mts[i];
+	const mount_spec *mt;
+	for (size_t k = 0; (mt = clients_next_mount(m, (size_t)(nd - m->nodes), &k));) {
 		fprintf(out, "  dfuse %s: container %s of pool %s, %s as %s%s%s%s\n", mt->path, mt->container, mt->pool,
 			unit_name(m->ar, mt->path), mt->user.set ? mt->user.v : "root",
 			mt->multi_user.set && mt->multi_user.v ? ", multi-user" : "", mt->intercept.set ? ", lib" : "",
@@ -115,16 +113,14 @@ static json_t *client_json(const model *m, const node *nd)
 		json_array_append_new(nics, json_pack("{s:s, s:i}", "iface", p->client_nics[i]->name, "numa",
 						       p->client_nics[i]->numa));
 	json_object_set_new(o, "agent_nics", nics);
-	size_t n;
-	const mount_spec **mts = clients_mounts_of(m, (size_t)(nd - m->nodes), &n);
+	const mount_spec *mt;
 	json_t *mounts = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(mounts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s?}", "path", mts[i]->path,
-							"pool", mts[i]->pool, "container", mts[i]->container, "unit",
-							unit_name(m->ar, mts[i]->path), "user",
-							mts[i]->user.set ? mts[i]->user.v : "root", "multi_user",
-							mts[i]->multi_user.set && mts[i]->multi_user.v, "intercept",
-							mts[i]->intercept.set ? mts[i]->intercept.v : NULL));
+	for (size_t k = 0; (mt = clients_next_mount(m, (size_t)(nd - m->nodes), &k));)
+		json_array_append_new(mounts, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s?}", "path", mt->path, "pool",
+							mt->pool, "container", mt->container, "unit",
+							unit_name(m->ar, mt->path), "user", mt->user.set ? mt->user.v : "root",
+							"multi_user", mt->multi_user.set && mt->multi_user.v, "intercept",
+							mt->intercept.set ? mt->intercept.v : NULL));
 	json_object_set_new(o, "mounts", mounts);
 	const char *hca = clients_nccl_hca(m->ar, nd->spec);
 	json_object_set_new(o, "nccl_ib_hca", hca ? json_string(hca) : json_null());

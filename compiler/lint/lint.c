@@ -6,7 +6,6 @@
 #include <strings.h>
 
 #include "compiler/base/value.h"
-#include "compiler/model/kw.h"
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
@@ -225,11 +224,7 @@ static void lint_cluster(model *m)
 			diag_help(dc, d, "name nodes with engines in access_points");
 		}
 		if (!apn && !m->nodes_incomplete) {
-			const char *names[1024];
-			size_t n = 0;
-			for (size_t k = 0; k < m->nnodes && n < 1024; k++)
-				names[n++] = m->nodes[k].host;
-			const char *sug = kw_suggest(ap->host, names, n);
+			const char *sug = model_suggest_node(m, ap->host);
 			diag *d = diag_report(dc, R_ACCESS_POINTS_UNKNOWN, ap->loc, "access point %s is not a node of the cluster",
 					      ap->host);
 			if (sug)

@@ -346,6 +346,12 @@ static inline bool spec_in_pods(const node_spec *s)
 /* Resolves the AST into the model. Findings go to dc. */
 void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
 node *model_node(const model *m, const char *host);
+/* "Did you mean" among the node names (the first 1,024) and the pool names
+ * (the first 256); NULL when nothing is close. */
+const char *model_suggest_node(const model *m, const char *host);
+const char *model_suggest_pool(const model *m, const char *name);
+/* Reports a reference to a pool that is not defined, at loc. */
+void model_unknown_pool(model *m, const char *name, src_loc loc);
 hardware *model_hardware(const model *m, const char *name);
 void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc);
 /* The engine on NUMA node n, writable: this spec's own copy. */

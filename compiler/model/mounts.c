@@ -98,11 +98,7 @@ void top_mount(kw_ctx *k)
 
 static void unknown_host(model *m, const char *host, src_loc loc)
 {
-	const char *names[1024];
-	size_t n = 0;
-	for (size_t k = 0; k < m->nnodes && n < 1024; k++)
-		names[n++] = m->nodes[k].host;
-	const char *sug = kw_suggest(host, names, n);
+	const char *sug = model_suggest_node(m, host);
 	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, loc, "mount on %s: not a node of the cluster", host);
 	if (sug)
 		diag_help(m->dc, d, "did you mean '%s'?", sug);
@@ -142,16 +138,7 @@ static void resolve_hosts(model *m, mount_spec *mt)
 static void resolve_container(model *m, mount_spec *mt)
 {
 	if (!strmap_get(&m->pool_index, mt->pool)) {
-		const char *names[256];
-		size_t n = 0;
-		for (size_t i = 0; i < m->npools && n < 256; i++)
-			names[n++] = m->pools[i]->name;
-		const char *sug = kw_suggest(mt->pool, names, n);
-		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, mt->pool_loc, "no pool named '%s'", mt->pool);
-		if (sug)
-			diag_help(m->dc, d, "did you mean '%s'?", sug);
-		else
-			diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", mt->pool);
+		model_unknown_pool(m, mt->pool, mt->pool_loc);
 		return;
 	}
 	const char *key = arena_printf(m->ar, "%s\x1f%s", mt->pool, mt->container);

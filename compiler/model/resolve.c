@@ -61,6 +61,34 @@ node *model_node(const model *m, const char *host)
 	return idx ? &m->nodes[idx - 1] : NULL;
 }
 
+const char *model_suggest_node(const model *m, const char *host)
+{
+	const char *names[1024];
+	size_t n = 0;
+	for (size_t k = 0; k < m->nnodes && n < 1024; k++)
+		names[n++] = m->nodes[k].host;
+	return kw_suggest(host, names, n);
+}
+
+const char *model_suggest_pool(const model *m, const char *name)
+{
+	const char *names[256];
+	size_t n = 0;
+	for (size_t i = 0; i < m->npools && n < 256; i++)
+		names[n++] = m->pools[i]->name;
+	return kw_suggest(name, names, n);
+}
+
+void model_unknown_pool(model *m, const char *name, src_loc loc)
+{
+	const char *sug = model_suggest_pool(m, name);
+	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, loc, "no pool named '%s'", name);
+	if (sug)
+		diag_help(m->dc, d, "did you mean '%s'?", sug);
+	else
+		diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", name);
+}
+
 hardware *model_hardware(const model *m, const char *name)
 {
 	hardware *hw = strmap_get(&m->name_index, name);
@@ -303,11 +331,7 @@ static void override_node(resolver *r, pending_nodes *pn, const char *host, src_
 		if (!ctx->spec_for_new) {
 			if (pn->profile)
 				return; /* the profile itself was reported */
-			const char *names[1024];
-			size_t n = 0;
-			for (size_t k = 0; k < r->m->nnodes && n < 1024; k++)
-				names[n++] = r->m->nodes[k].host;
-			const char *sug = kw_suggest(host, names, n);
+			const char *sug = model_suggest_node(r->m, host);
 			diag *d = diag_report(r->dc, R_UNKNOWN_NAME, loc, "%s is not a node of any nodes block", host);
 			if (sug)
 				diag_help(r->dc, d, "did you mean '%s'? A new node needs a profile: `node %s : <profile> { }`",

@@ -5,14 +5,14 @@
 
 #include "compiler/base/buf.h"
 
-const mount_spec **clients_mounts_of(const model *m, size_t i, size_t *n)
+const mount_spec *clients_next_mount(const model *m, size_t i, size_t *k)
 {
-	const mount_spec **out = arena_alloc(m->ar, (m->nmounts ? m->nmounts : 1) * sizeof(*out));
-	*n = 0;
-	for (size_t k = 0; k < m->nmounts; k++)
-		if (m->mounts[k]->container_set && mount_on(m->mounts[k], i))
-			out[(*n)++] = m->mounts[k];
-	return out;
+	while (*k < m->nmounts) {
+		const mount_spec *mt = m->mounts[(*k)++];
+		if (mt->container_set && mount_on(mt, i))
+			return mt;
+	}
+	return NULL;
 }
 
 static bool has_role(const nic_desc *n, const char *role)

@@ -5,9 +5,11 @@
 
 #include "place.h"
 
-/* The mounts of node i (an index of model.nodes), in description order;
- * *n of them, in the arena. */
-const mount_spec **clients_mounts_of(const model *m, size_t i, size_t *n);
+/* The mounts of node i (an index of model.nodes), in description order,
+ * without a list per node (targets ask for them once per file):
+ *   for (size_t k = 0; (mt = clients_next_mount(m, i, &k));)
+ * gives the next mount at or after model.mounts[*k], NULL past the last. */
+const mount_spec *clients_next_mount(const model *m, size_t i, size_t *k);
 
 /* etc/nccl.conf's NCCL_IB_HCA for a spec, or NULL when it gets none (nccl
  * off, or unset and no compute NIC described) or no list can be made

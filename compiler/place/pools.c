@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "compiler/base/value.h"
-#include "compiler/model/kw.h"
 #include "compiler/model/oclass.h"
 #include "place.h"
 
@@ -252,18 +251,8 @@ static void plan_container(model *m, container_spec *c, fleet f)
 	c->in_pool = strmap_get(&m->pool_index, c->pool);
 	if (c->in_pool)
 		ARENA_PUSH(m->ar, c->in_pool->members, c->in_pool->nmembers, c->in_pool->members_cap, c);
-	if (!c->in_pool) {
-		const char *names[256];
-		size_t n = 0;
-		for (size_t i = 0; i < m->npools && n < 256; i++)
-			names[n++] = m->pools[i]->name;
-		const char *sug = kw_suggest(c->pool, names, n);
-		diag *d = diag_report(m->dc, R_UNKNOWN_NAME, c->pool_loc, "no pool named '%s'", c->pool);
-		if (sug)
-			diag_help(m->dc, d, "did you mean '%s'?", sug);
-		else
-			diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", c->pool);
-	}
+	if (!c->in_pool)
+		model_unknown_pool(m, c->pool, c->pool_loc);
 	cp->label = c->label.set ? c->label.v : c->name;
 	check_label(m, cp->label, c->label.set ? c->label.loc : c->name_loc, "container");
 	char *type = arena_strdup(m->ar, c->type.set ? c->type.v : "posix");
