@@ -5,35 +5,17 @@
 #include "targets.h"
 #include "yaml_out.h"
 
-/* The NICs the agent lists: a server's engine NICs, or a client-only
- * node's fabric NICs (placement chose both; a plan has one kind), each
- * with its NUMA node; both lists are in NUMA node order. */
-static int agent_nic_count(const node_plan *p)
-{
-	return p->client ? p->nclient_nics : p->nengines;
-}
-
-static const nic_desc *agent_nic(const node_plan *p, int i)
-{
-	return p->client ? p->client_nics[i] : p->engines[i].nic;
-}
-
-static int agent_numa(const node_plan *p, int i)
-{
-	return p->client ? p->client_nics[i]->numa : p->engines[i].numa;
-}
-
 /* One fabric_ifaces entry: a NUMA node (by OS index: the agent matches a
  * client's NUMA node that way, hwloc/provider.go findNUMANodeWithCPUSet,
  * unlike the engine) and its NICs [from, to). */
 static void numa_ifaces(yaml_out *y, const node_plan *p, int from, int to)
 {
 	yo_map(y);
-	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[agent_numa(p, from)].os_index);
+	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[place_fabric_numa(p, from)].os_index);
 	yo_key(y, K_AGENT_DEVICES);
 	yo_seq(y);
 	for (int i = from; i < to; i++) {
-		const nic_desc *n = agent_nic(p, i);
+		const nic_desc *n = place_fabric_nic(p, i);
 		yo_map(y);
 		yo_kstr(y, K_AGENT_IFACE, n->name);
 		yo_kstr(y, K_AGENT_DOMAIN, n->rdma);
@@ -47,9 +29,9 @@ static void numa_ifaces(yaml_out *y, const node_plan *p, int from, int to)
  * only when every NIC's RDMA device (domain) is known. */
 static void fabric_ifaces(yaml_out *y, const node_plan *p)
 {
-	int n = agent_nic_count(p);
+	int n = place_fabric_nic_count(p);
 	for (int i = 0; i < n; i++)
-		if (!agent_nic(p, i) || !agent_nic(p, i)->rdma)
+		if (!place_fabric_nic(p, i) || !place_fabric_nic(p, i)->rdma)
 			return;
 	if (!n)
 		return;
@@ -57,7 +39,7 @@ static void fabric_ifaces(yaml_out *y, const node_plan *p)
 	yo_seq(y);
 	for (int i = 0; i < n;) {
 		int j = i + 1;
-		while (j < n && agent_numa(p, j) == agent_numa(p, i))
+		while (j < n && place_fabric_numa(p, j) == place_fabric_numa(p, i))
 			j++;
 		numa_ifaces(y, p, i, j);
 		i = j;
@@ -87,7 +69,7 @@ bool daos_agent_yaml(const model *m, const node_spec *s, buf *out)
 	yo_seq_end(&y);
 	yo_kint(&y, K_AGENT_PORT, c->port.set ? c->port.v : 10001);
 	transport_out(&y, m, false);
-	yo_kstr(&y, K_AGENT_RUNTIME_DIR, "/var/run/daos_agent");
+	yo_kstr(&y, K_AGENT_RUNTIME_DIR, AGENT_RUNTIME_DIR);
 	yo_kstr(&y, K_AGENT_LOG_FILE, "/var/log/daos/daos_agent.log");
 	yo_kstr(&y, K_AGENT_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
 	/* a restarted agent pod must not evict every local pool handle (its

@@ -59,6 +59,13 @@ static int group_of(const model *m, kube_group **gs, size_t *n, size_t *cap, str
 	return (int)*n;
 }
 
+/* Whether a spec's nodes run DAOS in pods (servers, or a client-only
+ * node's agent) and can be rendered. */
+static bool in_pods(const node_spec *s)
+{
+	return s->plan && s->plan->ok && spec_in_pods(s);
+}
+
 static const kube_layout *layout(const model *m)
 {
 	if (m->kube_layout)
@@ -69,11 +76,14 @@ static const kube_layout *layout(const model *m)
 	strmap_init(&as, m->ar);
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_spec *s = m->specs[i];
-		if (!kube_plan_of(m, s))
+		if (!in_pods(s))
 			continue;
-		s->plan->kube_server = group_of(m, &l->server, &l->nserver, &l->server_cap, &ss, s, true);
+		if (kube_plan_of(m, s)) { /* a client-only node has no daos-server */
+			s->plan->kube_server = group_of(m, &l->server, &l->nserver, &l->server_cap, &ss, s, true);
+			l->failed |= !s->plan->kube_server;
+		}
 		s->plan->kube_agent = group_of(m, &l->agent, &l->nagent, &l->agent_cap, &as, s, false);
-		l->failed |= !s->plan->kube_server || !s->plan->kube_agent;
+		l->failed |= !s->plan->kube_agent;
 	}
 	((model *)m)->kube_layout = l; /* a cache: the model's content is unchanged */
 	return l;
@@ -299,7 +309,7 @@ static void resources(yaml_out *y, const model *m, const node_plan *p, const kub
 		yo_kv(y, "memory", server ? yo_quantity(a, kp->memory) : "1Gi");
 		if (server)
 			yo_kv(y, kp->hugepage_resource, yo_quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
-		for (int i = 0; i < p->nengines; i++)
+		for (int i = 0; i < place_fabric_nic_count(p); i++)
 			yo_kv(y, arena_printf(a, "%s_e%d", rdma, i), "1");
 		if (server && kp->nvmes)
 			yo_kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
@@ -423,13 +433,13 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	mount(y, "config", "/etc/daos/daos_agent.yml", "daos_agent.yml", true);
 	if (secure(m))
 		mount(y, "certs", "/etc/daos/certs", NULL, true);
-	mount(y, "socket", "/var/run/daos_agent", NULL, false);
+	mount(y, "socket", AGENT_RUNTIME_DIR, NULL, false);
 	mount(y, "logs", "/var/log/daos", NULL, false);
 	/* DAOS 2.6 resolves client uids to names inside the agent */
 	mount(y, "passwd", "/etc/passwd", NULL, true);
 	mount(y, "group", "/etc/group", NULL, true);
 	volumes_begin(y, m, name, false);
-	host_path(y, "socket", "/var/run/daos_agent", "DirectoryOrCreate"); /* = runtime_dir, for client pods */
+	host_path(y, "socket", AGENT_RUNTIME_DIR, "DirectoryOrCreate"); /* for client pods */
 	host_path(y, "logs", "/var/log/daos", "DirectoryOrCreate");
 	host_path(y, "passwd", "/etc/passwd", "File");
 	host_path(y, "group", "/etc/group", "File");
@@ -481,33 +491,34 @@ static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
 
 /* The device plugins' configurations, as ConfigMaps in kube-system:
  * k8s-rdma-shared-dev-plugin (config.json, pkg/types/types.go UserConfigList)
- * with one resource per engine index selecting that engine's NICs, and
+ * with one resource per fabric NIC index (engine i's NIC on a server, the
+ * i-th client NIC on a client-only node) selecting those NICs, and
  * squat/generic-device-plugin (config.yaml, config.go) with one device per
  * IOMMU group of a drive bound to vfio-pci, with /dev/vfio/vfio. */
 static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
 {
 	(void)g;
-	const kube_layout *l = layout(m);
 	const char *rdma = kube_rdma_resource(m), *slash = strchr(rdma, '/');
-	int engines = 0;
-	for (size_t i = 0; i < l->nserver; i++)
-		engines = l->server[i].spec->plan->nengines > engines ? l->server[i].spec->plan->nengines : engines;
+	int nics = 0;
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (in_pods(m->specs[i]) && place_fabric_nic_count(m->specs[i]->plan) > nics)
+			nics = place_fabric_nic_count(m->specs[i]->plan);
 	buf js;
 	buf_init(&js);
 	buf_puts(&js, "{\n  \"periodicUpdateInterval\": 300,\n  \"configList\": [");
-	for (int e = 0; e < engines; e++) {
+	for (int e = 0; e < nics; e++) {
 		buf_printf(&js, "%s\n    {\n      \"resourceName\": \"%s_e%d\",\n      \"resourcePrefix\": \"%.*s\",\n"
 			   "      \"rdmaHcaMax\": 64,\n      \"selectors\": {\"ifNames\": [", e ? "," : "", slash + 1, e,
 			   (int)(slash - rdma), rdma);
 		strmap seen;
 		strmap_init(&seen, m->ar);
 		int n = 0;
-		for (size_t i = 0; i < l->nserver; i++) {
-			const node_plan *p = l->server[i].spec->plan;
-			if (e >= p->nengines || strmap_get(&seen, p->engines[e].nic->name))
+		for (size_t i = 0; i < m->nspecs; i++) {
+			const node_plan *p = m->specs[i]->plan;
+			if (!in_pods(m->specs[i]) || e >= place_fabric_nic_count(p) || strmap_get(&seen, place_fabric_nic(p, e)->name))
 				continue;
-			strmap_put(&seen, p->engines[e].nic->name, (void *)1);
-			buf_printf(&js, "%s\"%s\"", n++ ? ", " : "", p->engines[e].nic->name);
+			strmap_put(&seen, place_fabric_nic(p, e)->name, (void *)1);
+			buf_printf(&js, "%s\"%s\"", n++ ? ", " : "", place_fabric_nic(p, e)->name);
 		}
 		buf_puts(&js, "]}\n    }");
 	}
@@ -554,6 +565,77 @@ static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 }
 
+/* The client pod template of an agent group (facts, section 5): what a
+ * training pod on the group's nodes needs to reach DAOS through libdfs or
+ * pydaos. A PodTemplate is an object the API server validates and
+ * `kubectl get podtemplate` shows; a job copies its spec. No dfuse here:
+ * FUSE in a pod needs /dev/fuse and SYS_ADMIN, and sharing the mount needs
+ * privileged Bidirectional propagation (pkg/apis/core/validation). */
+static void client_template(yaml_out *y, const model *m, const kube_group *g)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const node_plan *p = g->spec->plan;
+	yo_map(y);
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "PodTemplate");
+	metadata(y, m, arena_printf(m->ar, "daos-client-%s", g->digest), "daos-client", LABEL_AGENT, g->digest);
+	km(y, "template");
+	km(y, "metadata");
+	km(y, "labels");
+	yo_kv(y, "app.kubernetes.io/name", "daos-client");
+	yo_map_end(y);
+	yo_map_end(y);
+	km(y, "spec");
+	km(y, "nodeSelector"); /* the nodes whose agent has this file */
+	yo_kv(y, LABEL_AGENT, g->digest);
+	yo_map_end(y);
+	/* the agent's fabric interfaces are the host's: the client must see the same */
+	kb(y, "hostNetwork", true);
+	yo_kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
+	ks_(y, "containers");
+	yo_map(y);
+	yo_kv(y, "name", "training");
+	yo_kv(y, "image", ks->client_image.set ? ks->client_image.v : ks->image.v);
+	ks_(y, "env");
+	yo_map(y);
+	/* the client library reads no config file: this is where it looks
+	 * for the agent's socket (src/include/daos/agent.h) */
+	yo_kv(y, "name", "DAOS_AGENT_DRPC_DIR");
+	yo_kv(y, "value", AGENT_RUNTIME_DIR);
+	yo_map_end(y);
+	yo_seq_end(y);
+	/* the storage NICs only: CPU and memory are the job's to choose; a
+	 * limit alone sets the request of an extended resource */
+	km(y, "resources");
+	km(y, "limits");
+	for (int i = 0; i < place_fabric_nic_count(p); i++)
+		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+	yo_map_end(y);
+	yo_map_end(y);
+	ks_(y, "volumeMounts");
+	mount(y, "daos-agent-socket", AGENT_RUNTIME_DIR, NULL, true);
+	yo_seq_end(y);
+	yo_map_end(y); /* the container */
+	yo_seq_end(y);
+	ks_(y, "volumes");
+	host_path(y, "daos-agent-socket", AGENT_RUNTIME_DIR, "Directory"); /* the agent pod made it */
+	yo_seq_end(y);
+	yo_map_end(y); /* spec */
+	yo_map_end(y); /* template */
+	yo_map_end(y);
+}
+
+/* What the template cannot say: the pod API has no rlimits. */
+static void client_header(const model *m, const kube_group *g, buf *out)
+{
+	buf_printf(out, "# Generated by dslc for system %s: the pod template of a DAOS client on the nodes\n"
+			"# labeled %s=%s. Copy its template into a training job: the agent\n"
+			"# socket (read-only), host networking and the storage NICs' RDMA resources. Memory\n"
+			"# locking comes from the node: containerd runs with LimitMEMLOCK=infinity (dslc's\n"
+			"# etc/systemd/system/containerd.service.d/50-dslc.conf); a pod cannot raise it.\n",
+		   m->cluster.name, LABEL_AGENT, g->digest);
+}
+
 static bool label_script(const model *m, const kube_layout *l, buf *out)
 {
 	buf_printf(out, "#!/bin/sh\n"
@@ -566,10 +648,14 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
 		const node_plan *p = nd->spec->plan;
-		if (!p || !p->kube_server || !spec_in_pods(nd->spec))
+		if (!p || !p->kube_agent || !spec_in_pods(nd->spec))
 			continue;
-		buf_printf(out, "kubectl \"$@\" label node --overwrite %s %s=%s %s=%s\n", nd->host, LABEL_SERVER,
-			   l->server[p->kube_server - 1].digest, LABEL_AGENT, l->agent[p->kube_agent - 1].digest);
+		buf_printf(out, "kubectl \"$@\" label node --overwrite %s", nd->host);
+		if (p->kube_server)
+			buf_printf(out, " %s=%s", LABEL_SERVER, l->server[p->kube_server - 1].digest);
+		else /* a client-only node: off any daos-server DaemonSet it was on */
+			buf_printf(out, " %s-", LABEL_SERVER);
+		buf_printf(out, " %s=%s\n", LABEL_AGENT, l->agent[p->kube_agent - 1].digest);
 	}
 	return true;
 }
@@ -583,6 +669,8 @@ static bool kustomization(const kube_layout *l, buf *out)
 		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
 	for (size_t i = 0; i < l->nagent; i++)
 		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
+	for (size_t i = 0; i < l->nagent; i++)
+		buf_printf(out, "- daos-client-%s.yaml\n", l->agent[i].digest);
 	return true;
 }
 
@@ -590,7 +678,7 @@ target_result target_kubernetes(const model *m, target_file *tf)
 {
 	bool any = false;
 	for (size_t i = 0; i < m->nspecs && !any; i++)
-		any = kube_plan_of(m, m->specs[i]) != NULL;
+		any = in_pods(m->specs[i]);
 	if (!any || !m->cluster.kube.image.set || !m->cluster.kube.uid.set)
 		return TARGET_SKIP;
 	const kube_layout *l = layout(m);
@@ -612,6 +700,11 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		const kube_group *g = &l->agent[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
 		ok = doc(tf->data, m, agent_config, g) && doc(tf->data, m, agent_daemonset, g);
+	} else if ((i -= l->nagent) < l->nagent) {
+		const kube_group *g = &l->agent[i];
+		tf->path = arena_printf(m->ar, "kubernetes/daos-client-%s.yaml", g->digest);
+		client_header(m, g, tf->data);
+		ok = doc(tf->data, m, client_template, g);
 	} else if ((i -= l->nagent) == 0) {
 		tf->path = "kubernetes/label-nodes.sh";
 		tf->mode = 0755;

@@ -9,6 +9,10 @@
 #include "compiler/model/model.h"
 #include "compiler/place/place.h"
 
+/* daos_agent's runtime_dir: its socket, which client processes (and client
+ * pods, by a hostPath) reach. */
+#define AGENT_RUNTIME_DIR "/var/run/daos_agent"
+
 /* What a target writes for one node: the bytes, and where (the table's path
  * unless the target chooses one, e.g. per OS family) with which mode. */
 typedef struct target_file {

@@ -369,9 +369,8 @@ static void ku_namespace(kw_ctx *k)
 
 /* An image reference: registry/path:tag or @sha256:..., no spaces or quotes
  * (the pod spec takes it verbatim). */
-static void ku_image(kw_ctx *k)
+static void image(kw_ctx *k, opt_str *img)
 {
-	kube_spec *ks = k->target;
 	const char *w;
 	src_loc l;
 	if (!kw_word(k, "an image reference", &w, &l))
@@ -383,8 +382,18 @@ static void ku_image(kw_ctx *k)
 		kw_bad(k, l, "'%s' is not an image reference (registry/name:tag or name@sha256:digest)", w);
 		return;
 	}
-	if (kw_once(k, &ks->image.loc, &ks->image.set))
-		ks->image = (opt_str){w, src_loc_join(k->kwloc, l), true};
+	if (kw_once(k, &img->loc, &img->set))
+		*img = (opt_str){w, src_loc_join(k->kwloc, l), true};
+}
+
+static void ku_image(kw_ctx *k)
+{
+	image(k, &((kube_spec *)k->target)->image);
+}
+
+static void ku_client_image(kw_ctx *k)
+{
+	image(k, &((kube_spec *)k->target)->client_image);
 }
 
 static void run_as(kw_ctx *k, opt_int *uid, opt_int *gid)
@@ -486,6 +495,7 @@ static void ku_update(kw_ctx *k)
 static const keyword kube_kws[] = {
 	{"namespace", "namespace <name>", "Namespace of the DAOS objects (default daos).", KW_CUSTOM, 0, 0, 0, NULL, ku_namespace},
 	{"image", "image <reference>", "Container image with daos_server, daos_server_helper (setuid root) and daos_agent of the declared release. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_image},
+	{"client_image", "client_image <reference>", "Image of the client pod template (cluster/kubernetes/daos-client-*.yaml): a training image with DAOS's client libraries of the declared release (default: image).", KW_CUSTOM, 0, 0, 0, NULL, ku_client_image},
 	{"run_as", "run_as <uid>:<gid>", "The image's daos_server user and group: the pod's runAsUser, runAsGroup and fsGroup. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_run_as},
 	{"agent_run_as", "agent_run_as <uid>:<gid>", "The image's daos_agent user and group (default: run_as).", KW_CUSTOM, 0, 0, 0, NULL, ku_agent_run_as},
 	{"rdma_resource", "rdma_resource <domain>/<name> [numa]", "RDMA resource of k8s-rdma-shared-dev-plugin, one per engine: <name>_e<i> selects engine i's NIC (default rdma/daos). `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_rdma},

@@ -150,7 +150,7 @@ typedef struct kubelet_spec {
 typedef struct kube_spec {
 	bool set;
 	src_loc loc;
-	opt_str ns, image, update;
+	opt_str ns, image, client_image, update;
 	opt_int uid, gid, agent_uid, agent_gid; /* run_as, agent_run_as */
 	opt_str rdma_resource, nvme_resource;
 	opt_int rdma_numa, nvme_numa; /* the plugin reports NUMA topology (`numa` after the name) */

@@ -49,7 +49,7 @@ static kube_plan *plan(const model *m, const node_plan *p)
 const kube_plan *kube_plan_of(const model *m, const node_spec *s)
 {
 	node_plan *p = s->plan;
-	if (!p || !spec_in_pods(s))
+	if (!p || !spec_in_pods(s) || p->client) /* a client-only node has no daos-server pod */
 		return NULL;
 	if (!p->kube_planned) {
 		p->kube_planned = true;

@@ -97,7 +97,9 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
 	const kubelet_spec *ks = &s->kubelet;
-	bool pods = spec_in_pods(s);
+	/* a client-only node's pod is the agent's, which asks nothing of the
+	 * kubelet: like a host node, it gets a kubelet file when it asks */
+	bool pods = spec_in_pods(s) && p && !p->client;
 	if ((!ks->set && !pods) || !p || !p->ok)
 		return NULL;
 	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));

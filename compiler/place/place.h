@@ -59,6 +59,24 @@ struct node_plan {
 	int kube_server, kube_agent; /* its DaemonSet groups + 1 (targets/kubernetes.c) */
 };
 
+/* The node's fabric NICs as its agent (and its client pods) use them: the
+ * engines' on a server, the placed client NICs on a client-only node; in
+ * NUMA node order either way. */
+static inline int place_fabric_nic_count(const node_plan *p)
+{
+	return p->client ? p->nclient_nics : p->nengines;
+}
+
+static inline const nic_desc *place_fabric_nic(const node_plan *p, int i)
+{
+	return p->client ? p->client_nics[i] : p->engines[i].nic;
+}
+
+static inline int place_fabric_numa(const node_plan *p, int i)
+{
+	return p->client ? p->client_nics[i]->numa : p->engines[i].numa;
+}
+
 /* The engine has the MD-on-SSD meta role (its drives hold metadata). */
 bool place_has_meta(const engine_plan *ep);
 

@@ -132,10 +132,13 @@ unsigned selfcheck_model(model *m, const bool *disabled, render_memo *memo)
 			rendered in_pods = {0};
 			if (!f && !n)
 				continue; /* a value failed its safety check: unsafe-value says so */
-			if (!n && c == 0 && spec_in_pods(s)) {
-				/* the group's ConfigMap holds what daos_server_yaml gives */
+			if (!n && spec_in_pods(s)) {
+				/* the group's ConfigMap holds what the file would; a
+				 * client-only node has no daos_server.yml */
+				if (c == 0 && s->plan->client)
+					continue;
 				buf_reset(&pod);
-				if (!daos_server_yaml(m, s, &pod))
+				if (!(c == 0 ? daos_server_yaml(m, s, &pod) : daos_agent_yaml(m, s, &pod)))
 					continue;
 				in_pods.data = pod.data ? pod.data : "";
 				in_pods.len = pod.len;

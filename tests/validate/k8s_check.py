@@ -27,7 +27,7 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-k8s", "cluster.dsl")
 KINDS = {"DaemonSet": "io.k8s.api.apps.v1.DaemonSet", "ConfigMap": "io.k8s.api.core.v1.ConfigMap",
-         "Namespace": "io.k8s.api.core.v1.Namespace"}
+         "Namespace": "io.k8s.api.core.v1.Namespace", "PodTemplate": "io.k8s.api.core.v1.PodTemplate"}
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")  # IsValidLabelValue
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
@@ -86,13 +86,36 @@ def errors(vals, obj):
         for k, val in spec.get("selector", {}).get("matchLabels", {}).items():
             if tl.get(k) != val:
                 errs.append(f"selector {k}={val} does not match the template's labels")
-        for c in spec["template"]["spec"]["containers"]:
-            res = c.get("resources", {})
-            for k, val in res.get("requests", {}).items():
-                if k.startswith("hugepages-") and res.get("limits", {}).get(k) != val:
-                    errs.append(f"{c['name']}: {k} request {val} != limit")
-            if "cpu" in res.get("limits", {}):
-                errs.append(f"{c['name']}: a CPU limit throttles polling xstreams")
+    template = obj.get("template") if obj["kind"] == "PodTemplate" else obj.get("spec", {}).get("template")
+    if template and isinstance(template.get("spec"), dict):
+        errs += pod_errors(template["spec"])
+    return errs
+
+
+def pod_errors(ps):
+    """k8s.io/kubernetes pkg/apis/core/validation/validation.go, the rules of
+    a pod spec a schema cannot say: ValidateVolumeMounts (a mount names a
+    volume of the pod: field.NotFound), validateMountPropagation
+    ("Bidirectional mount propagation is available only to privileged
+    containers"), ValidateResourceRequirements (hugepages and extended
+    resources: a request needs a limit, and equals it)."""
+    errs = []
+    vols = {v.get("name") for v in ps.get("volumes", [])}
+    for c in ps.get("containers", []) + ps.get("initContainers", []):
+        priv = c.get("securityContext", {}).get("privileged") is True
+        for mnt in c.get("volumeMounts", []):
+            if mnt.get("name") not in vols:
+                errs.append(f"{c['name']}: volumeMount {mnt.get('name')} names no volume")
+            if mnt.get("mountPropagation") == "Bidirectional" and not priv:
+                errs.append(f"{c['name']}: Bidirectional mount propagation is available only to privileged containers")
+        res = c.get("resources", {})
+        req, lim = res.get("requests", {}), res.get("limits", {})
+        for k, val in req.items():
+            overcommit = "/" not in k or k.startswith("kubernetes.io/")
+            if (k.startswith("hugepages-") or not overcommit) and lim.get(k) != val:
+                errs.append(f"{c['name']}: {k} request {val} != limit {lim.get(k)}")
+        if "cpu" in lim and c["name"] in ("daos-server", "daos-agent"):
+            errs.append(f"{c['name']}: a CPU limit throttles polling xstreams")
     return errs
 
 
@@ -327,6 +350,86 @@ def vfio_script(out, tmp):
           "nvme1c1n1 is a multipath path whose block device is not found" in r.stderr and untouched(sys_, bdfs[1]), r.stderr)
 
 
+CLIENT_NODES = """
+profile client : hgx-b200 {
+  os azurelinux3
+  deploy kubernetes
+  network {
+    storage mtu 9000
+    mgmt bond active-backup over macvlan mtu 1500
+  }
+}
+nodes cn[01-04] : client {
+  mgmt    10.10.1.{10+i}/24 gateway 10.10.0.1
+  storage ens1f0np0 10.20.1.{10+i}/24, ens2f0np0 10.21.1.{10+i}/24
+}
+"""
+
+
+def client_templates(out, objs, client_hosts=()):
+    """Each agent group's PodTemplate against what it must reach: the agent
+    DaemonSet of the same nodes (socket hostPath = the agent's runtime_dir,
+    the client library's DAOS_AGENT_DRPC_DIR, src/include/daos/agent.h; the
+    same network namespace), and the RDMA device plugin's resources, whose
+    N-th selects the N-th NIC of the agent's fabric_ifaces."""
+    kdir = os.path.join(out, "cluster", "kubernetes")
+    script = open(os.path.join(kdir, "label-nodes.sh")).read()
+    agent_of = dict(re.findall(r"label node --overwrite (\S+) .*dslc.io/daos-agent=(\S+)", script))
+    for h in client_hosts:
+        line = next((ln for ln in script.splitlines() if f" {h} " in ln), "")
+        check(f"clients: {h} labeled for the agent and taken off any daos-server",
+              "dslc.io/daos-server- " in line and "dslc.io/daos-server=" not in line and h in agent_of, line)
+        node = os.path.join(out, "nodes", h)
+        check(f"clients: {h} has no host agent, server, kubelet or boot hugepages",
+              not any(os.path.exists(os.path.join(node, f)) for f in
+                      ("etc/daos/daos_agent.yml", "etc/daos/daos_server.yml", "etc/kubernetes", "etc/default/grub.d")))
+        dropin = os.path.join(node, "etc/systemd/system/containerd.service.d/50-dslc.conf")
+        check(f"clients: {h} containerd has LimitMEMLOCK=infinity (client pods register RDMA memory)",
+              os.path.exists(dropin) and "LimitMEMLOCK=infinity" in open(dropin).read())
+    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "rdma-devices")
+    rdma = {c["resourcePrefix"] + "/" + c["resourceName"]: c["selectors"]["ifNames"]
+            for c in json.loads(plugin["data"]["config.json"])["configList"]}
+    agents = {o["spec"]["template"]["spec"]["nodeSelector"]["dslc.io/daos-agent"]: o
+              for f, o in objs if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-agent-")}
+    templates = [o for f, o in objs if o["kind"] == "PodTemplate"]
+    check("clients: one pod template per agent group", sorted(agents) ==
+          sorted(t["template"]["spec"]["nodeSelector"].get("dslc.io/daos-agent") for t in templates))
+    check("clients: every agent group is a labeled node's", set(agents) == set(agent_of.values()))
+    for t in templates:
+        ps = t["template"]["spec"]
+        digest = ps["nodeSelector"].get("dslc.io/daos-agent")
+        ds = agents.get(digest)
+        if not ds:
+            check(f"{t['metadata']['name']}: selects an agent group", False, digest)
+            continue
+        aps = ds["spec"]["template"]["spec"]
+        cm = next(x for f, x in objs if x["kind"] == "ConfigMap" and x["metadata"]["name"] == ds["metadata"]["name"])
+        conf = yaml.safe_load(cm["data"]["daos_agent.yml"])
+        c = ps["containers"][0]
+        env = {e["name"]: e.get("value") for e in c.get("env", [])}
+        vols = {v["name"]: v for v in ps["volumes"]}
+        mnt = next((m for m in c["volumeMounts"] if vols.get(m["name"], {}).get("hostPath", {}).get("path") == conf["runtime_dir"]), None)
+        agent_sock = next(v for v in aps["volumes"] if v["name"] == "socket")["hostPath"]["path"]
+        name = t["metadata"]["name"]
+        check(f"{name}: mounts the agent's socket directory read-only, where DAOS_AGENT_DRPC_DIR points",
+              mnt is not None and mnt.get("readOnly") is True and env.get("DAOS_AGENT_DRPC_DIR") == mnt["mountPath"]
+              and agent_sock == conf["runtime_dir"], (mnt, env, agent_sock))
+        check(f"{name}: the agent's network namespace (hostNetwork as the agent)",
+              ps.get("hostNetwork") is True and aps.get("hostNetwork") is True)
+        nics = [d["iface"] for numa in conf.get("fabric_ifaces", []) for d in numa["devices"]]
+        want = {k for k in aps["containers"][0]["resources"]["limits"] if k in rdma}
+        got = set(c["resources"]["limits"])
+        check(f"{name}: the agent's RDMA resources, each selecting its fabric NIC",
+              got == want and len(got) == len(nics) and
+              all(nics[i] in rdma.get(f"rdma/daos_e{i}", []) for i in range(len(nics))), (got, want, nics))
+        check(f"{name}: no privilege, no CPU or memory chosen for the job",
+              "securityContext" not in c and set(c["resources"]) == {"limits"} and
+              not {"cpu", "memory"} & set(c["resources"]["limits"]))
+    listed = re.findall(r"^- (\S+)$", open(os.path.join(kdir, "kustomization.yaml")).read(), re.M)
+    files = sorted(f for f in os.listdir(kdir) if f.endswith(".yaml") and f != "kustomization.yaml")
+    check("kustomization lists every object file, the client templates too", sorted(listed) == files, (listed, files))
+
+
 def negative(tmp, objs):
     """The validator is not a rubber stamp: known-bad edits of real objects fail."""
     vals = validator("1.33")
@@ -338,11 +441,20 @@ def negative(tmp, objs):
         "selector mismatch": lambda o: o["spec"]["selector"]["matchLabels"].__setitem__("dslc.io/daos-server", "x"),
         "hugepages request != limit": lambda o: o["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"].__setitem__("hugepages-2Mi", "1Gi"),
         "label value too long": lambda o: o["metadata"]["labels"].__setitem__("dslc.io/daos-server", "a" * 64),
+        "volumeMount without a volume": lambda o: o["spec"]["template"]["spec"]["volumes"].pop(),
+        "extended resource request != limit": lambda o: o["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"].__setitem__("rdma/daos_e0", "2"),
     }
     for name, edit in cases.items():
         bad = copy.deepcopy(ds)
         edit(bad)
         check(f"validator rejects: {name}", errors(vals, bad) != [])
+    pt = next(o for f, o in objs if o["kind"] == "PodTemplate")
+    bad = copy.deepcopy(pt)
+    bad["template"]["spec"]["containers"][0]["volumeMounts"][0]["mountPropagation"] = "Bidirectional"
+    check("validator rejects: Bidirectional propagation in an unprivileged client", errors(vals, bad) != [])
+    bad = copy.deepcopy(pt)
+    bad["template"]["spec"]["restartPolcy"] = "Never"
+    check("validator rejects: an unknown field in a PodTemplate", errors(vals, bad) != [])
     old = validator("1.30")
     bad = copy.deepcopy(ds)
     bad["spec"]["template"]["spec"]["containers"][0]["securityContext"]["appArmorProfile"]["localhostProfile"] = 1
@@ -356,6 +468,7 @@ def main():
         if r:
             out, objs = r
             pins(out, objs)
+            client_templates(out, objs)
             vfio_script(out, tmp)
             negative(tmp, objs)
         # variants: the oldest version dslc accepts, plain transport, rolling updates, other resources
@@ -373,6 +486,15 @@ def main():
                   all("example.com/nvme" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"] and
                       "example.com/rdma_storage_e1" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
                       for o in ds if o["metadata"]["name"].startswith("daos-server-")))
+        # client-only nodes with their agent in a pod
+        v = variant(tmp, "clients", [("pool tier0 {", CLIENT_NODES + "\npool tier0 {"),
+                                     ("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_image registry.example.com/ml/train:2.6.3")])
+        r = validate_tree(dslc, tmp, "k8s-clients", v, "1.33")
+        if r:
+            client_templates(r[0], r[1], [f"cn{i:02d}" for i in range(1, 5)])
+            pts = [o for f, o in r[1] if o["kind"] == "PodTemplate"]
+            check("clients: client_image is the template's image",
+                  all(o["template"]["spec"]["containers"][0]["image"] == "registry.example.com/ml/train:2.6.3" for o in pts))
     print(f"k8s: {passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
