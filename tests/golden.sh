@@ -92,15 +92,5 @@ k8s_subset() { # build dir -> subset dir
 	done
 }
 golden_tree hgx-b200-k8s " (cluster/ and the pod host files)" k8s_subset
-# the reference with its clients: every file of a client-only node (cn01),
-# and the client files of a converged node (gpu001; its other files are the
-# reference's, pinned above)
-clients_subset() { # build dir -> subset dir
-	mkdir -p "$2/nodes/gpu001/etc"
-	cp -r "$1/nodes/cn01" "$2/nodes/"
-	(cd "$1/nodes/gpu001/etc" && cp -r systemd/system systemd/system-preset tmpfiles.d fuse.conf nccl.conf \
-		daos "$2/nodes/gpu001/etc/")
-}
-golden_tree hgx-b200-clients " (gpu001 and cn01)" clients_subset
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
 tests_end

@@ -83,14 +83,15 @@ fi
 # two storage NICs in one subnet: source-based routing
 mkdir -p "$T/shared"
 cp $EX/hardware.dsl $EX/hgx-b200.xml "$T/shared/"
-sed 's|ens2f0np0 10.21.0.{10+i}/24|ens2f0np0 10.20.0.{100+i}/24|' $EX/cluster.dsl >"$T/shared/cluster.dsl"
-$DSLC build "$T/shared/cluster.dsl" -o "$T/shared/out" 2>/dev/null
+sed 's|ens2f0np0 10.21.0.{10+i}/24|ens2f0np0 10.20.0.{50+i}/24|' $EX/cluster.dsl >"$T/shared/cluster.dsl"
+$DSLC build "$T/shared/cluster.dsl" -o "$T/shared/out" 2>"$T/shared.build"
+check "shared subnet: the variant builds" "[ $? = 0 ] || { cat '$T/shared.build'; false; }"
 run_networkd shared "$T/shared/out/nodes/gpu001/etc/systemd/network" ens1f0np0 ens2f0np0
 check "shared subnet: networkd reads the rules without a complaint" "log_clean shared || { cat '$T/shared.log'; false; }"
 check "shared subnet: one rule per NIC to its own table" \
-	"grep -q 'from 10.20.0.10 lookup 101' '$T/shared.rule' && grep -q 'from 10.20.0.100 lookup 102' '$T/shared.rule'"
+	"grep -q 'from 10.20.0.10 lookup 101' '$T/shared.rule' && grep -q 'from 10.20.0.50 lookup 102' '$T/shared.rule'"
 check "shared subnet: each table routes the subnet from its NIC" \
-	"grep -q '10.20.0.0/24 dev ens1f0np0 table 101 .*src 10.20.0.10' '$T/shared.route' && grep -q '10.20.0.0/24 dev ens2f0np0 table 102 .*src 10.20.0.100' '$T/shared.route'"
+	"grep -q '10.20.0.0/24 dev ens1f0np0 table 101 .*src 10.20.0.10' '$T/shared.route' && grep -q '10.20.0.0/24 dev ens2f0np0 table 102 .*src 10.20.0.50' '$T/shared.route'"
 
 # ... and the ARP/rp_filter sysctls for them, applied by the real systemd-sysctl
 # in a namespace (net.ipv4.conf.* is per network namespace) on NICs of those names

@@ -30,7 +30,8 @@ variant kernel-param 's/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  i
 variant bios-attribute 's/bios { ACSEnable = Enabled }/bios { ACSEnable = Enabled  SriovGlobalEnable = Enabled }/'
 variant new-pool '$a pool scratch { size 5% svc_rf 2 }'
 variant container-property 's/  checksum crc32 server/  checksum crc64 server/'
-variant nodes-added-removed 's/^nodes gpu\[001-014\]/nodes gpu[001-013,015]/'
+variant nodes-added-removed 's/gpu\[001-014\]/gpu[001-013,015]/g'  # the nodes and their mount
+variant mount-threads 's/^  multi_user true$/&\n  threads 16/'
 
 plan_case() { # name, expected exit, args...
 	name=$1 want=$2
@@ -56,6 +57,7 @@ plan_case bios-attribute 3 "$T/bios-attribute.dsl" --against $TREE
 plan_case new-pool 3 "$T/new-pool.dsl" --against $TREE
 plan_case container-property 4 "$T/container-property.dsl" --against $TREE
 plan_case nodes-added-removed 4 "$T/nodes-added-removed.dsl" --against $TREE
+plan_case mount-threads 3 "$T/mount-threads.dsl" --against $TREE
 plan_case pool-removed 4 "$T/self.dsl" --against-source "$T/new-pool.dsl"
 plan_case log-mask-source-markdown 3 "$T/log-mask.dsl" --against-source "$T/self.dsl" --format markdown
 plan_case exclude-nvme-json 4 "$T/exclude-nvme.dsl" --against-source "$T/self.dsl" --format json
@@ -73,11 +75,11 @@ check "--against DIR and --against-source give the same plan" "[ \"\$a\" = \"\$b
 $DSLC build $EX/cluster.dsl -o "$T/built" 2>/dev/null
 check "the tree built here is the committed one, and has its cache" "diff -r '$T/built' $TREE >/dev/null && [ -s '$T/built.dslc-cache' ]"
 bad=""
-for c in self exclude-nvme log-mask kernel-param bios-attribute new-pool container-property nodes-added-removed; do
+for c in self exclude-nvme log-mask kernel-param bios-attribute new-pool container-property nodes-added-removed mount-threads; do
 	act=$($DSLC plan "$T/$c.dsl" --against "$T/built" 2>&1; echo "exit: $?")
 	[ "$act" = "$(cat $G/$c.expected)" ] || bad="$bad $c"
 done
-check "through the cache, all 8 cases give the committed tree's plans${bad:+ (not:$bad)}" "[ -z '$bad' ]"
+check "through the cache, all 9 cases give the committed tree's plans${bad:+ (not:$bad)}" "[ -z '$bad' ]"
 # an edit the cache does not know (size and mtime put back): read and shown
 f="$T/built/nodes/gpu004/etc/daos/daos_server.yml"
 cp -p "$f" "$T/server.orig"
@@ -85,7 +87,7 @@ sed -i 's/^  log_mask: ERR$/  log_mask: DBG/' "$f"
 touch -r "$T/server.orig" "$f"
 $DSLC plan "$T/self.dsl" --against "$T/built" >"$T/o" 2>&1
 check "a hand edit in a cached tree is planned (gpu004's log_mask back from DBG to ERR)" \
-	"[ \$? = 3 ] && grep -q '1 changed, 13 unchanged' '$T/o' && grep -q 'gpu004' '$T/o' && grep -q 'DBG' '$T/o'"
+	"[ \$? = 3 ] && grep -q '1 changed, 17 unchanged' '$T/o' && grep -q 'gpu004' '$T/o' && grep -q 'DBG' '$T/o'"
 cp -p "$T/server.orig" "$f"
 # a build holding the tree's lock: plan waits for it (shared lock, as
 # --check) and says so, DIR given with a trailing '/' (the lock is named
@@ -128,7 +130,7 @@ if [ "$MODE" != quick ]; then
 	big() { # out, storage subnet octet
 		sed -e 's/gpu\[001-014\]/gpu[00001-16384]/' -e 's/gpu\[001-003\]/gpu[00001-00003]/' -e 's/^node gpu007/node gpu00007/' \
 			-e 's/10\.10\.0\.{10+i}/10.10.{i\/200}.{10+i%200}/' -e "s/10\\.20\\.0\\.{10+i}/10.$2.{i\\/200}.{10+i%200}/" \
-			-e 's/10\.21\.0\.{10+i}/10.21.{i\/200}.{10+i%200}/' -e 's/10\.30\.0\.{10+i}/10.30.{i\/200}.{10+i%200}/' "$3" >"$1"
+			-e 's/10\.21\.0\.{10+i}/10.21.{i\/200}.{10+i%200}/' -e 's/10\.30\.0\.{10+i}/10.30.{i\/200}.{10+i%200}/' -e 's/\.0\.{100+i}/.250.{10+i}/g' "$3" >"$1"
 	}
 	big "$T/big-old.dsl" 20 $EX/cluster.dsl
 	big "$T/big-new.dsl" 22 "$T/log-mask.dsl"

@@ -438,7 +438,8 @@ static void eval_addresses(resolver *r)
 		if (s->nstorage) {
 			nd->storage = arena_alloc(r->ar, s->nstorage * sizeof(char *));
 			for (size_t k = 0; k < s->nstorage; k++) {
-				opt_str o = {s->storage[k].tmpl, s->storage[k].loc, true};
+				/* "" once reported (broken, or a duplicate): not again per node */
+				opt_str o = {s->storage[k].tmpl, s->storage[k].loc, *s->storage[k].tmpl != '\0'};
 				nd->storage[k] = eval_addr(r, nd, &o, true, &ac, &ac);
 				if (!o.set)
 					s->storage[k].tmpl = "";

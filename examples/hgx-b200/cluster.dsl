@@ -1,10 +1,15 @@
-# The reference deployment: 14 converged GPU nodes that are also DAOS servers.
+# The reference deployment: 14 converged GPU nodes that are DAOS servers and
+# clients at once, and 4 client-only nodes.
 #
 # Each node: 2x AMD EPYC 9V45 (96 cores per socket, SMT siblings at +192),
 # NUMA 0 = CPUs 0-95,192-287 and NUMA 1 = CPUs 96-191,288-383; per NUMA node
 # one 400G RoCE NIC and four Gen5 NVMe drives. One engine per NUMA node,
 # 16 targets + 2 helpers (20 cores), 4 OS cores at the start of each NUMA
 # node: OS cores 0-3 and 96-99, engine cores 4-23 and 100-119.
+#
+# The GPU nodes are DAOS clients too: they mount the training container with
+# dfuse and train with NCCL on a separate fabric, kept off the two storage
+# NICs. Four client-only nodes of the same type run analysis jobs.
 
 daos 2.6
 
@@ -42,6 +47,15 @@ profile converged : hgx-b200 {
     topology       single-numa-node
     memory_manager static                 # reservedMemory per NUMA node, DAOS counted
   }
+  nccl on                                 # NCCL_IB_HCA=^=mlx5_0,mlx5_1 in etc/nccl.conf
+}
+
+profile client : hgx-b200 {               # no engine: daos_agent.yml only
+  os azurelinux3
+  network {
+    storage mtu 9000                      # the agent uses each NUMA node's own NIC
+    mgmt bond active-backup over macvlan mtu 1500
+  }
 }
 
 nodes gpu[001-014] : converged {
@@ -52,10 +66,29 @@ nodes gpu[001-014] : converged {
 
 node gpu007 { exclude nvme 0000:a4:00.0 }  # one node differs: a failed drive
 
+nodes cn[01-04] : client {               # the servers' subnets: one hop to every engine
+  mgmt    10.10.0.{100+i}/24 gateway 10.10.0.1
+  storage ens1f0np0 10.20.0.{100+i}/24, ens2f0np0 10.21.0.{100+i}/24
+}
+
 pool tier0 { size 90% svc_rf 2 }
 container training in tier0 {
   type posix
   tolerate 2 node failures
   files large
   checksum crc32 server
+}
+
+mount /mnt/daos/training {                # one dfuse for every user of the GPU nodes
+  container training in tier0
+  on gpu[001-014]
+  user dserve                             # a dedicated account (multi-user-dfuse.md)
+  multi_user true
+}
+mount /mnt/daos/training {                # the same container on the client nodes,
+  container training in tier0             # with the interception library for shells
+  on cn[01-04]
+  user dserve
+  multi_user true
+  intercept pil4dfs
 }

@@ -32,7 +32,7 @@ import tempfile
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-clients")
+EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200")
 HARDWARE = os.path.join(ROOT, "examples", "hgx-b200", "hardware.dsl")
 AGENT_KEYS = {"name", "access_points", "port", "runtime_dir", "log_file", "control_log_mask", "transport_config",
               "disable_caching", "cache_expiration", "disable_auto_evict", "enable_evict_on_start",
@@ -145,7 +145,7 @@ def escape_differential(dslc, tmp):
     with open(os.path.join(EXAMPLE, "cluster.dsl")) as f:
         text = f.read()
     with open(src, "w") as f:
-        f.write(text.replace('include "../hgx-b200/hardware.dsl"', 'include "hardware.dsl"'))
+        f.write(text)  # its include names hardware.dsl, copied beside it
         for p in paths:
             f.write("mount %s {\n  container training in tier0\n  on cn01\n  user dserve\n}\n" % p)
     for x in ("hardware.dsl", "hgx-b200.xml"):

@@ -360,8 +360,8 @@ profile client : hgx-b200 {
   }
 }
 nodes cn[01-04] : client {
-  mgmt    10.10.1.{10+i}/24 gateway 10.10.0.1
-  storage ens1f0np0 10.20.1.{10+i}/24, ens2f0np0 10.21.1.{10+i}/24
+  mgmt    10.10.0.{100+i}/24 gateway 10.10.0.1
+  storage ens1f0np0 10.20.0.{100+i}/24, ens2f0np0 10.21.0.{100+i}/24
 }
 """
 
