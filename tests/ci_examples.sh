@@ -38,16 +38,50 @@ done <"$T/steps"
 $PY -c "import json; d = json.load(open('dslc.sarif')); assert d['version'] == '2.1.0' and 'results' in d['runs'][0]" \
 	&& ok "the workflow's SARIF file is written" || no "the workflow's SARIF file is written"
 
-$PY - "$ROOT/examples/ci/pre-commit-hooks.yaml" >"$T/hooks" <<'PYEOF'
+# the hooks: dslc's own (.pre-commit-hooks.yaml at the root) and the example
+# config's local one, each entry with several files at once, as pre-commit
+# passes the changed files (an include-only hardware.dsl among them)
+cp -r "$ROOT/examples/hgx-b200-k8s" examples/
+$PY - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/examples/ci/pre-commit-config.yaml" >"$T/hooks" <<'PYEOF'
 import sys, yaml
-files = {"dslc-lint": "examples/hgx-b200/cluster.dsl", "dslc-lint-daos-yaml": "out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"}
-for hook in yaml.safe_load(open(sys.argv[1])):
+files = {"dslc-lint": "examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200-k8s/cluster.dsl",
+         "dslc-lint-daos-yaml": "out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml out/hgx-b200/nodes/cn01/etc/daos/daos_agent.yml"}
+hooks = yaml.safe_load(open(sys.argv[1]))
+for repo in yaml.safe_load(open(sys.argv[2]))["repos"]:
+    if repo["repo"] == "local":
+        hooks += repo["hooks"]
+    else:
+        assert {h["id"] for h in repo["hooks"]} <= {h["id"] for h in hooks}, "the example names a hook dslc does not define"
+for hook in hooks:
     args = "" if hook.get("pass_filenames") is False else " " + files[hook["id"]]
     print(hook["entry"] + args)
 PYEOF
+[ "$(wc -l <"$T/hooks")" = 3 ] && ok "three hooks: dslc-lint, dslc-lint-daos-yaml, the local build check" || no "three hooks"
 while IFS= read -r cmd; do
 	if PATH="$T/repo/bin:$PATH" sh -c "$cmd" >"$T/out" 2>&1; then ok "pre-commit: $cmd"; else no "pre-commit: $cmd"; cat "$T/out"; fi
 done <"$T/hooks"
+# the real pre-commit, when installed, runs dslc's hook file on a commit of
+# several files: clean ones pass, a broken description among them fails
+if command -v pre-commit >/dev/null && command -v git >/dev/null; then
+	git init -q . && git add -A >/dev/null && git -c user.name=t -c user.email=t@t commit -qm base >/dev/null
+	export PRE_COMMIT_HOME="$T/pre-commit-home"
+	pc() { PATH="$T/repo/bin:$PATH" pre-commit try-repo "$ROOT" dslc-lint --verbose --files "$@" >"$T/pc" 2>&1; }
+	pc examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200-k8s/cluster.dsl
+	check "pre-commit try-repo: dslc-lint passes three clean files at once (hardware.dsl through its descriptions)" \
+		"[ $? = 0 ] || { cat '$T/pc'; false; }"
+	pc examples/hgx-b200/hardware.dsl
+	check "pre-commit try-repo: a changed hardware.dsl alone is linted through both descriptions that include it" \
+		"[ $? = 0 ] && grep -q 'hardware.dsl is included by examples/hgx-b200-k8s/cluster.dsl' '$T/pc' || { cat '$T/pc'; false; }"
+	sed 's/targets 16/targets 1600/' examples/hgx-b200/cluster.dsl >examples/broken.dsl
+	cp examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml examples/ 2>/dev/null
+	pc examples/hgx-b200-k8s/cluster.dsl examples/broken.dsl
+	check "pre-commit try-repo: a broken description among clean ones fails the hook, at its line" \
+		"[ $? = 1 ] && grep -q '^examples/broken.dsl:3[0-9]:[0-9]*: error' '$T/pc' || { cat '$T/pc'; false; }"
+	rm -rf .git examples/broken.dsl examples/hardware.dsl examples/hgx-b200.xml
+	unset PRE_COMMIT_HOME
+else
+	echo "skip ci pre-commit try-repo: pre-commit or git is missing (scripts/install-deps.sh installs them)"
+fi
 # examples/ci/plan.yml: its "dslc plan" step, with the base branch checked
 # out beside the pull request as the workflow does; the exit status it
 # records decides the comment and the approval gate

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/base/rules.h"
+#include "compiler/base/source.h"
 #include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
 #include "compiler/lint/fix.h"
@@ -17,6 +18,7 @@
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
+#include "lint_files.h"
 #include "report.h"
 #include "show.h"
 #include "targets/targets.h"
@@ -34,8 +36,9 @@ static const char usage[] =
 	"  build FILE -o DIR [--check] [--strict]  compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
 	"                                --check compares with DIR instead of writing (exit 1 when stale);\n"
 	"                                --strict reads every file instead of trusting DIR.dslc-cache\n"
-	"  lint FILE [--fix]             report findings only; --fix applies the exact edits findings\n"
-	"                                carry (SARIF/JSON `fixes`) to the files, then lints again\n"
+	"  lint FILE... [--fix]          report findings only, of every file (- : stdin); an included file\n"
+	"                                is linted through the descriptions that include it; --fix applies\n"
+	"                                the exact edits findings carry (SARIF/JSON `fixes`), then lints again\n"
 	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
 	"                                lint a hand-written DAOS server or agent config\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
@@ -69,6 +72,8 @@ typedef struct cli {
 	const char *against, *against_source; /* plan */
 	unsigned max_values;     /* plan --max-values */
 	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
+	const char **files;      /* lint: every file given (file is the first) */
+	size_t nfiles;
 } cli;
 
 /* --disable a,b / --enable a: every id must be a rule. */
@@ -200,12 +205,16 @@ static int parse_args(int argc, char **argv, cli *c)
 			return usage_error("unknown option '%s'", a);
 		} else if (!c->cmd) {
 			c->cmd = a;
-		} else if (!c->file) {
-			c->file = a;
-		} else if (!c->node) {
-			c->node = a;
 		} else {
-			return usage_error("unexpected argument '%s'", a);
+			if (strcmp(c->cmd, "lint") && c->file && c->node)
+				return usage_error("unexpected argument '%s'", a);
+			if (!c->files && !(c->files = malloc((size_t)argc * sizeof(*c->files))))
+				return usage_error("%s", "out of memory");
+			c->files[c->nfiles++] = a;
+			if (!c->file)
+				c->file = a;
+			else if (!c->node)
+				c->node = a;
 		}
 	}
 	if (!c->cmd)
@@ -213,13 +222,14 @@ static int parse_args(int argc, char **argv, cli *c)
 	return -1;
 }
 
-static void print_summary(const compilation *comp, FILE *out)
+/* The counts of one compilation; with several (lint A B), named. */
+static void print_summary(const compilation *comp, FILE *out, const char *name)
 {
 	unsigned e = diag_count(&comp->dc, SEV_ERROR), w = diag_count(&comp->dc, SEV_WARNING),
 		 n = diag_count(&comp->dc, SEV_NOTE);
 	if (e + w + n)
-		fprintf(out, "dslc: %u error%s, %u warning%s%s\n", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
-			n ? (n == 1 ? ", 1 note" : ", notes") : "");
+		fprintf(out, "dslc: %s%s%u error%s, %u warning%s%s\n", name ? name : "", name ? ": " : "", e, e == 1 ? "" : "s", w,
+			w == 1 ? "" : "s", n ? (n == 1 ? ", 1 note" : ", notes") : "");
 }
 
 static bool fails(const compilation *comp, diag_severity fail_on)
@@ -257,68 +267,138 @@ static void drop_disabled(const cli *c, compilation *comp)
 			diag_drop_rule(&comp->dc, &rule_table[i]);
 }
 
+/* stdin, whole, NUL-terminated (malloc'd); NULL with errno set when it
+ * cannot be read, is larger than a source file may be, or holds a NUL. */
+static char *read_stdin(void)
+{
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *t = cap < SRC_MAX_FILE_BYTES ? realloc(text, cap = cap ? cap * 2 : 65536) : NULL;
+			if (!t) {
+				free(text);
+				errno = cap >= SRC_MAX_FILE_BYTES ? EFBIG : ENOMEM;
+				return NULL;
+			}
+			text = t;
+		}
+		size_t got = fread(text + len, 1, cap - len - 1, stdin);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(stdin) || memchr(text, '\0', len)) {
+		free(text);
+		errno = ferror(stdin) ? EIO : EINVAL;
+		return NULL;
+	}
+	text[len] = '\0';
+	return text;
+}
+
+static bool compile_lint_input(const cli *c, const char *path, compilation *comp)
+{
+	if (strcmp(path, "-") == 0) {
+		char *text = read_stdin();
+		if (!text)
+			return false;
+		bool ok = compile_text_with(comp, "<stdin>", text, c->disabled);
+		free(text);
+		return ok;
+	}
+	if (yaml_lint_is_yaml(path))
+		return compile_yaml(comp, path, c->release, c->topology, c->mem_gib, c->hugepage_size);
+	return compile_file_with(comp, path, c->disabled);
+}
+
+/* Lints one file into comp, which the caller prints and frees, --fix passes
+ * included (a fix can uncover another finding: at most 10 passes). Returns
+ * EXIT_CLEAN, or EXIT_USAGE when the file cannot be read or a fix was
+ * refused. */
+static int lint_one(const cli *c, const char *path, report_format fmt, compilation *comp)
+{
+	for (int pass = 0;; pass++) {
+		memset(comp, 0, sizeof(*comp));
+		int rc = EXIT_CLEAN;
+		if (!compile_lint_input(c, path, comp)) {
+			const char *why = read_error();
+			if (fmt == REPORT_TEXT) {
+				fprintf(stderr, "dslc: cannot read '%s': %s\n", path, why);
+				return EXIT_USAGE;
+			}
+			/* machine formats stay valid: the failure is a finding at the file */
+			uint32_t id = src_add(&comp->src, path, "", 0);
+			diag *d = diag_report(&comp->dc, R_IO, (src_loc){id, 0, 0}, "cannot read '%s': %s", path, why);
+			diag_help(&comp->dc, d, "check the path and permissions");
+			rc = EXIT_USAGE;
+		}
+		drop_disabled(c, comp);
+		diag_sort(&comp->dc);
+		if (!c->fix || rc != EXIT_CLEAN || pass == 10)
+			return rc;
+		fix_result fr = fix_apply(&comp->dc, stderr);
+		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
+			fr.files == 1 ? "" : "s");
+		if (pass)
+			fprintf(stderr, " (pass %d)", pass + 1);
+		if (fr.skipped)
+			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
+		fputc('\n', stderr);
+		if (fr.refused)
+			return EXIT_USAGE;
+		if (!fr.files) /* nothing written: what is left is what this pass found */
+			return rc;
+		compile_free(comp); /* fixed files may show the next finding: lint what was written */
+	}
+}
+
 static int cmd_lint(const cli *c)
 {
 	report_format fmt = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &fmt))
 		return usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
-	if (!c->file) {
+	if (!c->nfiles) {
 		fprintf(stderr, "dslc: no input file\n%s", usage);
 		return EXIT_USAGE;
 	}
-	compilation comp;
-	int rc = EXIT_CLEAN;
-	bool yaml = yaml_lint_is_yaml(c->file);
-	if (!yaml && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
+	size_t nstdin = 0, ndsl = 0;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		bool in = strcmp(c->files[i], "-") == 0;
+		nstdin += in;
+		ndsl += in || !yaml_lint_is_yaml(c->files[i]);
+	}
+	if (nstdin > 1 || (nstdin && c->fix))
+		return usage_error("%s", nstdin > 1 ? "stdin ('-') can be read once" : "--fix rewrites files, not stdin ('-')");
+	if (ndsl && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
 		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
 			"a DSL file names its topology and release itself\n");
 		return EXIT_USAGE;
 	}
-	if (!(yaml ? compile_yaml(&comp, c->file, c->release, c->topology, c->mem_gib, c->hugepage_size) : compile_file_with(&comp, c->file, c->disabled))) {
-		const char *why = read_error();
-		if (fmt == REPORT_TEXT) {
-			fprintf(stderr, "dslc: cannot read '%s': %s\n", c->file, why);
-			compile_free(&comp);
-			return EXIT_USAGE;
-		}
-		/* machine formats stay valid: the failure is a finding at the file */
-		uint32_t id = src_add(&comp.src, c->file, "", 0);
-		diag *d = diag_report(&comp.dc, R_IO, (src_loc){id, 0, 0}, "cannot read '%s': %s", c->file, why);
-		diag_help(&comp.dc, d, "check the path and permissions");
-		rc = EXIT_USAGE;
+	arena a;
+	arena_init(&a);
+	lint_choice ch = lint_files_choose(&a, c->files, c->nfiles, stderr);
+	compilation *comps = arena_alloc(&a, (ch.n + 1) * sizeof(*comps));
+	diag_ctx **dcs = arena_alloc(&a, (ch.n + 1) * sizeof(*dcs));
+	int rc = EXIT_CLEAN;
+	bool failed = false;
+	for (size_t i = 0; i < ch.n; i++) {
+		int r = lint_one(c, ch.paths[i], fmt, &comps[i]);
+		rc = r > rc ? r : rc;
+		dcs[i] = &comps[i].dc;
 	}
-	drop_disabled(c, &comp);
-	diag_sort(&comp.dc);
-	if (c->fix && rc == EXIT_CLEAN) {
-		fix_result fr = fix_apply(&comp.dc, stderr);
-		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
-			fr.files == 1 ? "" : "s");
-		if (c->fix_pass)
-			fprintf(stderr, " (pass %d)", c->fix_pass + 1);
-		if (fr.skipped)
-			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
-		fputc('\n', stderr);
-		if (fr.refused) {
-			compile_free(&comp);
-			return EXIT_USAGE;
-		}
-		if (fr.files) { /* fixed files may show the next finding: lint what was written */
-			compile_free(&comp);
-			cli again = *c;
-			again.fix_pass = c->fix_pass + 1;
-			again.fix = again.fix_pass < 10;
-			return cmd_lint(&again);
-		}
-		/* nothing written: what is left is what this pass found */
-	}
-	if (report_print(&comp.dc, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+	if (report_print_all(dcs, ch.n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
 		rc = EXIT_USAGE;
 	fflush(stdout);
-	if (fmt == REPORT_TEXT)
-		print_summary(&comp, stderr);
-	if (rc == EXIT_CLEAN && fails(&comp, c->fail_on))
+	for (size_t i = 0; i < ch.n; i++) {
+		if (fmt == REPORT_TEXT)
+			print_summary(&comps[i], stderr, ch.n > 1 ? ch.paths[i] : NULL);
+		failed |= fails(&comps[i], c->fail_on);
+		compile_free(&comps[i]);
+	}
+	if (rc == EXIT_CLEAN && failed)
 		rc = EXIT_FINDINGS;
-	compile_free(&comp);
+	arena_free(&a);
 	return rc;
 }
 
@@ -360,7 +440,7 @@ static int cmd_build(const cli *c)
 	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled, memo))
 		diag_sort(&comp.dc);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
-	print_summary(&comp, stderr);
+	print_summary(&comp, stderr, NULL);
 	if (diag_count(&comp.dc, SEV_ERROR)) {
 		fprintf(stderr, "dslc: nothing written: fix the errors above\n");
 		compile_free(&comp);
@@ -416,7 +496,7 @@ static int cmd_show(const cli *c)
 	const node *nd = model_node(&comp.m, c->node);
 	if (diag_count(&comp.dc, SEV_ERROR) || !nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
 		diag_print_text(&comp.dc, stderr, c->max_findings);
-		print_summary(&comp, stderr);
+		print_summary(&comp, stderr, NULL);
 		if (!nd)
 			fprintf(stderr, "dslc: %s is not a node of %s\n", c->node, c->file);
 		else
@@ -533,37 +613,44 @@ static int cmd_keywords(bool markdown)
 	return EXIT_CLEAN;
 }
 
+/* The command, once its arguments are read. */
+static int run(const cli *c)
+{
+	if (strcmp(c->cmd, "build") == 0)
+		return cmd_build(c);
+	if (strcmp(c->cmd, "lint") == 0)
+		return cmd_lint(c);
+	if (strcmp(c->cmd, "show") == 0)
+		return cmd_show(c);
+	if (strcmp(c->cmd, "plan") == 0)
+		return cmd_plan(c);
+	if (strcmp(c->cmd, "disruptions") == 0) {
+		disruption_print_markdown(stdout);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c->cmd, "explain") == 0)
+		return cmd_explain(c);
+	if (strcmp(c->cmd, "rules") == 0)
+		return cmd_rules(c);
+	if (strcmp(c->cmd, "keywords") == 0)
+		return cmd_keywords(c->markdown);
+	if (strcmp(c->cmd, "version") == 0) {
+		printf("dslc %s\n", DSLC_VERSION);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c->cmd, "help") == 0) {
+		fputs(usage, stdout);
+		return EXIT_CLEAN;
+	}
+	return usage_error("unknown command '%s'", c->cmd);
+}
+
 int main(int argc, char **argv)
 {
 	cli c;
 	int rc = parse_args(argc, argv, &c);
-	if (rc >= 0)
-		return rc;
-	if (strcmp(c.cmd, "build") == 0)
-		return cmd_build(&c);
-	if (strcmp(c.cmd, "lint") == 0)
-		return cmd_lint(&c);
-	if (strcmp(c.cmd, "show") == 0)
-		return cmd_show(&c);
-	if (strcmp(c.cmd, "plan") == 0)
-		return cmd_plan(&c);
-	if (strcmp(c.cmd, "disruptions") == 0) {
-		disruption_print_markdown(stdout);
-		return EXIT_CLEAN;
-	}
-	if (strcmp(c.cmd, "explain") == 0)
-		return cmd_explain(&c);
-	if (strcmp(c.cmd, "rules") == 0)
-		return cmd_rules(&c);
-	if (strcmp(c.cmd, "keywords") == 0)
-		return cmd_keywords(c.markdown);
-	if (strcmp(c.cmd, "version") == 0) {
-		printf("dslc %s\n", DSLC_VERSION);
-		return EXIT_CLEAN;
-	}
-	if (strcmp(c.cmd, "help") == 0) {
-		fputs(usage, stdout);
-		return EXIT_CLEAN;
-	}
-	return usage_error("unknown command '%s'", c.cmd);
+	if (rc < 0)
+		rc = run(&c);
+	free(c.files);
+	return rc;
 }

@@ -103,9 +103,8 @@ static int dump(json_t *root, FILE *out)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static int print_json(diag_ctx *dc, FILE *out, const char *version)
+static void json_findings(diag_ctx *dc, json_t *items)
 {
-	json_t *items = json_array();
 	for (size_t i = 0; i < dc->n; i++) {
 		diag *d = dc->items[i];
 		span s = span_of(dc, d->loc);
@@ -142,9 +141,20 @@ static int print_json(diag_ctx *dc, FILE *out, const char *version)
 		json_object_set_new(o, "fixes", fixes);
 		json_array_append_new(items, o);
 	}
+}
+
+static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version)
+{
+	json_t *items = json_array();
+	json_int_t count[3] = {0};
+	for (size_t k = 0; k < ndcs; k++) {
+		json_findings(dcs[k], items);
+		count[0] += diag_count(dcs[k], SEV_ERROR);
+		count[1] += diag_count(dcs[k], SEV_WARNING);
+		count[2] += diag_count(dcs[k], SEV_NOTE);
+	}
 	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
-				 "summary", "errors", (json_int_t)diag_count(dc, SEV_ERROR), "warnings",
-				 (json_int_t)diag_count(dc, SEV_WARNING), "notes", (json_int_t)diag_count(dc, SEV_NOTE));
+				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2]);
 	return dump(root, out);
 }
 
@@ -171,17 +181,8 @@ static const char *fingerprint(diag_ctx *dc, const diag *d)
 	return arena_printf(dc->ar, "%.32s:1", hex);
 }
 
-static int print_sarif(diag_ctx *dc, FILE *out, const char *version)
+static void sarif_results(diag_ctx *dc, json_t *results)
 {
-	json_t *rules = json_array();
-	for (int i = 0; i < R__COUNT; i++) {
-		const rule_info *r = &rule_table[i];
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
-			"id", r->id, "name", r->id, "shortDescription", "text", r->summary, "fullDescription", "text",
-			r->explanation, "help", "text", r->fix, "markdown", r->fix, "defaultConfiguration", "level",
-			sarif_level(r->severity), "properties", "tags", r->category));
-	}
-	json_t *results = json_array();
 	for (size_t i = 0; i < dc->n; i++) {
 		diag *d = dc->items[i];
 		span s = span_of(dc, d->loc);
@@ -220,6 +221,21 @@ static int print_sarif(diag_ctx *dc, FILE *out, const char *version)
 		}
 		json_array_append_new(results, res);
 	}
+}
+
+static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version)
+{
+	json_t *rules = json_array();
+	for (int i = 0; i < R__COUNT; i++) {
+		const rule_info *r = &rule_table[i];
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
+			"id", r->id, "name", r->id, "shortDescription", "text", r->summary, "fullDescription", "text",
+			r->explanation, "help", "text", r->fix, "markdown", r->fix, "defaultConfiguration", "level",
+			sarif_level(r->severity), "properties", "tags", r->category));
+	}
+	json_t *results = json_array();
+	for (size_t k = 0; k < ndcs; k++)
+		sarif_results(dcs[k], results);
 	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;
 	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
@@ -244,47 +260,63 @@ static void gh_escape(FILE *out, const char *s, bool property)
 	}
 }
 
-static int print_github(diag_ctx *dc, FILE *out)
+static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
+{
+	for (size_t i = 0; i < dc->n; i++) {
+		diag *d = dc->items[i];
+		if ((int)d->severity != sev)
+			continue;
+		span s = span_of(dc, d->loc);
+		fprintf(out, "::%s ", sev == SEV_ERROR ? "error" : sev == SEV_WARNING ? "warning" : "notice");
+		if (s.file) {
+			fputs("file=", out);
+			gh_escape(out, s.file, true);
+			fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,", s.line, s.end_line, s.col, s.end_col);
+		}
+		fputs("title=", out);
+		gh_escape(out, arena_printf(dc->ar, "dslc %s", d->rule->id), true);
+		fputs("::", out);
+		char *msg = s.file ? arena_printf(dc->ar, "%s:%u:%u: %s [%s]", s.file, s.line, s.col, d->msg, d->rule->id)
+				   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
+		if (d->help)
+			msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
+		gh_escape(out, msg, false);
+		fputc('\n', out);
+	}
+}
+
+static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 {
 	fputs("::group::dslc\n", out);
+	unsigned errors = 0, warnings = 0;
 	/* errors first: GitHub shows 10 of each kind per step */
 	for (int sev = SEV_ERROR; sev >= SEV_NOTE; sev--)
-		for (size_t i = 0; i < dc->n; i++) {
-			diag *d = dc->items[i];
-			if ((int)d->severity != sev)
-				continue;
-			span s = span_of(dc, d->loc);
-			fprintf(out, "::%s ", sev == SEV_ERROR ? "error" : sev == SEV_WARNING ? "warning" : "notice");
-			if (s.file) {
-				fputs("file=", out);
-				gh_escape(out, s.file, true);
-				fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,", s.line, s.end_line, s.col, s.end_col);
-			}
-			fputs("title=", out);
-			gh_escape(out, arena_printf(dc->ar, "dslc %s", d->rule->id), true);
-			fputs("::", out);
-			char *msg = s.file ? arena_printf(dc->ar, "%s:%u:%u: %s [%s]", s.file, s.line, s.col, d->msg, d->rule->id)
-					   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
-			if (d->help)
-				msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
-			gh_escape(out, msg, false);
-			fputc('\n', out);
-		}
+		for (size_t k = 0; k < ndcs; k++)
+			gh_annotations(dcs[k], sev, out);
 	fputs("::endgroup::\n", out);
-	fprintf(out, "dslc: %u error%s, %u warning%s\n", diag_count(dc, SEV_ERROR), diag_count(dc, SEV_ERROR) == 1 ? "" : "s",
-		diag_count(dc, SEV_WARNING), diag_count(dc, SEV_WARNING) == 1 ? "" : "s");
+	for (size_t k = 0; k < ndcs; k++) {
+		errors += diag_count(dcs[k], SEV_ERROR);
+		warnings += diag_count(dcs[k], SEV_WARNING);
+	}
+	fprintf(out, "dslc: %u error%s, %u warning%s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	return ferror(out) ? 2 : 0;
+}
+
+int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown, const char *version)
+{
+	switch (f) {
+	case REPORT_TEXT:
+		for (size_t k = 0; k < n; k++)
+			diag_print_text(dcs[k], out, max_shown);
+		return ferror(out) ? 2 : 0;
+	case REPORT_JSON: return print_json(dcs, n, out, version);
+	case REPORT_SARIF: return print_sarif(dcs, n, out, version);
+	case REPORT_GITHUB: return print_github(dcs, n, out);
+	}
+	return 2;
 }
 
 int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, const char *version)
 {
-	switch (f) {
-	case REPORT_TEXT:
-		diag_print_text(dc, out, max_shown);
-		return ferror(out) ? 2 : 0;
-	case REPORT_JSON: return print_json(dc, out, version);
-	case REPORT_SARIF: return print_sarif(dc, out, version);
-	case REPORT_GITHUB: return print_github(dc, out);
-	}
-	return 2;
+	return report_print_all(&dc, 1, f, out, max_shown, version);
 }

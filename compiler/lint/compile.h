@@ -18,6 +18,9 @@ typedef struct compilation {
  * be read; findings (including syntax errors) are in c->dc. */
 bool compile_file(compilation *c, const char *path);
 bool compile_text(compilation *c, const char *name, const char *text);
+/* The same with rules switched off; includes resolve from the working
+ * directory when name has no '/' (stdin: "<stdin>"). */
+bool compile_text_with(compilation *c, const char *name, const char *text, const bool disabled[R__COUNT]);
 /* compile_file with rules switched off (--disable): their findings are
  * dropped before the safety gate runs, so the gate sees what is left. */
 bool compile_file_with(compilation *c, const char *path, const bool disabled[R__COUNT]);

@@ -1,0 +1,187 @@
+/* lint_files.c - see lint_files.h. */
+#include "lint_files.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compiler/base/source.h"
+#include "compiler/lint/compile.h"
+#include "compiler/lint/yaml_lint.h"
+
+typedef struct dsl_file {
+	const char *path, *real; /* as given; its realpath (NULL: unreadable) */
+	const char **includes;   /* realpaths of the other files it reads */
+	size_t nincludes;
+	bool fragment;           /* resolved, with no `daos` line and no cluster block */
+} dsl_file;
+
+typedef struct path_list {
+	const char **items;
+	size_t n, cap;
+} path_list;
+
+static const char *real_of(arena *a, const char *path)
+{
+	char buf[PATH_MAX];
+	return realpath(path, buf) ? arena_strdup(a, buf) : NULL;
+}
+
+/* Compiles the file to learn what it includes and whether it describes a
+ * cluster. A file with syntax errors is no fragment: it is linted as given. */
+static dsl_file inspect(arena *a, const char *path)
+{
+	dsl_file f = {.path = path, .real = real_of(a, path)};
+	if (!f.real)
+		return f;
+	compilation c;
+	memset(&c, 0, sizeof(c));
+	if (compile_file(&c, path)) {
+		f.fragment = c.m.ar && !c.m.release && !c.m.cluster.defined;
+		f.includes = arena_alloc(a, (c.src.nfiles + 1) * sizeof(*f.includes));
+		for (uint32_t id = 1; id < c.src.nfiles; id++) {
+			const src_file *sf = src_get(&c.src, id);
+			const char *r = sf ? real_of(a, sf->path) : NULL;
+			if (r && strcmp(r, f.real) != 0)
+				f.includes[f.nincludes++] = r;
+		}
+	}
+	compile_free(&c);
+	return f;
+}
+
+static bool includes(const dsl_file *f, const char *real)
+{
+	for (size_t i = 0; i < f->nincludes; i++)
+		if (strcmp(f->includes[i], real) == 0)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Every *.dsl under dir, depth-first, without following links. */
+static void find_dsl(arena *a, const char *dir, int depth, path_list *out)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) && out->n < LINT_SEARCH_MAX_FILES) {
+		if (e->d_name[0] == '.')
+			continue;
+		const char *p = strcmp(dir, ".") == 0 ? arena_strdup(a, e->d_name) : arena_printf(a, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < LINT_SEARCH_MAX_DEPTH)
+			find_dsl(a, p, depth + 1, out);
+		else if (S_ISREG(st.st_mode) && ends_with(p, ".dsl"))
+			ARENA_PUSH(a, out->items, out->n, out->cap, p);
+	}
+	closedir(d);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Where a fragment's descriptions live: its directory's parent (a
+ * description includes "hardware.dsl" beside it, or "../hw/x.dsl" from a
+ * sibling directory), "." for a fragment in or just below it; for an
+ * absolute path only its own directory (not a walk from "/"). */
+static const char *search_root(arena *a, const char *path)
+{
+	char *dir = arena_strdup(a, path);
+	for (int up = 0; up < (path[0] == '/' ? 1 : 2); up++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return ".";
+		*slash = '\0';
+	}
+	return *dir ? dir : "/";
+}
+
+/* The descriptions under the search root that include the fragment, in name
+ * order (readdir's order is the file system's). */
+static void includers(arena *a, const dsl_file *frag, path_list *out)
+{
+	path_list tree = {0};
+	find_dsl(a, search_root(a, frag->path), 0, &tree);
+	qsort(tree.items, tree.n, sizeof(*tree.items), by_name);
+	const char *base = strrchr(frag->path, '/') ? strrchr(frag->path, '/') + 1 : frag->path;
+	for (size_t i = 0; i < tree.n; i++) {
+		/* only a file that names it can include it: most are not compiled */
+		size_t len;
+		const char *text = src_read_file(a, tree.items[i], SRC_MAX_FILE_BYTES, true, &len);
+		if (!text || !strstr(text, base))
+			continue;
+		dsl_file c = inspect(a, tree.items[i]);
+		if (c.real && !c.fragment && includes(&c, frag->real))
+			ARENA_PUSH(a, out->items, out->n, out->cap, tree.items[i]);
+	}
+}
+
+static bool chosen(arena *a, const path_list *l, const char *path)
+{
+	const char *r = real_of(a, path);
+	for (size_t i = 0; i < l->n; i++) {
+		const char *ri = real_of(a, l->items[i]);
+		if (strcmp(l->items[i], path) == 0 || (r && ri && strcmp(r, ri) == 0))
+			return true;
+	}
+	return false;
+}
+
+static void choose(arena *a, path_list *out, const char *path)
+{
+	if (strcmp(path, "-") == 0 || !chosen(a, out, path))
+		ARENA_PUSH(a, out->items, out->n, out->cap, path);
+}
+
+lint_choice lint_files_choose(arena *a, const char *const *given, size_t n, FILE *notes)
+{
+	dsl_file *dsl = arena_alloc(a, (n + 1) * sizeof(*dsl));
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(given[i], "-") != 0 && !yaml_lint_is_yaml(given[i]))
+			dsl[i] = inspect(a, given[i]);
+	path_list out = {0};
+	for (size_t i = 0; i < n; i++) {
+		const dsl_file *f = &dsl[i];
+		if (!f->real || !f->path) { /* YAML, stdin, or unreadable: lint says why */
+			choose(a, &out, given[i]);
+			continue;
+		}
+		size_t by = n;
+		for (size_t j = 0; j < n && by == n; j++)
+			if (j != i && dsl[j].real && includes(&dsl[j], f->real))
+				by = j;
+		if (by < n) {
+			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
+			continue;
+		}
+		if (!f->fragment) {
+			choose(a, &out, f->path);
+			continue;
+		}
+		path_list inc = {0};
+		includers(a, f, &inc);
+		if (!inc.n) {
+			fprintf(notes, "dslc: %s has no cluster block and no description under %s includes it: linted alone\n",
+				f->path, search_root(a, f->path));
+			choose(a, &out, f->path);
+		}
+		for (size_t k = 0; k < inc.n; k++) {
+			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, inc.items[k]);
+			choose(a, &out, inc.items[k]);
+		}
+	}
+	return (lint_choice){out.items, out.n};
+}

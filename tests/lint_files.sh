@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `dslc lint` with several files (issue 26, part 3): every file is linted and
+# the exit status is the worst; a file another given description includes is
+# linted through it; a fragment given alone through the descriptions beside
+# it that include it; stdin as '-'; machine formats stay one document.
+#   tests/lint_files.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+# the cases run in a scratch directory: the binary's path made absolute
+# (DSLC may be "valgrind ... build/dslc")
+bin=${DSLC##* } pre=${DSLC% *}
+[ "$pre" = "$DSLC" ] && pre=""
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+DSLC="$pre $bin"
+. tests/lib.sh
+tests_begin lint-files
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/ex/a" "$T/ex/b" "$T/lone" "$T/bad"
+cp examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml "$T/ex/a/"
+cp examples/hgx-b200/cluster.dsl "$T/ex/a/cluster.dsl"
+sed 's#include "../hgx-b200/hardware.dsl"#include "../a/hardware.dsl"#' examples/hgx-b200-k8s/cluster.dsl >"$T/ex/b/cluster.dsl"
+# outside ex/: the fragment's search (ex/) does not find it
+sed 's/targets 16/targets 1600/; s#include "hardware.dsl"#include "../ex/a/hardware.dsl"#' examples/hgx-b200/cluster.dsl >"$T/bad/broken.dsl"
+cp examples/hgx-b200/hardware.dsl "$T/lone/hardware.dsl"
+cd "$T"
+lint() { $DSLC lint "$@" >out 2>err; echo $? >rc; }
+
+lint ex/a/cluster.dsl ex/b/cluster.dsl
+check "two clean descriptions: exit 0, nothing reported" "[ \$(cat rc) = 0 ] && [ ! -s out ]"
+lint ex/a/cluster.dsl bad/broken.dsl
+check "a broken one after a clean one is linted too: exit 1, its finding at its line" \
+	"[ \$(cat rc) = 1 ] && grep -q '^bad/broken.dsl:3[0-9]:[0-9]*: error\\[' out && ! grep -q '^ex/a/cluster.dsl' out"
+check "the summary names the file it counts" "grep -q '^dslc: bad/broken.dsl: [1-9][0-9]* error' err"
+lint ex/a/cluster.dsl ex/a/hardware.dsl ex/b/cluster.dsl
+check "three files (once a usage error): the included hardware.dsl is linted through its descriptions" \
+	"[ \$(cat rc) = 0 ] && [ ! -s out ] && grep -q 'ex/a/hardware.dsl is included by ex/a/cluster.dsl: linted there' err"
+lint ex/a/hardware.dsl
+check "a fragment alone: linted through both descriptions beside it that include it, exit 0" \
+	"[ \$(cat rc) = 0 ] && [ ! -s out ] && grep -q 'included by ex/a/cluster.dsl' err && grep -q 'included by ex/b/cluster.dsl' err"
+lint lone/hardware.dsl
+check "a fragment nothing includes: linted alone, exit 1 with the missing release" \
+	"[ \$(cat rc) = 1 ] && grep -q 'linted alone' err && grep -q 'error\\[daos-release\\]' out"
+lint ex/a/cluster.dsl ./ex/a/cluster.dsl
+check "the same file twice is linted once" "[ \$(cat rc) = 0 ] && [ ! -s out ] && [ ! -s err ]"
+lint --format json bad/broken.dsl ex/a/cluster.dsl lone/hardware.dsl
+check "--format json over three files: one document, the summary adds them up" "/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(\"out\"))
+files = {f[\"file\"] for f in d[\"findings\"]}
+assert files == {\"bad/broken.dsl\", \"lone/hardware.dsl\"}, files
+assert d[\"summary\"][\"errors\"] == sum(f[\"severity\"] == \"error\" for f in d[\"findings\"]) >= 3, d[\"summary\"]
+' && [ \$(cat rc) = 1 ]"
+lint --format sarif bad/broken.dsl lone/hardware.dsl
+check "--format sarif over two files: one run with both files' results" "/usr/bin/python3 -c '
+import json
+r = json.load(open(\"out\"))[\"runs\"]
+assert len(r) == 1
+assert {x[\"locations\"][0][\"physicalLocation\"][\"artifactLocation\"][\"uri\"] for x in r[0][\"results\"]} == {\"bad/broken.dsl\", \"lone/hardware.dsl\"}
+'"
+(cd ex/a && $DSLC lint - <cluster.dsl >../../out 2>../../err; echo $? >../../rc)
+check "stdin: '-' with includes from the working directory, exit 0" "[ \$(cat rc) = 0 ] && [ ! -s out ]"
+(cd bad && $DSLC lint - <broken.dsl >../out 2>../err; echo $? >../rc)
+check "stdin: findings at <stdin>:LINE" "[ \$(cat rc) = 1 ] && grep -q '^<stdin>:3[0-9]:[0-9]*: error' out"
+lint - - <ex/a/cluster.dsl
+check "stdin twice: usage error" "[ \$(cat rc) = 2 ]"
+lint --fix - <ex/a/cluster.dsl
+check "--fix on stdin: usage error" "[ \$(cat rc) = 2 ]"
+$DSLC build ex/a/cluster.dsl -o built 2>/dev/null
+lint ex/a/cluster.dsl built/nodes/gpu001/etc/daos/daos_server.yml built/nodes/cn01/etc/daos/daos_agent.yml
+check "a description and the YAML it built, together: exit 0" "[ \$(cat rc) = 0 ] && [ ! -s out ]"
+lint ex/a/cluster.dsl missing.dsl
+check "a missing file among others: exit 2, the others still linted" "[ \$(cat rc) = 2 ] && grep -q \"cannot read 'missing.dsl'\" err"
+tests_end
