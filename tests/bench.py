@@ -20,13 +20,35 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EX = os.path.join(ROOT, "examples", "hgx-b200")
 
 
+def servers_only(src):
+    """The example without its clients (client-only nodes, dfuse mounts,
+    nccl.conf): the peer renders the 14 server files per node, so an
+    equal-work comparison leaves the clients out."""
+    src = re.sub(r"\n  nccl on[^\n]*", "", src)
+    for block in (r"profile client : ", r"nodes cn\[", r"mount /"):
+        src = re.sub(r"(?m)^" + block + r".*?\n}\n", "", src, flags=re.S)
+    return src
+
+
+def servers_example(tmp):
+    """A copy of the example directory with servers_only's cluster.dsl (what
+    the peer's gen_cluster.py reads)."""
+    d = os.path.join(tmp, "example-servers")
+    if not os.path.isdir(d):
+        os.makedirs(d)
+        for f in ("hardware.dsl", "hgx-b200.xml"):
+            shutil.copy(os.path.join(EX, f), d)
+        open(os.path.join(d, "cluster.dsl"), "w").write(servers_only(open(os.path.join(EX, "cluster.dsl")).read()))
+    return d
+
+
 def variant(tmp, n):
     d = os.path.join(tmp, f"n{n}")
     os.makedirs(d)
     for f in ("hardware.dsl", "hgx-b200.xml"):
         shutil.copy(os.path.join(EX, f), d)
     w = len(str(n))
-    src = open(os.path.join(EX, "cluster.dsl")).read()
+    src = servers_only(open(os.path.join(EX, "cluster.dsl")).read())
     src = src.replace("gpu[001-014]", f"gpu[{1:0{w}d}-{n:0{w}d}]")
     src = src.replace("gpu[001-003]", f"gpu[{1:0{w}d}-{3:0{w}d}]")
     src = src.replace("node gpu007", f"node gpu{7:0{w}d}")
@@ -97,7 +119,7 @@ def scenario(tmp, n):
     d = os.path.join(tmp, f"n{n}")
     gen = os.path.join(PEERS, "gen_cluster.py")
     if os.path.exists(gen):
-        subprocess.run(["/usr/bin/python3", gen, str(n), d, EX], check=True)
+        subprocess.run(["/usr/bin/python3", gen, str(n), d, servers_example(tmp)], check=True)
         return os.path.join(d, "cluster.dsl"), os.path.join(d, "changed.dsl")
     src = variant(tmp, n)
     w = len(str(n))
