@@ -42,6 +42,10 @@ check "a fragment alone: linted through both descriptions beside it that include
 lint lone/hardware.dsl
 check "a fragment nothing includes: linted alone, exit 1 with the missing release" \
 	"[ \$(cat rc) = 1 ] && grep -q 'linted alone' err && grep -q 'error\\[daos-release\\]' out"
+cp ex/a/hardware.dsl hw.orig
+lint --fix ex/a/hardware.dsl
+check "--fix on a fragment linted through its descriptions leaves the fragment as it was" \
+	"[ \$(cat rc) = 0 ] && cmp -s ex/a/hardware.dsl hw.orig"
 lint ex/a/cluster.dsl ./ex/a/cluster.dsl
 check "the same file twice is linted once" "[ \$(cat rc) = 0 ] && [ ! -s out ] && [ ! -s err ]"
 lint --format json bad/broken.dsl ex/a/cluster.dsl lone/hardware.dsl

@@ -29,25 +29,31 @@ static const char *real_of(arena *a, const char *path)
 	return realpath(path, buf) ? arena_strdup(a, buf) : NULL;
 }
 
-/* Compiles the file to learn what it includes and whether it describes a
- * cluster. A file with syntax errors is no fragment: it is linted as given. */
-static dsl_file inspect(arena *a, const char *path)
+/* What a compilation of path tells: its includes, and whether it describes
+ * a cluster. A file with syntax errors is no fragment: it is linted as given. */
+static dsl_file dsl_of(arena *a, const char *path, const compilation *c)
 {
 	dsl_file f = {.path = path, .real = real_of(a, path)};
-	if (!f.real)
+	if (!f.real || !c->parsed)
 		return f;
+	f.fragment = c->m.ar && !c->m.release && !c->m.cluster.defined;
+	f.includes = arena_alloc(a, (c->src.nfiles + 1) * sizeof(*f.includes));
+	for (uint32_t id = 1; id < c->src.nfiles; id++) {
+		const src_file *sf = src_get(&c->src, id);
+		const char *r = sf ? real_of(a, sf->path) : NULL;
+		if (r && strcmp(r, f.real) != 0)
+			f.includes[f.nincludes++] = r;
+	}
+	return f;
+}
+
+/* A file found by the search: compiled here to learn what it includes. */
+static dsl_file inspect(arena *a, const char *path)
+{
 	compilation c;
 	memset(&c, 0, sizeof(c));
-	if (compile_file(&c, path)) {
-		f.fragment = c.m.ar && !c.m.release && !c.m.cluster.defined;
-		f.includes = arena_alloc(a, (c.src.nfiles + 1) * sizeof(*f.includes));
-		for (uint32_t id = 1; id < c.src.nfiles; id++) {
-			const src_file *sf = src_get(&c.src, id);
-			const char *r = sf ? real_of(a, sf->path) : NULL;
-			if (r && strcmp(r, f.real) != 0)
-				f.includes[f.nincludes++] = r;
-		}
-	}
+	compile_file(&c, path);
+	dsl_file f = dsl_of(a, path, &c);
 	compile_free(&c);
 	return f;
 }
@@ -129,59 +135,55 @@ static void includers(arena *a, const dsl_file *frag, path_list *out)
 	}
 }
 
-static bool chosen(arena *a, const path_list *l, const char *path)
+static bool same_file(arena *a, const char *x, const char *y)
 {
-	const char *r = real_of(a, path);
-	for (size_t i = 0; i < l->n; i++) {
-		const char *ri = real_of(a, l->items[i]);
-		if (strcmp(l->items[i], path) == 0 || (r && ri && strcmp(r, ri) == 0))
-			return true;
-	}
-	return false;
+	const char *rx = real_of(a, x), *ry = real_of(a, y);
+	return strcmp(x, y) == 0 || (rx && ry && strcmp(rx, ry) == 0);
 }
 
-static void choose(arena *a, path_list *out, const char *path)
-{
-	if (strcmp(path, "-") == 0 || !chosen(a, out, path))
-		ARENA_PUSH(a, out->items, out->n, out->cap, path);
-}
-
-lint_choice lint_files_choose(arena *a, const char *const *given, size_t n, FILE *notes)
+lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes)
 {
 	dsl_file *dsl = arena_alloc(a, (n + 1) * sizeof(*dsl));
+	lint_choice ch = {.skip = arena_alloc(a, (n + 1) * sizeof(*ch.skip))};
+	size_t cap = 0;
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(given[i], "-") != 0 && !yaml_lint_is_yaml(given[i]))
-			dsl[i] = inspect(a, given[i]);
-	path_list out = {0};
+			dsl[i] = dsl_of(a, given[i], &comps[i]);
 	for (size_t i = 0; i < n; i++) {
 		const dsl_file *f = &dsl[i];
-		if (!f->real || !f->path) { /* YAML, stdin, or unreadable: lint says why */
-			choose(a, &out, given[i]);
+		if (strcmp(given[i], "-") == 0)
 			continue;
-		}
+		for (size_t j = 0; j < i && !ch.skip[i]; j++)
+			ch.skip[i] = !ch.skip[j] && strcmp(given[j], "-") != 0 && same_file(a, given[i], given[j]);
+		if (ch.skip[i] || !f->real) /* YAML, or unreadable: lint says why */
+			continue;
 		size_t by = n;
 		for (size_t j = 0; j < n && by == n; j++)
 			if (j != i && dsl[j].real && includes(&dsl[j], f->real))
 				by = j;
 		if (by < n) {
 			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
+			ch.skip[i] = true;
 			continue;
 		}
-		if (!f->fragment) {
-			choose(a, &out, f->path);
+		if (!f->fragment)
 			continue;
-		}
 		path_list inc = {0};
 		includers(a, f, &inc);
-		if (!inc.n) {
+		if (!inc.n)
 			fprintf(notes, "dslc: %s has no cluster block and no description under %s includes it: linted alone\n",
 				f->path, search_root(a, f->path));
-			choose(a, &out, f->path);
-		}
 		for (size_t k = 0; k < inc.n; k++) {
 			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, inc.items[k]);
-			choose(a, &out, inc.items[k]);
+			bool known = false;
+			for (size_t j = 0; j < n && !known; j++)
+				known = strcmp(given[j], "-") != 0 && same_file(a, given[j], inc.items[k]);
+			for (size_t j = 0; j < ch.nextra && !known; j++)
+				known = same_file(a, ch.extra[j], inc.items[k]);
+			if (!known)
+				ARENA_PUSH(a, ch.extra, ch.nextra, cap, inc.items[k]);
 		}
+		ch.skip[i] = inc.n > 0;
 	}
-	return (lint_choice){out.items, out.n};
+	return ch;
 }

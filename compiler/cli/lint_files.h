@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "compiler/base/arena.h"
+#include "compiler/lint/compile.h"
 
 /* Bounds of the search for including descriptions (a repository, not a
  * file system): directories starting with '.' are skipped, links not
@@ -19,12 +19,15 @@
 enum { LINT_SEARCH_MAX_DEPTH = 8, LINT_SEARCH_MAX_FILES = 5000 };
 
 typedef struct lint_choice {
-	const char **paths; /* what to lint, in the order given; "-" is stdin */
-	size_t n;
+	bool *skip;          /* per file given: linted through another, or given twice */
+	const char **extra;  /* descriptions to lint in place of fragments */
+	size_t nextra;
 } lint_choice;
 
-/* Chooses from the n files given; says on `notes` which file stands in for
- * which. DSL detection by name: a file is YAML when yaml_lint_is_yaml says so. */
-lint_choice lint_files_choose(arena *a, const char *const *given, size_t n, FILE *notes);
+/* Chooses from the n files given, each already compiled by the caller
+ * (comps[i]: its lint, so that a file is compiled once); says on `notes`
+ * which file stands in for which. A file is DSL unless it is "-" or
+ * yaml_lint_is_yaml says so; stdin is never skipped. */
+lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes);
 
 #endif

@@ -377,25 +377,55 @@ static int cmd_lint(const cli *c)
 	}
 	arena a;
 	arena_init(&a);
-	lint_choice ch = lint_files_choose(&a, c->files, c->nfiles, stderr);
-	compilation *comps = arena_alloc(&a, (ch.n + 1) * sizeof(*comps));
-	diag_ctx **dcs = arena_alloc(&a, (ch.n + 1) * sizeof(*dcs));
+	/* every file is compiled once: its lint also tells what it includes.
+	 * With --fix, a file linted through another must not be fixed alone
+	 * (a fragment would gain a `daos` line): fixes wait for the choice */
+	cli plain = *c;
+	plain.fix = false;
+	compilation *comps = arena_alloc(&a, (c->nfiles + 1) * sizeof(*comps));
+	int *rcs = arena_alloc(&a, (c->nfiles + 1) * sizeof(*rcs));
+	for (size_t i = 0; i < c->nfiles; i++)
+		rcs[i] = lint_one(&plain, c->files[i], fmt, &comps[i]);
+	lint_choice ch = lint_files_choose(&a, c->files, comps, c->nfiles, stderr);
 	int rc = EXIT_CLEAN;
-	bool failed = false;
-	for (size_t i = 0; i < ch.n; i++) {
-		int r = lint_one(c, ch.paths[i], fmt, &comps[i]);
-		rc = r > rc ? r : rc;
-		dcs[i] = &comps[i].dc;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		if (c->fix && !ch.skip[i] && rcs[i] == EXIT_CLEAN) {
+			compile_free(&comps[i]);
+			rcs[i] = lint_one(c, c->files[i], fmt, &comps[i]);
+		}
+		rc = rcs[i] > rc ? rcs[i] : rc;
 	}
-	if (report_print_all(dcs, ch.n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+	size_t n = 0, total = c->nfiles + ch.nextra;
+	compilation *extra = arena_alloc(&a, (ch.nextra + 1) * sizeof(*extra));
+	for (size_t i = 0; i < ch.nextra; i++) {
+		int r = lint_one(c, ch.extra[i], fmt, &extra[i]);
+		rc = r > rc ? r : rc;
+	}
+	/* what is reported: the files not linted through another, then the
+	 * descriptions that stand in for fragments */
+	compilation **shown = arena_alloc(&a, (total + 1) * sizeof(*shown));
+	const char **names = arena_alloc(&a, (total + 1) * sizeof(*names));
+	diag_ctx **dcs = arena_alloc(&a, (total + 1) * sizeof(*dcs));
+	for (size_t i = 0; i < total; i++) {
+		bool given = i < c->nfiles;
+		if (given && ch.skip[i])
+			continue;
+		shown[n] = given ? &comps[i] : &extra[i - c->nfiles];
+		names[n] = given ? c->files[i] : ch.extra[i - c->nfiles];
+		dcs[n] = &shown[n]->dc;
+		n++;
+	}
+	if (report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
 		rc = EXIT_USAGE;
 	fflush(stdout);
-	for (size_t i = 0; i < ch.n; i++) {
+	bool failed = false;
+	for (size_t i = 0; i < n; i++) {
 		if (fmt == REPORT_TEXT)
-			print_summary(&comps[i], stderr, ch.n > 1 ? ch.paths[i] : NULL);
-		failed |= fails(&comps[i], c->fail_on);
-		compile_free(&comps[i]);
+			print_summary(shown[i], stderr, n > 1 ? names[i] : NULL);
+		failed |= fails(shown[i], c->fail_on);
 	}
+	for (size_t i = 0; i < total; i++)
+		compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);
 	if (rc == EXIT_CLEAN && failed)
 		rc = EXIT_FINDINGS;
 	arena_free(&a);
