@@ -67,6 +67,12 @@ assert {x[\"locations\"][0][\"physicalLocation\"][\"artifactLocation\"][\"uri\"]
 check "stdin: '-' with includes from the working directory, exit 0" "[ \$(cat rc) = 0 ] && [ ! -s out ]"
 (cd bad && $DSLC lint - <broken.dsl >../out 2>../err; echo $? >../rc)
 check "stdin: findings at <stdin>:LINE" "[ \$(cat rc) = 1 ] && grep -q '^<stdin>:3[0-9]:[0-9]*: error' out"
+printf 'daos 2.6\0' >nul.dsl
+lint - <nul.dsl
+check "stdin with a NUL byte: exit 2, said as for a file" "[ \$(cat rc) = 2 ] && grep -q \"cannot read '-': not a text file (NUL byte)\" err"
+lint --format json - <nul.dsl
+check "stdin with a NUL byte, --format json: still one document, an io-error finding (it crashed: SIGSEGV)" \
+	"[ \$(cat rc) = 2 ] && /usr/bin/python3 -c 'import json; d = json.load(open(\"out\")); assert d[\"findings\"][0][\"ruleId\"] == \"io-error\"'"
 lint - - <ex/a/cluster.dsl
 check "stdin twice: usage error" "[ \$(cat rc) = 2 ]"
 lint --fix - <ex/a/cluster.dsl

@@ -95,6 +95,11 @@ const char *src_strerror(int err)
 
 uint32_t src_load(src_set *s, const char *path, bool regular_only)
 {
+	return src_load_as(s, path, path, regular_only);
+}
+
+uint32_t src_load_as(src_set *s, const char *path, const char *name, bool regular_only)
+{
 	size_t len;
 	char *text = src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, regular_only, &len);
 	if (!text)
@@ -103,7 +108,7 @@ uint32_t src_load(src_set *s, const char *path, bool regular_only)
 		errno = EILSEQ; /* a NUL byte: not a text file */
 		return 0;
 	}
-	return src_add(s, path, text, len);
+	return src_add(s, name, text, len);
 }
 
 const src_file *src_get(const src_set *s, uint32_t id)

@@ -54,6 +54,9 @@ const char *src_strerror(int err);
 /* Reads a text file; returns its id, or 0 with errno set (EFBIG over the
  * bound, EILSEQ for a NUL byte). */
 uint32_t src_load(src_set *s, const char *path, bool regular_only);
+/* The same, the file known by another name in diagnostics ("/dev/stdin"
+ * as "<stdin>"). */
+uint32_t src_load_as(src_set *s, const char *path, const char *name, bool regular_only);
 const src_file *src_get(const src_set *s, uint32_t id);
 
 typedef struct src_pos {

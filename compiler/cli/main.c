@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "compiler/base/rules.h"
-#include "compiler/base/source.h"
 #include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
 #include "compiler/lint/fix.h"
@@ -71,7 +70,6 @@ typedef struct cli {
 	bool fix;                /* lint --fix */
 	const char *against, *against_source; /* plan */
 	unsigned max_values;     /* plan --max-values */
-	int fix_pass;            /* passes done: a fix can uncover another (at most 10) */
 	const char **files;      /* lint: every file given (file is the first) */
 	size_t nfiles;
 } cli;
@@ -267,46 +265,10 @@ static void drop_disabled(const cli *c, compilation *comp)
 			diag_drop_rule(&comp->dc, &rule_table[i]);
 }
 
-/* stdin, whole, NUL-terminated (malloc'd); NULL with errno set when it
- * cannot be read, is larger than a source file may be, or holds a NUL. */
-static char *read_stdin(void)
-{
-	size_t len = 0, cap = 0;
-	char *text = NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *t = cap < SRC_MAX_FILE_BYTES ? realloc(text, cap = cap ? cap * 2 : 65536) : NULL;
-			if (!t) {
-				free(text);
-				errno = cap >= SRC_MAX_FILE_BYTES ? EFBIG : ENOMEM;
-				return NULL;
-			}
-			text = t;
-		}
-		size_t got = fread(text + len, 1, cap - len - 1, stdin);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(stdin) || memchr(text, '\0', len)) {
-		free(text);
-		errno = ferror(stdin) ? EIO : EINVAL;
-		return NULL;
-	}
-	text[len] = '\0';
-	return text;
-}
-
 static bool compile_lint_input(const cli *c, const char *path, compilation *comp)
 {
-	if (strcmp(path, "-") == 0) {
-		char *text = read_stdin();
-		if (!text)
-			return false;
-		bool ok = compile_text_with(comp, "<stdin>", text, c->disabled);
-		free(text);
-		return ok;
-	}
+	if (strcmp(path, "-") == 0) /* read as every source is: bounded, no NUL */
+		return compile_file_as(comp, "/dev/stdin", "<stdin>", c->disabled);
 	if (yaml_lint_is_yaml(path))
 		return compile_yaml(comp, path, c->release, c->topology, c->mem_gib, c->hugepage_size);
 	return compile_file_with(comp, path, c->disabled);

@@ -173,10 +173,15 @@ static ast_block *parse_loaded(arena *ar, diag_ctx *dc, uint32_t id, const char 
 
 ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path)
 {
-	uint32_t id = src_load(src, path, false); /* the command line's file may be a pipe */
+	return parse_program_as(ar, dc, src, path, path);
+}
+
+ast_block *parse_program_as(arena *ar, diag_ctx *dc, src_set *src, const char *path, const char *name)
+{
+	uint32_t id = src_load_as(src, path, name, false); /* the command line's file may be a pipe */
 	if (!id)
 		return NULL;
-	return parse_loaded(ar, dc, id, path);
+	return parse_loaded(ar, dc, id, name);
 }
 
 ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text)

@@ -36,8 +36,11 @@ ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file);
  * including file, cycles refused, depth bounded). Returns NULL when the main
  * file cannot be read (errno set); include failures are diagnostics. */
 ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path);
+/* The same, the file known as name (stdin: "/dev/stdin" as "<stdin>", its
+ * includes then relative to the working directory). */
+ast_block *parse_program_as(arena *ar, diag_ctx *dc, src_set *src, const char *path, const char *name);
 
-/* The same for text already in memory (tests, stdin). */
+/* The same for text already in memory (tests). */
 ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text);
 
 #endif

@@ -69,12 +69,17 @@ static void resolve_suppressions(compilation *c, const ast_block *root)
 	}
 }
 
-bool compile_file_with(compilation *c, const char *path, const bool disabled[R__COUNT])
+bool compile_file_as(compilation *c, const char *path, const char *name, const bool disabled[R__COUNT])
 {
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
 	diag_init(&c->dc, &c->ar, &c->src);
-	return compile_root(c, parse_program(&c->ar, &c->dc, &c->src, path), disabled);
+	return compile_root(c, parse_program_as(&c->ar, &c->dc, &c->src, path, name), disabled);
+}
+
+bool compile_file_with(compilation *c, const char *path, const bool disabled[R__COUNT])
+{
+	return compile_file_as(c, path, path, disabled);
 }
 
 bool compile_file(compilation *c, const char *path)
@@ -82,17 +87,12 @@ bool compile_file(compilation *c, const char *path)
 	return compile_file_with(c, path, NULL);
 }
 
-bool compile_text_with(compilation *c, const char *name, const char *text, const bool disabled[R__COUNT])
+bool compile_text(compilation *c, const char *name, const char *text)
 {
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
 	diag_init(&c->dc, &c->ar, &c->src);
-	return compile_root(c, parse_program_text(&c->ar, &c->dc, &c->src, name, text), disabled);
-}
-
-bool compile_text(compilation *c, const char *name, const char *text)
-{
-	return compile_text_with(c, name, text, NULL);
+	return compile_root(c, parse_program_text(&c->ar, &c->dc, &c->src, name, text), NULL);
 }
 
 static bool compile_root(compilation *c, ast_block *root, const bool *disabled)

@@ -18,12 +18,12 @@ typedef struct compilation {
  * be read; findings (including syntax errors) are in c->dc. */
 bool compile_file(compilation *c, const char *path);
 bool compile_text(compilation *c, const char *name, const char *text);
-/* The same with rules switched off; includes resolve from the working
- * directory when name has no '/' (stdin: "<stdin>"). */
-bool compile_text_with(compilation *c, const char *name, const char *text, const bool disabled[R__COUNT]);
 /* compile_file with rules switched off (--disable): their findings are
  * dropped before the safety gate runs, so the gate sees what is left. */
 bool compile_file_with(compilation *c, const char *path, const bool disabled[R__COUNT]);
+/* The same, the file known as name in diagnostics (stdin: "/dev/stdin" as
+ * "<stdin>", its includes relative to the working directory). */
+bool compile_file_as(compilation *c, const char *path, const char *name, const bool disabled[R__COUNT]);
 /* Lints a hand-written daos_server.yml or daos_agent.yml. release: "2.6",
  * "2.8" or NULL (detect); topology: an lstopo export or NULL. Returns false
  * when the file cannot be read; a topology that cannot be loaded is a
