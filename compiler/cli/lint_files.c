@@ -31,9 +31,9 @@ static const char *real_of(arena *a, const char *path)
 
 /* What a compilation of path tells: its includes, and whether it describes
  * a cluster. A file with syntax errors is no fragment: it is linted as given. */
-static dsl_file dsl_of(arena *a, const char *path, const compilation *c)
+static dsl_file dsl_of(arena *a, const char *path, const char *real, const compilation *c)
 {
-	dsl_file f = {.path = path, .real = real_of(a, path)};
+	dsl_file f = {.path = path, .real = real};
 	if (!f.real || !c->parsed)
 		return f;
 	f.fragment = c->m.ar && !c->m.release && !c->m.cluster.defined;
@@ -53,7 +53,7 @@ static dsl_file inspect(arena *a, const char *path)
 	compilation c;
 	memset(&c, 0, sizeof(c));
 	compile_file(&c, path);
-	dsl_file f = dsl_of(a, path, &c);
+	dsl_file f = dsl_of(a, path, real_of(a, path), &c);
 	compile_free(&c);
 	return f;
 }
@@ -116,8 +116,8 @@ static const char *search_root(arena *a, const char *path)
 }
 
 /* The descriptions under the search root that include the fragment, in name
- * order (readdir's order is the file system's). */
-static void includers(arena *a, const dsl_file *frag, path_list *out)
+ * order (readdir's order is the file system's), and their realpaths. */
+static void includers(arena *a, const dsl_file *frag, path_list *out, path_list *reals)
 {
 	path_list tree = {0};
 	find_dsl(a, search_root(a, frag->path), 0, &tree);
@@ -130,32 +130,40 @@ static void includers(arena *a, const dsl_file *frag, path_list *out)
 		if (!text || !strstr(text, base))
 			continue;
 		dsl_file c = inspect(a, tree.items[i]);
-		if (c.real && !c.fragment && includes(&c, frag->real))
+		if (c.real && !c.fragment && includes(&c, frag->real)) {
 			ARENA_PUSH(a, out->items, out->n, out->cap, tree.items[i]);
+			ARENA_PUSH(a, reals->items, reals->n, reals->cap, c.real);
+		}
 	}
 }
 
-static bool same_file(arena *a, const char *x, const char *y)
+/* Whether real (a realpath) is among the n of list. */
+static bool among(const char *const *list, size_t n, const char *real)
 {
-	const char *rx = real_of(a, x), *ry = real_of(a, y);
-	return strcmp(x, y) == 0 || (rx && ry && strcmp(rx, ry) == 0);
+	for (size_t i = 0; i < n; i++)
+		if (list[i] && strcmp(list[i], real) == 0)
+			return true;
+	return false;
 }
 
 lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes)
 {
 	dsl_file *dsl = arena_alloc(a, (n + 1) * sizeof(*dsl));
+	const char **real = arena_alloc(a, (n + 1) * sizeof(*real)); /* NULL: stdin, or unreadable */
 	lint_choice ch = {.skip = arena_alloc(a, (n + 1) * sizeof(*ch.skip))};
+	path_list extra_real = {0};
 	size_t cap = 0;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(given[i], "-") != 0 && !yaml_lint_is_yaml(given[i]))
-			dsl[i] = dsl_of(a, given[i], &comps[i]);
+	for (size_t i = 0; i < n; i++) {
+		real[i] = strcmp(given[i], "-") != 0 ? real_of(a, given[i]) : NULL;
+		if (real[i] && !yaml_lint_is_yaml(given[i]))
+			dsl[i] = dsl_of(a, given[i], real[i], &comps[i]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const dsl_file *f = &dsl[i];
-		if (strcmp(given[i], "-") == 0)
-			continue;
-		for (size_t j = 0; j < i && !ch.skip[i]; j++)
-			ch.skip[i] = !ch.skip[j] && strcmp(given[j], "-") != 0 && same_file(a, given[i], given[j]);
-		if (ch.skip[i] || !f->real) /* YAML, or unreadable: lint says why */
+		/* given twice: linted once (an unreadable file says so once too) */
+		for (size_t j = 0; j < i && !ch.skip[i] && strcmp(given[i], "-") != 0; j++)
+			ch.skip[i] = !ch.skip[j] && (real[i] && real[j] ? strcmp(real[i], real[j]) == 0 : strcmp(given[i], given[j]) == 0);
+		if (ch.skip[i] || !f->real) /* stdin, YAML, or unreadable: lint says why */
 			continue;
 		size_t by = n;
 		for (size_t j = 0; j < n && by == n; j++)
@@ -168,20 +176,17 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 		}
 		if (!f->fragment)
 			continue;
-		path_list inc = {0};
-		includers(a, f, &inc);
+		path_list inc = {0}, inc_real = {0};
+		includers(a, f, &inc, &inc_real);
 		if (!inc.n)
 			fprintf(notes, "dslc: %s has no cluster block and no description under %s includes it: linted alone\n",
 				f->path, search_root(a, f->path));
 		for (size_t k = 0; k < inc.n; k++) {
 			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, inc.items[k]);
-			bool known = false;
-			for (size_t j = 0; j < n && !known; j++)
-				known = strcmp(given[j], "-") != 0 && same_file(a, given[j], inc.items[k]);
-			for (size_t j = 0; j < ch.nextra && !known; j++)
-				known = same_file(a, ch.extra[j], inc.items[k]);
-			if (!known)
-				ARENA_PUSH(a, ch.extra, ch.nextra, cap, inc.items[k]);
+			if (among(real, n, inc_real.items[k]) || among(extra_real.items, extra_real.n, inc_real.items[k]))
+				continue;
+			ARENA_PUSH(a, ch.extra, ch.nextra, cap, inc.items[k]);
+			ARENA_PUSH(a, extra_real.items, extra_real.n, extra_real.cap, inc_real.items[k]);
 		}
 		ch.skip[i] = inc.n > 0;
 	}
