@@ -297,10 +297,17 @@ static void daemonset_head(yaml_out *y, const model *m, const char *name, const 
 	km(y, "spec");
 }
 
+/* One RDMA resource per fabric NIC: <rdma_resource>_e<i> selects the NIC at
+ * index i (plugins_doc). */
+static void rdma_resources(yaml_out *y, const model *m, const node_plan *p)
+{
+	for (int i = 0; i < place_fabric_nic_count(p); i++)
+		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+}
+
 static void resources(yaml_out *y, const model *m, const node_plan *p, const kube_plan *kp, bool server)
 {
 	arena *a = m->ar;
-	const char *rdma = kube_rdma_resource(m);
 	km(y, "resources");
 	for (int lim = 0; lim < 2; lim++) {
 		km(y, lim ? "limits" : "requests");
@@ -309,8 +316,7 @@ static void resources(yaml_out *y, const model *m, const node_plan *p, const kub
 		yo_kv(y, "memory", server ? yo_quantity(a, kp->memory) : "1Gi");
 		if (server)
 			yo_kv(y, kp->hugepage_resource, yo_quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
-		for (int i = 0; i < place_fabric_nic_count(p); i++)
-			yo_kv(y, arena_printf(a, "%s_e%d", rdma, i), "1");
+		rdma_resources(y, m, p);
 		if (server && kp->nvmes)
 			yo_kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
 		yo_map_end(y);
@@ -608,8 +614,7 @@ static void client_template(yaml_out *y, const model *m, const kube_group *g)
 	 * limit alone sets the request of an extended resource */
 	km(y, "resources");
 	km(y, "limits");
-	for (int i = 0; i < place_fabric_nic_count(p); i++)
-		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+	rdma_resources(y, m, p);
 	yo_map_end(y);
 	yo_map_end(y);
 	ks_(y, "volumeMounts");

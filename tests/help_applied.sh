@@ -141,22 +141,22 @@ sed -i "s/^telemetry_retain/telemetry_port: $port\ntelemetry_retain/; s/numa_nod
 $DSLC lint "$A" --topology examples/hgx-b200/hgx-b200.xml >"$T/h2" 2>&1
 check "agent-config: telemetry_port $port and numa_node $numa lint clean" \
 	"[ -n '$port' ] && [ -n '$numa' ] && ! grep -q 'error\\[' '$T/h2' || { cat '$T/h' '$T/h2'; false; }"
+# clients: the value a help line proposes, written into a copy of the fixture
+# beside it (its include stays relative); $v is the value, $T/a1 and $T/a2 the
+# lint before and after
+applied() { # fixture, sed program that prints the value, sed edit with @V@ for it
+	$DSLC lint $D/$1.dsl >"$T/a1" 2>&1
+	v=$(sed -n "$2" "$T/a1" | head -n 1)
+	sed "${3//@V@/$v}" $D/$1.dsl >$D/.help-$1.dsl
+	$DSLC lint $D/.help-$1.dsl >"$T/a2" 2>&1
+}
 # dfuse-threads: the thread count the help proposes, written beside event_queues
-$DSLC lint $D/dfuse-threads.dsl >"$T/dt" 2>&1
-v=$(sed -n 's/.*write `threads \([0-9]*\)`.*/\1/p' "$T/dt" | head -n 1)
-sed "s/^  threads 8$/  threads $v/" $D/dfuse-threads.dsl >"$T/dt.dsl"
-sed -i 's|"../../../examples/|"'"$PWD"'/examples/|' "$T/dt.dsl"
-$DSLC lint "$T/dt.dsl" >"$T/dt2" 2>&1
+applied dfuse-threads 's/.*write `threads \([0-9]*\)`.*/\1/p' 's/^  threads 8$/  threads @V@/'
 check "dfuse-threads: the proposed threads $v lints clean" \
-	"grep -q 'error\\[dfuse-threads\\]' '$T/dt' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/dt2' || { cat '$T/dt' '$T/dt2'; false; }"
-
+	"grep -q 'error\\[dfuse-threads\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 # intercept-conflict: the library the help proposes, on both mounts
-$DSLC lint $D/intercept-conflict.dsl >"$T/ic" 2>&1
-lib=$(sed -n 's/.*`intercept \([a-z0-9]*\)` on both.*/\1/p' "$T/ic" | head -n 1)
-sed "s/intercept ioil/intercept $lib/" $D/intercept-conflict.dsl >"$T/ic.dsl"
-sed -i 's|"../../../examples/|"'"$PWD"'/examples/|' "$T/ic.dsl"
-$DSLC lint "$T/ic.dsl" >"$T/ic2" 2>&1
-check "intercept-conflict: the proposed \`intercept $lib\` on both mounts lints clean" \
-	"grep -q 'error\\[intercept-conflict\\]' '$T/ic' && [ -n '$lib' ] && ! grep -q 'error\\[' '$T/ic2' || { cat '$T/ic' '$T/ic2'; false; }"
+applied intercept-conflict 's/.*`intercept \([a-z0-9]*\)` on both.*/\1/p' 's/intercept ioil/intercept @V@/'
+check "intercept-conflict: the proposed \`intercept $v\` on both mounts lints clean" \
+	"grep -q 'error\\[intercept-conflict\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
 tests_end
