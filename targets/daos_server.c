@@ -45,25 +45,26 @@ static void engine_out(yaml_out *y, const model *m, const node_plan *p, const en
 	yo_kstr(y, K_SCM_MOUNT, ep->scm_mount);
 	yo_kint(y, K_SCM_SIZE, (int64_t)(ep->scm_bytes / GiB));
 	yo_map_end(y);
-	if (ep->nnvmes) {
+	for (int t = 0; t < ep->ntiers; t++) {
+		const tier_plan *tp = &ep->tiers[t];
 		yo_map(y);
 		yo_kstr(y, K_CLASS, "nvme");
 		yo_key(y, K_BDEV_LIST);
 		yo_seq(y);
-		for (int i = 0; i < ep->nnvmes; i++)
+		for (int i = tp->first; i < tp->first + tp->n; i++)
 			yo_str(y, ep->nvmes[i]->pci);
 		/* A test seam: DSLC_TEST_CORRUPT=duplicate-drive writes engine 0's
 		 * first drive twice, a file DAOS refuses, so that the tests see the
 		 * build's own check (selfcheck.h) stop the build. */
 		const char *corrupt = getenv("DSLC_TEST_CORRUPT");
-		if (corrupt && strcmp(corrupt, "duplicate-drive") == 0 && ep->index == 0)
+		if (corrupt && strcmp(corrupt, "duplicate-drive") == 0 && ep->index == 0 && t == 0)
 			yo_str(y, ep->nvmes[0]->pci);
 		yo_seq_end(y);
-		if (ep->nroles) {
+		if (tp->spec && tp->spec->nroles) {
 			yo_key(y, K_BDEV_ROLES);
 			yo_seq(y);
-			for (int i = 0; i < ep->nroles; i++)
-				yo_str(y, ep->roles[i]);
+			for (int i = 0; i < tp->spec->nroles; i++)
+				yo_str(y, tp->spec->roles[i]);
 			yo_seq_end(y);
 		}
 		yo_map_end(y);

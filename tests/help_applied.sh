@@ -159,4 +159,12 @@ applied intercept-conflict 's/.*`intercept \([a-z0-9]*\)` on both.*/\1/p' 's/int
 check "intercept-conflict: the proposed \`intercept $v\` on both mounts lints clean" \
 	"grep -q 'error\\[intercept-conflict\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# nvme-tiers: the drive count the help proposes; nvme-tiers-left: the count dropped
+applied nvme-tiers 's/.*write `drives \([0-9]*\)`.*/\1/p' 's/drives 4$/drives @V@/'
+check "nvme-tiers: the proposed \`drives $v\` lints clean" \
+	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied nvme-tiers-left 's/.*(drop its `drives` count).*/x/p' 's/ drives 2$//'
+check "nvme-tiers-left: dropping the last tier's count lints clean" \
+	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
 tests_end

@@ -45,6 +45,11 @@ fi
 # one test program: its output but the passing lines, and its counts
 suite() {
 	"$@" >"$log" 2>&1
+	rc=$?
+	# a suite that dies (a Python traceback) prints no FAIL line: count it
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$log"; then
+		echo "FAIL $1: exit $rc without a FAIL line" >>"$log"
+	fi
 	grep -v '^ok ' "$log"
 	count "$log"
 }
@@ -82,6 +87,10 @@ if [ "$MODE" = plain ]; then
 	suite tests/check_spec.sh "$DSLC"
 	# DAOS's own loader as the oracle (../shared/validators); says skip without it
 	suite /usr/bin/python3 tests/daos_diff.py "$DSLC"
+	# MD-on-SSD tier layouts against the loader (issue 25)
+	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC"
+elif [ "$MODE" = asan ]; then
+	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC" --sample4 0
 fi
 
 echo "$MODE: $pass passed, $fail failed"

@@ -134,6 +134,21 @@ static const char *range(arena *a, int first, int n)
 	return n == 1 ? arena_printf(a, "%d", first) : arena_printf(a, "%d-%d", first, first + n - 1);
 }
 
+/* "  tier 1 [wal]" for a drive of an engine with split MD-on-SSD tiers, "" else. */
+static const char *tier_of(arena *a, const engine_plan *ep, int drive)
+{
+	for (int t = 0; ep->spec->tiers_split && t < ep->ntiers; t++) {
+		const tier_plan *tp = &ep->tiers[t];
+		if (drive < tp->first || drive >= tp->first + tp->n || !tp->spec || !tp->spec->nroles)
+			continue;
+		const char *roles = "";
+		for (int r = 0; r < tp->spec->nroles; r++)
+			roles = arena_printf(a, "%s%s%s", roles, r ? " " : "", tp->spec->roles[r]);
+		return arena_printf(a, "  tier %d [%s]", t + 1, roles);
+	}
+	return "";
+}
+
 void show_node_text(const model *m, const node *nd, FILE *out)
 {
 	const node_plan *p = nd->spec->plan;
@@ -175,11 +190,13 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 		for (size_t i = 0; i < hw->nnvmes; i++) {
 			if (hw->nvmes[i].numa != n)
 				continue;
-			bool used = false;
+			int at = -1;
 			if (v.engine)
 				for (int k = 0; k < v.engine->nnvmes; k++)
-					used |= v.engine->nvmes[k] == &hw->nvmes[i];
-			fprintf(out, "  nvme  %s%s\n", hw->nvmes[i].pci, used ? "" : " (not used)");
+					if (v.engine->nvmes[k] == &hw->nvmes[i])
+						at = k;
+			fprintf(out, "  nvme  %s%s%s\n", hw->nvmes[i].pci, at < 0 ? " (not used)" : "",
+				at < 0 ? "" : tier_of(m->ar, v.engine, at));
 		}
 		if (v.memory)
 			fprintf(out, "  memory %llu GiB: scm %llu + hugepages %llu + reserved %llu, %lld left\n",
@@ -187,6 +204,21 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				(unsigned long long)(v.hugepages / GiB), (unsigned long long)(v.reserved / GiB),
 				(long long)((int64_t)(v.memory - v.scm - v.hugepages - v.reserved) / (int64_t)GiB));
 	}
+}
+
+static json_t *tiers_json(const engine_plan *ep)
+{
+	json_t *a = json_array();
+	for (int t = 0; t < ep->ntiers; t++) {
+		const tier_plan *tp = &ep->tiers[t];
+		json_t *list = json_array(), *roles = json_array();
+		for (int i = tp->first; i < tp->first + tp->n; i++)
+			json_array_append_new(list, json_string(ep->nvmes[i]->pci));
+		for (int r = 0; tp->spec && r < tp->spec->nroles; r++)
+			json_array_append_new(roles, json_string(tp->spec->roles[r]));
+		json_array_append_new(a, json_pack("{s:o, s:o}", "bdev_list", list, "bdev_roles", roles));
+	}
+	return a;
 }
 
 static json_t *cores_json(int first, int n)
@@ -234,6 +266,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 			for (int k = 0; k < v.engine->nnvmes; k++)
 				json_array_append_new(d, json_string(v.engine->nvmes[k]->pci));
 			json_object_set_new(e, "bdev_list", d);
+			json_object_set_new(e, "nvme_tiers", tiers_json(v.engine));
 			json_object_set_new(e, "scm_bytes", json_integer((json_int_t)v.engine->scm_bytes));
 			json_object_set_new(o, "engine", e);
 		} else {

@@ -407,6 +407,112 @@ static const pci_ref *exclusion_on(const node_spec *s, int numa)
 	return NULL;
 }
 
+static const char *const role_names[] = {"wal", "meta", "data"};
+
+/* The roles of one tier: known names, each once. */
+static bool tier_roles_ok(diag_ctx *dc, const engine_spec *e, const tier_spec *t, int count[3])
+{
+	bool seen[3] = {false, false, false};
+	for (int r = 0; r < t->nroles; r++) {
+		int k = -1;
+		for (int j = 0; j < 3; j++)
+			if (strcmp(t->roles[r], role_names[j]) == 0)
+				k = j;
+		if (k >= 0 && !seen[k]) {
+			seen[k] = true;
+			count[k]++;
+			continue;
+		}
+		diag *d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, k < 0 ? "'%s' is not a bdev role" : "'%s' is given twice",
+				      t->roles[r]);
+		diag_help(dc, d, e->tiers_split ? "roles are wal, meta and data, each in one tier"
+			  : "write `nvme roles [wal meta data]`");
+		return false;
+	}
+	if (e->tiers_split && seen[0] && seen[2] && !seen[1]) {
+		diag *d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, "a tier with wal and data needs meta too");
+		diag_help(dc, d, "write `nvme tier [wal meta data]`, or give wal or data a tier of its own "
+			  "(FaultBdevConfigRolesWalDataNoMeta)");
+		return false;
+	}
+	return true;
+}
+
+/* DAOS's validateBdevRoles over the engine's tiers, at their lines. */
+static void lint_roles(model *m, const node_plan *p, const engine_plan *ep)
+{
+	diag_ctx *dc = m->dc;
+	const engine_spec *e = ep->spec;
+	if (!e->ntiers)
+		return;
+	int count[3] = {0, 0, 0}, bare = 0;
+	for (int t = 0; t < e->ntiers; t++) {
+		if (!tier_roles_ok(dc, e, &e->tiers[t], count))
+			return;
+		bare += e->tiers[t].nroles == 0;
+	}
+	if (bare == e->ntiers && e->ntiers == 1)
+		return; /* `nvme tier []`: one tier, no MD-on-SSD */
+	if (bare) {
+		const tier_spec *t = e->tiers;
+		while (t->nroles)
+			t++;
+		diag *d;
+		if (bare == e->ntiers) {
+			d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, "%d NVMe tiers without MD-on-SSD roles", bare);
+			diag_help(dc, d, "give the tiers roles, or make them one tier (FaultBdevConfigMultiTiersWithoutRoles)");
+		} else {
+			d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, "this tier has no roles, and another has");
+			diag_help(dc, d, "give every tier roles (FaultBdevConfigRolesMissing)");
+		}
+		return;
+	}
+	if (e->ntiers > 3) {
+		diag *d = diag_report(dc, R_BDEV_ROLES, e->tiers[3].loc, "MD-on-SSD takes at most 3 NVMe tiers");
+		diag_help(dc, d, "merge two tiers: `nvme tier [meta data]` holds both roles "
+			  "(FaultBdevConfigBadNrTiersWithRoles)");
+		return;
+	}
+	for (int k = 0; k < 3; k++) {
+		if (count[k] == 1)
+			continue;
+		diag *d;
+		if (!e->tiers_split) {
+			d = diag_report(dc, R_BDEV_ROLES, e->tiers[0].roles_loc, "one NVMe tier needs the roles wal, meta and data, each once");
+			diag_help(dc, d, "write `nvme roles [wal meta data]`");
+		} else if (count[k] == 0) {
+			d = diag_report(dc, R_BDEV_ROLES, e->tiers[e->ntiers - 1].roles_loc, "no tier has the role %s", role_names[k]);
+			diag_help(dc, d, "add %s to one tier's roles (FaultBdevConfigBadNrRoles)", role_names[k]);
+		} else {
+			const tier_spec *two[2] = {NULL, NULL};
+			for (int t = 0, n = 0; t < e->ntiers && n < 2; t++)
+				if (place_tier_has(&e->tiers[t], role_names[k]))
+					two[n++] = &e->tiers[t];
+			d = diag_report(dc, R_BDEV_ROLES, two[1]->roles_loc, "%d tiers have the role %s", count[k], role_names[k]);
+			diag_note_at(dc, d, two[0]->roles_loc, "%s is in this tier too", role_names[k]);
+			diag_help(dc, d, "keep %s in one tier (FaultBdevConfigBadNrRoles)", role_names[k]);
+		}
+		return;
+	}
+	if (ep->nnvmes)
+		return;
+	src_loc roles_loc = e->tiers[0].roles_loc;
+	diag *d = diag_report(dc, R_ENGINE_NO_NVME, roles_loc,
+			      "MD-on-SSD roles, but the engine on NUMA node %d has no NVMe drive", ep->numa);
+	const char *with = drive_numas(m, p);
+	const pci_ref *ex = exclusion_on(p->spec, ep->numa);
+	if (ex)
+		diag_note_at(dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
+	if (e->per_numa && with)
+		diag_help(dc, d, "declare engines only where the drives are: %s in place of "
+			  "`engine per numa`%s, or drop the roles", with, ex ? ", or stop excluding them" : "");
+	else if (ex)
+		diag_help(dc, d, "stop excluding the drives of NUMA node %d in %s, or drop the roles", ep->numa,
+			  p->spec->origin);
+	else
+		diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
+}
+
 static void lint_engines(model *m, const node_plan *p)
 {
 	diag_ctx *dc = m->dc;
@@ -432,40 +538,7 @@ static void lint_engines(model *m, const node_plan *p)
 			diag_help(dc, d, "write `helpers %d` or fewer", 2 * ep->targets);
 		}
 		check_log_mask(m, &e->log_mask, "engine log mask DEBUG");
-		if (e->roles_set) {
-			bool seen[3] = {false, false, false}, ok = ep->nroles == 3;
-			static const char *const names[] = {"wal", "meta", "data"};
-			for (int r = 0; r < ep->nroles; r++) {
-				int k = -1;
-				for (int j = 0; j < 3; j++)
-					if (strcmp(ep->roles[r], names[j]) == 0)
-						k = j;
-				if (k < 0 || seen[k])
-					ok = false;
-				else
-					seen[k] = true;
-			}
-			if (!ok) {
-				diag *d = diag_report(dc, R_BDEV_ROLES, e->roles_loc,
-						      "one NVMe tier needs the roles wal, meta and data, each once");
-				diag_help(dc, d, "write `nvme roles [wal meta data]`");
-			} else if (!ep->nnvmes) {
-				diag *d = diag_report(dc, R_ENGINE_NO_NVME, e->roles_loc,
-						      "MD-on-SSD roles, but the engine on NUMA node %d has no NVMe drive", ep->numa);
-				const char *with = drive_numas(m, p);
-				const pci_ref *ex = exclusion_on(p->spec, ep->numa);
-				if (ex)
-					diag_note_at(dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);
-				if (e->per_numa && with)
-					diag_help(dc, d, "declare engines only where the drives are: %s in place of "
-						  "`engine per numa`%s, or drop the roles", with, ex ? ", or stop excluding them" : "");
-				else if (ex)
-					diag_help(dc, d, "stop excluding the drives of NUMA node %d in %s, or drop the roles", ep->numa,
-						  p->spec->origin);
-				else
-					diag_help(dc, d, "describe the NUMA node's drives (`nvme <pci>...` in its numa block) or drop the roles");
-			}
-		}
+		lint_roles(m, p, ep);
 		lint_env(m, &e->env);
 		if (!first) {
 			first = ep;
@@ -496,20 +569,20 @@ static void lint_md_on_ssd(model *m, const node_plan *p)
 		const engine_plan *ep = &p->engines[i];
 		const engine_spec *e = ep->spec;
 		/* roles of its own: bdev-roles or engine-no-nvme judge them */
-		if (!ep->placed || e->roles_set)
+		if (!ep->placed || e->ntiers)
 			continue;
 		if (ep->nnvmes) {
 			diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
 					      "the engine on NUMA node %d has NVMe drives but no MD-on-SSD roles, and the engine on "
 					      "NUMA node %d has them: DAOS refuses the server (code 317)", ep->numa, md->numa);
-			diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+			diag_note_at(m->dc, d, md->spec->tiers[0].roles_loc, "the roles are given here");
 			diag_help(m->dc, d, "add `nvme roles [wal meta data]` to this engine's block, or drop the roles");
 			continue;
 		}
 		diag *d = diag_report(m->dc, R_MD_ON_SSD_MIXED, e->loc,
 				      "the engine on NUMA node %d has no NVMe drive, and the engine on NUMA node %d uses MD-on-SSD: "
 				      "DAOS refuses the server (code 317)", ep->numa, md->numa);
-		diag_note_at(m->dc, d, md->spec->roles_loc, "the roles are given here");
+		diag_note_at(m->dc, d, md->spec->tiers[0].roles_loc, "the roles are given here");
 		const pci_ref *ex = exclusion_on(p->spec, ep->numa);
 		if (ex)
 			diag_note_at(m->dc, d, ex->loc, "%s excludes the drives of NUMA node %d", p->spec->origin, ep->numa);

@@ -1074,9 +1074,77 @@ static void en_scm(kw_ctx *k)
 	}
 }
 
+/* [wal meta data]: a tier's roles, as written (bdev-roles judges them). */
+static bool tier_roles(kw_ctx *k, tier_spec *t)
+{
+	ast_value *list = kw_next(k);
+	if (!list || list->kind != AST_LIST) {
+		if (list)
+			kw_bad(k, list->loc, "expected a list such as [wal meta data]");
+		else
+			kw_missing(k, "a list such as [wal meta data]");
+		return false;
+	}
+	t->nroles = 0;
+	for (ast_value *v = list->items; v; v = v->next) {
+		if (v->kind == AST_PUNCT && strcmp(v->text, ",") == 0)
+			continue;
+		if (v->kind != AST_WORD || t->nroles == 4) {
+			kw_bad(k, v->loc, "roles are wal, meta and data");
+			return false;
+		}
+		t->roles[t->nroles++] = v->text;
+	}
+	t->roles_loc = list->loc;
+	return true;
+}
+
+/* A block that declares tiers replaces the tiers it inherits; `nvme roles`
+ * (one tier) and `nvme tier` (several) are not mixed in one block. */
+static tier_spec *new_tier(kw_ctx *k, engine_spec *e, bool split)
+{
+	bool own = e->ntiers && kw_in_scope(k, e->tiers[0].loc);
+	if (own && (!split || !e->tiers_split)) {
+		diag *d = diag_report(k->r->dc, R_DUPLICATE, k->kwloc, split ? "`nvme tier` after `nvme roles` in this block"
+				      : e->tiers_split ? "`nvme roles` after `nvme tier` in this block"
+				      : "'nvme roles' is given twice in this block");
+		diag_note_at(k->r->dc, d, e->tiers[0].loc, "the engine's NVMe tiers are declared here");
+		diag_help(k->r->dc, d, "declare one tier with `nvme roles [wal meta data]`, or every tier with `nvme tier`");
+		k->failed = true;
+		return NULL;
+	}
+	if (!own)
+		e->ntiers = 0;
+	if (e->ntiers == MODEL_MAX_TIERS) {
+		kw_bad(k, k->kwloc, "an engine has at most 3 NVMe tiers (FaultBdevConfigBadNrTiersWithRoles)");
+		return NULL;
+	}
+	tier_spec *t = &e->tiers[e->ntiers];
+	memset(t, 0, sizeof(*t));
+	t->loc = k->kwloc;
+	e->tiers_split = split;
+	return t;
+}
+
 static void en_nvme(kw_ctx *k)
 {
 	engine_spec *e = k->target;
+	if (kw_peek_word(k, "tier")) {
+		kw_next(k);
+		tier_spec *t = new_tier(k, e, true);
+		if (!t || !tier_roles(k, t))
+			return;
+		if (kw_peek_word(k, "drives")) {
+			kw_next(k);
+			if (!kw_int(k, "a drive count", 1, 1024, &t->count.v, &t->count.loc))
+				return;
+			t->count.set = true;
+		} else if (k->cur) {
+			kw_pci_list(k, &t->drives, &t->ndrives, &t->drives_cap);
+		}
+		e->ntiers++;
+		return;
+	}
 	if (!kw_peek_word(k, "roles")) {
 		/* an explicit drive list */
 		e->ndrives = 0;
@@ -1086,27 +1154,9 @@ static void en_nvme(kw_ctx *k)
 		return;
 	}
 	kw_next(k);
-	ast_value *list = kw_next(k);
-	if (!list || list->kind != AST_LIST) {
-		if (list)
-			kw_bad(k, list->loc, "expected a list such as [wal meta data]");
-		else
-			kw_missing(k, "a list such as [wal meta data]");
-		return;
-	}
-	if (!kw_once(k, &e->roles_loc, &e->roles_set))
-		return;
-	e->nroles = 0;
-	for (ast_value *v = list->items; v; v = v->next) {
-		if (v->kind == AST_PUNCT && strcmp(v->text, ",") == 0)
-			continue;
-		if (v->kind != AST_WORD || e->nroles == 4) {
-			kw_bad(k, v->loc, "roles are wal, meta and data");
-			return;
-		}
-		e->roles[e->nroles++] = v->text;
-	}
-	e->roles_loc = list->loc;
+	tier_spec *t = new_tier(k, e, false);
+	if (t && tier_roles(k, t))
+		e->ntiers = 1;
 }
 
 static void en_env(kw_ctx *k)
@@ -1121,7 +1171,7 @@ static const keyword engine_kws[] = {
 	{"first_core", "first_core <logical-core-index>", "Override: the engine's first core, an absolute hwloc logical core index (checked).", KW_INT, F(engine_spec, first_core), 0, 65535, NULL, NULL},
 	{"pinned_numa_node", "pinned_numa_node <n>", "Override: the NUMA node to pin to (checked against placement).", KW_INT, F(engine_spec, pinned_numa), 0, MODEL_MAX_NUMA - 1, NULL, NULL},
 	{"scm", "scm ram <size>", "RAM-backed SCM (tmpfs) with a pinned scm_size, whole GiB.", KW_CUSTOM, 0, 0, 0, NULL, en_scm},
-	{"nvme", "nvme roles [wal meta data] | nvme <pci-address>...", "MD-on-SSD roles of the engine's NVMe tier, or an explicit drive list (default: every drive of the engine's NUMA node).", KW_CUSTOM, 0, 0, 0, NULL, en_nvme},
+	{"nvme", "nvme roles [wal meta data] | nvme tier [<roles>] [drives <n> | <pci-address>...] | nvme <pci-address>...", "MD-on-SSD roles of the engine's one NVMe tier; or one of 2-3 tiers with its roles and drives (the next n of the engine's drives, explicit addresses, or, for one tier, the rest); or an explicit drive list (default: every drive of the engine's NUMA node).", KW_CUSTOM, 0, 0, 0, NULL, en_nvme},
 	{"nic", "nic <ifname>", "Override: the fabric interface (default: the storage NIC of the engine's NUMA node).", KW_WORD, F(engine_spec, nic), 0, 0, NULL, NULL},
 	{"fabric_port", "fabric_port <port>", "Override: fabric_iface_port of this engine.", KW_INT, F(engine_spec, fabric_port), 1024, 65535, NULL, NULL},
 	{"log_mask", "log_mask <mask>", "Override: this engine's log mask.", KW_WORD, F(engine_spec, log_mask), 0, 0, NULL, NULL},

@@ -98,6 +98,8 @@ ast_block *kw_block(kw_ctx *k);             /* the statement's block, required *
 /* Marks a setting; false (and a duplicate-definition error) when the same
  * block already set it. */
 bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set);
+/* The location is in the statement's enclosing block (set there, not inherited). */
+bool kw_in_scope(const kw_ctx *k, src_loc loc);
 void kw_missing(kw_ctx *k, const char *what);
 void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "did you mean" over a NULL-terminated list, or NULL. */

@@ -242,6 +242,11 @@ static bool loc_inside(src_loc inner, src_loc outer)
 	       inner.end <= outer.end;
 }
 
+bool kw_in_scope(const kw_ctx *k, src_loc loc)
+{
+	return loc_inside(loc, k->scope);
+}
+
 bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set)
 {
 	if (*field_set && loc_inside(*field_loc, k->scope) && field_loc->start != k->kwloc.start) {

@@ -90,6 +90,21 @@ typedef struct hardware {
 
 /* ---- profiles and nodes -------------------------------------------------- */
 
+/* One NVMe tier of an engine (`nvme tier [roles] ...`, or the one tier of
+ * `nvme roles [...]`): its MD-on-SSD roles and which of the engine's drives
+ * it takes: `drives N` (the next N in address order), explicit addresses,
+ * or neither (every drive no other tier takes). */
+enum { MODEL_MAX_TIERS = 4 }; /* one more than DAOS takes: the fourth is reported at its line */
+typedef struct tier_spec {
+	src_loc loc; /* the statement */
+	const char *roles[4];
+	int nroles;
+	src_loc roles_loc;
+	opt_int count;
+	struct pci_ref *drives;
+	size_t ndrives, drives_cap;
+} tier_spec;
+
 typedef struct engine_spec {
 	bool present;
 	bool per_numa; /* declared by `engine per numa`: only where a storage NIC is */
@@ -97,10 +112,10 @@ typedef struct engine_spec {
 	src_loc loc; /* the `engine` statement that declared it */
 	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
 	opt_str scm_class, log_mask, log_file, nic;
-	const char *roles[4];
-	int nroles;
-	src_loc roles_loc;
-	bool roles_set;
+	/* MD-on-SSD: no tier declared is one tier without roles */
+	tier_spec tiers[MODEL_MAX_TIERS];
+	int ntiers;
+	bool tiers_split; /* declared by `nvme tier` (else `nvme roles`) */
 	struct pci_ref *drives; /* explicit drive list; NULL = the NUMA node's drives */
 	size_t ndrives, drives_cap;
 	env_list env;

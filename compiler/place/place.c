@@ -290,6 +290,142 @@ static void pick_nvmes(model *m, node_plan *p, engine_plan *ep)
 			ep->nvmes[ep->nnvmes++] = &hw->nvmes[i];
 }
 
+/* Where a tier's explicit address is among the engine's drives, or -1 with
+ * the reason reported. */
+static int tier_drive(model *m, node_plan *p, engine_plan *ep, const pci_ref *r)
+{
+	for (int i = 0; i < ep->nnvmes; i++)
+		if (strcmp(ep->nvmes[i]->pci, r->pci) == 0)
+			return i;
+	const nvme_desc *hw = listed_drive(m, p->spec->hw, r);
+	diag *d;
+	if (!hw) {
+		d = diag_report(m->dc, R_NVME_UNKNOWN, r->loc, "hardware %s has no NVMe drive %s", p->spec->hw->name, r->pci);
+		diag_help(m->dc, d, "name one of the engine's drives: %s", ep->nnvmes ? ep->nvmes[0]->pci : "none");
+	} else if (hw->numa != ep->numa) {
+		d = diag_report(m->dc, R_NVME_NOT_LOCAL, r->loc, "NVMe %s is on NUMA node %d, but this engine runs on NUMA node %d",
+				r->pci, hw->numa, ep->numa);
+		diag_note_at(m->dc, d, hw->loc, "%s is described here", r->pci);
+		diag_help(m->dc, d, "give the tier drives of NUMA node %d", ep->numa);
+	} else {
+		d = diag_report(m->dc, R_NVME_TIERS, r->loc, "NVMe %s is not one of this engine's drives%s", r->pci,
+				excluded(p->spec, r->pci) ? ": it is excluded" : "");
+		diag_help(m->dc, d, "name one of the engine's drives in its tiers");
+	}
+	p->ok = false;
+	return -1;
+}
+
+/* A tier's drives, by its explicit addresses or its count; the rest tier
+ * (neither) takes what is left. owner[i]: the tier of drive i, or -1. */
+static bool tier_take(model *m, node_plan *p, engine_plan *ep, int t, int *owner, int pass)
+{
+	const tier_spec *ts = &ep->spec->tiers[t];
+	if (pass == 0) {
+		for (size_t j = 0; j < ts->ndrives; j++) {
+			int i = tier_drive(m, p, ep, &ts->drives[j]);
+			if (i < 0)
+				return false;
+			if (owner[i] >= 0) {
+				diag *d = diag_report(m->dc, R_NVME_TIERS, ts->drives[j].loc, "NVMe %s is in two tiers", ts->drives[j].pci);
+				diag_note_at(m->dc, d, ep->spec->tiers[owner[i]].loc, "the other tier");
+				diag_help(m->dc, d, "give each drive to one tier");
+				p->ok = false;
+				return false;
+			}
+			owner[i] = t;
+		}
+		return true;
+	}
+	if (pass == 1 && !ts->count.set)
+		return true;
+	int want = pass == 1 ? (int)ts->count.v : ep->nnvmes, got = 0;
+	for (int i = 0; i < ep->nnvmes && got < want; i++)
+		if (owner[i] < 0) {
+			owner[i] = t;
+			got++;
+		}
+	if (got == want || pass == 2)
+		return true;
+	diag *d = diag_report(m->dc, R_NVME_TIERS, ts->count.loc, "the tier wants %d drives, but %d of the engine's %d are left",
+			      want, got, ep->nnvmes);
+	if (got)
+		diag_help(m->dc, d, "write `drives %d`, or give the engine more drives", got);
+	else
+		diag_help(m->dc, d, "give the engine more drives, or fewer tiers");
+	p->ok = false;
+	return false;
+}
+
+/* The engine's drives in tiers: explicit addresses first, then `drives N`
+ * in the order the engine lists its drives, then one tier with neither
+ * takes the rest. A drive in no tier would be a drive DAOS never uses:
+ * that is an error, not a silent drop. */
+static void split_tiers(model *m, node_plan *p, engine_plan *ep)
+{
+	const engine_spec *e = ep->spec;
+	ep->ntiers = 0;
+	if (!ep->nnvmes)
+		return;
+	if (!e->tiers_split) {
+		ep->tiers[0] = (tier_plan){0, ep->nnvmes, e->ntiers ? &e->tiers[0] : NULL};
+		ep->ntiers = 1;
+		return;
+	}
+	int *owner = arena_alloc(m->ar, (size_t)ep->nnvmes * sizeof(int));
+	for (int i = 0; i < ep->nnvmes; i++)
+		owner[i] = -1;
+	const tier_spec *rest = NULL;
+	for (int t = 0; t < e->ntiers; t++) {
+		const tier_spec *ts = &e->tiers[t];
+		if (ts->ndrives || ts->count.set)
+			continue;
+		if (rest) {
+			diag *d = diag_report(m->dc, R_NVME_TIERS, ts->loc, "two tiers take the rest of the engine's drives");
+			diag_note_at(m->dc, d, rest->loc, "the other tier");
+			diag_help(m->dc, d, "give this tier `drives <n>` or its drives' addresses");
+			p->ok = false;
+			return;
+		}
+		rest = ts;
+	}
+	for (int pass = 0; pass < 3; pass++)
+		for (int t = 0; t < e->ntiers; t++)
+			if ((pass < 2 || &e->tiers[t] == rest) && !tier_take(m, p, ep, t, owner, pass))
+				return;
+	const nvme_desc **order = arena_alloc(m->ar, (size_t)ep->nnvmes * sizeof(*order));
+	int n = 0;
+	for (int t = 0; t < e->ntiers; t++) {
+		int first = n;
+		for (int i = 0; i < ep->nnvmes; i++)
+			if (owner[i] == t)
+				order[n++] = ep->nvmes[i];
+		if (n == first) {
+			diag *d = diag_report(m->dc, R_NVME_TIERS, e->tiers[t].loc, "this tier gets none of the engine's %d drives",
+					      ep->nnvmes);
+			diag_help(m->dc, d, "give the engine more drives, or fewer tiers");
+			p->ok = false;
+			return;
+		}
+		ep->tiers[t] = (tier_plan){first, n - first, &e->tiers[t]};
+	}
+	if (n < ep->nnvmes) {
+		int i = 0;
+		while (owner[i] >= 0)
+			i++;
+		diag *d = diag_report(m->dc, R_NVME_TIERS, e->tiers[e->ntiers - 1].loc,
+				      "%d of the engine's %d drives %s in no tier (%s first): DAOS would never use %s",
+				      ep->nnvmes - n, ep->nnvmes, ep->nnvmes - n == 1 ? "is" : "are", ep->nvmes[i]->pci,
+				      ep->nnvmes - n == 1 ? "it" : "them");
+		diag_help(m->dc, d, "let one tier take the rest (drop its `drives` count), or exclude the drives with "
+			  "`exclude nvme`");
+		p->ok = false;
+		return;
+	}
+	ep->nvmes = order;
+	ep->ntiers = e->ntiers;
+}
+
 static void check_excluded(model *m, const node_spec *s)
 {
 	const hardware *hw = s->hw;
@@ -442,10 +578,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	if (!ep->nic)
 		p->ok = false;
 	pick_nvmes(m, p, ep);
-	if (e->roles_set) {
-		memcpy(ep->roles, e->roles, sizeof(ep->roles));
-		ep->nroles = e->nroles;
-	}
+	split_tiers(m, p, ep);
 	if (e->scm_size.set) {
 		if (e->scm_size.v % (int64_t)GiB) {
 			diag *d = diag_report(m->dc, R_BAD_VALUE, e->scm_size.loc, "scm_size is a whole number of GiB");
@@ -527,10 +660,18 @@ static void hugepages(model *m, node_plan *p)
 	(void)m;
 }
 
+bool place_tier_has(const tier_spec *t, const char *role)
+{
+	for (int r = 0; t && r < t->nroles; r++)
+		if (strcmp(t->roles[r], role) == 0)
+			return true;
+	return false;
+}
+
 bool place_has_meta(const engine_plan *ep)
 {
-	for (int r = 0; r < ep->nroles; r++)
-		if (strcmp(ep->roles[r], "meta") == 0)
+	for (int t = 0; t < ep->ntiers; t++)
+		if (place_tier_has(ep->tiers[t].spec, "meta"))
 			return true;
 	return false;
 }

@@ -10,6 +10,12 @@
 
 #include "compiler/model/model.h"
 
+/* An NVMe tier as placed: drives [first, first + n) of the engine's list. */
+typedef struct tier_plan {
+	int first, n;
+	const tier_spec *spec; /* NULL: the implicit tier of an engine without roles */
+} tier_plan;
+
 typedef struct engine_plan {
 	int index; /* position in daos_server.yml's engines list */
 	int numa;
@@ -23,10 +29,10 @@ typedef struct engine_plan {
 	const nic_desc *nic;
 	const char *nic_why; /* how the NIC was chosen, for build and show */
 	int fabric_port;
-	const nvme_desc **nvmes;
+	const nvme_desc **nvmes; /* every drive of the engine, tier by tier */
 	int nnvmes;
-	const char *roles[4];
-	int nroles;
+	tier_plan tiers[MODEL_MAX_TIERS];
+	int ntiers; /* 0 without drives */
 	uint64_t scm_bytes; /* 0: not pinned */
 	const char *scm_mount;
 	const char *log_mask, *log_file;
@@ -79,6 +85,8 @@ static inline int place_fabric_numa(const node_plan *p, int i)
 
 /* The engine has the MD-on-SSD meta role (its drives hold metadata). */
 bool place_has_meta(const engine_plan *ep);
+/* A tier has that role ("wal", "meta", "data"). */
+bool place_tier_has(const tier_spec *t, const char *role);
 
 /* Sets the diagnostics context to a node override's origin (or clears it). */
 void place_context(model *m, const node_spec *s);

@@ -1,0 +1,18 @@
+# a tier with wal and data needs meta
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme tier [wal data] drives 1
+    nvme tier [meta]
+  }
+}
+nodes gpu[001-014] : converged

@@ -1,0 +1,18 @@
+# drives in no tier
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme tier [wal] drives 1
+    nvme tier [meta data] drives 2
+  }
+}
+nodes gpu[001-014] : converged
