@@ -1,4 +1,5 @@
 #include "place.h"
+#include "storage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -179,270 +180,6 @@ static const nic_desc *pick_nic(model *m, node_plan *p, engine_plan *ep)
 	return NULL;
 }
 
-static bool excluded(const node_spec *s, const char *pci)
-{
-	for (size_t i = 0; i < s->nexcluded; i++)
-		if (strcmp(s->excluded[i].pci, pci) == 0)
-			return true;
-	return false;
-}
-
-/* The hardware's drive an engine's list names: by its address, or a drive
- * behind a VMD endpoint the hardware lists, by its backing address (a copy
- * that keeps the address as written, with the endpoint's NUMA node). */
-static const nvme_desc *listed_drive(model *m, const hardware *hw, const pci_ref *r)
-{
-	for (size_t j = 0; j < hw->nnvmes; j++)
-		if (strcmp(hw->nvmes[j].pci, r->pci) == 0)
-			return &hw->nvmes[j];
-	char ep[16];
-	if (!topo_vmd_endpoint(r->pci, ep))
-		return NULL;
-	for (size_t j = 0; j < hw->nnvmes; j++)
-		if (strcmp(hw->nvmes[j].pci, ep) == 0) {
-			nvme_desc *d = arena_alloc(m->ar, sizeof(*d));
-			*d = hw->nvmes[j];
-			memcpy(d->pci, r->pci, sizeof(d->pci));
-			memcpy(d->endpoint, ep, sizeof(d->endpoint));
-			d->loc = r->loc;
-			return d;
-		}
-	return NULL;
-}
-
-/* The drive is already in the list: the same address, or a backing
- * address and its endpoint (SPDK would claim the device twice). DAOS
- * refuses a bdev_list with a duplicate (storage/config.go, "bdev_list:
- * duplicate PCI address"). */
-static const pci_ref *listed_before(const engine_spec *e, size_t i, const nvme_desc *d)
-{
-	for (size_t j = 0; j < i; j++) {
-		char ep[16] = "";
-		topo_vmd_endpoint(e->drives[j].pci, ep);
-		if (strcmp(e->drives[j].pci, d->pci) == 0 || (d->endpoint[0] && strcmp(e->drives[j].pci, d->endpoint) == 0) ||
-		    (ep[0] && strcmp(ep, d->pci) == 0))
-			return &e->drives[j];
-	}
-	return NULL;
-}
-
-static void explicit_nvmes(model *m, node_plan *p, engine_plan *ep)
-{
-	const hardware *hw = p->spec->hw;
-	const engine_spec *e = ep->spec;
-	ep->nvmes = arena_alloc(m->ar, (e->ndrives + 1) * sizeof(*ep->nvmes));
-	for (size_t i = 0; i < e->ndrives; i++) {
-		const nvme_desc *found = listed_drive(m, hw, &e->drives[i]);
-		const pci_ref *twice = found ? listed_before(e, i, found) : NULL;
-		if (twice) {
-			bool same = strcmp(twice->pci, e->drives[i].pci) == 0;
-			diag *d = diag_report(m->dc, R_DUPLICATE, e->drives[i].loc, same ? "NVMe %s is listed twice"
-						   : "NVMe %s and %s are one drive behind VMD endpoint %s", e->drives[i].pci,
-					      twice->pci, found->endpoint[0] ? found->endpoint : found->pci);
-			diag_note_at(m->dc, d, twice->loc, "%s is listed here", twice->pci);
-			diag_help(m->dc, d, "drop this %s: DAOS refuses a bdev_list that names a drive twice", e->drives[i].pci);
-			/* the edit takes the blank before it too */
-			const src_file *f = src_get(m->dc->src, e->drives[i].loc.file);
-			src_loc at = e->drives[i].loc;
-			while (f && at.start > 0 && (f->text[at.start - 1] == ' ' || f->text[at.start - 1] == '\t'))
-				at.start--;
-			diag_fix_edit(m->dc, d, at, "%s", "");
-			p->ok = false;
-			continue;
-		}
-		if (!found) {
-			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "hardware %s has no NVMe drive %s",
-					      hw->name, e->drives[i].pci);
-			diag_help(m->dc, d, "name a drive of the hardware block, or drop the list to use the NUMA node's drives");
-			p->ok = false;
-			continue;
-		}
-		if (found->numa != ep->numa) {
-			diag *d = diag_report(m->dc, R_NVME_NOT_LOCAL, e->drives[i].loc,
-					      "NVMe %s is on NUMA node %d, but this engine runs on NUMA node %d",
-					      found->pci, found->numa, ep->numa);
-			diag_note_at(m->dc, d, found->loc, "%s is described here", found->pci);
-			diag_help(m->dc, d, "give the engine drives of NUMA node %d, or drop the list to use them all",
-				  ep->numa);
-			p->ok = false;
-		}
-		if (excluded(p->spec, found->endpoint[0] ? found->endpoint : found->pci)) {
-			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, e->drives[i].loc, "%s names NVMe %s, which %s excludes",
-					      "this engine", found->pci, p->spec->origin);
-			diag_help(m->dc, d, "drop %s from the engine's list, or stop excluding it", found->pci);
-			p->ok = false;
-			continue;
-		}
-		ep->nvmes[ep->nnvmes++] = found;
-	}
-}
-
-static void pick_nvmes(model *m, node_plan *p, engine_plan *ep)
-{
-	const hardware *hw = p->spec->hw;
-	if (ep->spec->ndrives) {
-		explicit_nvmes(m, p, ep);
-		return;
-	}
-	ep->nvmes = arena_alloc(m->ar, (hw->nnvmes + 1) * sizeof(*ep->nvmes));
-	for (size_t i = 0; i < hw->nnvmes; i++)
-		if (hw->nvmes[i].numa == ep->numa && !excluded(p->spec, hw->nvmes[i].pci))
-			ep->nvmes[ep->nnvmes++] = &hw->nvmes[i];
-}
-
-/* Where a tier's explicit address is among the engine's drives, or -1 with
- * the reason reported. */
-static int tier_drive(model *m, node_plan *p, engine_plan *ep, const pci_ref *r)
-{
-	for (int i = 0; i < ep->nnvmes; i++)
-		if (strcmp(ep->nvmes[i]->pci, r->pci) == 0)
-			return i;
-	const nvme_desc *hw = listed_drive(m, p->spec->hw, r);
-	diag *d;
-	if (!hw) {
-		d = diag_report(m->dc, R_NVME_UNKNOWN, r->loc, "hardware %s has no NVMe drive %s", p->spec->hw->name, r->pci);
-		diag_help(m->dc, d, "name one of the engine's drives: %s", ep->nnvmes ? ep->nvmes[0]->pci : "none");
-	} else if (hw->numa != ep->numa) {
-		d = diag_report(m->dc, R_NVME_NOT_LOCAL, r->loc, "NVMe %s is on NUMA node %d, but this engine runs on NUMA node %d",
-				r->pci, hw->numa, ep->numa);
-		diag_note_at(m->dc, d, hw->loc, "%s is described here", r->pci);
-		diag_help(m->dc, d, "give the tier drives of NUMA node %d", ep->numa);
-	} else {
-		d = diag_report(m->dc, R_NVME_TIERS, r->loc, "NVMe %s is not one of this engine's drives%s", r->pci,
-				excluded(p->spec, r->pci) ? ": it is excluded" : "");
-		diag_help(m->dc, d, "name one of the engine's drives in its tiers");
-	}
-	p->ok = false;
-	return -1;
-}
-
-/* A tier's drives, by its explicit addresses or its count; the rest tier
- * (neither) takes what is left. owner[i]: the tier of drive i, or -1. */
-static bool tier_take(model *m, node_plan *p, engine_plan *ep, int t, int *owner, int pass)
-{
-	const tier_spec *ts = &ep->spec->tiers[t];
-	if (pass == 0) {
-		for (size_t j = 0; j < ts->ndrives; j++) {
-			int i = tier_drive(m, p, ep, &ts->drives[j]);
-			if (i < 0)
-				return false;
-			if (owner[i] >= 0) {
-				diag *d = diag_report(m->dc, R_NVME_TIERS, ts->drives[j].loc, "NVMe %s is in two tiers", ts->drives[j].pci);
-				diag_note_at(m->dc, d, ep->spec->tiers[owner[i]].loc, "the other tier");
-				diag_help(m->dc, d, "give each drive to one tier");
-				p->ok = false;
-				return false;
-			}
-			owner[i] = t;
-		}
-		return true;
-	}
-	if (pass == 1 && !ts->count.set)
-		return true;
-	int want = pass == 1 ? (int)ts->count.v : ep->nnvmes, got = 0;
-	for (int i = 0; i < ep->nnvmes && got < want; i++)
-		if (owner[i] < 0) {
-			owner[i] = t;
-			got++;
-		}
-	if (got == want || pass == 2)
-		return true;
-	diag *d = diag_report(m->dc, R_NVME_TIERS, ts->count.loc, "the tier wants %d drives, but %d of the engine's %d are left",
-			      want, got, ep->nnvmes);
-	if (got)
-		diag_help(m->dc, d, "write `drives %d`, or give the engine more drives", got);
-	else
-		diag_help(m->dc, d, "give the engine more drives, or fewer tiers");
-	p->ok = false;
-	return false;
-}
-
-/* The engine's drives in tiers: explicit addresses first, then `drives N`
- * in the order the engine lists its drives, then one tier with neither
- * takes the rest. A drive in no tier would be a drive DAOS never uses:
- * that is an error, not a silent drop. */
-static void split_tiers(model *m, node_plan *p, engine_plan *ep)
-{
-	const engine_spec *e = ep->spec;
-	ep->ntiers = 0;
-	if (!ep->nnvmes)
-		return;
-	if (!e->tiers_split) {
-		ep->tiers[0] = (tier_plan){0, ep->nnvmes, e->ntiers ? &e->tiers[0] : NULL};
-		ep->ntiers = 1;
-		return;
-	}
-	int *owner = arena_alloc(m->ar, (size_t)ep->nnvmes * sizeof(int));
-	for (int i = 0; i < ep->nnvmes; i++)
-		owner[i] = -1;
-	const tier_spec *rest = NULL;
-	for (int t = 0; t < e->ntiers; t++) {
-		const tier_spec *ts = &e->tiers[t];
-		if (ts->ndrives || ts->count.set)
-			continue;
-		if (rest) {
-			diag *d = diag_report(m->dc, R_NVME_TIERS, ts->loc, "two tiers take the rest of the engine's drives");
-			diag_note_at(m->dc, d, rest->loc, "the other tier");
-			diag_help(m->dc, d, "give this tier `drives <n>` or its drives' addresses");
-			p->ok = false;
-			return;
-		}
-		rest = ts;
-	}
-	for (int pass = 0; pass < 3; pass++)
-		for (int t = 0; t < e->ntiers; t++)
-			if ((pass < 2 || &e->tiers[t] == rest) && !tier_take(m, p, ep, t, owner, pass))
-				return;
-	const nvme_desc **order = arena_alloc(m->ar, (size_t)ep->nnvmes * sizeof(*order));
-	int n = 0;
-	for (int t = 0; t < e->ntiers; t++) {
-		int first = n;
-		for (int i = 0; i < ep->nnvmes; i++)
-			if (owner[i] == t)
-				order[n++] = ep->nvmes[i];
-		if (n == first) {
-			diag *d = diag_report(m->dc, R_NVME_TIERS, e->tiers[t].loc, "this tier gets none of the engine's %d drives",
-					      ep->nnvmes);
-			diag_help(m->dc, d, "give the engine more drives, or fewer tiers");
-			p->ok = false;
-			return;
-		}
-		ep->tiers[t] = (tier_plan){first, n - first, &e->tiers[t]};
-	}
-	if (n < ep->nnvmes) {
-		int i = 0;
-		while (owner[i] >= 0)
-			i++;
-		diag *d = diag_report(m->dc, R_NVME_TIERS, e->tiers[e->ntiers - 1].loc,
-				      "%d of the engine's %d drives %s in no tier (%s first): DAOS would never use %s",
-				      ep->nnvmes - n, ep->nnvmes, ep->nnvmes - n == 1 ? "is" : "are", ep->nvmes[i]->pci,
-				      ep->nnvmes - n == 1 ? "it" : "them");
-		diag_help(m->dc, d, "let one tier take the rest (drop its `drives` count), or exclude the drives with "
-			  "`exclude nvme`");
-		p->ok = false;
-		return;
-	}
-	ep->nvmes = order;
-	ep->ntiers = e->ntiers;
-}
-
-static void check_excluded(model *m, const node_spec *s)
-{
-	const hardware *hw = s->hw;
-	for (size_t i = 0; i < s->nexcluded; i++) {
-		bool found = false;
-		for (size_t j = 0; j < hw->nnvmes && !found; j++)
-			found = strcmp(hw->nvmes[j].pci, s->excluded[i].pci) == 0;
-		if (!found) {
-			diag *d = diag_report(m->dc, R_NVME_UNKNOWN, s->excluded[i].loc,
-					      "hardware %s has no NVMe drive %s", hw->name, s->excluded[i].pci);
-			if (hw->nnvmes)
-				diag_note_at(m->dc, d, hw->nvmes[0].loc, "the drives of %s are described here", hw->name);
-			diag_help(m->dc, d, "exclude an address the hardware block lists");
-		}
-	}
-}
-
 /* Checks a user-given first_core and returns false when it cannot be used. */
 static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planned)
 {
@@ -577,8 +314,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	ep->nic = pick_nic(m, p, ep);
 	if (!ep->nic)
 		p->ok = false;
-	pick_nvmes(m, p, ep);
-	split_tiers(m, p, ep);
+	storage_drives(m, p, ep);
 	if (e->scm_size.set) {
 		if (e->scm_size.v % (int64_t)GiB) {
 			diag *d = diag_report(m->dc, R_BAD_VALUE, e->scm_size.loc, "scm_size is a whole number of GiB");
@@ -694,7 +430,7 @@ static bool skip_numa(model *m, const node_spec *s, int numa)
 	int drives = 0;
 	char pcis[512] = "";
 	for (size_t i = 0; i < s->hw->nnvmes; i++)
-		if (s->hw->nvmes[i].numa == numa && !excluded(s, s->hw->nvmes[i].pci)) {
+		if (s->hw->nvmes[i].numa == numa && !storage_excluded(s, s->hw->nvmes[i].pci)) {
 			size_t l = strlen(pcis);
 			snprintf(pcis + l, sizeof(pcis) - l, " %s", s->hw->nvmes[i].pci);
 			drives++;
@@ -779,7 +515,7 @@ static void place_spec(model *m, node_spec *s)
 	}
 	p->topo = s->hw->topo;
 	os_reservation(m, p);
-	check_excluded(m, s);
+	storage_check_excluded(m, s);
 	int n = 0, skipped = 0;
 	for (int k = 0; k < p->topo->nnuma; k++)
 		n += spec_engine_at(s, k) != NULL;

@@ -1,0 +1,15 @@
+/* storage.h - an engine's drives and NVMe tiers (placement). */
+#ifndef DSLC_STORAGE_H
+#define DSLC_STORAGE_H
+
+#include "node_plan.h"
+
+/* The node excludes the drive (`exclude nvme`). */
+bool storage_excluded(const node_spec *s, const char *pci);
+/* Reports exclusions of drives the hardware does not have. */
+void storage_check_excluded(model *m, const node_spec *s);
+/* The engine's drives (ep->nvmes, tier by tier) and its tiers; errors go to
+ * the model's diagnostics and clear p->ok. */
+void storage_drives(model *m, node_plan *p, engine_plan *ep);
+
+#endif
