@@ -167,4 +167,12 @@ applied nvme-tiers-left 's/.*(drop its `drives` count).*/x/p' 's/ drives 2$//'
 check "nvme-tiers-left: dropping the last tier's count lints clean" \
 	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# pool-acl: the corrected entry; pool-acl-perms: the entry without container permissions
+applied pool-acl 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::GROUP@:r"/"@V@"/'
+check "pool-acl: the proposed \`$v\` lints clean" \
+	"grep -q 'error\\[pool-acl\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied pool-acl-perms 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::alice@:rwTA"/"@V@"/'
+check "pool-acl-perms: the proposed \`$v\` lints clean, without the warning" \
+	"grep -q 'warning\\[pool-acl-perms\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[\\|warning\\[pool-acl' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
 tests_end

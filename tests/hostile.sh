@@ -74,6 +74,8 @@ check "... and at the storage line that names it" "grep -q 'c.dsl:$L:[0-9]*: err
 # 2. commands
 build bmc-system bmc-system.dsl
 expect "Redfish system id with ;" unsafe-value 16
+build pool-acl-newline pool-acl-newline.dsl --disable pool-acl
+expect "an ACL entry with a newline (one more line in the ACL file), under --disable pool-acl" unsafe-value 37
 build kernel-suppressed kernel-suppressed.dsl
 expect "kernel parameter with \$( ) under a suppression" unsafe-value 24
 build kernel-disabled kernel-suppressed.dsl --disable kernel-param-syntax

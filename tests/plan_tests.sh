@@ -32,6 +32,7 @@ variant new-pool '$a pool scratch { size 5% svc_rf 2 }'
 variant container-property 's/  checksum crc32 server/  checksum crc64 server/'
 variant nodes-added-removed 's/gpu\[001-014\]/gpu[001-013,015]/g'  # the nodes and their mount
 variant mount-threads 's/^  multi_user true$/&\n  threads 16/'
+variant pool-acl 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 2 acl "A::OWNER@:rw" "A:G:GROUP@:r" }/'
 
 plan_case() { # name, expected exit, args...
 	name=$1 want=$2
@@ -59,6 +60,8 @@ plan_case container-property 4 "$T/container-property.dsl" --against $TREE
 plan_case nodes-added-removed 4 "$T/nodes-added-removed.dsl" --against $TREE
 plan_case mount-threads 3 "$T/mount-threads.dsl" --against $TREE
 plan_case pool-removed 4 "$T/self.dsl" --against-source "$T/new-pool.dsl"
+# an ACL added to the pool: online, and the ACL file it adds changes no node
+plan_case pool-acl 3 "$T/pool-acl.dsl" --against-source "$T/self.dsl"
 plan_case log-mask-source-markdown 3 "$T/log-mask.dsl" --against-source "$T/self.dsl" --format markdown
 plan_case exclude-nvme-json 4 "$T/exclude-nvme.dsl" --against-source "$T/self.dsl" --format json
 [ "$MODE" = update ] && { echo "plan goldens regenerated: review git diff $G"; exit 0; }

@@ -89,8 +89,11 @@ if [ "$MODE" = plain ]; then
 	suite /usr/bin/python3 tests/daos_diff.py "$DSLC"
 	# MD-on-SSD tier layouts against the loader (issue 25)
 	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC"
+	# pool ACLs against DAOS's own ACL parser (tests/oracle/daos_acl)
+	suite /usr/bin/python3 tests/acl_diff.py "$DSLC"
 elif [ "$MODE" = asan ]; then
 	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC" --sample4 0
+	suite /usr/bin/python3 tests/acl_diff.py "$DSLC" --count 100
 fi
 
 echo "$MODE: $pass passed, $fail failed"

@@ -29,28 +29,12 @@ import tempfile
 
 import yaml
 
+from dsl_cluster import three_nodes
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "validators", "daos-config-check")
-EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200")
 ROLES = ["wal", "meta", "data"]
 
-DSL = """daos {release}
-cluster tier0 {{
-  provider "ofi+verbs;ofi_rxm"
-  access_points n[1-3]
-}}
-include "{example}/hardware.dsl"
-profile p : hgx-b200 {{
-  reserve os 4 cores per numa
-  engine per numa {{
-    targets 16
-    helpers 2
-    scm ram 64GiB
-{tiers}
-  }}
-}}
-nodes n[1-3] : p
-"""
 
 
 def layouts(sample4, rng):
@@ -112,8 +96,7 @@ def main():
             # the base file: a clean 3-tier build
             base_dsl = os.path.join(tmp, "base.dsl")
             with open(base_dsl, "w") as f:
-                f.write(DSL.format(release=release, example=EXAMPLE,
-                                   tiers=dsl_tiers([["wal"], ["meta"], ["data"]])))
+                f.write(three_nodes(release, dsl_tiers([["wal"], ["meta"], ["data"]])))
             out = os.path.join(tmp, "base-out")
             subprocess.run([dslc, "build", base_dsl, "-o", out], capture_output=True, check=True)
             with open(os.path.join(out, "nodes", "n1", "etc", "daos", "daos_server.yml")) as f:
@@ -122,7 +105,7 @@ def main():
                 name = "|".join("+".join(t) or "-" for t in layout)
                 src = os.path.join(tmp, "l.dsl")
                 with open(src, "w") as f:
-                    f.write(DSL.format(release=release, example=EXAMPLE, tiers=dsl_tiers(layout)))
+                    f.write(three_nodes(release, dsl_tiers(layout)))
                 lint = subprocess.run([dslc, "lint", src], capture_output=True, text=True)
                 if lint.returncode not in (0, 1):
                     failures.append("%s %s: dslc lint exit %d\n%s" % (release, name, lint.returncode, lint.stderr))

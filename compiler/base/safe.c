@@ -195,6 +195,21 @@ const char *safe_echo(arena *a, const char *s)
 
 /* Reports value at loc when why (what a safe_* check said) is set. */
 
+const char *safe_acl_line(const char *s)
+{
+	const char *why = safe_line(s);
+	if (why)
+		return why;
+	size_t n = strlen(s);
+	if (!n)
+		return "it is empty";
+	if (s[0] == '#')
+		return "dmg takes a line starting with '#' for a comment";
+	if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1]))
+		return "dmg trims spaces at its ends";
+	return NULL;
+}
+
 const char *safe_cli_arg(const char *s)
 {
 	if (!s || !*s)

@@ -39,6 +39,10 @@ const char *safe_line(const char *s);
 const char *safe_kernel_word(const char *s, char *bad);
 /* A kernel parameter: its name and its value are both safe_kernel_words. */
 const char *safe_kernel_param(const char *name, const char *value, char *bad);
+/* One line of an ACL file as dmg reads it (src/control/lib/control/acl.go
+ * ParseACL: lines trimmed of spaces, '#' lines skipped): a safe_line that
+ * trimming does not change and that is not a comment. */
+const char *safe_acl_line(const char *s);
 /* A positional argument of dmg or daos (a pool or container label): a
  * safe_line that no option parser takes for an option (no leading '-').
  * Labels are written single-quoted; quoting protects them from sh, not

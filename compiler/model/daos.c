@@ -6,7 +6,7 @@
 #include <strings.h>
 
 const daos_release daos_releases[DAOS__NRELEASES] = {
-#define RELEASE(e, name, ctx, ram, abt) [e] = {e, name, ctx, ram, abt},
+#define RELEASE(e, name, ctx, ram, abt, mr) [e] = {e, name, ctx, ram, abt, mr},
 #include "schemas/daos_releases.def"
 #undef RELEASE
 };

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 typedef enum daos_release_id {
-#define RELEASE(e, name, ctx, ram, abt) e,
+#define RELEASE(e, name, ctx, ram, abt, mr) e,
 #include "schemas/daos_releases.def"
 #undef RELEASE
 	DAOS__NRELEASES
@@ -19,6 +19,7 @@ typedef struct daos_release {
 	int ctx_cap;
 	int system_ram_reserved_gib;
 	int abt_stack_md_min; /* 0: no MD-on-SSD minimum */
+	bool mem_ratio;       /* dmg pool create --mem-ratio */
 } daos_release;
 
 typedef enum daos_key {

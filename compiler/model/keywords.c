@@ -1272,11 +1272,54 @@ static void po_size(kw_ctx *k)
 	}
 }
 
+/* acl "A::OWNER@:rw" ...: ACE strings, checked when the pool is planned. */
+static void po_acl(kw_ctx *k)
+{
+	pool_spec *p = k->target;
+	do {
+		struct acl_entry e;
+		if (!kw_word_glued(k, "an ACE such as \"A::OWNER@:rw\"", &e.ace, &e.loc))
+			return;
+		ARENA_PUSH(k->r->ar, p->acl, p->nacl, p->acl_cap, e);
+	} while (k->cur);
+}
+
+/* mem_ratio 50%: whole or with up to two decimals, as dmg rounds it. */
+static void po_mem_ratio(kw_ctx *k)
+{
+	pool_spec *p = k->target;
+	const char *s;
+	src_loc l;
+	if (!kw_word_glued(k, "a percentage", &s, &l))
+		return;
+	int64_t whole = 0, frac = 0;
+	int digits = 0, fdigits = 0;
+	const char *c = s;
+	for (; *c >= '0' && *c <= '9' && digits < 4; c++, digits++)
+		whole = whole * 10 + (*c - '0');
+	if (*c == '.')
+		for (c++; *c >= '0' && *c <= '9' && fdigits < 2; c++, fdigits++)
+			frac = frac * 10 + (*c - '0');
+	if (fdigits == 1)
+		frac *= 10;
+	int64_t v = whole * 100 + frac;
+	if (!digits || strcmp(c, "%") != 0 || v <= 0 || v > 10000) {
+		kw_bad(k, l, "'%s': mem_ratio is a percentage above 0 and at most 100, such as 50%%", s);
+		return;
+	}
+	if (!kw_once(k, &p->mem_ratio.loc, &p->mem_ratio.set))
+		return;
+	p->mem_ratio.v = v;
+	p->mem_ratio.loc = l;
+}
+
 static const keyword pool_kws[] = {
 	{"size", "size <size>|<percent>%", "Pool size: absolute, or a share of the cluster's capacity.", KW_CUSTOM, 0, 0, 0, NULL, po_size},
 	{"svc_rf", "svc_rf <n>", "Pool service redundancy factor.", KW_INT, F(pool_spec, svc_rf), 0, 4, NULL, NULL},
 	{"owner", "owner <user>", "Owner user of the pool.", KW_WORD, F(pool_spec, owner), 0, 0, NULL, NULL},
 	{"group", "group <group>", "Owner group of the pool.", KW_WORD, F(pool_spec, group), 0, 0, NULL, NULL},
+	{"acl", "acl \"<ACE>\"...", "Access control entries of the pool, as DAOS writes them (A::OWNER@:rw, A:G:GROUP@:r, A::alice@:r): cluster/acl/<pool>.acl, passed with --acl-file.", KW_CUSTOM, 0, 0, 0, NULL, po_acl},
+	{"mem_ratio", "mem_ratio <percent>%", "DAOS 2.8 MD-on-SSD: the memory file's size as a share of the pool's metadata on SSD (--mem-ratio; DAOS's default 100%).", KW_CUSTOM, 0, 0, 0, NULL, po_mem_ratio},
 };
 const kw_table kw_pool = KW_TABLE("pool", pool_kws);
 

@@ -255,6 +255,8 @@ typedef struct pool_plan {
 	const char *size; /* as dmg takes it: 90%, 120TiB */
 	int svc_rf;
 	const char *user, *group;
+	const char *mem_ratio; /* --mem-ratio as dmg takes it (50%), NULL: none */
+	const char *acl_file;  /* acl/<label>.acl under cluster/, NULL: no ACL */
 } pool_plan;
 
 typedef struct container_plan {
@@ -279,6 +281,9 @@ typedef struct pool_spec {
 	src_loc loc, name_loc;
 	opt_int size_bytes, size_pct, svc_rf;
 	opt_str owner, group;
+	opt_int mem_ratio; /* hundredths of a percent: 5000 = 50% */
+	struct acl_entry { const char *ace; src_loc loc; } *acl; /* ACE strings, in order */
+	size_t nacl, acl_cap;
 } pool_spec;
 
 typedef struct container_spec {

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
+#include "compiler/model/acl.h"
 #include "compiler/model/oclass.h"
 #include "place.h"
 
@@ -72,6 +74,113 @@ static void check_label(model *m, const char *label, src_loc loc, const char *wh
 
 /* ---- pools ----------------------------------------------------------------- */
 
+/* The bytes [off, off + len) of an ACE inside its source string, when the
+ * source holds it verbatim (no escape, not glued from tokens). */
+static src_loc ace_part(const model *m, src_loc l, const char *ace, size_t off, size_t len)
+{
+	const src_file *f = src_get(m->dc->src, l.file);
+	if (!f || l.end > f->len)
+		return l;
+	uint32_t q = f->text[l.start] == '"';
+	if (l.end - l.start != strlen(ace) + 2 * q || memcmp(f->text + l.start + q, ace, strlen(ace)) != 0)
+		return l;
+	l.start += q + (uint32_t)off;
+	l.end = l.start + (uint32_t)(len ? len : 1);
+	return l;
+}
+
+static void acl_entry_check(model *m, const pool_spec *p, size_t i, acl_ace *aces, bool *ok)
+{
+	const struct acl_entry *e = &p->acl[i];
+	acl_error err;
+	if (!acl_parse(e->ace, &aces[i], &err)) {
+		diag *d = diag_report(m->dc, R_POOL_ACL, ace_part(m, e->loc, e->ace, err.off, err.len), err.why, err.bad);
+		if (err.fix)
+			diag_help(m->dc, d, "write `%s`", err.fix);
+		else
+			diag_help(m->dc, d, "write it as DAOS does: `A::OWNER@:rw`, `A:G:GROUP@:r`, `A::alice@:r`, `A:G:ml@:rw`");
+		*ok = false;
+		return;
+	}
+	for (size_t j = 0; j < i; j++)
+		if (aces[j].name && acl_same_principal(&aces[i], &aces[j])) {
+			diag *d = diag_report(m->dc, R_POOL_ACL, e->loc, "%.*s is given twice: DAOS refuses the ACL",
+					      (int)aces[i].name_len, aces[i].name);
+			diag_note_at(m->dc, d, p->acl[j].loc, "first given here");
+			diag_help(m->dc, d, "keep one entry per principal, with every permission it needs");
+			*ok = false;
+			return;
+		}
+	unsigned extra = aces[i].perms & ~acl_pool_perms;
+	if (extra) {
+		char bad[16], keep[16];
+		acl_perm_letters(extra, bad);
+		acl_perm_letters(aces[i].perms & acl_pool_perms, keep);
+		const char *colon = strrchr(e->ace, ':');
+		diag *d = diag_report(m->dc, R_POOL_ACL_PERMS, ace_part(m, e->loc, e->ace, (size_t)(colon + 1 - e->ace),
+									 strlen(colon + 1)),
+				      "%s: container permissions that grant nothing on a pool", bad);
+		diag_help(m->dc, d, "write `%.*s%s`", (int)(colon + 1 - e->ace), e->ace, keep);
+	}
+}
+
+/* The pool's ACL: every entry as DAOS parses it, and a file name. */
+static void plan_acl(model *m, const pool_spec *p, pool_plan *pp)
+{
+	if (!p->nacl)
+		return;
+	acl_ace *aces = arena_alloc(m->ar, p->nacl * sizeof(*aces));
+	bool ok = true;
+	for (size_t i = 0; i < p->nacl; i++)
+		acl_entry_check(m, p, i, aces, &ok);
+	if (safe_name(p->name)) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, p->name_loc, "pool %s has an ACL, and its label cannot name the "
+				      "file cluster/acl/<label>.acl: %s", safe_echo(m->ar, p->name), safe_name(p->name));
+		diag_help(m->dc, d, "label the pool with letters, digits, '.', '_' or '-'");
+		ok = false;
+	}
+	if (ok)
+		pp->acl_file = arena_printf(m->ar, "acl/%s.acl", p->name);
+}
+
+/* Every server runs MD-on-SSD (a meta role on each engine), or the first
+ * spec that does not. */
+static const node_spec *spec_without_md(const model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *np = m->specs[i]->plan;
+		if (!m->specs[i]->used || !np || np->client)
+			continue;
+		for (int e = 0; e < np->nengines; e++)
+			if (!place_has_meta(&np->engines[e]))
+				return m->specs[i];
+	}
+	return NULL;
+}
+
+static void plan_mem_ratio(model *m, const pool_spec *p, pool_plan *pp)
+{
+	if (!p->mem_ratio.set)
+		return;
+	const node_spec *plain = spec_without_md(m);
+	if (m->release && !m->release->mem_ratio) {
+		diag *d = diag_report(m->dc, R_MEM_RATIO, p->mem_ratio.loc, "mem_ratio needs DAOS 2.8: the dmg of %s has no "
+				      "--mem-ratio", m->release->name);
+		diag_help(m->dc, d, "declare `daos 2.8`, or drop mem_ratio");
+		return;
+	}
+	if (plain) {
+		diag *d = diag_report(m->dc, R_MEM_RATIO, p->mem_ratio.loc, "mem_ratio, but the engines of %s have no MD-on-SSD "
+				      "meta role: the management service refuses it (FaultPoolMemRatioNoRoles)", plain->origin);
+		diag_help(m->dc, d, "give every engine `nvme roles [wal meta data]` (or tiers with meta), or drop mem_ratio");
+		return;
+	}
+	int64_t v = p->mem_ratio.v;
+	pp->mem_ratio = v % 100 == 0 ? arena_printf(m->ar, "%lld%%", (long long)(v / 100))
+		: v % 10 == 0 ? arena_printf(m->ar, "%lld.%lld%%", (long long)(v / 100), (long long)(v % 100 / 10))
+		: arena_printf(m->ar, "%lld.%02lld%%", (long long)(v / 100), (long long)(v % 100));
+}
+
 static void plan_pool(model *m, pool_spec *p, fleet f)
 {
 	pool_plan *pp = arena_alloc(m->ar, sizeof(*pp));
@@ -105,6 +214,8 @@ static void plan_pool(model *m, pool_spec *p, fleet f)
 		pp->user = strchr(p->owner.v, '@') ? p->owner.v : arena_printf(m->ar, "%s@", p->owner.v);
 	if (p->group.set)
 		pp->group = strchr(p->group.v, '@') ? p->group.v : arena_printf(m->ar, "%s@", p->group.v);
+	plan_acl(m, p, pp);
+	plan_mem_ratio(m, p, pp);
 }
 
 /* ---- containers -------------------------------------------------------------- */

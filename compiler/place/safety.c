@@ -118,6 +118,9 @@ void safety_check_model(model *m)
 		       "name the pool with a letter or digit first (dmg pool create takes the label as an argument)");
 		check_line(m, p->owner.loc, "pool owner", p->owner.set ? p->owner.v : NULL);
 		check_line(m, p->group.loc, "pool group", p->group.set ? p->group.v : NULL);
+		for (size_t a = 0; a < p->nacl; a++)
+			refuse(m, p->acl[a].loc, "ACL entry", p->acl[a].ace, safe_acl_line(p->acl[a].ace),
+			       "write the entry on one line, without spaces at its ends (dmg reads the ACL file line by line)");
 	}
 	for (size_t i = 0; i < m->ncontainers; i++) {
 		const container_spec *c = m->containers[i];

@@ -1,0 +1,20 @@
+# mem_ratio without MD-on-SSD
+daos 2.8
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+  }
+}
+nodes gpu[001-014] : converged
+pool tier0 {
+  size 90%
+  mem_ratio 50%
+}

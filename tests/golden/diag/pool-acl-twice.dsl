@@ -1,0 +1,26 @@
+# a principal given twice, and a user without its @
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+nodes gpu[001-014] : converged
+pool tier0 {
+  size 90%
+  acl "A::OWNER@:rw" "A::alice@:r"
+  acl "A::alice@:rw"
+}
+pool scratch {
+  size 5%
+  acl "A::bob:rw"
+}

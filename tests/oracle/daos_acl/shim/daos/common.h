@@ -1,0 +1,3 @@
+/* shim: see gurt/common.h */
+#include <gurt/common.h>
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))

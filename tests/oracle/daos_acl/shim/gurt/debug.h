@@ -1,0 +1,2 @@
+/* shim: see gurt/common.h */
+#include "common.h"
