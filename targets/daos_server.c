@@ -41,9 +41,16 @@ static void engine_out(yaml_out *y, const model *m, const node_plan *p, const en
 	yo_key(y, K_STORAGE);
 	yo_seq(y);
 	yo_map(y);
-	yo_kstr(y, K_CLASS, "ram");
+	yo_kstr(y, K_CLASS, ep->scm_class);
 	yo_kstr(y, K_SCM_MOUNT, ep->scm_mount);
-	yo_kint(y, K_SCM_SIZE, (int64_t)(ep->scm_bytes / GiB));
+	if (ep->scm_device) {
+		yo_key(y, K_SCM_LIST);
+		yo_seq(y);
+		yo_str(y, ep->scm_device);
+		yo_seq_end(y);
+	} else {
+		yo_kint(y, K_SCM_SIZE, (int64_t)(ep->scm_bytes / GiB));
+	}
 	yo_map_end(y);
 	for (int t = 0; t < ep->ntiers; t++) {
 		const tier_plan *tp = &ep->tiers[t];

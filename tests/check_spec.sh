@@ -19,7 +19,7 @@ for cmd in "dslc keywords --markdown" "dslc rules --markdown" "dslc disruptions"
 	fi
 done
 
-examples=$(awk '/^```dsl$/ {on = 1; next} /^```$/ {on = 0} on' SPEC.md)
+examples=$(awk '/^ *```dsl$/ {on = 1; next} /^ *```$/ {on = 0} on' SPEC.md)
 missing=""
 while IFS=$'\t' read -r block kw; do
 	grep -qw -- "$kw" <<<"$examples" || missing="$missing $block/$kw"

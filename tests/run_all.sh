@@ -61,6 +61,7 @@ suite tests/kernel_cmdline.sh "$DSLC"
 suite tests/hostile.sh "$DSLC" $QUICK
 suite tests/help_applied.sh "$DSLC"
 suite tests/lint_files.sh "$DSLC"
+suite tests/examples_storage.sh "$DSLC"
 suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
 suite tests/plan_tests.sh "$DSLC" $QUICK
 

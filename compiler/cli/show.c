@@ -179,6 +179,9 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				p->pinned_mode ? t->numa[n].os_index : v.engine->first_core);
 		if (v.engine && v.engine->nic)
 			fprintf(out, "              fabric_iface %s: %s\n", v.engine->nic->name, v.engine->nic_why);
+		if (v.engine && v.engine->scm_device)
+			fprintf(out, "              scm %s: PMem (class dcpm), mounted at %s\n", v.engine->scm_device,
+				v.engine->scm_mount);
 		fprintf(out, "  kubernetes  %d cores  CPUs %s\n", v.kube_n, v.kube_n ? v.kube_cpus : "none");
 		const hardware *hw = nd->spec->hw;
 		for (size_t i = 0; i < hw->nnics; i++)
@@ -268,6 +271,8 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 			json_object_set_new(e, "bdev_list", d);
 			json_object_set_new(e, "nvme_tiers", tiers_json(v.engine));
 			json_object_set_new(e, "scm_bytes", json_integer((json_int_t)v.engine->scm_bytes));
+			json_object_set_new(e, "scm_class", v.engine->scm_class ? json_string(v.engine->scm_class) : json_null());
+			json_object_set_new(e, "scm_list", v.engine->scm_device ? json_pack("[s]", v.engine->scm_device) : json_array());
 			json_object_set_new(o, "engine", e);
 		} else {
 			json_object_set_new(o, "engine", json_null());

@@ -304,7 +304,7 @@ static void lint_memory(model *m, const node_plan *p)
 			continue;
 		uint64_t mem = t->numa[ep->numa].memory;
 		uint64_t hp = place_hugepages_on(p, ep->numa);
-		if (e->scm_class.set && !e->scm_size.set) {
+		if (e->scm_class.set && !e->scm_size.set && strcmp(e->scm_class.v, "ram") == 0) {
 			diag *d = diag_report(dc, R_SCM_SIZE_UNPINNED, e->scm_class.loc,
 					      "RAM-backed SCM without a size: daos_server would give it all free memory");
 			if (mem > hp + rsv_share) {
@@ -445,6 +445,16 @@ static void lint_roles(model *m, const node_plan *p, const engine_plan *ep)
 	const engine_spec *e = ep->spec;
 	if (!e->ntiers)
 		return;
+	if (ep->scm_class && strcmp(ep->scm_class, "dcpm") == 0) {
+		for (int t = 0; t < e->ntiers; t++)
+			if (e->tiers[t].nroles) {
+				diag *d = diag_report(dc, R_BDEV_ROLES, e->tiers[t].roles_loc, "MD-on-SSD roles with PMem SCM: DAOS refuses "
+						      "them (FaultBdevConfigRolesWithDCPM)");
+				diag_note_at(dc, d, e->scm_class.loc, "the SCM is PMem here");
+				diag_help(dc, d, "drop the roles (PMem holds the metadata), or use `scm ram <size>` for MD-on-SSD");
+				return;
+			}
+	}
 	int count[3] = {0, 0, 0}, bare = 0;
 	for (int t = 0; t < e->ntiers; t++) {
 		if (!tier_roles_ok(dc, e, &e->tiers[t], count))

@@ -321,6 +321,39 @@ static void check_unique_pci(resolver *r, const hardware *hw)
 		}
 }
 
+/* PMem namespaces: the hand-described ones must be in the export, where it
+ * says; without any, the export's with a known NUMA node are taken. */
+static void pmem_devices(resolver *r, hardware *hw, const topology *t)
+{
+	for (size_t i = 0; i < hw->npmems; i++) {
+		const pmem_desc *p = &hw->pmems[i];
+		const topo_pmem *f = NULL;
+		for (int j = 0; j < t->npmems && !f; j++)
+			if (strcmp(t->pmems[j].name, p->name) == 0)
+				f = &t->pmems[j];
+		if (!f) {
+			diag *d = diag_report(r->dc, R_DEVICE_ABSENT, p->loc, "the topology export has no PMem namespace %s", p->name);
+			if (t->npmems)
+				diag_help(r->dc, d, "the export has %s%s on NUMA node %d", t->pmems[0].name, t->npmems > 1 ? " and more" : "",
+					  t->pmems[0].numa);
+			else
+				diag_help(r->dc, d, "the export has no NVDIMM block device: create the namespaces (`daos_server scm "
+					  "prepare`) and export again, or drop the `pmem` lines");
+		} else if (f->numa >= 0 && f->numa != p->numa) {
+			diag *d = diag_report(r->dc, R_DEVICE_NUMA_MISMATCH, p->loc, "the topology export puts PMem %s on NUMA node %d, not %d",
+					      p->name, f->numa, p->numa);
+			diag_help(r->dc, d, "move it to the `numa %d` block", f->numa);
+		}
+	}
+	if (hw->npmems)
+		return;
+	for (int j = 0; j < t->npmems; j++)
+		if (t->pmems[j].numa >= 0) {
+			pmem_desc d = {t->pmems[j].name, t->pmems[j].numa, SRC_LOC_NONE};
+			ARENA_PUSH(r->ar, hw->pmems, hw->npmems, hw->pmems_cap, d);
+		}
+}
+
 void hardware_finish(resolver *r, hardware *hw)
 {
 	diag_ctx *dc = r->dc;
@@ -346,6 +379,7 @@ void hardware_finish(resolver *r, hardware *hw)
 		check_memory(r, hw, t);
 		check_devices(r, hw, t);
 		import_devices(r, hw, t);
+		pmem_devices(r, hw, t);
 	} else {
 		for (int n = 0; n < t->nnuma; n++)
 			t->numa[n].memory = hw->numa_memory[n].set ? (uint64_t)hw->numa_memory[n].v

@@ -745,10 +745,36 @@ static void numa_nvme(kw_ctx *k)
 	}
 }
 
+/* pmem pmem0 ...: PMem namespaces (their block devices) of this NUMA node. */
+static void numa_pmem(kw_ctx *k)
+{
+	hardware *hw = k->target;
+	do {
+		pmem_desc d = {0};
+		if (!kw_word(k, "a PMem block device such as pmem0", &d.name, &d.loc))
+			return;
+		if (strncmp(d.name, "pmem", 4) != 0 || safe_name(d.name)) {
+			kw_bad(k, d.loc, "'%s' is not a PMem block device: write its name in /dev, such as pmem0", d.name);
+			return;
+		}
+		for (size_t i = 0; i < hw->npmems; i++)
+			if (strcmp(hw->pmems[i].name, d.name) == 0) {
+				diag *dd = diag_report(k->r->dc, R_DUPLICATE, d.loc, "PMem %s is described twice", d.name);
+				diag_note_at(k->r->dc, dd, hw->pmems[i].loc, "first described here");
+				diag_help(k->r->dc, dd, "describe each namespace once, under its NUMA node");
+				k->failed = true;
+				return;
+			}
+		d.numa = k->numa;
+		ARENA_PUSH(k->r->ar, hw->pmems, hw->npmems, hw->pmems_cap, d);
+	} while (k->cur);
+}
+
 static const keyword numa_kws[] = {
 	{"memory", "memory <size>", "Memory of this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_memory},
 	{"nic", "nic <ifname> pci <address> [role storage|mgmt|compute] [rdma <device>]", "A network port local to this NUMA node (role storage by default).", KW_CUSTOM, 0, 0, 0, NULL, numa_nic},
 	{"nvme", "nvme <pci-address>...", "NVMe drives local to this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_nvme},
+	{"pmem", "pmem <block-device>...", "PMem (Optane) namespaces local to this NUMA node, by their /dev name (pmem0); a topology export's NVDIMM block devices are taken when none is named.", KW_CUSTOM, 0, 0, 0, NULL, numa_pmem},
 };
 const kw_table kw_numa = KW_TABLE("numa", numa_kws);
 
@@ -1039,6 +1065,7 @@ const kw_table kw_profile = KW_TABLE("profile", profile_kws);
 
 /* ---- engine ---------------------------------------------------------------- */
 
+/* scm ram [<size>] | scm pmem [/dev/pmemN] */
 static void en_scm(kw_ctx *k)
 {
 	engine_spec *e = k->target;
@@ -1046,18 +1073,38 @@ static void en_scm(kw_ctx *k)
 	src_loc l;
 	if (!kw_word(k, "a class", &cls, &l))
 		return;
-	if (strcmp(cls, "ram") != 0) {
-		kw_bad(k, l, "SCM class '%s' is not supported: dslc emits RAM-backed SCM (MD-on-SSD)", cls);
+	if (strcmp(cls, "ram") != 0 && strcmp(cls, "pmem") != 0) {
+		kw_bad(k, l, "SCM class '%s' is not supported: write `scm ram <size>` (RAM-backed, MD-on-SSD) or `scm pmem` (PMem, class dcpm)", cls);
 		return;
 	}
 	if (!kw_once(k, &e->scm_class.loc, &e->scm_class.set))
 		return;
 	e->scm_class.v = cls;
 	e->scm_class.loc = src_loc_join(k->kwloc, l);
+	e->scm_device.set = false;
+	e->scm_size.set = false;
+	e->scm_size.loc = e->scm_class.loc;
+	bool digit = k->cur && k->cur->kind == AST_WORD && k->cur->text[0] >= '0' && k->cur->text[0] <= '9';
+	if (strcmp(cls, "pmem") == 0) {
+		if (digit) {
+			kw_bad(k, k->cur->loc, "PMem SCM has its namespace's size: DAOS refuses scm_size with class dcpm "
+			       "(storage/config.go \"scm_size may not be set when class is dcpm\")");
+			return;
+		}
+		if (k->cur && kw_word(k, "a PMem device such as /dev/pmem0", &e->scm_device.v, &e->scm_device.loc)) {
+			const char *dev = e->scm_device.v;
+			if (strncmp(dev, "/dev/pmem", 9) != 0 || safe_name(dev + 5)) {
+				kw_bad(k, e->scm_device.loc, "'%s' is not a PMem block device such as /dev/pmem0", dev);
+				return;
+			}
+			e->scm_device.set = true;
+		}
+		return;
+	}
 	/* the size is optional: `scm ram` alone is what the scm-size-unpinned rule is for */
 	const char *why;
 	uint64_t sz;
-	if (k->cur && k->cur->kind == AST_WORD && k->cur->text[0] >= '0' && k->cur->text[0] <= '9') {
+	if (digit) {
 		src_loc sl;
 		const char *s;
 		kw_word(k, "a size", &s, &sl);
@@ -1068,9 +1115,6 @@ static void en_scm(kw_ctx *k)
 		e->scm_size.v = (int64_t)sz;
 		e->scm_size.set = true;
 		e->scm_size.loc = sl;
-	} else {
-		e->scm_size.set = false;
-		e->scm_size.loc = e->scm_class.loc;
 	}
 }
 
@@ -1170,7 +1214,7 @@ static const keyword engine_kws[] = {
 	{"cores", "cores <n>", "Physical cores reserved for the engine; default and minimum 2 + targets + helpers.", KW_INT, F(engine_spec, cores), 1, 4096, NULL, NULL},
 	{"first_core", "first_core <logical-core-index>", "Override: the engine's first core, an absolute hwloc logical core index (checked).", KW_INT, F(engine_spec, first_core), 0, 65535, NULL, NULL},
 	{"pinned_numa_node", "pinned_numa_node <n>", "Override: the NUMA node to pin to (checked against placement).", KW_INT, F(engine_spec, pinned_numa), 0, MODEL_MAX_NUMA - 1, NULL, NULL},
-	{"scm", "scm ram <size>", "RAM-backed SCM (tmpfs) with a pinned scm_size, whole GiB.", KW_CUSTOM, 0, 0, 0, NULL, en_scm},
+	{"scm", "scm ram <size> | scm pmem [/dev/pmemN]", "RAM-backed SCM (tmpfs) with a pinned scm_size, whole GiB; or PMem (class dcpm): the namespace of the engine's NUMA node (its hardware's `pmem`, the export's NVDIMM devices, else /dev/pmem<socket>), or the one named.", KW_CUSTOM, 0, 0, 0, NULL, en_scm},
 	{"nvme", "nvme roles [wal meta data] | nvme tier [<roles>] [drives <n> | <pci-address>...] | nvme <pci-address>...", "MD-on-SSD roles of the engine's one NVMe tier; or one of 2-3 tiers with its roles and drives (the next n of the engine's drives, explicit addresses, or, for one tier, the rest); or an explicit drive list (default: every drive of the engine's NUMA node).", KW_CUSTOM, 0, 0, 0, NULL, en_nvme},
 	{"nic", "nic <ifname>", "Override: the fabric interface (default: the storage NIC of the engine's NUMA node).", KW_WORD, F(engine_spec, nic), 0, 0, NULL, NULL},
 	{"fabric_port", "fabric_port <port>", "Override: fabric_iface_port of this engine.", KW_INT, F(engine_spec, fabric_port), 1024, 65535, NULL, NULL},

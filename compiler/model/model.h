@@ -67,6 +67,14 @@ typedef struct nvme_desc {
 	src_loc loc;
 } nvme_desc;
 
+/* A PMem namespace's block device (`pmem pmem0` in a numa block, or from
+ * the topology export). */
+typedef struct pmem_desc {
+	const char *name; /* pmem0 */
+	int numa;
+	src_loc loc; /* SRC_LOC_NONE when taken from the export */
+} pmem_desc;
+
 typedef struct hardware {
 	const char *name;
 	src_loc loc, name_loc;
@@ -81,6 +89,8 @@ typedef struct hardware {
 	size_t nnics, nics_cap;
 	nvme_desc *nvmes;
 	size_t nnvmes, nvmes_cap;
+	pmem_desc *pmems;
+	size_t npmems, pmems_cap;
 	topology *topo; /* NULL when the description is incomplete or wrong */
 	/* bmc redfish { ... } */
 	bool bmc_set;
@@ -112,6 +122,7 @@ typedef struct engine_spec {
 	src_loc loc; /* the `engine` statement that declared it */
 	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
 	opt_str scm_class, log_mask, log_file, nic;
+	opt_str scm_device; /* `scm pmem /dev/pmemN` */
 	/* MD-on-SSD: no tier declared is one tier without roles */
 	tier_spec tiers[MODEL_MAX_TIERS];
 	int ntiers;

@@ -54,6 +54,13 @@ typedef struct topo_device {
 	uint64_t numa_mask;     /* every NUMA node (logical index) it is local to */
 } topo_device;
 
+/* A PMem namespace's block device (pmem0), as hwloc exports it: an OS
+ * device of type block with subtype NVDIMM, local to its parent's NUMA node. */
+typedef struct topo_pmem {
+	const char *name;
+	int numa; /* logical NUMA index, or TOPO_NUMA_UNKNOWN / _SEVERAL */
+} topo_pmem;
+
 typedef struct topology {
 	int ncores;
 	topo_core *cores;
@@ -63,6 +70,8 @@ typedef struct topology {
 	uint64_t hugepage_size;
 	topo_device *devices; /* from an XML export; none for a hand description */
 	int ndevices;
+	topo_pmem *pmems; /* the same */
+	int npmems;
 	int numa_os_mismatch; /* first NUMA node whose os index differs from its logical index, or -1 */
 } topology;
 

@@ -173,6 +173,17 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 	}
 	topo->devices = l.v;
 	topo->ndevices = (int)l.n;
+	struct { topo_pmem *v; size_t n, cap; } pm = {0};
+	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_osdev(t, o));) {
+		if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_BLOCK || !o->name || !o->subtype || strcmp(o->subtype, "NVDIMM") != 0)
+			continue;
+		topo_device d = {0};
+		locality(t, o, nnuma, &d);
+		topo_pmem e = {arena_strdup(a, o->name), d.numa};
+		ARENA_PUSH(a, pm.v, pm.n, pm.cap, e);
+	}
+	topo->pmems = pm.v;
+	topo->npmems = (int)pm.n;
 }
 
 static topology *convert(arena *a, hwloc_topology_t t, const char **why)

@@ -28,7 +28,9 @@ typedef struct engine_plan {
 	int nnvmes;
 	tier_plan tiers[MODEL_MAX_TIERS];
 	int ntiers; /* 0 without drives */
-	uint64_t scm_bytes; /* 0: not pinned */
+	uint64_t scm_bytes; /* 0: not pinned, or PMem */
+	const char *scm_class;  /* "ram" or "dcpm", as daos_server.yml writes it */
+	const char *scm_device; /* dcpm: /dev/pmemN */
 	const char *scm_mount;
 	const char *log_mask, *log_file;
 	env_list env;

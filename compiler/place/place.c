@@ -329,6 +329,9 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 		p->ok = false;
 	}
 	ep->scm_mount = arena_printf(m->ar, "/mnt/daos%d", ep->index);
+	ep->scm_class = e->scm_class.set && strcmp(e->scm_class.v, "pmem") == 0 ? "dcpm" : "ram";
+	if (strcmp(ep->scm_class, "dcpm") == 0)
+		storage_pmem(m, p, ep);
 	const cluster_spec *c = &m->cluster;
 	ep->log_mask = e->log_mask.set ? e->log_mask.v : c->log_mask.set ? c->log_mask.v : "ERR";
 	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
@@ -360,6 +363,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 
 static void cross_engine(model *m, node_plan *p)
 {
+	storage_cross_engine(m, p);
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *a = &p->engines[i];
 		if (!a->placed)

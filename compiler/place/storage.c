@@ -274,3 +274,101 @@ void storage_drives(model *m, node_plan *p, engine_plan *ep)
 	pick_nvmes(m, p, ep);
 	split_tiers(m, p, ep);
 }
+
+/* "pmem0, pmem1" of the hardware, for a help line. */
+static const char *pmem_names(arena *a, const hardware *hw)
+{
+	const char *list = "";
+	for (size_t i = 0; i < hw->npmems; i++)
+		list = arena_printf(a, "%s%s/dev/%s (NUMA node %d)", list, i ? ", " : "", hw->pmems[i].name, hw->pmems[i].numa);
+	return list;
+}
+
+void storage_pmem(model *m, node_plan *p, engine_plan *ep)
+{
+	const engine_spec *e = ep->spec;
+	const hardware *hw = p->spec->hw;
+	diag *d;
+	if (spec_in_pods(p->spec)) {
+		d = diag_report(m->dc, R_SCM_PMEM, e->scm_class.loc, "PMem SCM with `deploy kubernetes`: dslc does not give the "
+				"daos-server pod the PMem device yet");
+		diag_help(m->dc, d, "deploy these nodes with systemd, or use `scm ram <size>` with MD-on-SSD");
+		p->ok = false;
+		return;
+	}
+	const pmem_desc *local = NULL;
+	for (size_t i = 0; i < hw->npmems; i++) {
+		bool named = e->scm_device.set && strcmp(hw->pmems[i].name, e->scm_device.v + 5) == 0;
+		if (named || (!e->scm_device.set && !local && hw->pmems[i].numa == ep->numa))
+			local = &hw->pmems[i];
+	}
+	if (e->scm_device.set && hw->npmems && !local) {
+		d = diag_report(m->dc, R_SCM_PMEM, e->scm_device.loc, "hardware %s has no PMem namespace %s", hw->name,
+				e->scm_device.v);
+		diag_help(m->dc, d, "name one of %s", pmem_names(m->ar, hw));
+		p->ok = false;
+		return;
+	}
+	if (local && local->numa != ep->numa) {
+		d = diag_report(m->dc, R_SCM_PMEM, e->scm_device.loc, "/dev/%s is on NUMA node %d, but this engine runs on NUMA node %d",
+				local->name, local->numa, ep->numa);
+		if (src_loc_valid(local->loc))
+			diag_note_at(m->dc, d, local->loc, "%s is described here", local->name);
+		diag_help(m->dc, d, "give the engine the namespace of its own NUMA node, or drop the device to let dslc pick it");
+		p->ok = false;
+		return;
+	}
+	if (!local && hw->npmems) {
+		d = diag_report(m->dc, R_SCM_PMEM, e->scm_class.loc, "no PMem namespace on NUMA node %d (hardware %s has %s)",
+				ep->numa, hw->name, pmem_names(m->ar, hw));
+		diag_help(m->dc, d, "describe the namespace of NUMA node %d (`pmem pmemN` in its numa block), or name one with "
+			  "`scm pmem /dev/pmemN`", ep->numa);
+		p->ok = false;
+		return;
+	}
+	if (local) {
+		ep->scm_device = arena_printf(m->ar, "/dev/%s", local->name);
+		return;
+	}
+	if (e->scm_device.set) {
+		ep->scm_device = e->scm_device.v;
+		return;
+	}
+	/* `daos_server scm prepare` makes one interleaved region and
+	 * namespace per socket: /dev/pmem<socket> */
+	const topology *t = p->topo;
+	ep->scm_device = arena_printf(m->ar, "/dev/pmem%d", t->cores[t->numa[ep->numa].first_core].socket);
+}
+
+void storage_cross_engine(model *m, node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *a = &p->engines[i];
+		if (!a->placed || !a->scm_class)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const engine_plan *b = &p->engines[j];
+			if (!b->placed || !b->scm_class)
+				continue;
+			diag *d;
+			if (strcmp(a->scm_class, b->scm_class) != 0) {
+				d = diag_report(m->dc, R_SCM_PMEM, a->spec->scm_class.loc, "the engine on NUMA node %d has %s SCM, the "
+						"one on NUMA node %d %s: DAOS wants one SCM class on every engine (FaultConfigScmDiffClass)",
+						a->numa, a->scm_class, b->numa, b->scm_class);
+				diag_note_at(m->dc, d, b->spec->scm_class.loc, "the other engine's SCM");
+				diag_help(m->dc, d, "give every engine of the node `scm %s`", strcmp(b->scm_class, "dcpm") == 0 ? "pmem" : "ram <size>");
+				p->ok = false;
+				return;
+			}
+			if (a->scm_device && b->scm_device && strcmp(a->scm_device, b->scm_device) == 0) {
+				d = diag_report(m->dc, R_SCM_PMEM, a->spec->scm_device.set ? a->spec->scm_device.loc : a->spec->scm_class.loc,
+						"the engines on NUMA nodes %d and %d both use %s: DAOS refuses a PMem device in two engines "
+						"(scm_list must be unique)", b->numa, a->numa, a->scm_device);
+				diag_help(m->dc, d, "with two engines per socket, create two namespaces per socket (`daos_server scm "
+					  "prepare --scm-ns-per-socket 2`) and name each engine's with `scm pmem /dev/pmemN`");
+				p->ok = false;
+				return;
+			}
+		}
+	}
+}

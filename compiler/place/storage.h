@@ -12,4 +12,11 @@ void storage_check_excluded(model *m, const node_spec *s);
  * the model's diagnostics and clear p->ok. */
 void storage_drives(model *m, node_plan *p, engine_plan *ep);
 
+/* A PMem engine's namespace (ep->scm_device): the one named, or the one
+ * local to its NUMA node, or /dev/pmem<socket> when the hardware names none. */
+void storage_pmem(model *m, node_plan *p, engine_plan *ep);
+/* What DAOS wants the same or different across a node's engines: one SCM
+ * class, a namespace each. */
+void storage_cross_engine(model *m, node_plan *p);
+
 #endif

@@ -8,6 +8,7 @@ G as decimal). Also runs `sh -n` and, when installed, shellcheck.
 
 usage: pools_check.py [--release 2.6|2.6.3|2.8] daos-pools.sh   (exit 1 on any error)
 """
+import os
 import re
 import shlex
 import shutil
@@ -15,7 +16,7 @@ import subprocess
 import sys
 
 POOL_FLAGS = {"--group", "--user", "--properties", "--acl-file", "--size", "--tier-ratio", "--nranks",
-              "--nsvc", "--scm-size", "--nvme-size", "--ranks"}
+              "--nsvc", "--scm-size", "--nvme-size", "--ranks", "--mem-ratio"}
 CONT_FLAGS = {"--type", "--path", "--chunk-size", "--oclass", "--dir-oclass", "--file-oclass", "--hints",
               "--properties", "--mode", "--acl-file", "--group"}
 TYPES = {"POSIX", "HDF5", "PYTHON", "SPARK", "DATABASE", "DB", "ROOT", "RNTUPLE", "SEISMIC", "DSG", "METEO", "FDB"}
@@ -100,6 +101,26 @@ def main(argv):
                     errors.append(f"{where}: --size {value!r} is neither a binary size nor a percentage")
                 elif name == "--properties":
                     check_props(errors, where, value, POOL_PROPS)
+                elif name == "--mem-ratio":
+                    # release/2.8 src/control/cmd/dmg/pool.go tierRatioFlag: a float, '%' trimmed,
+                    # 0-100; the flag does not exist in 2.6
+                    if release == "2.6" or release == "2.6.3":
+                        errors.append(f"{where}: dmg {release} has no --mem-ratio")
+                    elif not re.fullmatch(r"\d+(\.\d+)?%?", value) or not 0 < float(value.rstrip("%")) <= 100:
+                        errors.append(f"{where}: --mem-ratio {value!r} is not a percentage in (0, 100]")
+                elif name == "--acl-file":
+                    # the script names it under $ACL_DIR, its own acl/ folder by default; dmg reads
+                    # it line by line (src/control/lib/control/acl.go ParseACL): it must exist and
+                    # hold at least one entry
+                    acl = os.path.join(os.path.dirname(path), "acl", value.split("/", 1)[1]) \
+                        if value.startswith("$ACL_DIR/") else value
+                    try:
+                        entries = [l.strip() for l in open(acl) if l.strip() and not l.startswith("#")]
+                    except OSError as e:
+                        errors.append(f"{where}: --acl-file {value!r}: {e.strerror}")
+                        continue
+                    if not entries:
+                        errors.append(f"{where}: --acl-file {value!r} holds no entry (dmg refuses it)")
             continue
         for name, value in flags(words):
             if name not in CONT_FLAGS:

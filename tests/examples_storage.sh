@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The storage-shape examples (issue 25): examples/aurora-like (PMem + NVMe,
+# Slingshot, 128 storage nodes, pool ACLs) and examples/md-on-ssd (split
+# MD-on-SSD tiers, mem_ratio on DAOS 2.8) build, DAOS's loaders accept every
+# daos_server.yml they write and derive the storage tiers the examples say,
+# and every ACL entry passes DAOS's own ACL parser (tests/oracle/daos_acl).
+# The Aurora-like node type is checked against the real DAOS test node it
+# copies (../shared/reference/hwloc/daos_tds-0002.xml) when that is here.
+#   tests/examples_storage.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin examples-storage
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ORACLE=../shared/validators/daos-config-check
+REF=../shared/reference/hwloc/daos_tds-0002.xml
+
+# rejected RELEASE DIR: the daos_server.yml files under DIR/nodes that the
+# release's loader refuses (none: empty)
+rejected() {
+	local bad=""
+	for y in "$2"/nodes/*/etc/daos/daos_server.yml; do
+		$ORACLE --release "$1" "$y" >/dev/null 2>&1 || bad="$bad $y"
+	done
+	echo "$bad"
+}
+# the engine command lines DAOS derives (-T: the number of storage tiers)
+tiers_of() { $ORACLE --release "$1" -v "$2" 2>&1 | sed -n 's/.*daos_engine .* -T \([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
+
+# 1. Aurora-like
+$DSLC build examples/aurora-like/cluster.dsl -o "$T/au" >"$T/au.log" 2>&1
+rc=$?
+servers=$(ls "$T"/au/nodes/*/etc/daos/daos_server.yml 2>/dev/null | wc -l)
+clients=$(ls -d "$T"/au/nodes/uan* 2>/dev/null | wc -l)
+check "aurora-like builds: $servers storage nodes (at least 128) and $clients client nodes" \
+	"[ $rc = 0 ] && [ $servers -ge 128 ] && [ $clients = 32 ] || { tail -5 '$T/au.log'; false; }"
+Y=$T/au/nodes/daos0077/etc/daos/daos_server.yml
+check "aurora-like: class dcpm, /dev/pmem0 for engine 0 and /dev/pmem1 for engine 1, ofi+cxi on hsn0 and hsn1, no scm_size" \
+	"python3 -c '
+import yaml, sys
+d = yaml.safe_load(open(\"$Y\"))
+e = d[\"engines\"]
+ok = d[\"provider\"] == \"ofi+cxi\" and [x[\"fabric_iface\"] for x in e] == [\"hsn0\", \"hsn1\"]
+ok = ok and [x[\"storage\"][0] for x in e] == [{\"class\": \"dcpm\", \"scm_mount\": \"/mnt/daos%d\" % i, \"scm_list\": [\"/dev/pmem%d\" % i]} for i in (0, 1)]
+ok = ok and all(x[\"storage\"][1][\"class\"] == \"nvme\" and \"bdev_roles\" not in x[\"storage\"][1] for x in e)
+sys.exit(0 if ok else 1)'"
+if [ -x "$ORACLE" ]; then
+	bad=$(rejected 2.6 "$T/au")
+	check "aurora-like: DAOS 2.6's loader accepts all $servers daos_server.yml" "[ -z '$bad' ] || { echo $bad | head -c 300; false; }"
+	t=$(tiers_of 2.6 "$Y")
+	check "aurora-like: DAOS derives 2 storage tiers per engine (-T 2: PMem, NVMe), got '$t'" "[ '$t' = '2 ' ]"
+else
+	echo "skip examples-storage: DAOS's loader ($ORACLE) is absent"
+fi
+check "aurora-like: daos-pools.sh passes cluster/acl/projects.acl with --acl-file" \
+	"grep -q -- \"pool create 'projects' .* --acl-file=\\\"\\\$ACL_DIR\\\"/'projects.acl'\" '$T/au/cluster/daos-pools.sh' && [ -s '$T/au/cluster/acl/projects.acl' ]"
+check "aurora-like: daos-pools.sh passes sh -n, shellcheck and DAOS 2.6's CLI grammar (the ACL file exists, with entries)" \
+	"python3 tests/validate/pools_check.py --release 2.6 '$T/au/cluster/daos-pools.sh' >'$T/pc' 2>&1 || { cat '$T/pc'; false; }"
+CC=$(command -v cc || command -v gcc)
+if [ -n "$CC" ]; then
+	O=tests/oracle/daos_acl
+	$CC -std=gnu11 -w -I$O/shim -I$O -o "$T/acl_oracle" $O/acl_oracle.c $O/acl_api.c $O/acl_util.c $O/acl_principal.c
+	for f in "$T"/au/cluster/acl/projects.acl; do
+		entries=$(grep -v '^#' "$f" | paste -sd '\t')
+		n=$(grep -vc '^#' "$f")
+		check "aurora-like: DAOS's daos_acl_from_strs accepts the $n entries of $(basename "$f")" \
+			"[ \"\$(printf '%s\n' \"$entries\" | '$T/acl_oracle')\" = ok ] && [ $n = 4 ]"
+	done
+fi
+# the node type against the real DAOS test node it copies (its memory is
+# smaller: the description gives the Aurora node's, the check leaves it out)
+if [ -f "$REF" ]; then
+	mkdir -p "$T/ref"
+	sed "s|^  memory_per_numa .*|  topology \"$(realpath $REF)\"|" examples/aurora-like/hardware.dsl >"$T/ref/hardware.dsl"
+	sed 's|include "hardware.dsl"|include "hardware.dsl"|' examples/aurora-like/cluster.dsl >"$T/ref/cluster.dsl"
+	$DSLC lint "$T/ref/cluster.dsl" >"$T/ref.log" 2>&1
+	rc=$?
+	check "aurora-like: the node type matches DAOS's tds-0002 export (cores, SMT, NICs, VMD domains, PMem namespaces and their NUMA nodes)" \
+		"[ $rc = 0 ] && ! grep -q 'error\\[\\|warning\\[' '$T/ref.log' || { head -20 '$T/ref.log'; false; }"
+	sed 's/pmem pmem1/pmem pmem1 pmem2/' "$T/ref/hardware.dsl" >"$T/ref/h2" && mv "$T/ref/h2" "$T/ref/hardware.dsl"
+	$DSLC lint "$T/ref/cluster.dsl" >"$T/ref2.log" 2>&1
+	check "... and a PMem namespace the export lacks is device-absent" "grep -q 'error\\[device-absent\\]: the topology export has no PMem namespace pmem2' '$T/ref2.log'"
+else
+	echo "skip examples-storage: $REF is absent"
+fi
+
+# 2. MD-on-SSD with split tiers
+$DSLC build examples/md-on-ssd/cluster.dsl -o "$T/md" >"$T/md.log" 2>&1
+rc=$?
+check "md-on-ssd builds" "[ $rc = 0 ] || { tail -5 '$T/md.log'; false; }"
+check "md-on-ssd: daos-pools.sh passes --mem-ratio='50%' and the ACL file" \
+	"grep -q -- \"--acl-file=\\\"\\\$ACL_DIR\\\"/'md.acl' --mem-ratio='50%'\" '$T/md/cluster/daos-pools.sh'"
+check "md-on-ssd: daos-pools.sh passes DAOS 2.8's CLI grammar (--mem-ratio a percentage)" \
+	"python3 tests/validate/pools_check.py --release 2.8 '$T/md/cluster/daos-pools.sh' >'$T/pc' 2>&1 || { cat '$T/pc'; false; }"
+Y=$T/md/nodes/st04/etc/daos/daos_server.yml
+check "md-on-ssd: st04's engine 1 has tiers wal [a1], meta [a2], data [a3] (a4 excluded)" \
+	"python3 -c '
+import yaml, sys
+e = yaml.safe_load(open(\"$Y\"))[\"engines\"][1][\"storage\"][1:]
+want = [([\"0000:a1:00.0\"], [\"wal\"]), ([\"0000:a2:00.0\"], [\"meta\"]), ([\"0000:a3:00.0\"], [\"data\"])]
+sys.exit(0 if [(t[\"bdev_list\"], t[\"bdev_roles\"]) for t in e] == want else 1)'"
+if [ -x "$ORACLE" ]; then
+	bad=$(rejected 2.8 "$T/md")
+	check "md-on-ssd: DAOS 2.8's loader accepts every daos_server.yml" "[ -z '$bad' ]"
+	t=$(tiers_of 2.8 "$Y")
+	check "md-on-ssd: DAOS 2.8 derives 4 storage tiers per engine (-T 4: RAM, wal, meta, data), got '$t'" "[ '$t' = '4 ' ]"
+	# the same tiers on 2.6, where mem_ratio does not exist
+	mkdir -p "$T/md26"
+	sed 's/^daos 2.8/daos 2.6/; /mem_ratio/d; s|"../hgx-b200/|"'"$PWD"'/examples/hgx-b200/|' examples/md-on-ssd/cluster.dsl >"$T/md26/cluster.dsl"
+	$DSLC build "$T/md26/cluster.dsl" -o "$T/md26/out" >"$T/md26.log" 2>&1
+	bad=$(rejected 2.6 "$T/md26/out")
+	check "md-on-ssd on 2.6 (without mem_ratio): builds, DAOS 2.6's loader accepts every file with -T 4" \
+		"[ -z '$bad' ] && [ \"\$(tiers_of 2.6 '$T/md26/out/nodes/st01/etc/daos/daos_server.yml')\" = '4 ' ] || { tail -3 '$T/md26.log'; false; }"
+	sed 's/^daos 2.8/daos 2.6/; s|"../hgx-b200/|"'"$PWD"'/examples/hgx-b200/|' examples/md-on-ssd/cluster.dsl >"$T/md26/with-ratio.dsl"
+	$DSLC lint "$T/md26/with-ratio.dsl" >"$T/md26r.log" 2>&1
+	check "... and with mem_ratio on 2.6 it is the mem-ratio error at its line" \
+		"grep -q 'with-ratio.dsl:45:13: error\\[mem-ratio\\]' '$T/md26r.log' || { cat '$T/md26r.log'; false; }"
+fi
+
+tests_end
