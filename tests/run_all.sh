@@ -62,6 +62,9 @@ suite tests/hostile.sh "$DSLC" $QUICK
 suite tests/help_applied.sh "$DSLC"
 suite tests/lint_files.sh "$DSLC"
 suite tests/examples_storage.sh "$DSLC"
+if [ "$MODE" != valgrind ]; then
+	suite tests/fmt_tests.sh "$DSLC"
+fi
 suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
 suite tests/plan_tests.sh "$DSLC" $QUICK
 

@@ -26,7 +26,12 @@ void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_lo
 	p += 5; /* "dslc:" */
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (strncmp(p, "allow", 5) != 0 || (p[5] != ' ' && p[5] != '\t')) {
+	/* `allow` and at least one rule id: trailing blanks (which fmt drops)
+	 * must not turn a malformed comment into one that names no rule */
+	const char *ids = p + 5;
+	while (*ids == ' ' || *ids == '\t' || *ids == '\r')
+		ids++;
+	if (strncmp(p, "allow", 5) != 0 || (p[5] != ' ' && p[5] != '\t') || !*ids || strncmp(ids, "--", 2) == 0) {
 		diag *d = diag_report(dc, R_SUPPRESSION_RULE, loc, "'# dslc:' comments say `allow <rule-id> -- <reason>`");
 		diag_help(dc, d, "write `# dslc: allow <rule-id> -- <reason>`, or drop 'dslc:' from an ordinary comment");
 		return;

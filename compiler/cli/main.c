@@ -18,6 +18,7 @@
 #include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
 #include "lint_files.h"
+#include "fmt_files.h"
 #include "report.h"
 #include "show.h"
 #include "targets/targets.h"
@@ -40,6 +41,8 @@ static const char usage[] =
 	"                                the exact edits findings carry (SARIF/JSON `fixes`), then lints again\n"
 	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
 	"                                lint a hand-written DAOS server or agent config\n"
+	"  fmt [--check] FILE...         rewrite descriptions in the canonical layout (- : stdin to stdout);\n"
+	"                                --check names the files that would change and exits 1\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
 	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json] [--max-values N]\n"
@@ -204,7 +207,7 @@ static int parse_args(int argc, char **argv, cli *c)
 		} else if (!c->cmd) {
 			c->cmd = a;
 		} else {
-			if (strcmp(c->cmd, "lint") && c->file && c->node)
+			if (strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && c->file && c->node)
 				return usage_error("unexpected argument '%s'", a);
 			if (!c->files && !(c->files = malloc((size_t)argc * sizeof(*c->files))))
 				return usage_error("%s", "out of memory");
@@ -612,6 +615,11 @@ static int run(const cli *c)
 		return cmd_build(c);
 	if (strcmp(c->cmd, "lint") == 0)
 		return cmd_lint(c);
+	if (strcmp(c->cmd, "fmt") == 0) {
+		if (!c->nfiles)
+			return usage_error("%s", "fmt needs files (- for stdin)");
+		return fmt_files((const char *const *)c->files, c->nfiles, c->check);
+	}
 	if (strcmp(c->cmd, "show") == 0)
 		return cmd_show(c);
 	if (strcmp(c->cmd, "plan") == 0)

@@ -14,22 +14,85 @@ int dsl_yylex_destroy(yyscan_t scanner);
 YY_BUFFER_STATE dsl_yy_scan_bytes(const char *bytes, int len, yyscan_t scanner);
 void dsl_yy_delete_buffer(YY_BUFFER_STATE b, yyscan_t scanner);
 
-ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file)
+/* A scanner over a file of the source set, with its parse context. */
+typedef struct scanner {
+	parse_ctx pc;
+	yyscan_t sc;
+	YY_BUFFER_STATE buf;
+} scanner;
+
+static bool scanner_open(scanner *s, arena *ar, diag_ctx *dc, uint32_t file)
 {
 	const src_file *f = src_get(dc->src, file);
-	parse_ctx pc = {0};
-	pc.ar = ar;
-	pc.dc = dc;
-	pc.file = file;
-	pc.text = f->text;
-	yyscan_t sc;
-	if (dsl_yylex_init_extra(&pc, &sc) != 0)
+	memset(&s->pc, 0, sizeof(s->pc));
+	s->pc.ar = ar;
+	s->pc.dc = dc;
+	s->pc.file = file;
+	s->pc.text = f->text;
+	if (dsl_yylex_init_extra(&s->pc, &s->sc) != 0)
+		return false;
+	s->buf = dsl_yy_scan_bytes(f->text, (int)f->len, s->sc);
+	return true;
+}
+
+static void scanner_close(scanner *s)
+{
+	dsl_yy_delete_buffer(s->buf, s->sc);
+	dsl_yylex_destroy(s->sc);
+}
+
+ast_block *parse_file(arena *ar, diag_ctx *dc, uint32_t file)
+{
+	scanner s;
+	if (!scanner_open(&s, ar, dc, file))
 		return ast_block_new(ar);
-	YY_BUFFER_STATE b = dsl_yy_scan_bytes(f->text, (int)f->len, sc);
-	dsl_yyparse(sc, &pc);
-	dsl_yy_delete_buffer(b, sc);
-	dsl_yylex_destroy(sc);
-	return pc.root ? pc.root : ast_block_new(ar);
+	dsl_yyparse(s.sc, &s.pc);
+	scanner_close(&s);
+	return s.pc.root ? s.pc.root : ast_block_new(ar);
+}
+
+static bool token_kind(int t, parse_tok_kind *k)
+{
+	static const struct { int t; parse_tok_kind k; } map[] = {
+		{WORD, PTOK_WORD}, {STRING, PTOK_STRING}, {NEWLINE, PTOK_NEWLINE}, {LBRACE, PTOK_LBRACE},
+		{RBRACE, PTOK_RBRACE}, {LBRACKET, PTOK_LBRACKET}, {RBRACKET, PTOK_RBRACKET}, {COMMA, PTOK_COMMA},
+		{EQUALS, PTOK_EQUALS}, {COLON, PTOK_COLON}, {SEMI, PTOK_SEMI},
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].t == t) {
+			*k = map[i].k;
+			return true;
+		}
+	return false;
+}
+
+bool parse_tokens(arena *ar, diag_ctx *dc, uint32_t file, parse_token **out, size_t *n)
+{
+	unsigned before = diag_count(dc, SEV_ERROR);
+	parse_file(ar, dc, file); /* the grammar's verdict first */
+	*out = NULL;
+	*n = 0;
+	if (diag_count(dc, SEV_ERROR) != before)
+		return false;
+	scanner sc;
+	if (!scanner_open(&sc, ar, dc, file))
+		return false;
+	size_t cap = 0;
+	DSL_YYSTYPE lval;
+	src_loc lloc;
+	bool ok = true;
+	for (int t; (t = dsl_yylex(&lval, &lloc, sc.sc)) != 0;) {
+		parse_token tok;
+		if (!token_kind(t, &tok.kind)) {
+			ok = false;
+			break;
+		}
+		tok.start = lloc.start;
+		tok.end = lloc.end;
+		ARENA_PUSH(ar, *out, *n, cap, tok);
+	}
+	scanner_close(&sc);
+	return ok && diag_count(dc, SEV_ERROR) == before;
 }
 
 typedef struct include_frame {

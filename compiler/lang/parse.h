@@ -40,6 +40,21 @@ ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path
  * includes then relative to the working directory). */
 ast_block *parse_program_as(arena *ar, diag_ctx *dc, src_set *src, const char *path, const char *name);
 
+/* A token as the scanner returns it: comments and blanks are not tokens, a
+ * newline is one only where it ends a statement (not inside [ ] or after a
+ * comma). For `dslc fmt`, which changes only what lies between tokens. */
+typedef enum parse_tok_kind {
+	PTOK_WORD, PTOK_STRING, PTOK_NEWLINE, PTOK_LBRACE, PTOK_RBRACE, PTOK_LBRACKET, PTOK_RBRACKET,
+	PTOK_COMMA, PTOK_EQUALS, PTOK_COLON, PTOK_SEMI
+} parse_tok_kind;
+typedef struct parse_token {
+	parse_tok_kind kind;
+	uint32_t start, end; /* byte offsets in the file */
+} parse_token;
+/* The tokens of a file in the source set; false (with diagnostics) when the
+ * file does not parse. */
+bool parse_tokens(arena *ar, diag_ctx *dc, uint32_t file, parse_token **out, size_t *n);
+
 /* The same for text already in memory (tests). */
 ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text);
 

@@ -4,13 +4,15 @@
  * Beyond "no crash, no sanitizer report", it checks the safety promise
  * (SPEC.md, "Security model"): a compilation without errors never makes a
  * target refuse its input (the gate reported it first), and every path a
- * target chooses is a safe relative path. */
+ * target chooses is a safe relative path. And `dslc fmt` of any input that
+ * parses is the same program (its own check passes) and formats to itself. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/base/safe.h"
+#include "compiler/lang/format.h"
 #include "compiler/lint/compile.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
@@ -47,6 +49,40 @@ static void render_all(const model *m)
 	arena_free(&ar);
 }
 
+/* fmt: a text that parses formats (the check inside format_file passes)
+ * and its result formats to itself. */
+static void fuzz_format(const char *text, size_t size)
+{
+	if (memchr(text, 0, size))
+		return; /* sources are NUL-free text (src_load refuses a NUL) */
+	arena a;
+	arena_init(&a);
+	src_set src;
+	src_set_init(&src, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &src);
+	buf once, twice;
+	buf_init(&once);
+	buf_init(&twice);
+	uint32_t f = src_add(&src, FUZZ_NAME, text, size);
+	bool ok = format_file(&a, &dc, f, &once);
+	for (size_t i = 0; i < dc.n; i++)
+		if (dc.items[i]->rule->rule == R_INTERNAL_CONSISTENCY) {
+			fprintf(stderr, "dslc fmt changed what the input means\n");
+			abort();
+		}
+	if (ok) {
+		uint32_t g = src_add(&src, FUZZ_NAME, arena_strndup(&a, once.data ? once.data : "", once.len), once.len);
+		if (!format_file(&a, &dc, g, &twice) || twice.len != once.len || (once.len && memcmp(twice.data, once.data, once.len) != 0)) {
+			fprintf(stderr, "dslc fmt is not idempotent on this input\n");
+			abort();
+		}
+	}
+	buf_free(&once);
+	buf_free(&twice);
+	arena_free(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1);
@@ -61,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
 		render_all(&c.m);
 	compile_free(&c);
+	fuzz_format(text, size);
 	free(text);
 	return 0;
 }

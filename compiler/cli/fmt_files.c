@@ -1,0 +1,98 @@
+/* fmt_files.c - see fmt_files.h. A changed file is written beside itself
+ * and renamed over it, with its mode: an interrupted fmt leaves the old
+ * file or the new one, never half of either. */
+#include "fmt_files.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/base/source.h"
+#include "compiler/lang/format.h"
+#include "report.h"
+
+static bool replace_file(const char *path, const buf *text)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 16);
+	if (!tmp)
+		return false;
+	snprintf(tmp, n + 16, "%s.fmt-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	bool ok = fd >= 0;
+	if (ok) {
+		size_t off = 0;
+		while (ok && off < text->len) {
+			ssize_t w = write(fd, text->data + off, text->len - off);
+			ok = w > 0;
+			off += ok ? (size_t)w : 0;
+		}
+		ok = ok && fchmod(fd, st.st_mode & 07777) == 0 && fsync(fd) == 0;
+		ok = close(fd) == 0 && ok;
+		ok = ok && rename(tmp, path) == 0;
+		if (!ok)
+			unlink(tmp);
+	}
+	free(tmp);
+	return ok;
+}
+
+/* One file: 0 unchanged or rewritten, 1 would change (--check) or does not
+ * parse, 2 I/O. */
+static int fmt_one(const char *path, bool check)
+{
+	arena a;
+	arena_init(&a);
+	src_set src;
+	src_set_init(&src, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &src);
+	bool stdio = strcmp(path, "-") == 0;
+	const char *shown = stdio ? "<stdin>" : path;
+	uint32_t file = stdio ? src_load_as(&src, "/dev/stdin", shown, false) : src_load(&src, path, false);
+	int rc = 0;
+	buf out;
+	buf_init(&out);
+	if (!file) {
+		fprintf(stderr, "dslc: cannot read '%s': %s\n", shown, src_strerror(errno));
+		rc = 2;
+	} else if (!format_file(&a, &dc, file, &out)) {
+		diag_sort(&dc);
+		report_print(&dc, REPORT_TEXT, stderr, 100, NULL);
+		fprintf(stderr, "dslc: %s not formatted: it does not parse\n", shown);
+		rc = 1;
+	} else {
+		const src_file *f = src_get(&src, file);
+		bool same = f->len == out.len && memcmp(f->text, out.data ? out.data : "", out.len) == 0;
+		if (stdio && !check) {
+			fwrite(out.data ? out.data : "", 1, out.len, stdout);
+		} else if (!same && check) {
+			printf("%s\n", shown);
+			rc = 1;
+		} else if (!same && !replace_file(path, &out)) {
+			fprintf(stderr, "dslc: cannot write '%s': %s\n", path, strerror(errno));
+			rc = 2;
+		} else if (!same) {
+			fprintf(stderr, "dslc: formatted %s\n", path);
+		}
+	}
+	buf_free(&out);
+	arena_free(&a);
+	return rc;
+}
+
+int fmt_files(const char *const *files, size_t n, bool check)
+{
+	int worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		int rc = fmt_one(files[i], check);
+		worst = rc > worst ? rc : worst;
+	}
+	return worst;
+}

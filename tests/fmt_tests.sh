@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `dslc fmt` (issue 26, part 2) over every example, fixture and fuzz seed:
+# idempotent, every comment kept, and the same program: an example builds
+# byte-identical trees, a fixture lints to the same findings (rule ids; the
+# lines move when blank lines go). --check names a disturbed file and exits
+# 1; a file is rewritten in place with its mode; a file that does not parse
+# is left alone.
+#   tests/fmt_tests.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin fmt
+T=$(mktemp -d)
+trap 'rm -rf "$T"; find examples tests -name ".fmt-*" -delete' EXIT
+
+comments() { grep -o '#.*' "$1" | sed 's/[ \t\r]*$//'; }
+rules() { $DSLC lint "$1" --format json 2>/dev/null | python3 -c 'import json,sys; print(sorted(f["ruleId"] for f in json.load(sys.stdin)["findings"]))' 2>/dev/null; }
+
+n=0 not_idem="" lost="" changed="" refused=0 bad_refusal=""
+for f in examples/*/*.dsl tests/golden/diag/*.dsl tests/fuzz/seeds/dsl/*.dsl; do
+	n=$((n + 1))
+	d=$(dirname "$f") b=$(basename "$f")
+	out=$d/.fmt-$b
+	if ! $DSLC fmt - <"$f" >"$out" 2>"$T/err"; then
+		refused=$((refused + 1))
+		# only a file that does not parse is refused, with nothing on stdout
+		{ [ ! -s "$out" ] && $DSLC lint "$f" 2>&1 | grep -q 'error\[syntax\]\|error\[input-limit\]'; } || bad_refusal="$bad_refusal $f"
+		rm -f "$out"
+		continue
+	fi
+	$DSLC fmt - <"$out" | cmp -s - "$out" || not_idem="$not_idem $f"
+	[ "$(comments "$f")" = "$(comments "$out")" ] || lost="$lost $f"
+	case $f in
+	examples/*)
+		$DSLC build "$f" -o "$T/a" >/dev/null 2>&1
+		ra=$?
+		$DSLC build "$out" -o "$T/b" >/dev/null 2>&1
+		rb=$?
+		if [ $ra != 0 ] && [ -f "$d/cluster.dsl" ]; then
+			# a fragment (hardware.dsl) does not build alone: the example
+			# built with the formatted fragment in its place
+			rm -rf "$T/a" "$T/b" "$T/ex"
+			cp -r "$d" "$T/ex" && rm -f "$T/ex"/.fmt-* && cp "$out" "$T/ex/$b"
+			sed -i "s|include \"\.\./|include \"$PWD/examples/|" "$T/ex/cluster.dsl"
+			$DSLC build "$d/cluster.dsl" -o "$T/a" >/dev/null 2>&1
+			ra=$?
+			$DSLC build "$T/ex/cluster.dsl" -o "$T/b" >/dev/null 2>&1
+			rb=$?
+		fi
+		{ [ $ra = 0 ] && [ $rb = 0 ] && diff -r "$T/a" "$T/b" >/dev/null; } || changed="$changed $f"
+		rm -rf "$T/a" "$T/b"
+		;;
+	*)
+		[ "$(rules "$f")" = "$(rules "$out")" ] || changed="$changed $f"
+		;;
+	esac
+	rm -f "$out"
+done
+check "$n files: every formatted file formats to itself${not_idem:+ (not:$not_idem)}" "[ -z '$not_idem' ] && [ $n -gt 150 ]"
+check "every comment is kept, in order${lost:+ (lost in:$lost)}" "[ -z '$lost' ]"
+check "every example builds the same tree and every fixture lints to the same rules after fmt${changed:+ (not:$changed)}" "[ -z '$changed' ]"
+check "$refused files refused, each one that does not parse${bad_refusal:+ (wrongly:$bad_refusal)}" "[ -z '$bad_refusal' ] && [ $refused -gt 0 ]"
+
+# --check, in place, modes, stdin
+mkdir -p "$T/w"
+cp examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml "$T/w/"
+$DSLC fmt - <examples/hgx-b200/cluster.dsl >"$T/w/cluster.dsl"
+$DSLC fmt --check "$T/w/cluster.dsl" >"$T/out" 2>&1
+check "--check on a formatted file: exit 0, nothing said" "[ $? = 0 ] && [ ! -s '$T/out' ]"
+sed 's/^  targets 16/targets     16/; s/^  os azurelinux3$/  os azurelinux3   /' "$T/w/cluster.dsl" >"$T/w/disturbed.dsl"
+printf '\n\n\n' >>"$T/w/disturbed.dsl"
+chmod 640 "$T/w/disturbed.dsl"
+$DSLC fmt --check "$T/w/cluster.dsl" "$T/w/disturbed.dsl" >"$T/out" 2>&1
+rc=$?
+check "--check on a disturbed file among formatted ones: exit 1, names it alone" \
+	"[ $rc = 1 ] && [ \"\$(cat '$T/out')\" = '$T/w/disturbed.dsl' ] && ! cmp -s '$T/w/cluster.dsl' '$T/w/disturbed.dsl'"
+$DSLC fmt "$T/w/disturbed.dsl" 2>"$T/err"
+rc=$?
+check "fmt FILE rewrites it in place: the formatted text, its mode kept (640), no temporary file left" \
+	"[ $rc = 0 ] && cmp -s '$T/w/cluster.dsl' '$T/w/disturbed.dsl' && [ \"\$(stat -c %a '$T/w/disturbed.dsl')\" = 640 ] && [ -z \"\$(ls '$T/w' | grep fmt-)\" ]"
+printf 'daos 2.6\ncluster c {\n  provider "x\n' >"$T/w/broken.dsl"
+cp "$T/w/broken.dsl" "$T/w/broken.orig"
+$DSLC fmt "$T/w/broken.dsl" >"$T/out" 2>&1
+rc=$?
+check "a file that does not parse: exit 1, its error shown, the file untouched" \
+	"[ $rc = 1 ] && grep -q 'error\\[syntax\\]' '$T/out' && cmp -s '$T/w/broken.dsl' '$T/w/broken.orig'"
+$DSLC fmt "$T/w/missing.dsl" >"$T/out" 2>&1
+check "a missing file: exit 2" "[ $? = 2 ]"
+$DSLC fmt >"$T/out" 2>&1
+check "no file: a usage error (exit 2)" "[ $? = 2 ] && grep -q 'fmt needs files' '$T/out'"
+
+# what the layout is, on a small input
+printf 'cluster c {\n\n      provider "ofi+tcp"   # p\naccess_points n[1-3]    # a\n  log_mask     ERR\n\n\n}\nnodes n[1-3] : p { mgmt 10.0.0.{i}/24 }\n\n\n' >"$T/small.dsl"
+printf 'cluster c {\n  provider      "ofi+tcp"  # p\n  access_points n[1-3]     # a\n  log_mask      ERR\n}\nnodes n[1-3] : p { mgmt 10.0.0.{i}/24 }\n' >"$T/small.want"
+$DSLC fmt - <"$T/small.dsl" >"$T/small.got" 2>&1
+check "the layout: 2 blanks per block, values aligned in a run that had it, comments at one column, no blank line inside braces or at the end" \
+	"cmp -s '$T/small.got' '$T/small.want' || { diff '$T/small.want' '$T/small.got'; false; }"
+
+tests_end
