@@ -79,6 +79,14 @@ $DSLC fmt "$T/w/disturbed.dsl" 2>"$T/err"
 rc=$?
 check "fmt FILE rewrites it in place: the formatted text, its mode kept (640), no temporary file left" \
 	"[ $rc = 0 ] && cmp -s '$T/w/cluster.dsl' '$T/w/disturbed.dsl' && [ \"\$(stat -c %a '$T/w/disturbed.dsl')\" = 640 ] && [ -z \"\$(ls '$T/w' | grep fmt-)\" ]"
+# a symbolic link is not written through: the rename would replace the link
+{ cat "$T/w/cluster.dsl"; printf '\n\n\n'; } >"$T/w/target.dsl"
+cp "$T/w/target.dsl" "$T/w/target.orig"
+ln -s target.dsl "$T/w/link.dsl"
+$DSLC fmt "$T/w/link.dsl" >"$T/out" 2>&1
+rc=$?
+check "a symbolic link: exit 2, the link and its target left as they are" \
+	"[ $rc = 2 ] && grep -q 'symbolic link' '$T/out' && [ -L '$T/w/link.dsl' ] && cmp -s '$T/w/target.dsl' '$T/w/target.orig'"
 printf 'daos 2.6\ncluster c {\n  provider "x\n' >"$T/w/broken.dsl"
 cp "$T/w/broken.dsl" "$T/w/broken.orig"
 $DSLC fmt "$T/w/broken.dsl" >"$T/out" 2>&1

@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "safe.h"
 #include "source.h"
 
 int file_same(int dirfd, const char *name, const char *data, size_t len, struct stat *st)
@@ -114,4 +116,44 @@ char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len,
 	if (mode)
 		*mode = st.st_mode & 07777;
 	return data;
+}
+
+bool file_unchanged(arena *a, const char *path, const char *text, size_t len, const char *verb, const char **why)
+{
+	struct stat st, lst;
+	int same = file_same(AT_FDCWD, path, text, len, &st);
+	if (same == 1)
+		return true;
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		*why = arena_printf(a, "it is a symbolic link (to '%s'): %s on the file itself", safe_echo(a, target), verb);
+	} else {
+		*why = same < 0 ? "not a regular file, or not readable" : "it changed since it was read";
+	}
+	return false;
+}
+
+bool file_replace(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*why = strerror(errno);
+		return false;
+	}
+	char *tmp = arena_printf(a, "%s.dslc-%s-%ld", path, tag, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return false;
+	}
+	bool ok = write_all(fd, text, len) == 0 && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		*why = strerror(errno);
+		unlink(tmp);
+		return false;
+	}
+	return true;
 }

@@ -4,6 +4,7 @@
 #ifndef DSLC_FILE_H
 #define DSLC_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -24,5 +25,15 @@ int file_dir_at(int root, const char *rel);
  * errno set (ELOOP, ENOTDIR, SRC_ENOTREG for a device or FIFO, EFBIG).
  * *mode (when mode is not NULL): the permission bits of the file read. */
 char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len, unsigned *mode);
+
+/* The regular file at path (not a symbolic link: a rename over it would
+ * replace the link) still holds exactly text, the bytes that were read; else
+ * false with *why. verb names what the user should run on the file itself
+ * ("run --fix"). */
+bool file_unchanged(arena *a, const char *path, const char *text, size_t len, const char *verb, const char **why);
+/* Writes text to path through a temporary beside it (path.dslc-<tag>-<pid>),
+ * keeping the mode, then renames it over path: an interruption leaves the
+ * old file or the new one. False with *why. */
+bool file_replace(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why);
 
 #endif

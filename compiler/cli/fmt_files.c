@@ -1,47 +1,16 @@
-/* fmt_files.c - see fmt_files.h. A changed file is written beside itself
- * and renamed over it, with its mode: an interrupted fmt leaves the old
- * file or the new one, never half of either. */
+/* fmt_files.c - see fmt_files.h. A changed file is rewritten as --fix
+ * rewrites one (compiler/base/file.h): only a regular file that still holds
+ * what was read, through a temporary renamed over it, with its mode. */
 #include "fmt_files.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "compiler/base/file.h"
 #include "compiler/base/source.h"
 #include "compiler/lang/format.h"
 #include "report.h"
-
-static bool replace_file(const char *path, const buf *text)
-{
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return false;
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	if (!tmp)
-		return false;
-	snprintf(tmp, n + 16, "%s.fmt-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	bool ok = fd >= 0;
-	if (ok) {
-		size_t off = 0;
-		while (ok && off < text->len) {
-			ssize_t w = write(fd, text->data + off, text->len - off);
-			ok = w > 0;
-			off += ok ? (size_t)w : 0;
-		}
-		ok = ok && fchmod(fd, st.st_mode & 07777) == 0 && fsync(fd) == 0;
-		ok = close(fd) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
-		if (!ok)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
-}
 
 /* One file: 0 unchanged or rewritten, 1 would change (--check) or does not
  * parse, 2 I/O. */
@@ -57,6 +26,7 @@ static int fmt_one(const char *path, bool check)
 	const char *shown = stdio ? "<stdin>" : path;
 	uint32_t file = stdio ? src_load_as(&src, "/dev/stdin", shown, false) : src_load(&src, path, false);
 	int rc = 0;
+	const char *why;
 	buf out;
 	buf_init(&out);
 	if (!file) {
@@ -75,8 +45,9 @@ static int fmt_one(const char *path, bool check)
 		} else if (!same && check) {
 			printf("%s\n", shown);
 			rc = 1;
-		} else if (!same && !replace_file(path, &out)) {
-			fprintf(stderr, "dslc: cannot write '%s': %s\n", path, strerror(errno));
+		} else if (!same && (!file_unchanged(&a, path, f->text, f->len, "run dslc fmt", &why) ||
+				     !file_replace(&a, path, out.data ? out.data : "", out.len, "fmt", &why))) {
+			fprintf(stderr, "dslc: cannot write '%s': %s\n", path, why);
 			rc = 2;
 		} else if (!same) {
 			fprintf(stderr, "dslc: formatted %s\n", path);

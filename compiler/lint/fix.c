@@ -1,16 +1,11 @@
 /* fix.c - see fix.h. */
 #include "fix.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "compiler/base/buf.h"
 #include "compiler/base/file.h"
-#include "compiler/base/safe.h"
 
 typedef struct edit {
 	src_loc at;
@@ -62,54 +57,11 @@ static int edit_cmp(const void *a, const void *b)
 	return x->at.start < y->at.start ? -1 : x->at.start > y->at.start;
 }
 
-/* The file still holds the bytes that were linted, and is a regular file
- * (never follow a symlink: the rename would replace the link). */
-static bool unchanged(arena *a, const src_file *f, const char **why)
-{
-	struct stat st, lst;
-	int same = file_same(AT_FDCWD, f->path, f->text, f->len, &st);
-	if (same == 1)
-		return true;
-	if (lstat(f->path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-		char target[4096];
-		ssize_t n = readlink(f->path, target, sizeof(target) - 1);
-		target[n > 0 ? n : 0] = '\0';
-		*why = arena_printf(a, "it is a symbolic link (to '%s'): run --fix on the file itself", safe_echo(a, target));
-	} else {
-		*why = same < 0 ? "not a regular file, or not readable" : "it changed since it was read";
-	}
-	return false;
-}
-
-/* Writes text to path through a temporary beside it, keeping the mode. */
-static bool replace_file(arena *a, const char *path, const char *text, size_t len, const char **why)
-{
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		*why = strerror(errno);
-		return false;
-	}
-	char *tmp = arena_printf(a, "%s.dslc-fix-%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
-	if (fd < 0) {
-		*why = strerror(errno);
-		return false;
-	}
-	bool ok = write_all(fd, text, len) == 0 && fsync(fd) == 0;
-	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		*why = strerror(errno);
-		unlink(tmp);
-		return false;
-	}
-	return true;
-}
-
 /* True when the file was rewritten with its edits. */
 static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log)
 {
 	const char *why;
-	if (!unchanged(dc->ar, f, &why)) {
+	if (!file_unchanged(dc->ar, f->path, f->text, f->len, "run --fix", &why)) {
 		fprintf(log, "dslc: --fix: %s not rewritten: %s\n", f->path, why);
 		r->refused++;
 		return false;
@@ -123,7 +75,7 @@ static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n,
 		at = e[i].at.end;
 	}
 	buf_add(&b, f->text + at, f->len - at);
-	bool ok = replace_file(dc->ar, f->path, b.data ? b.data : "", b.len, &why);
+	bool ok = file_replace(dc->ar, f->path, b.data ? b.data : "", b.len, "fix", &why);
 	if (ok)
 		r->files++;
 	else {
