@@ -25,7 +25,7 @@ typedef struct fmt_line {
 	bool blank;
 	/* the layout */
 	int indent;
-	bool kv, aligned;     /* a `key value` line; in a run aligned on its value */
+	bool aligned;         /* a `key value` line in a run aligned on its value */
 	int value_col;        /* aligned: the value's column after the indent */
 	buf code;             /* the rendered tokens, without indent */
 } fmt_line;
@@ -161,30 +161,20 @@ static size_t *kept_lines(arena *a, const fmt_ctx *f, size_t *n)
 static void align_values(fmt_ctx *f, const size_t *keep, size_t n)
 {
 	for (size_t i = 0; i < n;) {
-		fmt_line *ln = &f->lines[keep[i]];
-		ln->kv = kv_line(f, ln);
-		if (!ln->kv) {
-			i++;
-			continue;
-		}
-		size_t j = i;
-		int widest = 0;
+		int depth = f->lines[keep[i]].depth, widest = 0;
 		bool aligned = false;
-		while (j < n) {
-			fmt_line *m = &f->lines[keep[j]];
-			if (!kv_line(f, m) || m->depth != ln->depth)
-				break;
-			m->kv = true;
+		size_t j = i;
+		for (; j < n && kv_line(f, &f->lines[keep[j]]) && f->lines[keep[j]].depth == depth; j++) {
+			const fmt_line *m = &f->lines[keep[j]];
 			int w = (int)(f->tok[m->first].end - f->tok[m->first].start);
 			widest = w > widest ? w : widest;
 			aligned |= gap_before(f, m->first + 1) >= 2;
-			j++;
 		}
 		for (size_t k = i; k < j; k++) {
 			f->lines[keep[k]].aligned = aligned;
 			f->lines[keep[k]].value_col = widest + 1;
 		}
-		i = j;
+		i = j > i ? j : i + 1;
 	}
 }
 

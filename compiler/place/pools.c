@@ -133,9 +133,10 @@ static void plan_acl(model *m, const pool_spec *p, pool_plan *pp)
 	bool ok = true;
 	for (size_t i = 0; i < p->nacl; i++)
 		acl_entry_check(m, p, i, aces, &ok);
-	if (safe_name(p->name)) {
+	const char *unsafe = safe_name(p->name);
+	if (unsafe) {
 		diag *d = diag_report(m->dc, R_BAD_VALUE, p->name_loc, "pool %s has an ACL, and its label cannot name the "
-				      "file cluster/acl/<label>.acl: %s", safe_echo(m->ar, p->name), safe_name(p->name));
+				      "file cluster/acl/<label>.acl: %s", safe_echo(m->ar, p->name), unsafe);
 		diag_help(m->dc, d, "label the pool with letters, digits, '.', '_' or '-'");
 		ok = false;
 	}
@@ -162,13 +163,13 @@ static void plan_mem_ratio(model *m, const pool_spec *p, pool_plan *pp)
 {
 	if (!p->mem_ratio.set)
 		return;
-	const node_spec *plain = spec_without_md(m);
 	if (m->release && !m->release->mem_ratio) {
 		diag *d = diag_report(m->dc, R_MEM_RATIO, p->mem_ratio.loc, "mem_ratio needs DAOS 2.8: the dmg of %s has no "
 				      "--mem-ratio", m->release->name);
 		diag_help(m->dc, d, "declare `daos 2.8`, or drop mem_ratio");
 		return;
 	}
+	const node_spec *plain = spec_without_md(m);
 	if (plain) {
 		diag *d = diag_report(m->dc, R_MEM_RATIO, p->mem_ratio.loc, "mem_ratio, but the engines of %s have no MD-on-SSD "
 				      "meta role: the management service refuses it (FaultPoolMemRatioNoRoles)", plain->origin);

@@ -142,37 +142,39 @@ static int tier_drive(model *m, node_plan *p, engine_plan *ep, const pci_ref *r)
 	return -1;
 }
 
-/* A tier's drives, by its explicit addresses or its count; the rest tier
- * (neither) takes what is left. owner[i]: the tier of drive i, or -1. */
-static bool tier_take(model *m, node_plan *p, engine_plan *ep, int t, int *owner, int pass)
+/* A tier's explicit addresses. owner[i]: the tier of drive i, or -1. */
+static bool tier_take_listed(model *m, node_plan *p, engine_plan *ep, int t, int *owner)
 {
 	const tier_spec *ts = &ep->spec->tiers[t];
-	if (pass == 0) {
-		for (size_t j = 0; j < ts->ndrives; j++) {
-			int i = tier_drive(m, p, ep, &ts->drives[j]);
-			if (i < 0)
-				return false;
-			if (owner[i] >= 0) {
-				diag *d = diag_report(m->dc, R_NVME_TIERS, ts->drives[j].loc, "NVMe %s is in two tiers", ts->drives[j].pci);
-				diag_note_at(m->dc, d, ep->spec->tiers[owner[i]].loc, "the other tier");
-				diag_help(m->dc, d, "give each drive to one tier");
-				p->ok = false;
-				return false;
-			}
-			owner[i] = t;
+	for (size_t j = 0; j < ts->ndrives; j++) {
+		int i = tier_drive(m, p, ep, &ts->drives[j]);
+		if (i < 0)
+			return false;
+		if (owner[i] >= 0) {
+			diag *d = diag_report(m->dc, R_NVME_TIERS, ts->drives[j].loc, "NVMe %s is in two tiers", ts->drives[j].pci);
+			diag_note_at(m->dc, d, ep->spec->tiers[owner[i]].loc, "the other tier");
+			diag_help(m->dc, d, "give each drive to one tier");
+			p->ok = false;
+			return false;
 		}
-		return true;
+		owner[i] = t;
 	}
-	if (pass == 1 && !ts->count.set)
-		return true;
-	int want = pass == 1 ? (int)ts->count.v : ep->nnvmes, got = 0;
+	return true;
+}
+
+/* The next `drives N` of the engine's drives no tier has taken; the rest
+ * tier (want: every drive) takes what is left without complaint. */
+static bool tier_take_count(model *m, node_plan *p, engine_plan *ep, int t, int *owner, int want, bool rest)
+{
+	int got = 0;
 	for (int i = 0; i < ep->nnvmes && got < want; i++)
 		if (owner[i] < 0) {
 			owner[i] = t;
 			got++;
 		}
-	if (got == want || pass == 2)
+	if (got == want || rest)
 		return true;
+	const tier_spec *ts = &ep->spec->tiers[t];
 	diag *d = diag_report(m->dc, R_NVME_TIERS, ts->count.loc, "the tier wants %d drives, but %d of the engine's %d are left",
 			      want, got, ep->nnvmes);
 	if (got)
@@ -215,10 +217,14 @@ static void split_tiers(model *m, node_plan *p, engine_plan *ep)
 		}
 		rest = ts;
 	}
-	for (int pass = 0; pass < 3; pass++)
-		for (int t = 0; t < e->ntiers; t++)
-			if ((pass < 2 || &e->tiers[t] == rest) && !tier_take(m, p, ep, t, owner, pass))
-				return;
+	for (int t = 0; t < e->ntiers; t++)
+		if (!tier_take_listed(m, p, ep, t, owner))
+			return;
+	for (int t = 0; t < e->ntiers; t++)
+		if (e->tiers[t].count.set && !tier_take_count(m, p, ep, t, owner, (int)e->tiers[t].count.v, false))
+			return;
+	if (rest)
+		tier_take_count(m, p, ep, (int)(rest - e->tiers), owner, ep->nnvmes, true);
 	const nvme_desc **order = arena_alloc(m->ar, (size_t)ep->nnvmes * sizeof(*order));
 	int n = 0;
 	for (int t = 0; t < e->ntiers; t++) {
