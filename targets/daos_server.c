@@ -132,8 +132,8 @@ bool daos_server_yaml(const model *m, const node_spec *s, buf *out)
 	if (c->crt_timeout_ms.set)
 		yo_kint(&y, K_CRT_TIMEOUT, c->crt_timeout_ms.v / 1000);
 	yo_kstr(&y, K_CONTROL_LOG_MASK, c->control_log_mask.set ? c->control_log_mask.v : "INFO");
-	yo_kstr(&y, K_CONTROL_LOG_FILE, "/var/log/daos/daos_server.log");
-	yo_kstr(&y, K_HELPER_LOG_FILE, "/var/log/daos/daos_server_helper.log");
+	yo_kstr(&y, K_CONTROL_LOG_FILE, c->control_log_file.set ? c->control_log_file.v : "/var/log/daos/daos_server.log");
+	yo_kstr(&y, K_HELPER_LOG_FILE, c->helper_log_file.set ? c->helper_log_file.v : "/var/log/daos/daos_server_helper.log");
 	yo_kint(&y, K_TELEMETRY_PORT, c->telemetry_port.set ? c->telemetry_port.v : DEFAULT_TELEMETRY_PORT);
 	yo_kint(&y, K_NR_HUGEPAGES, p->nr_hugepages);
 	yo_kint(&y, K_SYSTEM_RAM_RESERVED,

@@ -71,6 +71,16 @@ expect "NIC name with ../ from a topology export, at its nic auto line" unsafe-v
 L=$(grep -n '^  storage' "$C/w/c.dsl" | cut -d: -f1)
 check "... and at the storage line that names it" "grep -q 'c.dsl:$L:[0-9]*: error\\[unsafe-value\\]' '$ERR'"
 
+# paths the description names for daos_server (scm_mount is a pod hostPath too)
+new_case scm-mount
+sed 's|^  engine per numa { targets 8 helpers 2 scm ram 32GiB|  engine numa 1 { scm_mount "/mnt/../ESCAPED" }\n  engine per numa { targets 8 helpers 2 scm ram 32GiB|' "$SEEDS/base.dsl" >"$C/w/m.dsl"
+dslc_in build m.dsl -o out
+expect "scm_mount with ../" unsafe-value 21
+new_case control-log-file
+sed 's|^  fabric roce { gid_index 3 }|  fabric roce { gid_index 3 }\n  control_log_file "/var/log/daos/x\\nPWNED: 1"|' "$SEEDS/base.dsl" >"$C/w/l.dsl"
+dslc_in build l.dsl -o out
+expect "control_log_file with a newline (a second YAML key)" unsafe-value 6
+
 # 2. commands
 build bmc-system bmc-system.dsl
 expect "Redfish system id with ;" unsafe-value 16

@@ -66,6 +66,7 @@ if [ "$MODE" != valgrind ]; then
 	suite tests/fmt_tests.sh "$DSLC"
 fi
 suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
+suite tests/import_tests.sh "$DSLC"
 suite tests/plan_tests.sh "$DSLC" $QUICK
 
 if [ "$MODE" != valgrind ]; then
@@ -95,7 +96,10 @@ if [ "$MODE" = plain ]; then
 	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC"
 	# pool ACLs against DAOS's own ACL parser (tests/oracle/daos_acl)
 	suite /usr/bin/python3 tests/acl_diff.py "$DSLC"
+	# dslc import against DAOS's loader: its examples, dslc's, 300 generated systems (issue 26)
+	suite /usr/bin/python3 tests/import_diff.py "$DSLC"
 elif [ "$MODE" = asan ]; then
+	suite /usr/bin/python3 tests/import_diff.py "$DSLC" --count 60
 	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC" --sample4 0
 	suite /usr/bin/python3 tests/acl_diff.py "$DSLC" --count 100
 fi

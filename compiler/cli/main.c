@@ -19,6 +19,7 @@
 #include "compiler/tree/selfcheck.h"
 #include "lint_files.h"
 #include "fmt_files.h"
+#include "import_cmd.h"
 #include "report.h"
 #include "show.h"
 #include "targets/targets.h"
@@ -43,6 +44,10 @@ static const char usage[] =
 	"                                lint a hand-written DAOS server or agent config\n"
 	"  fmt [--check] FILE...         rewrite descriptions in the canonical layout (- : stdin to stdout);\n"
 	"                                --check names the files that would change and exits 1\n"
+	"  import FILE.yml... [--host HOSTLIST] [--topology node.xml] [--release 2.6|2.8]\n"
+	"                                write a description of the servers whose daos_server.yml files\n"
+	"                                are given (one per node; the host from nodes/<host>/etc/daos/...\n"
+	"                                or --host, one name per file) to stdout, and lint it\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
 	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json] [--max-values N]\n"
@@ -63,7 +68,7 @@ static const char usage[] =
 	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
 
 typedef struct cli {
-	const char *cmd, *file, *out, *node, *format, *topology, *release;
+	const char *cmd, *file, *out, *node, *format, *topology, *release, *hosts;
 	int64_t mem_gib; /* --mem-gib: the node's RAM for hand-written YAML (0: unknown) */
 	uint64_t hugepage_size; /* --hugepage-size: 2MiB or 1GiB (0: the topology's, else 2MiB) */
 	bool check, strict, markdown;
@@ -157,6 +162,10 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (strcmp(a, "--release") == 0 && !daos_release_find(argv[i]))
 				return usage_error("--release takes a DAOS release such as 2.6 or 2.8, not '%s'", argv[i]);
 			*(strcmp(a, "--topology") == 0 ? &c->topology : &c->release) = argv[i];
+		} else if (strcmp(a, "--host") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs host names", a);
+			c->hosts = argv[i];
 		} else if (strcmp(a, "--mem-gib") == 0) {
 			char *end;
 			if (++i == argc)
@@ -207,7 +216,7 @@ static int parse_args(int argc, char **argv, cli *c)
 		} else if (!c->cmd) {
 			c->cmd = a;
 		} else {
-			if (strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && c->file && c->node)
+			if (strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && strcmp(c->cmd, "import") && c->file && c->node)
 				return usage_error("unexpected argument '%s'", a);
 			if (!c->files && !(c->files = malloc((size_t)argc * sizeof(*c->files))))
 				return usage_error("%s", "out of memory");
@@ -619,6 +628,15 @@ static int run(const cli *c)
 		if (!c->nfiles)
 			return usage_error("%s", "fmt needs files (- for stdin)");
 		return fmt_files((const char *const *)c->files, c->nfiles, c->check);
+	}
+	if (strcmp(c->cmd, "import") == 0) {
+		if (!c->nfiles)
+			return usage_error("%s", "import needs daos_server.yml files");
+		report_format fmt = REPORT_TEXT;
+		if (c->format && !report_format_parse(c->format, &fmt))
+			return usage_error("import --format takes text, json, sarif or github, not '%s'", c->format);
+		import_opts o = {(const char *const *)c->files, c->nfiles, c->hosts, c->topology, c->release, "<stdout>", NULL};
+		return import_cmd(&o, fmt, c->max_findings);
 	}
 	if (strcmp(c->cmd, "show") == 0)
 		return cmd_show(c);

@@ -1,7 +1,9 @@
 /* yaml_rules.h - the YAML linter's state and the checks its files share
- * (private to compiler/lint/): yaml_lint.c reads the file, checks keys and
- * types and the server's top level; yaml_engines.c each engine's values,
- * environment, cores and fabric against the topology; yaml_storage.c the
+ * (compiler/lint/; compiler/import/ reads values with its scalar helpers, so
+ * that a value means to the importer what it means to the linter):
+ * yaml_lint.c reads the file, checks keys and types and the server's top
+ * level; yaml_engines.c each engine's values, environment, cores and fabric
+ * against the topology; yaml_storage.c the
  * storage tiers, drives and memory; yaml_agent.c daos_agent.yml. Facts:
  * ../shared/facts/daos-config.md sections 1-2 (keys and DAOS's validation)
  * and 2.12 (what DAOS misses). */

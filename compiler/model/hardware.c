@@ -176,10 +176,31 @@ static const topo_device *check_device(resolver *r, hardware *hw, const topology
 	return d;
 }
 
+/* `nic <ifname>` without `pci`: the export's interface of that name gives
+ * the address, which every later check and output uses. */
+static bool nic_by_name(resolver *r, const topology *t, nic_desc *n)
+{
+	for (int i = 0; i < t->ndevices; i++)
+		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, n->name) == 0) {
+			memcpy(n->pci, t->devices[i].pci, sizeof(n->pci));
+			return true;
+		}
+	diag *d = diag_report(r->dc, R_DEVICE_ABSENT, n->loc, "the topology export has no network interface %s", n->name);
+	char list[512];
+	device_list(list, sizeof(list), t, true, n->numa);
+	if (list[0])
+		diag_help(r->dc, d, "NUMA node %d of the export has: %s", n->numa, list);
+	else
+		diag_help(r->dc, d, "name an interface of the export, or give the NIC's address: `nic %s pci <address>`", n->name);
+	return false;
+}
+
 static void check_devices(resolver *r, hardware *hw, const topology *t)
 {
 	for (size_t i = 0; i < hw->nnics; i++) {
 		nic_desc *n = &hw->nics[i];
+		if (!n->pci[0] && !nic_by_name(r, t, n))
+			continue;
 		const topo_device *d = check_device(r, hw, t, n->pci, n->numa, n->loc, true, n->name);
 		if (!d)
 			continue;

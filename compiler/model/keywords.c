@@ -544,6 +544,8 @@ static const keyword cluster_kws[] = {
 	{"crt_timeout", "crt_timeout <duration>", "RPC timeout, whole seconds from 1s to 3600s (crt_timeout; also sent to clients).", KW_DURATION, F(cluster_spec, crt_timeout_ms), 1000, 3600000, NULL, NULL},
 	{"swim_suspect_timeout", "swim_suspect_timeout <duration>", "SWIM suspicion timeout, set as SWIM_SUSPECT_TIMEOUT (ms) in every engine's env_vars.", KW_DURATION, F(cluster_spec, swim_suspect_ms), 1, 86400000, NULL, NULL},
 	{"log_mask", "log_mask <mask>", "Default engine log mask, e.g. ERR or ERR,MGMT=DEBUG.", KW_WORD, F(cluster_spec, log_mask), 0, 0, NULL, NULL},
+	{"control_log_file", "control_log_file \"<path>\"", "daos_server's own log file (default /var/log/daos/daos_server.log).", KW_WORD, F(cluster_spec, control_log_file), 0, 0, NULL, NULL},
+	{"helper_log_file", "helper_log_file \"<path>\"", "daos_server_helper's log file (default /var/log/daos/daos_server_helper.log).", KW_WORD, F(cluster_spec, helper_log_file), 0, 0, NULL, NULL},
 	{"control_log_mask", "control_log_mask <level>", "daos_server's own log level: DISABLED, TRACE, DEBUG, INFO, NOTICE or ERROR.", KW_ENUM, F(cluster_spec, control_log_mask), 0, 0, control_masks, NULL},
 	{"fabric", "fabric <roce|infiniband|ethernet|slingshot|omnipath> [{ gid_index <n> }]", "The storage fabric; RoCE takes a GID index, exported as FI_VERBS_GID_IDX to engines and clients.", KW_CUSTOM, 0, 0, 0, NULL, cl_fabric},
 	{"fabric_port", "fabric_port <port>", "fabric_iface_port of engine 0; engine i uses fabric_port + 1000 x i (default 31416).", KW_INT, F(cluster_spec, fabric_port), 1024, 65535, NULL, NULL},
@@ -678,13 +680,11 @@ static void numa_nic(kw_ctx *k)
 	src_loc l;
 	if (!kw_word(k, "an interface name", &nic.name, &l))
 		return;
-	bool have_pci = false;
 	for (;;) {
 		if (kw_peek_word(k, "pci")) {
 			kw_next(k);
 			if (!kw_pci(k, "a PCI address", nic.pci, NULL))
 				return;
-			have_pci = true;
 		} else if (kw_peek_word(k, "role")) {
 			kw_next(k);
 			src_loc rl;
@@ -705,13 +705,11 @@ static void numa_nic(kw_ctx *k)
 			break;
 		}
 	}
-	if (!have_pci) {
-		kw_missing(k, "'pci <address>'");
-		return;
-	}
+	/* without `pci`, a topology export supplies the address by interface
+	 * name (hardware.c); a hand description keeps it unknown */
 	nic.loc = src_loc_join(l, k->last);
 	for (size_t i = 0; i < hw->nnics; i++)
-		if (strcmp(hw->nics[i].name, nic.name) == 0 || strcmp(hw->nics[i].pci, nic.pci) == 0) {
+		if (strcmp(hw->nics[i].name, nic.name) == 0 || (nic.pci[0] && strcmp(hw->nics[i].pci, nic.pci) == 0)) {
 			diag *d = diag_report(k->r->dc, R_DUPLICATE, nic.loc, "NIC %s (%s) is described twice",
 					      nic.name, nic.pci);
 			diag_note_at(k->r->dc, d, hw->nics[i].loc, "first described here");
@@ -772,7 +770,7 @@ static void numa_pmem(kw_ctx *k)
 
 static const keyword numa_kws[] = {
 	{"memory", "memory <size>", "Memory of this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_memory},
-	{"nic", "nic <ifname> pci <address> [role storage|mgmt|compute] [rdma <device>]", "A network port local to this NUMA node (role storage by default).", KW_CUSTOM, 0, 0, 0, NULL, numa_nic},
+	{"nic", "nic <ifname> [pci <address>] [role storage|mgmt|compute] [rdma <device>]", "A network port local to this NUMA node (role storage by default); its PCI address, which a topology export checks (or supplies by interface name).", KW_CUSTOM, 0, 0, 0, NULL, numa_nic},
 	{"nvme", "nvme <pci-address>...", "NVMe drives local to this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_nvme},
 	{"pmem", "pmem <block-device>...", "PMem (Optane) namespaces local to this NUMA node, by their /dev name (pmem0); a topology export's NVDIMM block devices are taken when none is named.", KW_CUSTOM, 0, 0, 0, NULL, numa_pmem},
 };
@@ -1220,6 +1218,7 @@ static const keyword engine_kws[] = {
 	{"fabric_port", "fabric_port <port>", "Override: fabric_iface_port of this engine.", KW_INT, F(engine_spec, fabric_port), 1024, 65535, NULL, NULL},
 	{"log_mask", "log_mask <mask>", "Override: this engine's log mask.", KW_WORD, F(engine_spec, log_mask), 0, 0, NULL, NULL},
 	{"log_file", "log_file \"<path>\"", "Override: this engine's log file.", KW_WORD, F(engine_spec, log_file), 0, 0, NULL, NULL},
+	{"scm_mount", "scm_mount <path>", "Override: this engine's SCM mount point (default /mnt/daos<engine index>).", KW_WORD, F(engine_spec, scm_mount), 0, 0, NULL, NULL},
 	{"env", "env <NAME>=<value>", "An env_vars entry for this engine.", KW_CUSTOM, 0, 0, 0, NULL, en_env},
 };
 const kw_table kw_engine = KW_TABLE("engine", engine_kws);

@@ -121,7 +121,7 @@ typedef struct engine_spec {
 	bool explicit_numa; /* declared by `engine numa N` (too): always an engine or an error */
 	src_loc loc; /* the `engine` statement that declared it */
 	opt_int cores, targets, helpers, first_core, pinned_numa, scm_size, fabric_port;
-	opt_str scm_class, log_mask, log_file, nic;
+	opt_str scm_class, log_mask, log_file, nic, scm_mount;
 	opt_str scm_device; /* `scm pmem /dev/pmemN` */
 	/* MD-on-SSD: no tier declared is one tier without roles */
 	tier_spec tiers[MODEL_MAX_TIERS];
@@ -245,7 +245,7 @@ typedef struct cluster_spec {
 	bool defined;
 	const char *name;
 	src_loc loc, name_loc;
-	opt_str provider, log_mask, control_log_mask, transport;
+	opt_str provider, log_mask, control_log_mask, transport, control_log_file, helper_log_file;
 	opt_int crt_timeout_ms, swim_suspect_ms, port, system_ram_reserved, telemetry_port;
 	opt_int fabric_port, disable_srx;
 	opt_str fabric_kind;

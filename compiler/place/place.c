@@ -328,7 +328,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 		diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
 		p->ok = false;
 	}
-	ep->scm_mount = arena_printf(m->ar, "/mnt/daos%d", ep->index);
+	ep->scm_mount = e->scm_mount.set ? e->scm_mount.v : arena_printf(m->ar, "/mnt/daos%d", ep->index);
 	ep->scm_class = e->scm_class.set && strcmp(e->scm_class.v, "pmem") == 0 ? "dcpm" : "ram";
 	if (strcmp(ep->scm_class, "dcpm") == 0)
 		storage_pmem(m, p, ep);
@@ -361,6 +361,22 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	ep->placed = true;
 }
 
+/* Two engines with one scm_mount (mount) or one log_file. */
+static void shared_path(model *m, node_plan *p, const engine_plan *a, const engine_plan *b, bool mount)
+{
+	if (!b->placed || strcmp(mount ? a->scm_mount : a->log_file, mount ? b->scm_mount : b->log_file) != 0)
+		return;
+	const opt_str *o = mount ? &a->spec->scm_mount : &a->spec->log_file;
+	if (!o->set)
+		o = mount ? &b->spec->scm_mount : &b->spec->log_file;
+	diag *d = diag_report(m->dc, R_ENGINE_DUPLICATE, o->set ? o->loc : a->spec->loc,
+			      "the engines on NUMA nodes %d and %d share %s %s", b->numa, a->numa,
+			      mount ? "scm_mount" : "log_file", mount ? a->scm_mount : a->log_file);
+	diag_help(m->dc, d, "give each engine its own %s: DAOS refuses a server whose engines share one (%s)",
+		  mount ? "mount point" : "log file", mount ? "FaultConfigDuplicateScmMount" : "FaultConfigDuplicateLogFile");
+	p->ok = false;
+}
+
 static void cross_engine(model *m, node_plan *p)
 {
 	storage_cross_engine(m, p);
@@ -380,6 +396,9 @@ static void cross_engine(model *m, node_plan *p)
 			diag_help(m->dc, d, "give each engine its own cores; drop first_core to let dslc place them");
 			p->ok = false;
 		}
+		for (int j = 0; j < i; j++)
+			for (int k = 0; k < 2; k++)
+				shared_path(m, p, a, &p->engines[j], k == 0);
 	}
 }
 

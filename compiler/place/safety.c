@@ -40,6 +40,10 @@ static void check_spec(model *m, const node_spec *s)
 			refuse(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, safe_name(ep->nic->rdma),
 			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
+		/* a hostPath of the daos-server pod and a mount point daos_server makes */
+		if (ep->spec && ep->spec->scm_mount.set)
+			refuse(m, ep->spec->scm_mount.loc, "scm_mount", ep->scm_mount, safe_mount_path(ep->scm_mount),
+			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
 	}
 	if (s->hw->bmc_system.set)
 		refuse(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, safe_name(s->hw->bmc_system.v),
@@ -112,6 +116,10 @@ void safety_check_model(model *m)
 		if (!m->specs[i]->tainted)
 			check_spec(m, m->specs[i]);
 	check_line(m, m->cluster.name_loc, "cluster name", m->cluster.name);
+	check_line(m, m->cluster.control_log_file.loc, "control log file",
+		   m->cluster.control_log_file.set ? m->cluster.control_log_file.v : NULL);
+	check_line(m, m->cluster.helper_log_file.loc, "helper log file",
+		   m->cluster.helper_log_file.set ? m->cluster.helper_log_file.v : NULL);
 	for (size_t i = 0; i < m->npools; i++) {
 		const pool_spec *p = m->pools[i];
 		refuse(m, p->name_loc, "pool label", p->name, safe_cli_arg(p->name),

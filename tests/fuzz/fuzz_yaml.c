@@ -1,10 +1,12 @@
 /* fuzz_yaml.c - libFuzzer target: the linter of hand-written
  * daos_server.yml files (libyaml parse, key tables, DAOS's checks, the
- * checks DAOS misses), with and without a topology. */
+ * checks DAOS misses), with and without a topology; and `dslc import` of
+ * every file it accepts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/import/import.h"
 #include "compiler/lint/compile.h"
 #include "compiler/lint/yaml_lint.h"
 #include "compiler/model/topology.h"
@@ -34,6 +36,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    size && (data[0] & 16) ? 1 << 30 : 0};
 	yaml_lint_file(&c.ar, &c.dc, id, &o);
 	diag_sort(&c.dc);
+	/* dslc import of what the linter accepts (issue 26): never a crash, and
+	 * never a description whose build loses a key (internal-consistency) */
+	if (!diag_count(&c.dc, SEV_ERROR) && !memchr(text, 0, size)) {
+		const char *files[] = {"n1.yml"}, *texts[] = {text};
+		import_opts io = {files, 1, "n1", NULL, release, "<stdout>", texts};
+		import_run r;
+		bool ok = import_files(&r, &io);
+		/* the description's text always parses, and its build keeps every key */
+		for (int k = 0; k < 2; k++) {
+			diag_ctx *dc = k ? &r.out.dc : &r.in.dc;
+			for (size_t i = 0; (k ? r.compiled : !ok) && i < dc->n; i++)
+				if (dc->items[i]->rule->rule == R_INTERNAL_CONSISTENCY || (!k && dc->items[i]->rule->rule == R_SYNTAX) ||
+				    (k && dc->items[i]->rule->rule == R_SYNTAX)) {
+					diag_print_text(dc, stderr, 0);
+					abort();
+				}
+		}
+		import_free(&r);
+	}
 	compile_free(&c);
 	return 0;
 }

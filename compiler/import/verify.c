@@ -1,0 +1,197 @@
+/* verify.c - the imported description is built in memory and each node's
+ * daos_server.yml compared with the file it came from: every key the file
+ * sets must come back with the same meaning (lists of environment entries
+ * and access points as sets, access points with their port, ports and
+ * sizes as numbers). What the build adds (a pinned scm_size, log files,
+ * nr_hugepages) is dslc's; what it loses or changes is a bug of the
+ * importer, reported as internal-consistency at the file's key, and
+ * nothing is written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compiler/lint/yaml_rules.h"
+#include "compiler/place/node_plan.h"
+#include "compiler/tree/render.h"
+#include "import_data.h"
+
+typedef struct cmp {
+	importer *im;
+	diag_ctx *dc;
+	const imp_node *n;
+	bool ok;
+} cmp;
+
+static void differs(cmp *c, const ynode *at, const char *key, const char *got)
+{
+	diag *d = diag_report(c->dc, R_INTERNAL_CONSISTENCY, at->loc, "the imported description builds %s for %s, not what %s has", got,
+			      key, c->n->host);
+	diag_help(c->dc, d, "a bug of dslc import: please report it with this file; the description was not written");
+	c->ok = false;
+}
+
+static const char *text_of(cmp *c, const ynode *v)
+{
+	if (!v)
+		return "nothing";
+	if (v->kind == Y_SCALAR)
+		return v->text;
+	return v->kind == Y_SEQ ? arena_printf(c->im->a, "a list of %zu", v->n) : "a mapping";
+}
+
+static bool scalar_same(const ynode *a, const ynode *b)
+{
+	if (!a || !b || a->kind != Y_SCALAR || b->kind != Y_SCALAR)
+		return false;
+	int64_t x, y;
+	if (yl_scalar_int(a, &x) && yl_scalar_int(b, &y))
+		return x == y;
+	if (yl_scalar_bool(a) && yl_scalar_bool(b))
+		return yl_is_true(a) == yl_is_true(b);
+	return strcmp(a->text, b->text) == 0;
+}
+
+/* an access point as DAOS compares them: host:port, the control port when absent */
+static const char *with_port(cmp *c, const char *s, int64_t port)
+{
+	return port > 0 && !strchr(s, ':') ? arena_printf(c->im->a, "%s:%lld", s, (long long)port) : s;
+}
+
+static bool in_list(cmp *c, const ynode *list, const char *s, int64_t port)
+{
+	for (size_t i = 0; list && list->kind == Y_SEQ && i < list->n; i++)
+		if (strcmp(with_port(c, list->items[i]->text, port), with_port(c, s, port)) == 0)
+			return true;
+	return false;
+}
+
+/* The same entries, in any order (env_vars, client_env_vars, access points, roles). */
+static bool set_same(cmp *c, const ynode *a, const ynode *b, int64_t port)
+{
+	size_t na = a && a->kind == Y_SEQ ? a->n : 0, nb = b && b->kind == Y_SEQ ? b->n : 0;
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (!in_list(c, b, a->items[i]->text, port))
+			return false;
+	return true;
+}
+
+static bool list_same(const ynode *a, const ynode *b)
+{
+	size_t na = a && a->kind == Y_SEQ ? a->n : 0, nb = b && b->kind == Y_SEQ ? b->n : 0;
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a->items[i]->text, b->items[i]->text) != 0)
+			return false;
+	return true;
+}
+
+static bool is_set_key(const char *k)
+{
+	return strcmp(k, "env_vars") == 0 || strcmp(k, "client_env_vars") == 0 || strcmp(k, "bdev_roles") == 0;
+}
+
+static void compare_map(cmp *c, const ynode *in, const ynode *out, const char *section, const char *where);
+
+static void compare_seq_of_maps(cmp *c, const ynode *in, const ynode *out, const char *section, const char *key)
+{
+	if (!out || out->kind != Y_SEQ || out->n != in->n) {
+		differs(c, in, key, out && out->kind == Y_SEQ ? arena_printf(c->im->a, "%zu entries", out->n) : "none");
+		return;
+	}
+	for (size_t i = 0; i < in->n; i++)
+		compare_map(c, in->items[i], out->items[i], section, arena_printf(c->im->a, "%s[%zu]", key, i));
+}
+
+static void compare_map(cmp *c, const ynode *in, const ynode *out, const char *section, const char *where)
+{
+	int64_t port = 10001;
+	yl_get_int(c->n->root, "port", &port, NULL);
+	for (size_t i = 0; in && in->kind == Y_MAP && i < in->n; i++) {
+		const ypair *p = &in->pairs[i];
+		const char *k = p->key->text;
+		if (p->key->kind != Y_SCALAR || !k)
+			continue; /* the reader refused it */
+		const char *name = *where ? arena_printf(c->im->a, "%s.%s", where, k) : k;
+		const ynode *o = out ? ydoc_get(out, k) : NULL;
+		if (yl_is_null(p->value))
+			continue;
+		if (!o) {
+			if (!import_is_default(section, k, p->value))
+				differs(c, p->key, name, "nothing");
+			continue;
+		}
+		if (strcmp(k, "engines") == 0)
+			compare_seq_of_maps(c, p->value, o, "ENGINE", name);
+		else if (strcmp(k, "storage") == 0)
+			compare_seq_of_maps(c, p->value, o, "TIER", name);
+		else if (strcmp(k, "transport_config") == 0 || strcmp(k, "control_metadata") == 0)
+			compare_map(c, p->value, o, strcmp(k, "transport_config") == 0 ? "TRANSPORT" : "CONTROL_METADATA", name);
+		else if (strcmp(k, "access_points") == 0 || strcmp(k, "mgmt_svc_replicas") == 0) {
+			if (!set_same(c, p->value, o, port))
+				differs(c, p->value, name, "other access points");
+		} else if (is_set_key(k)) {
+			if (!set_same(c, p->value, o, 0))
+				differs(c, p->value, name, arena_printf(c->im->a, "other entries (%zu)", o->kind == Y_SEQ ? o->n : 0));
+		} else if (p->value->kind == Y_SEQ) {
+			if (!list_same(p->value, o))
+				differs(c, p->value, name, "another list");
+		} else if (p->value->kind == Y_SCALAR) {
+			if (!scalar_same(p->value, o))
+				differs(c, p->value, name, text_of(c, o));
+		} else if (strcmp(section, "TRANSPORT") != 0) {
+			differs(c, p->value, name, text_of(c, o));
+		}
+	}
+}
+
+/* The insecure transport: DAOS reads no certificate, dslc writes none. */
+static void compare_node(cmp *c, const ynode *built)
+{
+	const ynode *t = ydoc_get(c->n->root, "transport_config");
+	const ynode *ins = t ? ydoc_get(t, "allow_insecure") : NULL;
+	if (ins && yl_scalar_bool(ins) && yl_is_true(ins)) {
+		const ynode *bt = ydoc_get(built, "transport_config");
+		const ynode *bi = bt ? ydoc_get(bt, "allow_insecure") : NULL;
+		if (!bi || !yl_is_true(bi))
+			differs(c, ins, "transport_config.allow_insecure", text_of(c, bi));
+	}
+	ynode root = *c->n->root;
+	/* compared above */
+	ypair *pairs = arena_alloc(c->im->a, (root.n + 1) * sizeof(*pairs));
+	size_t k = 0;
+	for (size_t i = 0; i < root.n; i++)
+		if (!(ins && yl_is_true(ins) && strcmp(root.pairs[i].key->text, "transport_config") == 0))
+			pairs[k++] = root.pairs[i];
+	root.pairs = pairs;
+	root.n = k;
+	root.index = NULL;
+	compare_map(c, &root, built, "SERVER", "");
+}
+
+bool import_verify(importer *im, const void *mp, const char *name)
+{
+	const model *m = mp;
+	render_memo *memo = render_memo_new(im->a);
+	bool ok = true;
+	for (size_t i = 0; i < im->nnodes; i++) {
+		const imp_node *n = &im->nodes[i];
+		const node *nd = model_node(m, n->host);
+		if (!nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok)
+			continue; /* the description's own findings say why */
+		size_t nf = 0;
+		const rendered *f = render_spec_files(m, nd->spec, "daos_server", memo, &nf);
+		if (!f || !nf)
+			continue;
+		uint32_t id = src_add(im->src, arena_printf(im->a, "%s (built for %s)", name, n->host), f->data, f->len);
+		const ynode *built = ydoc_parse(im->a, im->dc, id);
+		cmp c = {im, im->dc, n, true};
+		if (built)
+			compare_node(&c, built);
+		ok &= built && c.ok;
+	}
+	return ok;
+}

@@ -1,0 +1,30 @@
+# a NIC named without its address: the export gives it (numa 0), or has no
+# interface of that name (numa 1)
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points n[1-3]
+}
+hardware hgx {
+  topology "../../../examples/hgx-b200/hgx-b200.xml"
+  sockets 2
+  cores_per_socket 96
+  threads_per_core 2
+  numa 0 {
+    nic  ens1f0np0
+    nvme 0000:21:00.0 0000:22:00.0
+  }
+  numa 1 {
+    nic  ens9f0np0
+    nvme 0000:a1:00.0
+  }
+}
+profile p : hgx {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+  }
+}
+nodes n[1-3] : p

@@ -1,0 +1,1 @@
+# dslc-test-args: import tests/golden/import/mdonssd.yml --host srv01

@@ -1,0 +1,1 @@
+# dslc-test-args: import tests/golden/import/numa.yml --host srv01

@@ -1,0 +1,1 @@
+# dslc-test-args: import tests/golden/import/unsupported.yml --host srv01

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `dslc import` (issue 26, part 1) on what it meets in practice: a built
+# tree imports as it is (hosts from the paths) and builds every node's
+# daos_server.yml byte for byte again, with and without the topology export;
+# the description is in fmt's layout, and importing the rebuilt tree gives the
+# same description; a refused import writes nothing; exit statuses.
+# DAOS's loader as the judge of meaning: tests/import_diff.py.
+#   tests/import_tests.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin import
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# roundtrip EXAMPLE [--topology X]: build, import the tree, build again
+roundtrip() {
+	local ex=$1
+	shift
+	rm -rf "$T/a" "$T/b"
+	$DSLC build "examples/$ex/cluster.dsl" -o "$T/a" >/dev/null 2>&1 || { no "$ex builds"; return; }
+	$DSLC import "$T"/a/nodes/*/etc/daos/daos_server.yml "$@" >"$T/$ex.dsl" 2>"$T/$ex.err"
+	local rc=$? n=0 differ=""
+	$DSLC build "$T/$ex.dsl" -o "$T/b" >/dev/null 2>"$T/$ex.build" || { no "$ex: the import (exit $rc) does not build: $(head -3 "$T/$ex.build")"; return; }
+	for f in "$T"/a/nodes/*/etc/daos/daos_server.yml; do
+		n=$((n + 1))
+		cmp -s "$f" "$T/b/${f#"$T"/a/}" || differ="$differ ${f#"$T"/a/nodes/}"
+	done
+	check "$ex${1:+ $1}: $n nodes imported from their paths build the same daos_server.yml bytes${differ:+ (differ:$differ)}" \
+		"[ $rc = 0 ] && [ -z '$differ' ] && [ $n -gt 0 ]"
+}
+
+roundtrip hgx-b200
+grep -q '^nodes gpu\[001-014\] : server$' "$T/hgx-b200.dsl" && grep -q '^node gpu007 { exclude nvme 0000:a4:00.0 }$' "$T/hgx-b200.dsl" &&
+	grep -q '^  swim_suspect_timeout 120s$' "$T/hgx-b200.dsl" && grep -q '^  fabric roce { gid_index 5 }$' "$T/hgx-b200.dsl" \
+	&& ok "hgx-b200: one profile, gpu007's failed drive as an exclusion, SWIM and GID as their keywords" \
+	|| no "hgx-b200: profile, exclusion or keywords: $(grep -n 'nodes\|node \|swim\|fabric' "$T/hgx-b200.dsl")"
+check "hgx-b200: no finding on the imported reference cluster" "[ ! -s '$T/hgx-b200.err' ]"
+
+# the rebuilt tree imports to the same description (but the header's paths)
+$DSLC import "$T"/b/nodes/*/etc/daos/daos_server.yml 2>/dev/null | sed 1d >"$T/again.dsl"
+check "hgx-b200: importing the rebuilt tree gives the same description" "sed 1d '$T/hgx-b200.dsl' | cmp -s - '$T/again.dsl'"
+check "hgx-b200: the description is in dslc fmt's layout" "$DSLC fmt --check - <'$T/hgx-b200.dsl' >/dev/null"
+
+roundtrip hgx-b200 --topology "$PWD/examples/hgx-b200/hgx-b200.xml"
+grep -q '^  reserve os 4 cores per numa$' "$T/hgx-b200.dsl" && grep -q '^  engine per numa {$' "$T/hgx-b200.dsl" &&
+	! grep -q 'first_core\|cores_per_socket' "$T/hgx-b200.dsl" \
+	&& ok "hgx-b200 --topology: the export's CPUs, reserve os 4 instead of first_core, one engine block" \
+	|| no "hgx-b200 --topology: $(sed -n '/^hardware/,/^nodes/p' "$T/hgx-b200.dsl")"
+
+roundtrip md-on-ssd
+grep -q '^    nvme tier \[wal\] drives 1$' "$T/md-on-ssd.dsl" && grep -q '^    nvme tier \[data\]$' "$T/md-on-ssd.dsl" &&
+	grep -q '^node st04 { exclude nvme 0000:a4:00.0 }$' "$T/md-on-ssd.dsl" && grep -q '^daos 2.8$' "$T/md-on-ssd.dsl" \
+	&& ok "md-on-ssd: 2.8, tiers as counts with the rest last, st04's short data tier as an exclusion" \
+	|| no "md-on-ssd: $(cat "$T/md-on-ssd.dsl")"
+roundtrip aurora-like
+grep -q '^    scm pmem$' "$T/aurora-like.dsl" && grep -q '^    pmem pmem1$' "$T/aurora-like.dsl" && grep -q '^nodes daos\[0001-0128\] : server$' "$T/aurora-like.dsl" \
+	&& ok "aurora-like: PMem namespaces in the node type, 128 nodes in one range" || no "aurora-like: $(grep -n 'pmem\|nodes' "$T/aurora-like.dsl")"
+
+# a refused import: located errors, nothing on stdout, exit 1
+$DSLC import tests/golden/import/unsupported.yml --host srv01 >"$T/out" 2>"$T/err"
+rc=$?
+check "a refused import exits 1, writes nothing and locates each key" \
+	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'unsupported.yml:5:1: error\[import-unsupported\]: fault_path' '$T/err' && grep -q 'unsupported.yml:17:9: error\[import-unsupported\]' '$T/err'"
+$DSLC import "$T/missing.yml" --host srv01 >"$T/out" 2>"$T/err"
+check "an unreadable file exits 2" "[ $? = 2 ] && [ ! -s '$T/out' ] && grep -q 'cannot read' '$T/err'"
+$DSLC import tests/golden/import/first.yml >"$T/out" 2>"$T/err"
+check "a file whose path names no node asks for --host" "[ $? = 1 ] && grep -q 'cannot tell which node .* is for' '$T/err' && grep -q -- '--host NAME' '$T/err'"
+$DSLC import tests/golden/import/first.yml --host 'srv[01-02]' >"$T/out" 2>"$T/err"
+check "--host with a name too many is a usage error (exit 2)" "[ $? = 2 ] && grep -q 'names 2 hosts for 1 file' '$T/err'"
+# the same file for three hosts, as DAOS's 2.8 examples name three replicas
+f=tests/oracle/daos_examples/2.8/daos_server_tcp.yml
+$DSLC import $f $f $f --host example1,example2,example3 >"$T/out" 2>"$T/err"
+check "three hosts of one file: one profile for example[1-3], no finding" \
+	"[ $? = 0 ] && grep -q '^nodes example\[1-3\] : server$' '$T/out' && [ ! -s '$T/err' ]"
+# a finding of dslc's own judgement: imported, shown at the description's line
+$DSLC import tests/golden/import/mdonssd.yml --host srv01 >"$T/out" 2>"$T/err"
+rc=$?
+line=$(grep -n '^    scm ram$' "$T/out" | cut -d: -f1)
+check "an unpinned scm_size imports, with scm-size-unpinned at its line of the description" \
+	"[ $rc = 0 ] && [ -n '$line' ] && grep -q '^<stdout>:$line:5: error\[scm-size-unpinned\]' '$T/err'"
+# the help line's proposal applied: a pinned size builds
+sed 's/^    scm ram$/    scm ram 64GiB/' "$T/out" >"$T/pinned.dsl"
+check "the description with the help's \`scm ram <N>GiB\` builds" "$DSLC build '$T/pinned.dsl' -o '$T/p' >/dev/null 2>&1"
+
+tests_end
