@@ -45,6 +45,7 @@ cp -r "$ROOT/examples/hgx-b200-k8s" examples/
 $PY - "$ROOT/.pre-commit-hooks.yaml" "$ROOT/examples/ci/pre-commit-config.yaml" >"$T/hooks" <<'PYEOF'
 import sys, yaml
 files = {"dslc-lint": "examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200-k8s/cluster.dsl",
+         "dslc-fmt": "examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200-k8s/cluster.dsl",
          "dslc-lint-daos-yaml": "out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml out/hgx-b200/nodes/cn01/etc/daos/daos_agent.yml"}
 hooks = yaml.safe_load(open(sys.argv[1]))
 for repo in yaml.safe_load(open(sys.argv[2]))["repos"]:
@@ -56,7 +57,7 @@ for hook in hooks:
     args = "" if hook.get("pass_filenames") is False else " " + files[hook["id"]]
     print(hook["entry"] + args)
 PYEOF
-[ "$(wc -l <"$T/hooks")" = 3 ] && ok "three hooks: dslc-lint, dslc-lint-daos-yaml, the local build check" || no "three hooks"
+[ "$(wc -l <"$T/hooks")" = 4 ] && ok "four hooks: dslc-lint, dslc-lint-daos-yaml, dslc-fmt, the local build check" || no "four hooks"
 while IFS= read -r cmd; do
 	if PATH="$T/repo/bin:$PATH" sh -c "$cmd" >"$T/out" 2>&1; then ok "pre-commit: $cmd"; else no "pre-commit: $cmd"; cat "$T/out"; fi
 done <"$T/hooks"
@@ -77,7 +78,17 @@ if command -v pre-commit >/dev/null && command -v git >/dev/null; then
 	pc examples/hgx-b200-k8s/cluster.dsl examples/broken.dsl
 	check "pre-commit try-repo: a broken description among clean ones fails the hook, at its line" \
 		"[ $? = 1 ] && grep -q '^examples/broken.dsl:3[0-9]:[0-9]*: error' '$T/pc' || { cat '$T/pc'; false; }"
-	rm -rf .git examples/broken.dsl examples/hardware.dsl examples/hgx-b200.xml
+	# dslc-fmt: formatted files pass; a disturbed one fails the commit and is rewritten
+	pcf() { PATH="$T/repo/bin:$PATH" pre-commit try-repo "$ROOT" dslc-fmt --verbose --files "$@" >"$T/pc" 2>&1; }
+	pcf examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200-k8s/cluster.dsl
+	check "pre-commit try-repo: dslc-fmt passes the shipped examples (already in fmt's layout)" "[ $? = 0 ] || { cat '$T/pc'; false; }"
+	sed 's/^    targets 16/      targets   16/' examples/hgx-b200/cluster.dsl >examples/messy.dsl
+	cp examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml examples/ 2>/dev/null
+	git add examples/messy.dsl >/dev/null
+	pcf examples/hgx-b200/cluster.dsl examples/messy.dsl
+	check "pre-commit try-repo: dslc-fmt fails on a disturbed file among clean ones and rewrites it" \
+		"[ $? = 1 ] && grep -q 'formatted examples/messy.dsl' '$T/pc' && cmp -s examples/messy.dsl examples/hgx-b200/cluster.dsl || { cat '$T/pc'; false; }"
+	rm -rf .git examples/broken.dsl examples/messy.dsl examples/hardware.dsl examples/hgx-b200.xml
 	unset PRE_COMMIT_HOME
 else
 	echo "skip ci pre-commit try-repo: pre-commit or git is missing (scripts/install-deps.sh installs them)"
@@ -105,6 +116,15 @@ for change in same exclude; do
 		cat "$T/out"
 	fi
 done
+cp base/examples/hgx-b200/cluster.dsl examples/hgx-b200/cluster.dsl
+# a description out of fmt's layout fails the workflow's fmt step
+sed 's/^    targets 16/      targets   16/' examples/hgx-b200/cluster.dsl >"$T/messy" && cp "$T/messy" examples/hgx-b200/cluster.dsl
+fmt_step=$(grep '^dslc fmt' "$T/steps")
+if PATH="$T/repo/bin:$PATH" sh -c "$fmt_step" >"$T/out" 2>&1; then
+	no "a disturbed description fails the workflow's fmt step"
+else
+	grep -qx 'examples/hgx-b200/cluster.dsl' "$T/out" && ok "a disturbed description fails the workflow's fmt step, named" || no "fmt step output: $(cat "$T/out")"
+fi
 cp base/examples/hgx-b200/cluster.dsl examples/hgx-b200/cluster.dsl
 # a stale tree fails the check the workflow and the hook run
 echo "# edited" >>out/hgx-b200/nodes/gpu002/etc/daos/daos_agent.yml

@@ -105,4 +105,7 @@ $DSLC fmt - <"$T/small.dsl" >"$T/small.got" 2>&1
 check "the layout: 2 blanks per block, values aligned in a run that had it, comments at one column, no blank line inside braces or at the end" \
 	"cmp -s '$T/small.got' '$T/small.want' || { diff '$T/small.want' '$T/small.got'; false; }"
 
+# the shipped examples are in the layout (the workflow's and the hook's check passes on them)
+$DSLC fmt --check examples/*/*.dsl >"$T/chk" 2>&1
+check "every shipped example is in fmt's layout (fmt --check exits 0)" "[ $? = 0 ] || { cat '$T/chk'; false; }"
 tests_end

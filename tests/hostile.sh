@@ -209,7 +209,7 @@ mkdir "$O/outside"
 cp -r "$O/out/nodes/gpu001/." "$O/outside/"
 rm -rf "$O/out/nodes/gpu001"
 ln -s "$O/outside" "$O/out/nodes/gpu001"
-sed 's/crt_timeout   600s/crt_timeout   601s/' "$EX" >"$ROOT/examples/hgx-b200/.hostile-tmp.dsl"
+sed 's/crt_timeout \( *\)600s/crt_timeout \1601s/' "$EX" >"$ROOT/examples/hgx-b200/.hostile-tmp.dsl"
 $DSLC build "$ROOT/examples/hgx-b200/.hostile-tmp.dsl" -o "$O/out" >/dev/null 2>&1
 rc=$?
 rm -f "$ROOT/examples/hgx-b200/.hostile-tmp.dsl"
@@ -278,7 +278,7 @@ echo 'log_mask: SECRET-TOKEN-4711' >"$C/secret.yml"
 ln -sf "$C/secret.yml" "$C/w/tree/nodes/gpu001/etc/daos/daos_server.yml"
 mkdir -p "$C/secretdir/daos" && cp "$C/secret.yml" "$C/secretdir/daos/daos_server.yml"
 rm -rf "$C/w/tree/nodes/gpu002/etc" && ln -s "$C/secretdir" "$C/w/tree/nodes/gpu002/etc"
-sed -i 's/  log_mask      ERR/  log_mask      WARN/' "$C/w/ex/cluster.dsl"
+sed -i 's/^  log_mask \( *\)ERR/  log_mask \1WARN/' "$C/w/ex/cluster.dsl"
 dslc_in plan ex/cluster.dsl --against tree --format json
 check "plan against a tree with a linked file and a linked directory never prints their targets (exit $RC)" \
 	"[ $RC = 3 ] && ! grep -q SECRET '$ERR' || { grep -n SECRET '$ERR' | head -3; false; }"

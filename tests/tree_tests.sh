@@ -192,7 +192,7 @@ check "a NIC moved in the example's export fails lint at the NIC's line, with a 
 	"[ $? = 1 ] && grep -q 'hardware.dsl:17:10: error\[device-numa-mismatch\]' '$T/log4b' && grep -q '^help: move it to the .numa 1. block' '$T/log4b'"
 
 # 5. changes rewrite only what changed; removed nodes disappear
-variant changed 's/crt_timeout   600s/crt_timeout   300s/; s/gpu\[001-014\]/gpu[001-013]/g'
+variant changed 's/crt_timeout \( *\)600s/crt_timeout \1300s/; s/gpu\[001-014\]/gpu[001-013]/g'
 snapshot "$T/a" >"$T/s3"
 $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
 check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 290 unchanged, 19 removed' '$T/log5'"

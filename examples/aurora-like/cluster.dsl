@@ -50,10 +50,10 @@ nodes uan[001-032] : client {
 
 pool projects {
   size   90%
-  svc_rf 3                                # 7 pool service replicas
-  acl "A::OWNER@:rwcdt" "A:G:GROUP@:rwcdt"   # the admins
-  acl "A:G:aurora-users@:rw"              # everyone with an allocation
-  acl "A::EVERYONE@:r"
+  svc_rf 3                                     # 7 pool service replicas
+  acl    "A::OWNER@:rwcdt" "A:G:GROUP@:rwcdt"  # the admins
+  acl    "A:G:aurora-users@:rw"                # everyone with an allocation
+  acl    "A::EVERYONE@:r"
 }
 container datasets in projects {
   type posix

@@ -7,16 +7,16 @@
 daos 2.6
 
 cluster tier0 {
-  provider      "ofi+verbs;ofi_rxm"
-  access_points gpu[001-003]
-  crt_timeout   600s
+  provider             "ofi+verbs;ofi_rxm"
+  access_points        gpu[001-003]
+  crt_timeout          600s
   swim_suspect_timeout 120s
-  log_mask      ERR
+  log_mask             ERR
   fabric roce { gid_index 5 }
   kubernetes {
-    image   registry.example.com/daos/daos:2.6.3   # daos_server, daos_server_helper, daos_agent
-    run_as  1001:1001                             # the image's daos_server user
-    agent_run_as 1002:1002                        # and its daos_agent user
+    image        registry.example.com/daos/daos:2.6.3  # daos_server, daos_server_helper, daos_agent
+    run_as       1001:1001                             # the image's daos_server user
+    agent_run_as 1002:1002                             # and its daos_agent user
   }
 }
 
@@ -31,8 +31,8 @@ profile converged : hgx-b200 {
     cores   20
     targets 16
     helpers 2
-    scm ram 64GiB
-    nvme roles [wal meta data]
+    scm     ram 64GiB
+    nvme    roles [wal meta data]
   }
   network {
     storage mtu 9000

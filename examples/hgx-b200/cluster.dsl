@@ -14,11 +14,11 @@
 daos 2.6
 
 cluster tier0 {
-  provider      "ofi+verbs;ofi_rxm"
-  access_points gpu[001-003]              # odd count, nodes of the cluster
-  crt_timeout   600s
+  provider             "ofi+verbs;ofi_rxm"
+  access_points        gpu[001-003]       # odd count, nodes of the cluster
+  crt_timeout          600s
   swim_suspect_timeout 120s
-  log_mask      ERR
+  log_mask             ERR
   fabric roce { gid_index 5 }             # FI_VERBS_GID_IDX=5 for engines and clients
 }
 
@@ -31,8 +31,8 @@ profile converged : hgx-b200 {
     cores   20                            # 2 + targets + helpers
     targets 16
     helpers 2
-    scm ram 64GiB                         # pinned scm_size (MD-on-SSD)
-    nvme roles [wal meta data]
+    scm     ram 64GiB                     # pinned scm_size (MD-on-SSD)
+    nvme    roles [wal meta data]
   }
   network {
     storage mtu 9000                      # each RoCE NIC keeps its own IP and GID

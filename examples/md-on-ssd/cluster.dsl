@@ -24,10 +24,10 @@ profile storage : hgx-b200 {
     cores   20
     targets 16
     helpers 2
-    scm ram 128GiB                        # the memory files of the pools' metadata
-    nvme tier [wal] drives 1              # the first drive of the NUMA node
-    nvme tier [meta] drives 1             # the second
-    nvme tier [data]                      # the other two
+    scm     ram 128GiB                    # the memory files of the pools' metadata
+    nvme    tier [wal] drives 1           # the first drive of the NUMA node
+    nvme    tier [meta] drives 1          # the second
+    nvme    tier [data]                   # the other two
   }
   network { storage mtu 9000 }
 }
@@ -43,7 +43,7 @@ pool md {
   size      80%
   svc_rf    2
   mem_ratio 50%                           # the memory file: half the metadata on SSD
-  acl "A::OWNER@:rwcdt" "A:G:GROUP@:rw"
+  acl       "A::OWNER@:rwcdt" "A:G:GROUP@:rw"
 }
 container scratch in md {
   type posix
