@@ -52,6 +52,17 @@ static void engine_out(yaml_out *y, const model *m, const node_plan *p, const en
 		yo_kint(y, K_SCM_SIZE, (int64_t)(ep->scm_bytes / GiB));
 	}
 	yo_map_end(y);
+	if (ep->nfiles) {
+		yo_map(y);
+		yo_kstr(y, K_CLASS, "file");
+		yo_key(y, K_BDEV_LIST);
+		yo_seq(y);
+		for (int i = 0; i < ep->nfiles; i++)
+			yo_str(y, ep->files[i]);
+		yo_seq_end(y);
+		yo_kint(y, K_BDEV_SIZE, ep->spec->file_size.v / (int64_t)GiB);
+		yo_map_end(y);
+	}
 	for (int t = 0; t < ep->ntiers; t++) {
 		const tier_plan *tp = &ep->tiers[t];
 		yo_map(y);

@@ -62,7 +62,7 @@ grep -q '^    scm pmem$' "$T/aurora-like.dsl" && grep -q '^    pmem pmem1$' "$T/
 $DSLC import tests/golden/import/unsupported.yml --host srv01 >"$T/out" 2>"$T/err"
 rc=$?
 check "a refused import exits 1, writes nothing and locates each key" \
-	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'unsupported.yml:5:1: error\[import-unsupported\]: fault_path' '$T/err' && grep -q 'unsupported.yml:17:9: error\[import-unsupported\]' '$T/err'"
+	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'unsupported.yml:6:1: error\[import-unsupported\]: fault_path' '$T/err' && grep -q 'unsupported.yml:18:9: error\[import-unsupported\]: storage tier .class: kdev.' '$T/err'"
 $DSLC import "$T/missing.yml" --host srv01 >"$T/out" 2>"$T/err"
 check "an unreadable file exits 2" "[ $? = 2 ] && [ ! -s '$T/out' ] && grep -q 'cannot read' '$T/err'"
 $DSLC import tests/golden/import/first.yml >"$T/out" 2>"$T/err"

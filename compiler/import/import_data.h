@@ -38,6 +38,8 @@ typedef struct imp_engine {
 	size_t nenv;
 	imp_tier tiers[IMP_MAX_TIERS];
 	int ntiers;
+	imp_tier files; /* class file: emulated NVMe (drives are the files' paths) */
+	int64_t file_size; /* bdev_size, GiB */
 } imp_engine;
 
 /* A setting of the whole system as one line of the cluster block (NULL:

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "compiler/lint/yaml_rules.h"
 #include "import_data.h"
@@ -254,12 +255,20 @@ static void read_storage(importer *im, imp_engine *e, const ynode *storage)
 			check_rest(im, t, "TIER", (const char *const[]){"class", "scm_size", "scm_mount", "scm_list", NULL});
 			continue;
 		}
-		if (strcmp(cls, "nvme") != 0 || e->ntiers == IMP_MAX_TIERS) {
+		if (strcmp(cls, "file") == 0 && !e->files.ndrives && !e->ntiers && !ydoc_get(t, "bdev_roles")) {
+			read_tier_list(im, ydoc_get(t, "bdev_list"), e->files.drives, &e->files.ndrives, IMP_MAX_DRIVES, "bdev_list");
+			yl_get_int(t, "bdev_size", &e->file_size, NULL);
+			for (int f = 0; f < e->files.ndrives; f++)
+				if (safe_mount_path(e->files.drives[f]))
+					unsupported(im, ydoc_get(t, "bdev_list")->items[f]->loc, "write an absolute path of plain components",
+						    "bdev_list: %s: %s", e->files.drives[f], safe_mount_path(e->files.drives[f]));
+			check_rest(im, t, "TIER", (const char *const[]){"class", "bdev_list", "bdev_size", NULL});
+			continue;
+		}
+		if (strcmp(cls, "nvme") != 0 || e->ntiers == IMP_MAX_TIERS || e->files.ndrives) {
 			unsupported(im, loc_of(t, "class"),
-				    strcmp(cls, "nvme") != 0 ? "describe the engine's real NVMe drives (emulated storage is for tests)"
-							     : "use at most 3 NVMe tiers",
-				    "storage tier 'class: %s'%s: dslc writes NVMe tiers of real drives, at most 3", cls,
-				    strcmp(cls, "nvme") != 0 ? " (emulated storage)" : "");
+				    "give the engine up to 3 NVMe tiers of drives, or one emulated tier (class file) without roles",
+				    "storage tier 'class: %s': dslc writes up to 3 NVMe tiers, or one class file tier without roles", cls);
 			continue;
 		}
 		imp_tier *tier = &e->tiers[e->ntiers++];

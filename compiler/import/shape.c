@@ -176,7 +176,7 @@ int64_t import_derived_hugepages(const importer *im, const imp_node *n)
 			for (int r = 0; r < e->tiers[t].nroles; r++)
 				meta |= strcmp(e->tiers[t].roles[r], "meta") == 0;
 		}
-		if (drives)
+		if (drives || e->files.ndrives)
 			gib += daos_hugepage_targets(e->targets, meta);
 	}
 	uint64_t hp = im->topo && im->topo->hugepage_size ? im->topo->hugepage_size : 2ULL << 20;
@@ -199,6 +199,9 @@ static const char *signature(importer *im, const imp_node *n)
 			   (long long)e->scm_size, e->scm_mount ? e->scm_mount : "-", e->scm_device ? e->scm_device : "-");
 		for (size_t v = 0; v < e->nenv; v++)
 			buf_printf(&b, "env=%s;", e->env[v]);
+		for (int f = 0; f < e->files.ndrives; f++)
+			buf_printf(&b, "file=%s;", e->files.drives[f]);
+		buf_printf(&b, "fsize=%lld;", (long long)e->file_size);
 		for (int t = 0; t < e->ntiers; t++) {
 			buf_printf(&b, "t%d:", t);
 			for (int r = 0; r < e->tiers[t].nroles; r++)

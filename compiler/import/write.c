@@ -149,6 +149,14 @@ static void engine_body(const importer *im, const imp_group *g, const imp_engine
 		quote(b, e->scm_mount);
 		buf_puts(b, "\n");
 	}
+	if (e->files.ndrives) {
+		buf_puts(b, "    nvme file");
+		for (int f = 0; f < e->files.ndrives; f++) {
+			buf_puts(b, " ");
+			quote(b, e->files.drives[f]);
+		}
+		buf_printf(b, " size %lldGiB\n", (long long)e->file_size);
+	}
 	if (e->ntiers == 1 && e->tiers[0].nroles) {
 		buf_puts(b, "    nvme roles");
 		roles(b, &e->tiers[0]);

@@ -1168,9 +1168,58 @@ static tier_spec *new_tier(kw_ctx *k, engine_spec *e, bool split)
 	return t;
 }
 
+/* nvme file PATH... size N: DAOS's emulated NVMe (class file, Linux AIO on
+ * files it creates), for test and single-node systems */
+static void en_nvme_file(kw_ctx *k, engine_spec *e)
+{
+	src_loc first = k->cur ? k->cur->loc : k->kwloc;
+	const char **files = NULL;
+	size_t n = 0, cap = 0;
+	while (k->cur && !kw_peek_word(k, "size")) {
+		const char *path;
+		src_loc l;
+		if (!kw_word(k, "a file path", &path, &l))
+			return;
+		const char *why = safe_mount_path(path);
+		if (why) {
+			kw_bad(k, l, "file '%s': %s", safe_echo(k->r->ar, path), why);
+			return;
+		}
+		ARENA_PUSH(k->r->ar, files, n, cap, path);
+	}
+	if (!n) {
+		kw_missing(k, "the path of a file, such as \"/tmp/daos-bdev\"");
+		return;
+	}
+	if (!kw_peek_word(k, "size")) {
+		kw_missing(k, "'size <GiB>' (bdev_size: DAOS creates each file with that size)");
+		return;
+	}
+	kw_next(k);
+	uint64_t sz;
+	src_loc sl;
+	if (!kw_size(k, "a size", &sz, &sl))
+		return;
+	if (!sz || sz % GiB) {
+		kw_bad(k, sl, "bdev_size is a whole number of GiB, at least 1 (DAOS: \"class file requires non-zero bdev_size\")");
+		return;
+	}
+	e->files = files;
+	e->nfiles = n;
+	e->files_loc = src_loc_join(first, k->last);
+	e->file_size.v = (int64_t)sz;
+	e->file_size.set = true;
+	e->file_size.loc = sl;
+}
+
 static void en_nvme(kw_ctx *k)
 {
 	engine_spec *e = k->target;
+	if (kw_peek_word(k, "file")) {
+		kw_next(k);
+		en_nvme_file(k, e);
+		return;
+	}
 	if (kw_peek_word(k, "tier")) {
 		kw_next(k);
 		tier_spec *t = new_tier(k, e, true);
@@ -1213,7 +1262,7 @@ static const keyword engine_kws[] = {
 	{"first_core", "first_core <logical-core-index>", "Override: the engine's first core, an absolute hwloc logical core index (checked).", KW_INT, F(engine_spec, first_core), 0, 65535, NULL, NULL},
 	{"pinned_numa_node", "pinned_numa_node <n>", "Override: the NUMA node to pin to (checked against placement).", KW_INT, F(engine_spec, pinned_numa), 0, MODEL_MAX_NUMA - 1, NULL, NULL},
 	{"scm", "scm ram <size> | scm pmem [/dev/pmemN]", "RAM-backed SCM (tmpfs) with a pinned scm_size, whole GiB; or PMem (class dcpm): the namespace of the engine's NUMA node (its hardware's `pmem`, the export's NVDIMM devices, else /dev/pmem<socket>), or the one named.", KW_CUSTOM, 0, 0, 0, NULL, en_scm},
-	{"nvme", "nvme roles [wal meta data] | nvme tier [<roles>] [drives <n> | <pci-address>...] | nvme <pci-address>...", "MD-on-SSD roles of the engine's one NVMe tier; or one of 2-3 tiers with its roles and drives (the next n of the engine's drives, explicit addresses, or, for one tier, the rest); or an explicit drive list (default: every drive of the engine's NUMA node).", KW_CUSTOM, 0, 0, 0, NULL, en_nvme},
+	{"nvme", "nvme roles [wal meta data] | nvme tier [<roles>] [drives <n> | <pci-address>...] | nvme <pci-address>... | nvme file \"<path>\"... size <size>", "MD-on-SSD roles of the engine's one NVMe tier; or one of 2-3 tiers with its roles and drives (the next n of the engine's drives, explicit addresses, or, for one tier, the rest); or an explicit drive list (default: every drive of the engine's NUMA node); or NVMe emulated on files DAOS creates (class file, whole GiB; tests and single-node systems).", KW_CUSTOM, 0, 0, 0, NULL, en_nvme},
 	{"nic", "nic <ifname>", "Override: the fabric interface (default: the storage NIC of the engine's NUMA node).", KW_WORD, F(engine_spec, nic), 0, 0, NULL, NULL},
 	{"fabric_port", "fabric_port <port>", "Override: fabric_iface_port of this engine.", KW_INT, F(engine_spec, fabric_port), 1024, 65535, NULL, NULL},
 	{"log_mask", "log_mask <mask>", "Override: this engine's log mask.", KW_WORD, F(engine_spec, log_mask), 0, 0, NULL, NULL},

@@ -129,6 +129,11 @@ typedef struct engine_spec {
 	bool tiers_split; /* declared by `nvme tier` (else `nvme roles`) */
 	struct pci_ref *drives; /* explicit drive list; NULL = the NUMA node's drives */
 	size_t ndrives, drives_cap;
+	/* `nvme file PATH... size N`: NVMe emulated on files (class file) */
+	const char **files;
+	size_t nfiles;
+	src_loc files_loc;
+	opt_int file_size;
 	env_list env;
 } engine_spec;
 

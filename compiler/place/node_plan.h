@@ -28,6 +28,8 @@ typedef struct engine_plan {
 	int nnvmes;
 	tier_plan tiers[MODEL_MAX_TIERS];
 	int ntiers; /* 0 without drives */
+	const char *const *files; /* emulated NVMe (class file): no drives then */
+	int nfiles;
 	uint64_t scm_bytes; /* 0: not pinned, or PMem */
 	const char *scm_class;  /* "ram" or "dcpm", as daos_server.yml writes it */
 	const char *scm_device; /* dcpm: /dev/pmemN */

@@ -314,7 +314,10 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	ep->nic = pick_nic(m, p, ep);
 	if (!ep->nic)
 		p->ok = false;
-	storage_drives(m, p, ep);
+	if (e->nfiles)
+		storage_files(m, p, ep);
+	else
+		storage_drives(m, p, ep);
 	if (e->scm_size.set) {
 		if (e->scm_size.v % (int64_t)GiB) {
 			diag *d = diag_report(m->dc, R_BAD_VALUE, e->scm_size.loc, "scm_size is a whole number of GiB");
@@ -410,8 +413,8 @@ static void hugepages(model *m, node_plan *p)
 	uint64_t t = 0;
 	for (int i = 0; i < p->nengines; i++) {
 		engine_plan *ep = &p->engines[i];
-		if (!ep->nnvmes)
-			continue;
+		if (!ep->nnvmes && !ep->nfiles)
+			continue; /* DAOS counts engines with a bdev tier, emulated ones too */
 		t += (uint64_t)daos_hugepage_targets(ep->targets, place_has_meta(ep));
 	}
 	p->hugepage_bytes = s->hugepages.set ? (uint64_t)s->hugepages.v : t * GiB;

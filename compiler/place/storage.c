@@ -281,6 +281,26 @@ void storage_drives(model *m, node_plan *p, engine_plan *ep)
 	split_tiers(m, p, ep);
 }
 
+/* nvme file: the engine's one bdev tier is emulated; it takes no drive,
+ * and a pod would not see the files (nothing mounts them). */
+void storage_files(model *m, node_plan *p, engine_plan *ep)
+{
+	const engine_spec *e = ep->spec;
+	if (e->drives || e->ntiers) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->files_loc, "an engine with emulated NVMe files and NVMe drives");
+		diag_help(m->dc, d, "keep `nvme file ...` or the drives (`nvme ...` lines), not both");
+		p->ok = false;
+	}
+	if (spec_in_pods(p->spec)) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, e->files_loc, "emulated NVMe files with `deploy kubernetes`");
+		diag_note_at(m->dc, d, p->spec->deploy.loc, "the engines run in pods here");
+		diag_help(m->dc, d, "use real drives in pods (dslc does not mount the files into the daos-server pod)");
+		p->ok = false;
+	}
+	ep->files = e->files;
+	ep->nfiles = (int)e->nfiles;
+}
+
 /* "pmem0, pmem1" of the hardware, for a help line. */
 static const char *pmem_names(arena *a, const hardware *hw)
 {

@@ -11,6 +11,8 @@ void storage_check_excluded(model *m, const node_spec *s);
 /* The engine's drives (ep->nvmes, tier by tier) and its tiers; errors go to
  * the model's diagnostics and clear p->ok. */
 void storage_drives(model *m, node_plan *p, engine_plan *ep);
+/* `nvme file PATH... size N`: the engine's emulated bdev tier instead. */
+void storage_files(model *m, node_plan *p, engine_plan *ep);
 
 /* A PMem engine's namespace (ep->scm_device): the one named, or the one
  * local to its NUMA node, or /dev/pmem<socket> when the hardware names none. */
