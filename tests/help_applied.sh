@@ -167,6 +167,19 @@ applied nvme-tiers-left 's/.*(drop its `drives` count).*/x/p' 's/ drives 2$//'
 check "nvme-tiers-left: dropping the last tier's count lints clean" \
 	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# system-name: the proposed name, for one too long and one with a '.'
+applied system-name 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' 's/^cluster production-tier0-cluster {/cluster @V@ {/'
+check "system-name: the proposed \`cluster $v\` lints clean" \
+	"grep -q 'error\\[system-name\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+sed 's/^cluster production-tier0-cluster {/cluster "tier0.a" {/' $D/system-name.dsl >$D/.help-sn.dsl
+$DSLC lint $D/.help-sn.dsl >"$T/a1" 2>&1
+v=$(sed -n 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' "$T/a1" | head -n 1)
+sed "s/^cluster \"tier0.a\" {/cluster $v {/" $D/.help-sn.dsl >$D/.help-sn2.dsl
+$DSLC lint $D/.help-sn2.dsl >"$T/a2" 2>&1
+check "system-name: for \"tier0.a\" the proposed \`cluster $v\` lints clean" \
+	"[ '$v' = tier0_a ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+rm -f $D/.help-sn.dsl $D/.help-sn2.dsl
+
 # pool-acl: the corrected entry; pool-acl-perms: the entry without container permissions
 applied pool-acl 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::GROUP@:r"/"@V@"/'
 check "pool-acl: the proposed \`$v\` lints clean" \

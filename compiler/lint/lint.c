@@ -171,7 +171,15 @@ static void lint_cluster(model *m)
 	if (!name_ok) {
 		diag *d = diag_report(dc, R_SYSTEM_NAME, c->name_loc,
 				      "'%s' is not a valid DAOS system name (1-15 letters, digits, '-' or '_')", c->name);
-		diag_help(dc, d, "rename the cluster, e.g. `cluster %.15s {`", c->name);
+		/* the name cut to 15 bytes, every other byte made '_': a name the rule accepts */
+		char fixed[16];
+		size_t k = 0;
+		for (size_t i = 0; i < nl && k < 15; i++)
+			fixed[k++] = isalnum((unsigned char)c->name[i]) || c->name[i] == '-' ? c->name[i] : '_';
+		fixed[k] = 0;
+		if (!k)
+			snprintf(fixed, sizeof(fixed), "daos_server");
+		diag_help(dc, d, "rename the cluster, e.g. `cluster %s {`", fixed);
 	}
 	if (!c->provider.set) {
 		diag *d = diag_report(dc, R_PROVIDER, c->name_loc, "the cluster has no fabric provider");
