@@ -15,7 +15,7 @@
 #include "compiler/model/daos.h"
 #include "compiler/model/topology.h"
 
-enum { IMP_MAX_ENGINES = 16, IMP_MAX_TIERS = 3, IMP_MAX_DRIVES = 64 };
+enum { IMP_MAX_ENGINES = 16, IMP_MAX_TIERS = 3, IMP_MAX_DRIVES = 64, IMP_MAX_NUMA = 16 };
 
 /* An NVMe tier as the file writes it. */
 typedef struct imp_tier {
@@ -77,8 +77,8 @@ typedef struct imp_group {
 	int first; /* its first node */
 	/* per NUMA node: the drives in hardware order (the union of the nodes'), the NIC, the PMem */
 	int nnuma;
-	const char *drives[16][IMP_MAX_DRIVES * 2];
-	int ndrives[16];
+	const char *drives[IMP_MAX_NUMA][IMP_MAX_DRIVES * 2];
+	int ndrives[IMP_MAX_NUMA];
 	int cores_per_socket;
 	int64_t hugepage_bytes; /* 0: dslc's derived count serves */
 	int reserve_os;         /* with a topology: OS cores at each NUMA node's start, first_core left to dslc */

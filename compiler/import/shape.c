@@ -73,7 +73,7 @@ static bool engine_numa(importer *im, imp_node *n)
 	int prev = -1;
 	for (int i = 0; i < n->neng; i++) {
 		imp_engine *e = &n->eng[i];
-		int max = t ? t->nnuma : 16;
+		int max = t && t->nnuma < IMP_MAX_NUMA ? t->nnuma : IMP_MAX_NUMA;
 		if (e->has_pin)
 			e->numa = (int)e->pinned;
 		else if (t && e->has_fc && e->first_core < t->ncores)
@@ -84,8 +84,8 @@ static bool engine_numa(importer *im, imp_node *n)
 			e->numa = prev + 1;
 		src_loc at = e->has_pin ? yl_key_loc(e->map, "pinned_numa_node") : e->map->loc;
 		if (e->numa >= max) {
-			diag *d = diag_report(im->dc, R_IMPORT_UNSUPPORTED, at, "engine %d is on NUMA node %d, past the node's %d",
-					      i, e->numa, max);
+			diag *d = diag_report(im->dc, R_IMPORT_UNSUPPORTED, at, "engine %d is on NUMA node %d, past %s %d",
+					      i, e->numa, t && t->nnuma < IMP_MAX_NUMA ? "the node's" : "the importer's", max);
 			diag_help(im->dc, d, "%s", t ? "check the topology export: is it this node's?"
 						     : "import with --topology, an lstopo export of the node");
 			return false;
@@ -231,7 +231,7 @@ static bool add_drives(imp_group *g, const imp_node *n)
 		for (int t = 0; t < e->ntiers; t++)
 			for (int d = 0; d < e->tiers[t].ndrives; d++) {
 				const char *pci = e->tiers[t].drives[d];
-				for (int k = 0; k < 16; k++)
+				for (int k = 0; k < IMP_MAX_NUMA; k++)
 					if (k != e->numa && find_drive(g->drives[k], g->ndrives[k], pci) >= 0)
 						return false;
 				if (find_drive(g->drives[e->numa], g->ndrives[e->numa], pci) >= 0)
