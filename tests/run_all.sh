@@ -68,6 +68,7 @@ fi
 suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
 suite tests/import_tests.sh "$DSLC"
 suite tests/plan_tests.sh "$DSLC" $QUICK
+suite tests/plan_scenarios.sh "$DSLC"
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then

@@ -21,6 +21,7 @@
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/tree_view.h"
+#include "context.h"
 #include "semdiff.h"
 
 /* ---- groups ---------------------------------------------------------------- */
@@ -59,6 +60,14 @@ typedef struct planner {
 	const char *host;
 	const char *file, *target; /* the file being compared */
 	arena *scratch;
+	plan_node_context ctx; /* the node being compared (context.h) */
+	/* couplings the changes need: the first key that needed each, and the
+	 * hosts where it did */
+	const char *coupled_by[32];
+	const char **coupled_hosts[32];
+	size_t ncoupled_hosts[32], coupled_cap[32];
+	strmap kubelet_hosts; /* nodes with a kubelet drop-in */
+	bool coupling;        /* recording a coupled step: it couples nothing further */
 } planner;
 
 /* s with its control bytes written \xNN: an old tree's value (a file of a
@@ -95,6 +104,18 @@ static const char *intern(planner *pl, const char *s)
 
 static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
 {
+	bool node = strcmp(file, "(node)") == 0;
+	if (!node && !pl->coupling)
+		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
+	int cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "") : plan_coupling_of(pl->target, file, key);
+	if (cp >= 0 && cp < 32) {
+		if (!pl->coupled_by[cp])
+			pl->coupled_by[cp] = intern(pl, node ? (cls == DC_NODE_ADDED ? "a node added" : "a node removed")
+							: arena_printf(pl->scratch, "%s %s", file, key));
+		size_t n = pl->ncoupled_hosts[cp];
+		if (!n || pl->coupled_hosts[cp][n - 1] != pl->host)
+			ARENA_PUSH(pl->ar, pl->coupled_hosts[cp], pl->ncoupled_hosts[cp], pl->coupled_cap[cp], pl->host);
+	}
 	pl->recorded++;
 	/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list";
 	 * a label stays (pools[tier0]): it names the thing, not a position */
@@ -718,6 +739,10 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		file_list nf = {0}, of = {0};
 		bool present = false;
 		int rc = collect_node(&scratch, nm, new_memo, nd, &nf);
+		pl->ctx = plan_node_context_of(nm, om, nd->host);
+		for (size_t f = 0; !rc && f < nf.n; f++)
+			if (strcmp(nf.v[f].target, "kubelet") == 0)
+				strmap_put(&pl->kubelet_hosts, nd->host, (void *)intern(pl, nf.v[f].rel));
 		if (!rc && !om && tree_vouches(&scratch, tree, nd->host, &nf)) {
 			finish_node(pl, false, before); /* the same files: unchanged */
 			arena_free(&scratch);
@@ -746,11 +771,44 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		if (strmap_get(&seen, h))
 			continue;
 		pl->host = om ? h : arena_strdup(pl->ar, printable(pl->ar, h));
+		pl->ctx = plan_node_context_of(NULL, om, h);
 		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
 		pl->removed++;
 	}
 	arena_free(&scratch);
 	return 0;
+}
+
+/* The steps the couplings add: on every node of the new description (each
+ * runs daos_agent), or on the nodes that needed it when they have a kubelet. */
+static void plan_couplings(planner *pl, const model *nm)
+{
+	arena scratch;
+	arena_init(&scratch);
+	pl->scratch = &scratch;
+	pl->coupling = true;
+	for (size_t k = 0; k < disruption_coupling_count && k < 32; k++) {
+		const disruption_coupling *c = &disruption_couplings[k];
+		if (!pl->coupled_by[k])
+			continue;
+		const char *key = arena_printf(pl->ar, "(after %s)", pl->coupled_by[k]);
+		if (c->scope == CS_AGENTS) {
+			for (size_t i = 0; i < nm->nnodes; i++) {
+				pl->host = nm->nodes[i].host;
+				record(pl, "etc/daos/daos_agent.yml", key, c->cls, NULL, NULL);
+			}
+			continue;
+		}
+		for (size_t i = 0; i < pl->ncoupled_hosts[k]; i++) {
+			const char *file = strmap_get(&pl->kubelet_hosts, pl->coupled_hosts[k][i]);
+			if (!file)
+				continue;
+			pl->host = pl->coupled_hosts[k][i];
+			record(pl, file, key, c->cls, NULL, NULL);
+		}
+	}
+	pl->coupling = false;
+	arena_free(&scratch);
 }
 
 static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree *tree)
@@ -813,9 +871,12 @@ int plan_run(const plan_opts *o, const char *version)
 			return PLAN_IO;
 		}
 	}
+	strmap_init(&pl.kubelet_hosts, pl.ar);
 	rc = plan_nodes(&pl, &nc.m, om, &tree);
 	if (!rc)
 		rc = plan_cluster(&pl, &nc.m, om, &tree);
+	if (!rc)
+		plan_couplings(&pl, &nc.m);
 	if (!rc) {
 		if (pl.ngroups)
 			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);

@@ -18,6 +18,13 @@ const disruption_rule disruption_rules[] = {
 };
 const size_t disruption_rule_count = sizeof(disruption_rules) / sizeof(disruption_rules[0]);
 
+const disruption_coupling disruption_couplings[] = {
+#define COUPLE(target, key, scope, cls, source) {target, key, scope, cls, source},
+#include "schemas/disruption.def"
+#undef COUPLE
+};
+const size_t disruption_coupling_count = sizeof(disruption_couplings) / sizeof(disruption_couplings[0]);
+
 /* Copies key into out (at most size bytes with the NUL) with the inside of
  * its brackets dropped: every bracket ("pools[tier0]" -> "pools[]"), or only
  * numeric ones ("engines[1]" -> "engines[]", a label stays). */
@@ -64,6 +71,16 @@ disruption_class disruption_of(const char *target, const char *key)
 	return best;
 }
 
+int disruption_coupling_of(const char *target, const char *key)
+{
+	char pattern[512]; /* numeric indexes folded only: "[Network].Address" is a section */
+	disruption_fold_brackets(pattern, sizeof(pattern), key, false);
+	for (size_t i = 0; i < disruption_coupling_count; i++)
+		if (strcmp(disruption_couplings[i].target, target) == 0 && covers(disruption_couplings[i].key, pattern))
+			return (int)i;
+	return -1;
+}
+
 void disruption_print_markdown(FILE *out)
 {
 	fprintf(out, "| class | exit 4 | what the operator does, in order |\n|---|---|---|\n");
@@ -75,5 +92,13 @@ void disruption_print_markdown(FILE *out)
 		const disruption_rule *r = &disruption_rules[i];
 		fprintf(out, "| `%s` | %s%s%s | `%s` | %s |\n", r->target, *r->key ? "`" : "(the file)", r->key, *r->key ? "`" : "",
 			disruption_classes[r->cls].id, r->source);
+	}
+	fprintf(out, "\nCouplings: a change that needs a step on other files too.\n\n"
+		     "| target | key | step on | class | source |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < disruption_coupling_count; i++) {
+		const disruption_coupling *c = &disruption_couplings[i];
+		fprintf(out, "| `%s` | %s%s%s | %s | `%s` | %s |\n", c->target, *c->key ? "`" : "(the node)", c->key,
+			*c->key ? "`" : "", c->scope == CS_AGENTS ? "every node with daos_agent" : "the same node's kubelet",
+			disruption_classes[c->cls].id, c->source);
 	}
 }

@@ -29,7 +29,21 @@ typedef struct disruption_rule {
 	const char *source;
 } disruption_rule;
 
+/* Where a coupled step applies. */
+typedef enum coupling_scope { CS_AGENTS, CS_NODE_KUBELET } coupling_scope;
+
+typedef struct disruption_coupling {
+	const char *target, *key; /* the change that needs it: a key and what lies below */
+	coupling_scope scope;
+	disruption_class cls;
+	const char *source;
+} disruption_coupling;
+
 extern const disruption_class_info disruption_classes[DC__COUNT];
+extern const disruption_coupling disruption_couplings[];
+extern const size_t disruption_coupling_count;
+/* The coupling a change to `key` of a file of target needs, or -1. */
+int disruption_coupling_of(const char *target, const char *key);
 extern const disruption_rule disruption_rules[];
 extern const size_t disruption_rule_count;
 

@@ -6,6 +6,7 @@
 #include "compiler/base/value.h"
 #include "compiler/plan/plan.h"
 #include "compiler/plan/semdiff.h"
+#include "compiler/plan/context.h"
 #include "compiler/tree/disruption.h"
 #include "unit.h"
 
@@ -80,9 +81,39 @@ START_TEST(semantic_diffs_by_kind)
 }
 END_TEST
 
+/* A node's storage and role make a change worse (context.c). */
+START_TEST(context_escalates)
+{
+	plan_node_context ram = {true, true}, md = {true, false}, client = {false, false};
+	ck_assert_int_eq(plan_context_class(&ram, "kernel", "etc/default/grub.d/60-dslc.cfg", "GRUB_CMDLINE_LINUX", "a", "b", DC_REBOOT),
+			 DC_SCM_LOST);
+	ck_assert_int_eq(plan_context_class(&md, "kernel", "etc/default/grub.d/60-dslc.cfg", "GRUB_CMDLINE_LINUX", "a", "b", DC_REBOOT),
+			 DC_REBOOT);
+	const char *f = "etc/daos/daos_server.yml", *k = "engines[0].storage[0].scm_size";
+	ck_assert_int_eq(plan_context_class(&md, "daos_server", f, k, "64", "96", DC_ENGINE_RESTART), DC_ENGINE_RESTART);
+	ck_assert_int_eq(plan_context_class(&md, "daos_server", f, k, "64", "32", DC_ENGINE_RESTART), DC_SCM_LOST);
+	ck_assert_int_eq(plan_context_class(&ram, "daos_server", f, k, "64", "96", DC_ENGINE_RESTART), DC_SCM_LOST);
+	/* access points: one old replica must stay; a prefix is no match */
+	const char *o = "[gpu001:10001, gpu002:10001, gpu003:10001]";
+	ck_assert_int_eq(plan_context_class(&md, "daos_server", f, "access_points", o, "[gpu001:10001, gpu004:10001, gpu005:10001]",
+					    DC_SYSTEM_RESTART), DC_SYSTEM_RESTART);
+	ck_assert_int_eq(plan_context_class(&md, "daos_server", f, "access_points", o, "[gpu004:10001, gpu005:10001, gpu006:10001]",
+					    DC_SYSTEM_RESTART), DC_REFORMAT);
+	ck_assert_int_eq(plan_context_class(&md, "daos_server", f, "mgmt_svc_replicas", "[a:1]", "[ba:1]", DC_SYSTEM_RESTART),
+			 DC_REFORMAT);
+	/* a server's control address cannot change; a client's can */
+	const char *bond = "etc/systemd/network/30-bond0.network";
+	ck_assert_int_eq(plan_context_class(&md, "networkd", bond, "[Network].Address", "a", "b", DC_NETWORK_RELOAD), DC_REFORMAT);
+	ck_assert_int_eq(plan_context_class(&client, "networkd", bond, "[Network].Address", "a", "b", DC_NETWORK_RELOAD),
+			 DC_NETWORK_RELOAD);
+}
+END_TEST
+
 START_TEST(disruption_longest_match)
 {
-	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].log_mask")].id, "engine-restart");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].log_mask")].id, "live");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].fabric_iface_port")].id, "engine-restart");
+	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "provider")].id, "system-restart");
 	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].storage[1].bdev_list")].id, "reformat");
 	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].storage[1].bdev_list[0]")].id, "reformat");
 	/* "engines[]" is the engine itself, not what is inside it */
@@ -94,6 +125,12 @@ START_TEST(disruption_longest_match)
 	ck_assert_str_eq(disruption_classes[disruption_of("pools_plan", "pools[tier0].size")].id, "pool-immutable");
 	ck_assert_str_eq(disruption_classes[disruption_of("kernel", "GRUB_CMDLINE_LINUX")].id, "reboot");
 	ck_assert_str_eq(disruption_classes[disruption_of("networkd", "[Network].Address")].id, "network-reload");
+	/* couplings: numeric indexes fold, an ini section stays */
+	ck_assert_int_ge(disruption_coupling_of("daos_server", "engines[1].fabric_iface_port"), 0);
+	ck_assert_int_ge(disruption_coupling_of("networkd", "[Network].Address"), 0);
+	ck_assert_int_lt(disruption_coupling_of("networkd", "[Network].DNS"), 0);
+	ck_assert_int_lt(plan_coupling_of("networkd", "etc/systemd/network/30-bond0.network", "[Network].Address"), 0);
+	ck_assert_int_ge(plan_coupling_of("networkd", "etc/systemd/network/10-ens1f0np0.network", "[Network].Address"), 0);
 	/* every rule names a target some table knows */
 	for (size_t i = 0; i < disruption_rule_count; i++)
 		ck_assert_msg(disruption_rules[i].source[0], "%s %s has no source", disruption_rules[i].target, disruption_rules[i].key);
@@ -107,6 +144,7 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, host_lists_compress_back);
 	tcase_add_test(tc, semantic_diffs_by_kind);
 	tcase_add_test(tc, disruption_longest_match);
+	tcase_add_test(tc, context_escalates);
 	suite_add_tcase(s, tc);
 	return s;
 }
