@@ -69,6 +69,7 @@ suite /usr/bin/python3 tests/fix_applied.py "$DSLC"
 suite tests/import_tests.sh "$DSLC"
 suite tests/plan_tests.sh "$DSLC" $QUICK
 suite tests/plan_scenarios.sh "$DSLC"
+suite tests/plan_waves.sh "$DSLC"
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
@@ -99,7 +100,10 @@ if [ "$MODE" = plain ]; then
 	suite /usr/bin/python3 tests/acl_diff.py "$DSLC"
 	# dslc import against DAOS's loader: its examples, dslc's, 300 generated systems (issue 26)
 	suite /usr/bin/python3 tests/import_diff.py "$DSLC"
+	# rollout waves never exceed their limits over random fault-domain layouts (issue 27)
+	suite /usr/bin/python3 tests/waves_property.py "$DSLC"
 elif [ "$MODE" = asan ]; then
+	suite /usr/bin/python3 tests/waves_property.py "$DSLC" --count 60
 	suite /usr/bin/python3 tests/import_diff.py "$DSLC" --count 60
 	suite /usr/bin/python3 tests/tiers_diff.py "$DSLC" --sample4 0
 	suite /usr/bin/python3 tests/acl_diff.py "$DSLC" --count 100

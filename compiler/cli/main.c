@@ -50,7 +50,8 @@ static const char usage[] =
 	"                                or --host, one name per file) to stdout, and lint it\n"
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
-	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json] [--max-values N]\n"
+	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json|script] [--max-values N]\n"
+	"       [--max-wave N] [--unsafe-wave N]\n"
 	"                                what the change does to each node, grouped, with its disruption\n"
 	"                                (exit 0 none, 3 changes, 4 data loss or not applicable)\n"
 	"  disruptions                   the disruption table (markdown)\n"
@@ -78,6 +79,7 @@ typedef struct cli {
 	bool fix;                /* lint --fix */
 	const char *against, *against_source; /* plan */
 	unsigned max_values;     /* plan --max-values */
+	int max_wave, unsafe_wave; /* plan --max-wave / --unsafe-wave */
 	const char **files;      /* lint: every file given (file is the first) */
 	size_t nfiles;
 } cli;
@@ -135,13 +137,21 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (++i == argc)
 				return usage_error("%s needs text or json", a);
 			report_format f;
-			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0)
-				return usage_error("--format takes text, json, sarif, github or (plan) markdown, not '%s'", argv[i]);
+			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0 && strcmp(argv[i], "script") != 0)
+				return usage_error("--format takes text, json, sarif, github or (plan) markdown or script, not '%s'", argv[i]);
 			c->format = argv[i];
 		} else if (strcmp(a, "--against") == 0 || strcmp(a, "--against-source") == 0) {
 			if (++i == argc)
 				return usage_error(strcmp(a, "--against") == 0 ? "%s needs an output directory" : "%s needs a description", a);
 			*(strcmp(a, "--against") == 0 ? &c->against : &c->against_source) = argv[i];
+		} else if (strcmp(a, "--max-wave") == 0 || strcmp(a, "--unsafe-wave") == 0) {
+			char *end;
+			if (++i == argc)
+				return usage_error("%s needs a number of nodes", a);
+			long v = strtol(argv[i], &end, 10);
+			if (*end || v < 1 || v > 1000000)
+				return usage_error("--max-wave and --unsafe-wave take a number of nodes (1 or more), not '%s'", argv[i]);
+			*(strcmp(a, "--max-wave") == 0 ? &c->max_wave : &c->unsafe_wave) = (int)v;
 		} else if (strcmp(a, "--max-values") == 0) {
 			char *end;
 			if (++i == argc)
@@ -476,13 +486,15 @@ static int cmd_plan(const cli *c)
 		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
 		return EXIT_USAGE;
 	}
-	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values};
+	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values, c->max_wave, c->unsafe_wave};
 	if (c->format && strcmp(c->format, "markdown") == 0)
 		o.format = PLAN_MARKDOWN;
 	else if (c->format && strcmp(c->format, "json") == 0)
 		o.format = PLAN_JSON;
+	else if (c->format && strcmp(c->format, "script") == 0)
+		o.format = PLAN_SCRIPT;
 	else if (c->format && strcmp(c->format, "text") != 0)
-		return usage_error("plan --format takes text, markdown or json, not '%s'", c->format);
+		return usage_error("plan --format takes text, markdown, json or script, not '%s'", c->format);
 	o.colour = o.format == PLAN_TEXT && diag_use_colour(stdout);
 	return plan_run(&o, "dslc " DSLC_VERSION);
 }

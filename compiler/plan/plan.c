@@ -22,6 +22,7 @@
 #include "compiler/tree/render.h"
 #include "compiler/tree/tree_view.h"
 #include "context.h"
+#include "rollout.h"
 #include "semdiff.h"
 
 /* ---- groups ---------------------------------------------------------------- */
@@ -67,6 +68,9 @@ typedef struct planner {
 	const char **coupled_hosts[32];
 	size_t ncoupled_hosts[32], coupled_cap[32];
 	strmap kubelet_hosts; /* nodes with a kubelet drop-in */
+	strmap wave_index;    /* host -> its wave_node + 1 */
+	wave_node *wnodes;    /* every node with a change, in plan order, and its classes */
+	size_t nwnodes, wcap;
 	bool coupling;        /* recording a coupled step: it couples nothing further */
 } planner;
 
@@ -115,6 +119,16 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 		size_t n = pl->ncoupled_hosts[cp];
 		if (!n || pl->coupled_hosts[cp][n - 1] != pl->host)
 			ARENA_PUSH(pl->ar, pl->coupled_hosts[cp], pl->ncoupled_hosts[cp], pl->coupled_cap[cp], pl->host);
+	}
+	if (!node && !pl->coupling && pl->host && strcmp(pl->host, "(cluster)") != 0) {
+		uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, pl->host);
+		if (!at) {
+			wave_node wn = {pl->host, 0};
+			ARENA_PUSH(pl->ar, pl->wnodes, pl->nwnodes, pl->wcap, wn);
+			at = pl->nwnodes;
+			strmap_put(&pl->wave_index, pl->host, (void *)at);
+		}
+		pl->wnodes[at - 1].classes |= 1u << cls;
 	}
 	pl->recorded++;
 	/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list";
@@ -662,7 +676,7 @@ static void print_markdown(planner *pl, FILE *out, int top)
 			fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
 }
 
-static void print_json(planner *pl, FILE *out, int top, const char *version)
+static void print_json(planner *pl, FILE *out, int top, const char *version, const plan_waves *waves)
 {
 	json_t *groups = json_array();
 	for (size_t i = 0; i < pl->ngroups; i++) {
@@ -687,10 +701,11 @@ static void print_json(planner *pl, FILE *out, int top, const char *version)
 		if (has_class(pl, r))
 			json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
 							       disruption_classes[r].steps));
-	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o}", "format", "dslc-plan",
+	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o, s:o}", "format", "dslc-plan",
 				 "format_version", 1, "generator", version, "summary", "added", (json_int_t)pl->added, "removed",
 				 (json_int_t)pl->removed, "changed", (json_int_t)pl->changed, "unchanged", (json_int_t)pl->unchanged,
-				 "highest", top >= 0 ? disruption_classes[top].id : NULL, "groups", groups, "steps", steps);
+				 "highest", top >= 0 ? disruption_classes[top].id : NULL, "groups", groups, "steps", steps,
+				 "rollout", rollout_json(pl->ar, waves));
 	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
@@ -872,6 +887,7 @@ int plan_run(const plan_opts *o, const char *version)
 		}
 	}
 	strmap_init(&pl.kubelet_hosts, pl.ar);
+	strmap_init(&pl.wave_index, pl.ar);
 	rc = plan_nodes(&pl, &nc.m, om, &tree);
 	if (!rc)
 		rc = plan_cluster(&pl, &nc.m, om, &tree);
@@ -881,12 +897,30 @@ int plan_run(const plan_opts *o, const char *version)
 		if (pl.ngroups)
 			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);
 		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
-		if (o->format == PLAN_JSON)
-			print_json(&pl, stdout, top, version);
-		else if (o->format == PLAN_MARKDOWN)
+		/* the nodes whose changes stop engines or the node, in waves */
+		wave_node *stops = arena_alloc(pl.ar, (pl.nwnodes + 1) * sizeof(*stops));
+		size_t nstops = 0;
+		for (size_t i = 0; i < pl.nwnodes; i++)
+			for (int c = 0; c < DC__COUNT; c++)
+				if (((pl.wnodes[i].classes >> c) & 1) && plan_class_stops(c)) {
+					stops[nstops++] = pl.wnodes[i];
+					break;
+				}
+		plan_waves waves;
+		plan_waves_make(pl.ar, &nc.m, stops, nstops, o->max_wave, o->unsafe_wave, &waves);
+		if (o->format == PLAN_JSON) {
+			print_json(&pl, stdout, top, version, &waves);
+		} else if (o->format == PLAN_SCRIPT) {
+			rollout_script(stdout, pl.ar, &waves, version);
+		} else if (o->format == PLAN_MARKDOWN) {
 			print_markdown(&pl, stdout, top);
-		else
+			rollout_text(stdout, pl.ar, &waves, true);
+		} else {
 			print_text(&pl, stdout, top);
+			rollout_text(stdout, pl.ar, &waves, false);
+		}
+		if (waves.risk)
+			fprintf(stderr, "dslc: plan: %s\n", waves.risk);
 		/* comments only (none) is a change: nothing to do, but the tree differs */
 		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
 	}

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef enum plan_format { PLAN_TEXT, PLAN_MARKDOWN, PLAN_JSON } plan_format;
+typedef enum plan_format { PLAN_TEXT, PLAN_MARKDOWN, PLAN_JSON, PLAN_SCRIPT } plan_format;
 
 typedef struct plan_opts {
 	const char *file;           /* the new description */
@@ -20,6 +20,8 @@ typedef struct plan_opts {
 	plan_format format;
 	bool colour;
 	unsigned max_values; /* distinct old -> new values printed per group (0: all) */
+	int max_wave;        /* --max-wave: fewer nodes per wave than the limits allow (0: the limits) */
+	int unsafe_wave;     /* --unsafe-wave: this many, even above the limits (0: none) */
 } plan_opts;
 
 /* Exit status: 0 no change, 3 changes, 4 changes with a class that is an

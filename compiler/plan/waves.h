@@ -1,0 +1,61 @@
+/* waves.h - the order of a rollout: the nodes whose change stops engines or
+ * the node, in waves that keep the data and the management service up.
+ * A wave stops at most max(1, rd_fac - 1) fault domains of the weakest
+ * container (nodes, or ranks for rd_lvl rank), at most svc_rf nodes (each
+ * node holds at most one replica of a pool service: DAOS spreads them over
+ * fault domains), and at most max(1, (access points - 1) / 2) access
+ * points; access points go last. A system-restart is one wave of every
+ * server (docs/admin/common_tasks.md). Client-only nodes hold no data: one
+ * wave, first. Sources of the per-release steps: docs/admin/self_healing.md
+ * (release/2.8: system self_heal; 2.6: the pool property self_heal). */
+#ifndef DSLC_PLAN_WAVES_H
+#define DSLC_PLAN_WAVES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/base/arena.h"
+#include "compiler/model/model.h"
+
+/* A node and the classes of its changes (bit c: class c). */
+typedef struct wave_node {
+	const char *host;
+	unsigned classes;
+} wave_node;
+
+typedef struct plan_wave {
+	const char **hosts;
+	size_t nhosts;
+	unsigned classes;
+	bool clients;       /* client-only nodes */
+	bool access_points; /* holds access points */
+} plan_wave;
+
+typedef struct plan_waves {
+	plan_wave *v;
+	size_t n;
+	int size;           /* nodes per wave of servers */
+	int safe;           /* what the limits allow (size differs with --max-wave / --unsafe-wave) */
+	int ap_size;        /* access points per wave */
+	int naps;           /* access points of the system */
+	const char *why;    /* the limit that decided the size, in words */
+	const char *risk;   /* --unsafe-wave above the limit: what it risks; else NULL */
+	bool system;        /* one wave: a system-restart */
+	const char *release;
+	const char **pools; /* labels, for the self_heal and rebuild steps */
+	size_t npools;
+} plan_waves;
+
+/* Waves for the nodes (in host order) of the new model nm. max_wave > 0
+ * lowers the size; unsafe_wave > 0 sets it even above the limits. */
+void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
+		     plan_waves *out);
+/* The steps of wave i as shell commands (what --format script runs and JSON
+ * lists), NULL-terminated; before and after are the whole rollout's. */
+const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i);
+const char **plan_waves_before(arena *a, const plan_waves *w);
+const char **plan_waves_after(arena *a, const plan_waves *w);
+/* Whether a class stops engines or the node (the classes waves order). */
+bool plan_class_stops(int cls);
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Issue 27: the rollout waves of `dslc plan` on the reference example, and
+# the --format script rollout run against a fake dmg. The fake answers as
+# DAOS's dmg -j does (src/control/system/member.go: a member's "state" is its
+# MemberState name in lower case; src/control/lib/daos/pool.go: the pool's
+# "rebuild" object has "state" idle/done/busy) and records every call; a host
+# named in FAKE_DMG_DOWN never comes back Joined.
+#   tests/plan_waves.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin plan-waves
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cp -r examples/hgx-b200 "$T/ex"
+EX=$T/ex
+waves() { # NEW.dsl [args]: the waves as "hosts|classes" lines, and the JSON in $T/w.json
+	local new=$1
+	shift
+	$DSLC plan "$new" --against-source "$EX/cluster.dsl" --format json "$@" >"$T/w.json" 2>"$T/w.err"
+	python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["rollout"]
+for w in r["waves"]:
+    print(w["hosts"] + "|" + ",".join(w["classes"]))' "$T/w.json"
+}
+
+# an engine restart on the 14 servers: rd_fac 2 (tolerate 2 node failures),
+# svc_rf 2, 3 access points: one node per wave, the access points last
+sed 's/crt_timeout \( *\)600s/crt_timeout \1300s/' "$EX/cluster.dsl" >"$EX/restart.dsl"
+waves "$EX/restart.dsl" >"$T/got"
+want=$(printf '%s|engine-restart\n' gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003)
+check "rd_fac 2, 3 access points: 14 single-node waves, gpu[001-003] last" "[ \"\$(cat '$T/got')\" = \"$want\" ] || { cat '$T/got'; false; }"
+grep -q '"why": "container training has rd_fac 2 at rd_lvl node' "$T/w.json" && ok "the JSON gives the reason for the size" || no "reason: $(grep why "$T/w.json" | head -2)"
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --format markdown >"$T/w.md" 2>/dev/null
+check "markdown: the waves as a table, with the reason for their size" \
+	"grep -q '^### Rollout: 14 waves$' '$T/w.md' && grep -q '^| 12 | \`gpu001\` | engine-restart | access points, last: at most 1 of 3 down' '$T/w.md'"
+# the log level is live: no wave
+sed 's/^  log_mask \( *\)ERR/  log_mask \1DEBUG/' "$EX/cluster.dsl" >"$EX/log.dsl"
+check "a log level change on 14 nodes is live: no wave" "[ -z \"\$(waves '$EX/log.dsl')\" ]"
+
+# rd_fac 3: waves of two, access points still one at a time
+sed 's/tolerate 2 node failures/tolerate 3 node failures/' "$EX/restart.dsl" >"$EX/rf3.dsl"
+sed 's/tolerate 2 node failures/tolerate 3 node failures/' "$EX/cluster.dsl" >"$EX/rf3-old.dsl"
+$DSLC plan "$EX/rf3.dsl" --against-source "$EX/rf3-old.dsl" --format json >"$T/w.json" 2>/dev/null
+got=$(python3 -c 'import json; print(" ".join(w["hosts"] for w in json.load(open("'"$T/w.json"'"))["rollout"]["waves"]))')
+check "rd_fac 3: waves of two, the access points one by one ($got)" \
+	"[ '$got' = 'gpu[004-005] gpu[006-007] gpu[008-009] gpu[010-011] gpu[012-013] gpu014 gpu001 gpu002 gpu003' ]"
+$DSLC plan "$EX/rf3.dsl" --against-source "$EX/rf3-old.dsl" --format json --max-wave 1 >"$T/w.json" 2>/dev/null
+n=$(python3 -c 'import json; print(len(json.load(open("'"$T/w.json"'"))["rollout"]["waves"]))')
+check "--max-wave 1 lowers it: 14 waves" "[ '$n' = 14 ]"
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --format json --unsafe-wave 4 >"$T/w.json" 2>"$T/w.err"
+got=$(python3 -c 'import json; r = json.load(open("'"$T/w.json"'"))["rollout"]; print(r["waves"][0]["hosts"], r["safe_size"], bool(r["risk"]))')
+check "--unsafe-wave 4 above the limit of 1: waves of 4, said on stderr and in the JSON" \
+	"[ '$got' = 'gpu[004-007] 1 True' ] && grep -q 'unsafe-wave 4 stops more than the limits allow (1' '$T/w.err'"
+
+# a system-restart is one wave of every server; clients go first, alone
+sed 's/provider             "ofi+verbs;ofi_rxm"/provider             "ofi+tcp;ofi_rxm"/' "$EX/cluster.dsl" >"$EX/prov.dsl"
+check "a provider change: one wave of the 14 servers" "[ \"\$(waves '$EX/prov.dsl')\" = 'gpu[001-014]|system-restart' ]"
+sed 's/^profile client : hgx-b200 {               # no engine: daos_agent.yml only$/&\n  kernel { param quiet }/' "$EX/cluster.dsl" >"$EX/clients.dsl"
+check "a reboot of the client-only nodes: one wave of cn[01-04]" "[ \"\$(waves '$EX/clients.dsl')\" = 'cn[01-04]|reboot' ]"
+
+# the script, run against the fake dmg
+mkdir -p "$T/bin"
+cat >"$T/bin/dmg" <<'FAKE'
+#!/bin/sh
+echo "dmg $*" >>"$FAKE_LOG"
+case "$*" in
+-j\ system\ query*)
+	hosts=${4#--rank-hosts=}
+	state=joined
+	[ -n "${FAKE_DMG_DOWN:-}" ] && [ "$hosts" = "$FAKE_DMG_DOWN" ] && state=stopped
+	printf '{"response":{"members":[{"addr":"10.10.0.1:10001","state":"%s","fault_domain":"/%s","rank":0}]},"error":null,"status":0}\n' "$state" "$hosts" ;;
+-j\ pool\ query*)
+	printf '{"response":{"state":"Ready","rebuild":{"status":0,"state":"idle","objects":0,"records":0}},"error":null,"status":0}\n' ;;
+esac
+exit 0
+FAKE
+chmod +x "$T/bin/dmg"
+printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply" && chmod +x "$T/bin/apply"
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --format script >"$T/roll.sh" 2>/dev/null
+check "the script is POSIX sh (sh -n)" "sh -n '$T/roll.sh'"
+if command -v shellcheck >/dev/null; then
+	check "shellcheck -s sh finds nothing" "shellcheck -s sh '$T/roll.sh'"
+fi
+PATH="$T/bin:$PATH" FAKE_LOG="$T/log" DSLC_APPLY="$T/bin/apply" sh "$T/roll.sh" >"$T/out" 2>&1
+rc=$?
+order=$(grep '^apply' "$T/log" | cut -d' ' -f2 | tr '\n' ' ')
+check "the script runs every wave in order (exit $rc): $order" \
+	"[ $rc = 0 ] && [ '$order' = 'gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003 ' ]"
+check "self_heal off before the first wave and back after the last (DAOS 2.6: the pool property)" \
+	"[ \"\$(head -1 '$T/log')\" = \"dmg pool set-prop tier0 self_heal:exclude\" ] && [ \"\$(tail -1 '$T/log')\" = 'dmg pool set-prop tier0 self_heal:exclude;rebuild' ]"
+check "each wave: stop, apply, start, Joined, reintegrate, rebuild gate" \
+	"grep -A5 '^dmg system stop --rank-hosts=gpu009$' '$T/log' | tr '\n' '/' | grep -q '^dmg system stop --rank-hosts=gpu009/apply gpu009 engine-restart/dmg system start --rank-hosts=gpu009/dmg -j system query --rank-hosts=gpu009/dmg system reintegrate --rank-hosts=gpu009/dmg -j pool query tier0/$'"
+check "each command is echoed" "grep -q '^+ dmg system stop --rank-hosts=gpu004$' '$T/out'"
+: >"$T/log"
+sed -i 's/sleep 10/sleep 0/' "$T/roll.sh"
+PATH="$T/bin:$PATH" FAKE_LOG="$T/log" FAKE_DMG_DOWN=gpu006 DSLC_APPLY="$T/bin/apply" sh "$T/roll.sh" >"$T/out" 2>&1
+rc=$?
+check "a rank that does not come back stops the rollout at its gate (exit $rc), no later wave applied" \
+	"[ $rc != 0 ] && grep -q 'ranks of gpu006 not Joined' '$T/out' && ! grep -q '^apply gpu007' '$T/log' && grep -q '^apply gpu006' '$T/log'"
+sed 's/^daos 2.6$/daos 2.8/' "$EX/cluster.dsl" >"$EX/c28.dsl" && sed 's/^daos 2.6$/daos 2.8/' "$EX/restart.dsl" >"$EX/r28.dsl"
+$DSLC plan "$EX/r28.dsl" --against-source "$EX/c28.dsl" --format script >"$T/roll28.sh" 2>/dev/null
+check "DAOS 2.8: the system self_heal property, and self-heal eval after (docs/admin/self_healing.md)" \
+	"grep -q \"^run dmg system set-prop 'self_heal:exclude;pool_exclude'\$\" '$T/roll28.sh' && grep -q '^run dmg system self-heal eval\$' '$T/roll28.sh'"
+DSLC_APPLY= sh "$T/roll.sh" >"$T/out" 2>&1
+check "without DSLC_APPLY the script stops before anything" "[ \$? != 0 ] && grep -q 'DSLC_APPLY' '$T/out'"
+
+tests_end
