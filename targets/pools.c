@@ -201,6 +201,9 @@ static bool pools_json(const model *m, buf *out)
 		for (size_t j = 0; j < m->pools[i]->nmembers; j++) {
 			const container_plan *cp = m->pools[i]->members[j]->plan;
 			json_t *o = json_object();
+			/* its name in the description: what `dslc plan` matches it by,
+			 * so that a new label is a relabel, not another container */
+			json_object_set_new(o, "name", json_string(m->pools[i]->members[j]->name));
 			json_object_set_new(o, "label", json_string(cp->label));
 			json_object_set_new(o, "type", json_string(cp->type));
 			json_object_set_new(o, "rd_fac", json_integer(cp->rd_fac));

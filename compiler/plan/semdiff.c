@@ -276,14 +276,18 @@ static bool same(const sd_node *x, const sd_node *y)
 	return true;
 }
 
+/* What an object of a list is: its description name (pools.json's
+ * containers, so that a relabel stays one container), else its label. */
 static const char *label_of(arena *a, const sd_node *n)
 {
-	const sd_node *l = n && n->kind == N_MAP ? sd_get(a, n, "label") : NULL;
+	const sd_node *l = n && n->kind == N_MAP ? sd_get(a, n, "name") : NULL;
+	if (!l || l->kind != N_SCALAR)
+		l = n && n->kind == N_MAP ? sd_get(a, n, "label") : NULL;
 	return l && l->kind == N_SCALAR ? l->text : NULL;
 }
 
-/* Lists of objects with labels (pools, containers) are matched by label,
- * so adding one in the middle is one change, not a shift. */
+/* Lists of objects with labels (pools, containers) are matched by name or
+ * label, so adding one in the middle is one change, not a shift. */
 static bool labelled(arena *a, const sd_node *s)
 {
 	for (size_t i = 0; s && i < s->n; i++)
