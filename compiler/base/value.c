@@ -613,3 +613,9 @@ char *hostlist_compress(arena *a, const char *const *hosts, size_t n)
 	buf_free(&b);
 	return out;
 }
+
+bool val_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}

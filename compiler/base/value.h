@@ -43,6 +43,9 @@ char *hostlist_compress(arena *a, const char *const *hosts, size_t n);
  * '_', starting with a letter or digit, no "..", at most 253 bytes. */
 bool val_hostname(const char *s, const char **why);
 
+/* Whether s ends with suffix. */
+bool val_ends_with(const char *s, const char *suffix);
+
 /* Replaces each {expr} in tmpl (integers, i, n, + - * and parentheses). */
 bool template_eval(arena *a, const char *tmpl, int64_t i, int64_t n, const char **out,
 		   const char **why);

@@ -10,21 +10,18 @@
 #include "compiler/base/file.h"
 #include "compiler/base/source.h"
 #include "compiler/lang/format.h"
+#include "compiler/lint/compile.h"
 #include "report.h"
 
 /* One file: 0 unchanged or rewritten, 1 would change (--check) or does not
  * parse, 2 I/O. */
 static int fmt_one(const char *path, bool check)
 {
-	arena a;
-	arena_init(&a);
-	src_set src;
-	src_set_init(&src, &a);
-	diag_ctx dc;
-	diag_init(&dc, &a, &src);
+	compilation c;
+	compile_init(&c);
 	bool stdio = strcmp(path, "-") == 0;
 	const char *shown = stdio ? "<stdin>" : path;
-	uint32_t file = stdio ? src_load_as(&src, "/dev/stdin", shown, false) : src_load(&src, path, false);
+	uint32_t file = stdio ? src_load_as(&c.src, "/dev/stdin", shown, false) : src_load(&c.src, path, false);
 	int rc = 0;
 	const char *why;
 	buf out;
@@ -32,21 +29,21 @@ static int fmt_one(const char *path, bool check)
 	if (!file) {
 		fprintf(stderr, "dslc: cannot read '%s': %s\n", shown, src_strerror(errno));
 		rc = 2;
-	} else if (!format_file(&a, &dc, file, &out)) {
-		diag_sort(&dc);
-		report_print(&dc, REPORT_TEXT, stderr, 100, NULL);
+	} else if (!format_file(&c.ar, &c.dc, file, &out)) {
+		diag_sort(&c.dc);
+		report_print(&c.dc, REPORT_TEXT, stderr, 100, NULL);
 		fprintf(stderr, "dslc: %s not formatted: it does not parse\n", shown);
 		rc = 1;
 	} else {
-		const src_file *f = src_get(&src, file);
+		const src_file *f = src_get(&c.src, file);
 		bool same = f->len == out.len && memcmp(f->text, out.data ? out.data : "", out.len) == 0;
 		if (stdio && !check) {
 			fwrite(out.data ? out.data : "", 1, out.len, stdout);
 		} else if (!same && check) {
 			printf("%s\n", shown);
 			rc = 1;
-		} else if (!same && (!file_unchanged(&a, path, f->text, f->len, "run dslc fmt", &why) ||
-				     !file_replace(&a, path, out.data ? out.data : "", out.len, "fmt", &why))) {
+		} else if (!same && (!file_unchanged(&c.ar, path, f->text, f->len, "run dslc fmt", &why) ||
+				     !file_replace(&c.ar, path, out.data ? out.data : "", out.len, "fmt", &why))) {
 			fprintf(stderr, "dslc: cannot write '%s': %s\n", path, why);
 			rc = 2;
 		} else if (!same) {
@@ -54,7 +51,7 @@ static int fmt_one(const char *path, bool check)
 		}
 	}
 	buf_free(&out);
-	arena_free(&a);
+	compile_free(&c);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "compiler/base/source.h"
+#include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
 #include "compiler/lint/yaml_lint.h"
 
@@ -66,12 +67,6 @@ static bool includes(const dsl_file *f, const char *real)
 	return false;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 /* Every *.dsl under dir, depth-first, without following links. */
 static void find_dsl(arena *a, const char *dir, int depth, path_list *out)
 {
@@ -88,7 +83,7 @@ static void find_dsl(arena *a, const char *dir, int depth, path_list *out)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < LINT_SEARCH_MAX_DEPTH)
 			find_dsl(a, p, depth + 1, out);
-		else if (S_ISREG(st.st_mode) && ends_with(p, ".dsl"))
+		else if (S_ISREG(st.st_mode) && val_ends_with(p, ".dsl"))
 			ARENA_PUSH(a, out->items, out->n, out->cap, p);
 	}
 	closedir(d);

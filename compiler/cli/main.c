@@ -1,6 +1,7 @@
 /* main.c - the dslc command line. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,14 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* A decimal option value within [min, max]: the whole word, as strtoll reads it. */
+static bool number_arg(const char *s, long long min, long long max, long long *v)
+{
+	char *end;
+	*v = strtoll(s, &end, 10);
+	return !*end && *v >= min && *v <= max;
+}
+
 static int parse_args(int argc, char **argv, cli *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -145,19 +154,17 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error(strcmp(a, "--against") == 0 ? "%s needs an output directory" : "%s needs a description", a);
 			*(strcmp(a, "--against") == 0 ? &c->against : &c->against_source) = argv[i];
 		} else if (strcmp(a, "--max-wave") == 0 || strcmp(a, "--unsafe-wave") == 0) {
-			char *end;
+			long long v;
 			if (++i == argc)
 				return usage_error("%s needs a number of nodes", a);
-			long v = strtol(argv[i], &end, 10);
-			if (*end || v < 1 || v > 1000000)
+			if (!number_arg(argv[i], 1, 1000000, &v))
 				return usage_error("--max-wave and --unsafe-wave take a number of nodes (1 or more), not '%s'", argv[i]);
 			*(strcmp(a, "--max-wave") == 0 ? &c->max_wave : &c->unsafe_wave) = (int)v;
 		} else if (strcmp(a, "--max-values") == 0) {
-			char *end;
+			long long v;
 			if (++i == argc)
 				return usage_error("%s needs a number", a);
-			long v = strtol(argv[i], &end, 10);
-			if (*end || v < 0 || v > 1000000)
+			if (!number_arg(argv[i], 0, 1000000, &v))
 				return usage_error("--max-values takes a number (0 = all), not '%s'", argv[i]);
 			c->max_values = (unsigned)v;
 		} else if (strcmp(a, "--disable") == 0 || strcmp(a, "--enable") == 0) {
@@ -177,11 +184,10 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error("%s needs host names", a);
 			c->hosts = argv[i];
 		} else if (strcmp(a, "--mem-gib") == 0) {
-			char *end;
+			long long v;
 			if (++i == argc)
 				return usage_error("%s needs a number of GiB", a);
-			long long v = strtoll(argv[i], &end, 10);
-			if (*end || v <= 0 || v > 1048576)
+			if (!number_arg(argv[i], 1, 1048576, &v))
 				return usage_error("--mem-gib takes the node's memory in GiB (1 to 1048576), not '%s'", argv[i]);
 			c->mem_gib = v;
 		} else if (strcmp(a, "--hugepage-size") == 0) {
@@ -210,11 +216,10 @@ static int parse_args(int argc, char **argv, cli *c)
 			else
 				return usage_error("--fail-on takes error, warning or note, not '%s'", argv[i]);
 		} else if (strcmp(a, "--max-findings") == 0) {
-			char *end;
+			long long v;
 			if (++i == argc)
 				return usage_error("%s needs a number", a);
-			long v = strtol(argv[i], &end, 10);
-			if (*end || v < 0)
+			if (!number_arg(argv[i], 0, LLONG_MAX, &v))
 				return usage_error("--max-findings takes a number, not '%s'", argv[i]);
 			c->max_findings = (unsigned)v;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

@@ -155,9 +155,7 @@ bool import_files(import_run *r, const import_opts *o)
 {
 	memset(r, 0, sizeof(*r));
 	compilation *in = &r->in;
-	arena_init(&in->ar);
-	src_set_init(&in->src, &in->ar);
-	diag_init(&in->dc, &in->ar, &in->src);
+	compile_init(in);
 	buf_init(&r->text);
 	importer im = {.a = &in->ar, .dc = &in->dc, .src = &in->src};
 	im.nodes = arena_alloc(im.a, o->nfiles * sizeof(*im.nodes));

@@ -94,7 +94,7 @@ typedef struct importer {
 	imp_node *nodes;
 	size_t nnodes;
 	imp_group *groups;
-	size_t ngroups;
+	size_t ngroups, groups_cap;
 	const char *common_env[64]; /* on every engine of every node: the cluster's env */
 	size_t ncommon_env;
 	const char *log_mask; /* every engine's, or NULL */
@@ -104,6 +104,8 @@ typedef struct importer {
 
 /* read.c */
 bool import_read_node(importer *im, imp_node *n);
+/* s as a quoted string of the description. */
+const char *import_quoted(arena *a, const char *s);
 /* Whether a key the reader does not take holds DAOS's default value. */
 bool import_is_default(const char *section, const char *key, const ynode *v);
 /* shape.c */

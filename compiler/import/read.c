@@ -94,14 +94,8 @@ static void check_rest(importer *im, const ynode *map, const char *section, cons
 			continue;
 		unsupported(im, src_loc_join(p->key->loc, p->value->loc),
 			    "remove it if DAOS's default serves, or keep this node's file hand-written (`dslc lint` checks it)",
-			    "%s%s: dslc has no keyword for this value, and the build would drop it", key,
-			    "");
+			    "%s: dslc has no keyword for this value, and the build would drop it", key);
 	}
-}
-
-static src_loc loc_of(const ynode *map, const char *key)
-{
-	return yl_key_loc(map, key);
 }
 
 static void set(imp_node *n, int key, const char *line, src_loc loc)
@@ -117,7 +111,7 @@ static void read_access_points(importer *im, imp_node *n, int64_t port)
 	const ynode *list = ydoc_get(n->root, key);
 	if (!list || list->kind != Y_SEQ || !list->n) {
 		unsupported(im, list ? list->loc : n->root->loc, "list the access points (1, 3 or 5 hosts)",
-			    "%s%s: no access points; a description names them", key, "");
+			    "%s: no access points; a description names them", key);
 		return;
 	}
 	const char **hosts = arena_alloc(im->a, list->n * sizeof(*hosts));
@@ -141,12 +135,13 @@ static void read_access_points(importer *im, imp_node *n, int64_t port)
 	buf_init(&b);
 	for (size_t i = 0; i < list->n; i++)
 		buf_printf(&b, "%s%s", i ? ", " : "", hosts[i]);
-	set(n, IC_ACCESS_POINTS, arena_printf(im->a, "access_points %s", b.data), loc_of(n->root, key));
+	set(n, IC_ACCESS_POINTS, arena_printf(im->a, "access_points %s", b.data), yl_key_loc(n->root, key));
 	buf_free(&b);
 }
 
-/* A value written into the description as a string. */
-static const char *quoted(importer *im, const char *s)
+/* A value written into the description as a string: quoted, with '"' and
+ * '\\' escaped as the scanner reads them back (grammar/lexer.l). */
+const char *import_quoted(arena *a, const char *s)
 {
 	buf b;
 	buf_init(&b);
@@ -157,20 +152,18 @@ static const char *quoted(importer *im, const char *s)
 		buf_add(&b, p, 1);
 	}
 	buf_puts(&b, "\"");
-	char *r = arena_strdup(im->a, b.data);
+	char *r = arena_strdup(a, b.data);
 	buf_free(&b);
 	return r;
 }
 
+/* A value the description writes as one string: the safety gate's rule. */
 static bool one_line(importer *im, const ynode *v, const char *key)
 {
-	for (const char *p = v->text; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-			unsupported(im, v->loc, "write the value on one line without control characters",
-				    "%s: a control character in the value%s", key, "");
-			return false;
-		}
-	return true;
+	const char *why = safe_line(v->text);
+	if (why)
+		unsupported(im, v->loc, "write the value on one line of UTF-8 without control characters", "%s: %s", key, why);
+	return !why;
 }
 
 static void read_transport(importer *im, imp_node *n)
@@ -181,7 +174,7 @@ static void read_transport(importer *im, imp_node *n)
 	const ynode *ins = ydoc_get(t, "allow_insecure");
 	bool insecure = ins && yl_scalar_bool(ins) && yl_is_true(ins);
 	if (insecure) /* DAOS reads no certificate then */
-		set(n, IC_TRANSPORT, "transport insecure", loc_of(t, "allow_insecure"));
+		set(n, IC_TRANSPORT, "transport insecure", yl_key_loc(t, "allow_insecure"));
 	else
 		check_rest(im, t, "TRANSPORT", (const char *const[]){"allow_insecure", NULL});
 }
@@ -193,7 +186,7 @@ static void read_string_setting(importer *im, imp_node *n, int key, const char *
 		return;
 	if (dflt && strcmp(v->text, dflt) == 0)
 		return;
-	set(n, key, arena_printf(im->a, "%s %s", kw, quoted(im, v->text)), loc_of(n->root, yaml));
+	set(n, key, arena_printf(im->a, "%s %s", kw, import_quoted(im->a, v->text)), yl_key_loc(n->root, yaml));
 }
 
 static void read_int_setting(importer *im, imp_node *n, int key, const char *yaml, int64_t dflt, const char *fmt)
@@ -201,7 +194,7 @@ static void read_int_setting(importer *im, imp_node *n, int key, const char *yam
 	int64_t v;
 	if (!yl_get_int(n->root, yaml, &v, NULL) || v == dflt)
 		return;
-	set(n, key, arena_printf(im->a, fmt, (long long)v), loc_of(n->root, yaml));
+	set(n, key, arena_printf(im->a, fmt, (long long)v), yl_key_loc(n->root, yaml));
 }
 
 /* client_env_vars: dslc writes FI_VERBS_GID_IDX there (and in every
@@ -266,7 +259,7 @@ static void read_storage(importer *im, imp_engine *e, const ynode *storage)
 			continue;
 		}
 		if (strcmp(cls, "nvme") != 0 || e->ntiers == IMP_MAX_TIERS || e->files.ndrives) {
-			unsupported(im, loc_of(t, "class"),
+			unsupported(im, yl_key_loc(t, "class"),
 				    "give the engine up to 3 NVMe tiers of drives, or one emulated tier (class file) without roles",
 				    "storage tier 'class: %s': dslc writes up to 3 NVMe tiers, or one class file tier without roles", cls);
 			continue;
@@ -321,16 +314,16 @@ static void read_engine(importer *im, imp_node *n, const ynode *map, int idx)
 	for (int k = 0; k < 2; k++) {
 		const ynode *v = ydoc_get(map, same[k]), *top = ydoc_get(n->root, same[k]);
 		if (v && !yl_is_null(v) && (!top || strcmp(v->text, top->text) != 0))
-			unsupported(im, loc_of(map, same[k]), "set it once at the top level, for every engine",
-				    "engine %s: %s of its own; dslc writes one for the whole system", same[k] + 0,
+			unsupported(im, yl_key_loc(map, same[k]), "set it once at the top level, for every engine",
+				    "engine %s: %s of its own; dslc writes one for the whole system", same[k],
 				    v->text);
 	}
 	if (!e->iface)
 		unsupported(im, map->loc, "name the engine's interface (fabric_iface)",
-			    "engine %s%s: no fabric_iface; dslc names each engine's NIC", arena_printf(im->a, "%d", idx), "");
+			    "engine %d: no fabric_iface; dslc names each engine's NIC", idx);
 	if (!e->scm_class)
-		unsupported(im, loc_of(map, "storage"), "give the engine an SCM tier first (class ram or dcpm)",
-			    "engine %s%s: no SCM tier", arena_printf(im->a, "%d", idx), "");
+		unsupported(im, yl_key_loc(map, "storage"), "give the engine an SCM tier first (class ram or dcpm)",
+			    "engine %d: no SCM tier", idx);
 	check_rest(im, map, "ENGINE",
 		   (const char *const[]){"targets", "nr_xs_helpers", "first_core", "pinned_numa_node", "fabric_iface",
 					 "fabric_iface_port", "log_mask", "log_file", "env_vars", "storage", "provider",
@@ -350,7 +343,7 @@ static void read_control_metadata(importer *im, imp_node *n)
 		for (int t = 0; t < n->eng[i].ntiers; t++)
 			roles |= n->eng[i].tiers[t].nroles > 0;
 	if (path && (!roles || strcmp(path, "/var/daos/config") != 0))
-		unsupported(im, loc_of(cm, "path"),
+		unsupported(im, yl_key_loc(cm, "path"),
 			    roles ? "use /var/daos/config, where dslc keeps the control-plane metadata"
 				  : "remove it: without MD-on-SSD roles dslc keeps the metadata on the SCM mount",
 			    "control_metadata: path %s%s cannot be written", path, roles ? "" : " without MD-on-SSD roles");
@@ -362,23 +355,23 @@ bool import_read_node(importer *im, imp_node *n)
 	unsigned before = diag_count(im->dc, SEV_ERROR);
 	const ynode *r = n->root;
 	n->name = yl_get_str(r, "name");
-	n->name_loc = loc_of(r, "name");
+	n->name_loc = yl_key_loc(r, "name");
 	if (!n->name)
 		n->name = "daos_server"; /* DAOS's default system name */
 	n->nr_hugepages = -1;
 	if (yl_get_int(r, "nr_hugepages", &n->nr_hugepages, NULL))
-		n->hugepages_loc = loc_of(r, "nr_hugepages");
+		n->hugepages_loc = yl_key_loc(r, "nr_hugepages");
 	int64_t port = 10001;
 	yl_get_int(r, "port", &port, NULL);
 	read_int_setting(im, n, IC_PORT, "port", 10001, "port %lld");
 	read_access_points(im, n, port);
 	const char *provider = yl_get_str(r, "provider");
 	if (provider && one_line(im, ydoc_get(r, "provider"), "provider"))
-		set(n, IC_PROVIDER, arena_printf(im->a, "provider %s", quoted(im, provider)), loc_of(r, "provider"));
+		set(n, IC_PROVIDER, arena_printf(im->a, "provider %s", import_quoted(im->a, provider)), yl_key_loc(r, "provider"));
 	read_transport(im, n);
 	const char *mask = yl_get_str(r, "control_log_mask");
 	if (mask && strcasecmp(mask, "INFO") != 0)
-		set(n, IC_CONTROL_LOG_MASK, arena_printf(im->a, "control_log_mask %s", mask), loc_of(r, "control_log_mask"));
+		set(n, IC_CONTROL_LOG_MASK, arena_printf(im->a, "control_log_mask %s", mask), yl_key_loc(r, "control_log_mask"));
 	read_string_setting(im, n, IC_CONTROL_LOG_FILE, "control_log_file", "/var/log/daos/daos_server.log", "control_log_file");
 	read_string_setting(im, n, IC_HELPER_LOG_FILE, "helper_log_file", "/var/log/daos/daos_server_helper.log",
 			    "helper_log_file");
@@ -390,10 +383,9 @@ bool import_read_node(importer *im, imp_node *n)
 	const ynode *engines = ydoc_get(r, "engines");
 	if (!engines || engines->kind != Y_SEQ || !engines->n) {
 		unsupported(im, engines ? engines->loc : r->loc, "list the engines: a description places each one",
-			    "%s%s: no engines (discovery mode); dslc describes the engines it writes", "engines", "");
+			    "engines: no engines (discovery mode); dslc describes the engines it writes");
 	} else if (engines->n > IMP_MAX_ENGINES) {
-		unsupported(im, engines->loc, "import at most 16 engines per node", "%s%s: more engines than a node has NUMA nodes",
-			    "engines", "");
+		unsupported(im, engines->loc, "import at most 16 engines per node", "engines: more engines than a node has NUMA nodes");
 	} else {
 		for (size_t i = 0; i < engines->n; i++)
 			read_engine(im, n, engines->items[i], n->neng++);

@@ -56,14 +56,6 @@ static void check_cluster(importer *im)
 
 /* ---- engines: NUMA node, environment ------------------------------------------- */
 
-static int iface_numa(const topology *t, const char *iface)
-{
-	for (int i = 0; t && iface && i < t->ndevices; i++)
-		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, iface) == 0)
-			return t->devices[i].numa;
-	return -1;
-}
-
 /* The engine's NUMA node as DAOS takes it: pinned_numa_node; else, with a
  * topology, the NUMA node of first_core or of the NIC; else its index (a
  * node type inferred from the file has one NUMA node per engine). */
@@ -74,12 +66,13 @@ static bool engine_numa(importer *im, imp_node *n)
 	for (int i = 0; i < n->neng; i++) {
 		imp_engine *e = &n->eng[i];
 		int max = t && t->nnuma < IMP_MAX_NUMA ? t->nnuma : IMP_MAX_NUMA;
+		const topo_device *nic = topo_find_iface(t, e->iface);
 		if (e->has_pin)
 			e->numa = (int)e->pinned;
 		else if (t && e->has_fc && e->first_core < t->ncores)
 			e->numa = t->cores[e->first_core].numa;
-		else if (t && iface_numa(t, e->iface) >= 0)
-			e->numa = iface_numa(t, e->iface);
+		else if (nic && nic->numa >= 0)
+			e->numa = nic->numa;
 		else
 			e->numa = prev + 1;
 		src_loc at = e->has_pin ? yl_key_loc(e->map, "pinned_numa_node") : e->map->loc;
@@ -276,11 +269,9 @@ static bool drives_fit(const imp_group *g, imp_node *n)
 
 static int new_group(importer *im, size_t first)
 {
-	im->groups = arena_grow(im->a, im->groups, im->ngroups * sizeof(*im->groups), (im->ngroups + 1) * sizeof(*im->groups));
-	imp_group *g = &im->groups[im->ngroups];
-	memset(g, 0, sizeof(*g));
-	g->first = (int)first;
-	return (int)im->ngroups++;
+	imp_group g = {.first = (int)first};
+	ARENA_PUSH(im->a, im->groups, im->ngroups, im->groups_cap, g);
+	return (int)im->ngroups - 1;
 }
 
 /* The group's node type: NUMA nodes, cores (without a topology: the least

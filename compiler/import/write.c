@@ -10,21 +10,10 @@
 #include "compiler/base/value.h"
 #include "import_data.h"
 
-static void quote(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (const char *p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_puts(b, "\\");
-		buf_add(b, p, 1);
-	}
-	buf_puts(b, "\"");
-}
-
 /* A value from a file as one word of the description: as it is when the
  * scanner reads it back as one word, else quoted (the keyword then judges
  * it, and the safety gate refuses what cannot be written). */
-static void word(buf *b, const char *s)
+static void word(buf *b, arena *a, const char *s)
 {
 	bool plain = isalnum((unsigned char)s[0]);
 	for (const char *p = s; *p && plain; p++)
@@ -32,22 +21,20 @@ static void word(buf *b, const char *s)
 	if (plain)
 		buf_puts(b, s);
 	else
-		quote(b, s);
+		buf_puts(b, import_quoted(a, s));
 }
 
 static void write_cluster(const importer *im, buf *b)
 {
 	const imp_node *n = &im->nodes[0];
 	buf_puts(b, "cluster ");
-	word(b, n->name);
+	word(b, im->a, n->name);
 	buf_puts(b, " {\n");
 	for (int k = 0; k < IC__COUNT; k++)
 		if (n->cluster[k].line)
 			buf_printf(b, "  %s\n", n->cluster[k].line);
 	if (im->log_mask && strcmp(im->log_mask, "ERR") != 0) {
-		buf_puts(b, "  log_mask ");
-		quote(b, im->log_mask);
-		buf_puts(b, "\n");
+		buf_printf(b, "  log_mask %s\n", import_quoted(im->a, im->log_mask));
 	}
 	if (im->fabric_port != 31416)
 		buf_printf(b, "  fabric_port %lld\n", (long long)im->fabric_port);
@@ -63,9 +50,7 @@ static void write_cluster(const importer *im, buf *b)
 				buf_printf(b, "  swim_suspect_timeout %llds\n", ms / 1000);
 			continue;
 		}
-		buf_puts(b, "  env ");
-		quote(b, im->common_env[i]);
-		buf_puts(b, "\n");
+		buf_printf(b, "  env %s\n", import_quoted(im->a, im->common_env[i]));
 	}
 	buf_puts(b, "}\n");
 }
@@ -83,9 +68,7 @@ static void write_hardware(const importer *im, const imp_group *g, buf *b)
 	const imp_node *n = &im->nodes[g->first];
 	buf_printf(b, "\nhardware %s_node {\n", g->name);
 	if (im->topo) {
-		buf_puts(b, "  topology ");
-		quote(b, im->topo_path);
-		buf_puts(b, "\n");
+		buf_printf(b, "  topology %s\n", import_quoted(im->a, im->topo_path));
 	} else {
 		/* what the file says of the node: one NUMA node per socket, the
 		 * least cores that hold its engines; describe the real node, or
@@ -99,20 +82,20 @@ static void write_hardware(const importer *im, const imp_group *g, buf *b)
 		buf_printf(b, "  numa %d {\n", k);
 		if (e) {
 			buf_puts(b, "    nic  ");
-			word(b, e->iface);
+			word(b, im->a, e->iface);
 			buf_puts(b, "\n");
 		}
 		if (g->ndrives[k]) {
 			buf_puts(b, "    nvme");
 			for (int d = 0; d < g->ndrives[k]; d++) {
 				buf_puts(b, " ");
-				word(b, g->drives[k][d]);
+				word(b, im->a, g->drives[k][d]);
 			}
 			buf_puts(b, "\n");
 		}
 		if (e && e->scm_device && strncmp(e->scm_device, "/dev/", 5) == 0) {
 			buf_puts(b, "    pmem ");
-			word(b, e->scm_device + 5);
+			word(b, im->a, e->scm_device + 5);
 			buf_puts(b, "\n");
 		}
 		buf_puts(b, "  }\n");
@@ -145,15 +128,12 @@ static void engine_body(const importer *im, const imp_group *g, const imp_engine
 	char dflt[64];
 	snprintf(dflt, sizeof(dflt), "/mnt/daos%d", e->index);
 	if (e->scm_mount && strcmp(e->scm_mount, dflt) != 0) {
-		buf_puts(b, "    scm_mount ");
-		quote(b, e->scm_mount);
-		buf_puts(b, "\n");
+		buf_printf(b, "    scm_mount %s\n", import_quoted(im->a, e->scm_mount));
 	}
 	if (e->files.ndrives) {
 		buf_puts(b, "    nvme file");
 		for (int f = 0; f < e->files.ndrives; f++) {
-			buf_puts(b, " ");
-			quote(b, e->files.drives[f]);
+			buf_printf(b, " %s", import_quoted(im->a, e->files.drives[f]));
 		}
 		buf_printf(b, " size %lldGiB\n", (long long)e->file_size);
 	}
@@ -172,20 +152,14 @@ static void engine_body(const importer *im, const imp_group *g, const imp_engine
 	if (e->has_port && e->port != im->fabric_port + 1000 * e->index)
 		buf_printf(b, "    fabric_port %lld\n", (long long)e->port);
 	if (!im->log_mask) {
-		buf_puts(b, "    log_mask ");
-		quote(b, e->log_mask);
-		buf_puts(b, "\n");
+		buf_printf(b, "    log_mask %s\n", import_quoted(im->a, e->log_mask));
 	}
 	snprintf(dflt, sizeof(dflt), "/var/log/daos/daos_engine.%d.log", e->index);
 	if (e->log_file && strcmp(e->log_file, dflt) != 0) {
-		buf_puts(b, "    log_file ");
-		quote(b, e->log_file);
-		buf_puts(b, "\n");
+		buf_printf(b, "    log_file %s\n", import_quoted(im->a, e->log_file));
 	}
 	for (size_t v = 0; v < e->nenv; v++) {
-		buf_puts(b, "    env ");
-		quote(b, e->env[v]);
-		buf_puts(b, "\n");
+		buf_printf(b, "    env %s\n", import_quoted(im->a, e->env[v]));
 	}
 }
 
@@ -243,7 +217,7 @@ static void write_group(const importer *im, size_t gi, buf *b)
 		buf_printf(b, "node %s { exclude nvme", x->host);
 		for (int d = 0; d < x->nexcluded; d++) {
 			buf_puts(b, " ");
-			word(b, x->excluded[d]);
+			word(b, im->a, x->excluded[d]);
 		}
 		buf_puts(b, " }\n");
 	}

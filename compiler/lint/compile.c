@@ -69,11 +69,16 @@ static void resolve_suppressions(compilation *c, const ast_block *root)
 	}
 }
 
-bool compile_file_as(compilation *c, const char *path, const char *name, const bool disabled[R__COUNT])
+void compile_init(compilation *c)
 {
 	arena_init(&c->ar);
 	src_set_init(&c->src, &c->ar);
 	diag_init(&c->dc, &c->ar, &c->src);
+}
+
+bool compile_file_as(compilation *c, const char *path, const char *name, const bool disabled[R__COUNT])
+{
+	compile_init(c);
 	return compile_root(c, parse_program_as(&c->ar, &c->dc, &c->src, path, name), disabled);
 }
 
@@ -89,9 +94,7 @@ bool compile_file(compilation *c, const char *path)
 
 bool compile_text(compilation *c, const char *name, const char *text)
 {
-	arena_init(&c->ar);
-	src_set_init(&c->src, &c->ar);
-	diag_init(&c->dc, &c->ar, &c->src);
+	compile_init(c);
 	return compile_root(c, parse_program_text(&c->ar, &c->dc, &c->src, name, text), NULL);
 }
 
@@ -120,9 +123,7 @@ static bool compile_root(compilation *c, ast_block *root, const bool *disabled)
 bool compile_yaml(compilation *c, const char *path, const char *release, const char *topology_path, int64_t mem_gib,
 		  uint64_t hugepage_size)
 {
-	arena_init(&c->ar);
-	src_set_init(&c->src, &c->ar);
-	diag_init(&c->dc, &c->ar, &c->src);
+	compile_init(c);
 	uint32_t id = src_load(&c->src, path, false);
 	c->parsed = id != 0;
 	if (!id)

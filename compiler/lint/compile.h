@@ -14,6 +14,9 @@ typedef struct compilation {
 	bool parsed; /* false: the main file could not be read (errno kept) */
 } compilation;
 
+/* An empty compilation: its arena, sources and findings, ready for sources
+ * added by hand (the formatter, the importer, the fuzz targets). */
+void compile_init(compilation *c);
 /* Runs the pipeline up to lint. Returns false only when the main file cannot
  * be read; findings (including syntax errors) are in c->dc. */
 bool compile_file(compilation *c, const char *path);

@@ -81,7 +81,7 @@ static void check_agent_iface(ylint *y, const ynode *entry, bool seen[MODEL_MAX_
 		}
 		if (logical < 0)
 			continue;
-		const topo_device *nic = yl_find_iface(y->topo, iface->text);
+		const topo_device *nic = topo_find_iface(y->topo, iface->text);
 		if (!nic) {
 			diag *d = diag_report(y->dc, R_AGENT_CONFIG, iface->loc, "the topology has no interface '%s'", iface->text);
 			diag_help(y->dc, d, "use an interface of NUMA node %lld", (long long)numa);

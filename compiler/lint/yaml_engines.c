@@ -81,14 +81,6 @@ static void check_log_mask(ylint *y, const ynode *map)
 }
 
 /* The network interface iface of the topology, or NULL. */
-const topo_device *yl_find_iface(const topology *t, const char *iface)
-{
-	for (int i = 0; t && iface && i < t->ndevices; i++)
-		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, iface) == 0)
-			return &t->devices[i];
-	return NULL;
-}
-
 /* Calls fn for each PCI address in the bdev_lists of the engine's nvme
  * tiers (entries that are not PCI addresses are the value checks' to
  * report). */
@@ -167,7 +159,7 @@ static void check_topology(ylint *y, yengine *e)
 		diag_help(y->dc, d, "use a NUMA node from 0 to %d", t->nnuma - 1);
 		return;
 	}
-	const topo_device *nic = yl_find_iface(t, e->iface);
+	const topo_device *nic = topo_find_iface(t, e->iface);
 	int nic_numa = nic ? nic->numa : -3;
 	const ypair *iface_pair = ydoc_pair(e->map, "fabric_iface");
 	if (e->iface && !nic) {

@@ -51,7 +51,6 @@ typedef struct yengine {
 } yengine;
 
 /* Shared by the linter's files; each is described where it is defined. */
-const topo_device *yl_find_iface(const topology *t, const char *iface);
 void yl_check_drive_owners(ylint *y, const ynode *root, const yengine *es, size_t n);
 void yl_check_engines(ylint *y, const ynode *root, const ynode *engines);
 void yl_check_env(ylint *y, const yengine *engine, const ynode *list);

@@ -180,11 +180,11 @@ static const topo_device *check_device(resolver *r, hardware *hw, const topology
  * the address, which every later check and output uses. */
 static bool nic_by_name(resolver *r, const topology *t, nic_desc *n)
 {
-	for (int i = 0; i < t->ndevices; i++)
-		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, n->name) == 0) {
-			memcpy(n->pci, t->devices[i].pci, sizeof(n->pci));
-			return true;
-		}
+	const topo_device *dev = topo_find_iface(t, n->name);
+	if (dev) {
+		memcpy(n->pci, dev->pci, sizeof(n->pci));
+		return true;
+	}
 	diag *d = diag_report(r->dc, R_DEVICE_ABSENT, n->loc, "the topology export has no network interface %s", n->name);
 	char list[512];
 	device_list(list, sizeof(list), t, true, n->numa);

@@ -102,6 +102,9 @@ bool topo_vmd_endpoint(const char *pci, char endpoint[16]);
 /* The interface `name` of the NIC function at pci; NULL when it has none
  * by that name (or no such function). */
 const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name);
+/* The network interface named iface, whatever its PCI function; NULL when
+ * the export has none (or t is NULL). */
+const topo_device *topo_find_iface(const topology *t, const char *iface);
 /* The network interfaces of the NIC function at pci (at most max). */
 size_t topo_nic_interfaces(const topology *t, const char *pci, const char **out, size_t max);
 /* "eth2, ib0": the same, for a message. */

@@ -365,6 +365,14 @@ bool topo_vmd_endpoint(const char *pci, char endpoint[16])
 	return true;
 }
 
+const topo_device *topo_find_iface(const topology *t, const char *iface)
+{
+	for (int i = 0; t && iface && i < t->ndevices; i++)
+		if (t->devices[i].kind == TOPO_NIC && t->devices[i].net && strcmp(t->devices[i].net, iface) == 0)
+			return &t->devices[i];
+	return NULL;
+}
+
 const topo_device *topo_find_nic(const topology *t, const char *pci, const char *name)
 {
 	for (int i = 0; i < t->ndevices; i++)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/base/value.h"
 #include "compiler/place/node_plan.h"
 #include "compiler/place/place.h"
 
@@ -31,12 +32,6 @@ plan_node_context plan_node_context_of(const model *nm, const model *om, const c
 	add_node(&c, nm, host);
 	add_node(&c, om, host);
 	return c;
-}
-
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
 /* "[a:1, b:1]" holds the entry e (followed by ',' or ']'). */
@@ -78,7 +73,7 @@ disruption_class plan_context_class(const plan_node_context *c, const char *targ
 	/* a reboot empties the tmpfs; engines wait for `dmg storage format` */
 	if ((cls == DC_REBOOT || cls == DC_BIOS_REBOOT) && c->scm_in_ram)
 		return DC_SCM_LOST;
-	if (strcmp(target, "daos_server") == 0 && ends_with(key, ".scm_size")) {
+	if (strcmp(target, "daos_server") == 0 && val_ends_with(key, ".scm_size")) {
 		/* without MD-on-SSD the mounted tmpfs must go (FaultRamdiskBadSize);
 		 * with it, a smaller tmpfs no longer holds the pools' memory files */
 		long long o = old ? atoll(old) : 0, n = new ? atoll(new) : 0;

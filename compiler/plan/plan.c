@@ -62,11 +62,13 @@ typedef struct planner {
 	const char *file, *target; /* the file being compared */
 	arena *scratch;
 	plan_node_context ctx; /* the node being compared (context.h) */
-	/* couplings the changes need: the first key that needed each, and the
-	 * hosts where it did */
-	const char *coupled_by[32];
-	const char **coupled_hosts[32];
-	size_t ncoupled_hosts[32], coupled_cap[32];
+	/* per row of disruption_couplings: the first change that needed it,
+	 * and the hosts where one did */
+	struct coupled {
+		const char *by;
+		const char **hosts;
+		size_t nhosts, cap;
+	} *coupled;
 	strmap kubelet_hosts; /* nodes with a kubelet drop-in */
 	strmap wave_index;    /* host -> its wave_node + 1 */
 	wave_node *wnodes;    /* every node with a change, in plan order, and its classes */
@@ -112,13 +114,13 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 	if (!node && !pl->coupling)
 		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
 	int cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "") : plan_coupling_of(pl->target, file, key);
-	if (cp >= 0 && cp < 32) {
-		if (!pl->coupled_by[cp])
-			pl->coupled_by[cp] = intern(pl, node ? (cls == DC_NODE_ADDED ? "a node added" : "a node removed")
-							: arena_printf(pl->scratch, "%s %s", file, key));
-		size_t n = pl->ncoupled_hosts[cp];
-		if (!n || pl->coupled_hosts[cp][n - 1] != pl->host)
-			ARENA_PUSH(pl->ar, pl->coupled_hosts[cp], pl->ncoupled_hosts[cp], pl->coupled_cap[cp], pl->host);
+	if (cp >= 0) {
+		struct coupled *c = &pl->coupled[cp];
+		if (!c->by)
+			c->by = intern(pl, node ? (cls == DC_NODE_ADDED ? "a node added" : "a node removed")
+						: arena_printf(pl->scratch, "%s %s", file, key));
+		if (!c->nhosts || c->hosts[c->nhosts - 1] != pl->host)
+			ARENA_PUSH(pl->ar, c->hosts, c->nhosts, c->cap, pl->host);
 	}
 	if (!node && !pl->coupling && pl->host && strcmp(pl->host, "(cluster)") != 0) {
 		uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, pl->host);
@@ -802,11 +804,12 @@ static void plan_couplings(planner *pl, const model *nm)
 	arena_init(&scratch);
 	pl->scratch = &scratch;
 	pl->coupling = true;
-	for (size_t k = 0; k < disruption_coupling_count && k < 32; k++) {
+	for (size_t k = 0; k < disruption_coupling_count; k++) {
 		const disruption_coupling *c = &disruption_couplings[k];
-		if (!pl->coupled_by[k])
+		const struct coupled *by = &pl->coupled[k];
+		if (!by->by)
 			continue;
-		const char *key = arena_printf(pl->ar, "(after %s)", pl->coupled_by[k]);
+		const char *key = arena_printf(pl->ar, "(after %s)", by->by);
 		if (c->scope == CS_AGENTS) {
 			for (size_t i = 0; i < nm->nnodes; i++) {
 				pl->host = nm->nodes[i].host;
@@ -814,11 +817,11 @@ static void plan_couplings(planner *pl, const model *nm)
 			}
 			continue;
 		}
-		for (size_t i = 0; i < pl->ncoupled_hosts[k]; i++) {
-			const char *file = strmap_get(&pl->kubelet_hosts, pl->coupled_hosts[k][i]);
+		for (size_t i = 0; i < by->nhosts; i++) {
+			const char *file = strmap_get(&pl->kubelet_hosts, by->hosts[i]);
 			if (!file)
 				continue;
-			pl->host = pl->coupled_hosts[k][i];
+			pl->host = by->hosts[i];
 			record(pl, file, key, c->cls, NULL, NULL);
 		}
 	}
@@ -886,6 +889,7 @@ int plan_run(const plan_opts *o, const char *version)
 			return PLAN_IO;
 		}
 	}
+	pl.coupled = arena_alloc(pl.ar, (disruption_coupling_count + 1) * sizeof(*pl.coupled));
 	strmap_init(&pl.kubelet_hosts, pl.ar);
 	strmap_init(&pl.wave_index, pl.ar);
 	rc = plan_nodes(&pl, &nc.m, om, &tree);
@@ -898,16 +902,8 @@ int plan_run(const plan_opts *o, const char *version)
 			qsort(pl.groups, pl.ngroups, sizeof(change_group *), group_cmp);
 		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
 		/* the nodes whose changes stop engines or the node, in waves */
-		wave_node *stops = arena_alloc(pl.ar, (pl.nwnodes + 1) * sizeof(*stops));
-		size_t nstops = 0;
-		for (size_t i = 0; i < pl.nwnodes; i++)
-			for (int c = 0; c < DC__COUNT; c++)
-				if (((pl.wnodes[i].classes >> c) & 1) && plan_class_stops(c)) {
-					stops[nstops++] = pl.wnodes[i];
-					break;
-				}
 		plan_waves waves;
-		plan_waves_make(pl.ar, &nc.m, stops, nstops, o->max_wave, o->unsafe_wave, &waves);
+		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, &waves);
 		if (o->format == PLAN_JSON) {
 			print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {

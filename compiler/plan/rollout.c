@@ -6,15 +6,6 @@
 #include "compiler/base/value.h"
 #include "compiler/tree/disruption.h"
 
-static const char *classes_of(arena *a, unsigned classes, const char *sep)
-{
-	const char *s = "";
-	for (int c = DC__COUNT - 1; c >= 0; c--)
-		if ((classes >> c) & 1)
-			s = arena_printf(a, "%s%s%s", s, *s ? sep : "", disruption_classes[c].id);
-	return s;
-}
-
 static const char *reason(arena *a, const plan_waves *w, const plan_wave *v)
 {
 	if (v->clients)
@@ -43,9 +34,9 @@ void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown)
 		const plan_wave *v = &w->v[i];
 		const char *h = hostlist_compress(a, v->hosts, v->nhosts);
 		if (markdown)
-			fprintf(out, "| %zu | `%s` | %s | %s |\n", i + 1, h, classes_of(a, v->classes, ", "), reason(a, w, v));
+			fprintf(out, "| %zu | `%s` | %s | %s |\n", i + 1, h, plan_class_words(a, v->classes, ", "), reason(a, w, v));
 		else
-			fprintf(out, "  %zu. %s  (%s)  %s\n", i + 1, h, classes_of(a, v->classes, ", "), reason(a, w, v));
+			fprintf(out, "  %zu. %s  (%s)  %s\n", i + 1, h, plan_class_words(a, v->classes, ", "), reason(a, w, v));
 	}
 }
 
@@ -125,7 +116,7 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 	for (size_t i = 0; i < w->n; i++) {
 		const plan_wave *v = &w->v[i];
 		fprintf(out, "\n# wave %zu of %zu: %s (%s)\n", i + 1, w->n, hostlist_compress(a, v->hosts, v->nhosts),
-			classes_of(a, v->classes, ", "));
+			plan_class_words(a, v->classes, ", "));
 		lines(out, plan_wave_steps(a, w, i));
 	}
 	fprintf(out, "\n");

@@ -5,15 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/place/node_plan.h"
 #include "compiler/tree/disruption.h"
 
-bool plan_class_stops(int cls)
-{
-	return cls == DC_ENGINE_RESTART || cls == DC_REBOOT || cls == DC_BIOS_REBOOT || cls == DC_SCM_LOST ||
-	       cls == DC_REFORMAT || cls == DC_SYSTEM_RESTART;
-}
+/* The classes that stop engines or the node: the ones waves order. */
+static const unsigned stopping = 1u << DC_ENGINE_RESTART | 1u << DC_REBOOT | 1u << DC_BIOS_REBOOT | 1u << DC_SCM_LOST |
+				 1u << DC_REFORMAT | 1u << DC_SYSTEM_RESTART;
 
 static bool is_server(const model *m, const char *host)
 {
@@ -74,11 +73,10 @@ static int safe_size(arena *a, const model *m, const char **why)
 
 static plan_wave *new_wave(arena *a, plan_waves *w, size_t cap_hosts)
 {
-	w->v = arena_grow(a, w->v, w->n * sizeof(*w->v), (w->n + 1) * sizeof(*w->v));
-	plan_wave *v = &w->v[w->n++];
-	memset(v, 0, sizeof(*v));
-	v->hosts = arena_alloc(a, (cap_hosts + 1) * sizeof(*v->hosts));
-	return v;
+	plan_wave v = {0};
+	v.hosts = arena_alloc(a, (cap_hosts + 1) * sizeof(*v.hosts));
+	ARENA_PUSH(a, w->v, w->n, w->cap, v);
+	return &w->v[w->n - 1];
 }
 
 static void add(plan_wave *v, const wave_node *n)
@@ -115,8 +113,13 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 	/* client-only nodes first, in one wave: they hold no data */
 	plan_wave *clients = NULL;
 	bool system = false;
+	strmap changed; /* host -> its node, for the system-restart wave */
+	strmap_init(&changed, a);
 	for (size_t i = 0; i < n; i++) {
+		if (!(nodes[i].classes & stopping))
+			continue;
 		system |= (nodes[i].classes >> DC_SYSTEM_RESTART) & 1;
+		strmap_put(&changed, nodes[i].host, (void *)&nodes[i]);
 		if (is_server(nm, nodes[i].host))
 			continue;
 		if (!clients) {
@@ -133,9 +136,8 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			if (!is_server(nm, nm->nodes[i].host))
 				continue;
 			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART};
-			for (size_t j = 0; j < n; j++)
-				if (strcmp(nodes[j].host, wn.host) == 0)
-					wn.classes |= nodes[j].classes;
+			const wave_node *c = strmap_get(&changed, wn.host);
+			wn.classes |= c ? c->classes : 0;
 			add(v, &wn);
 			v->access_points |= is_ap(nm, wn.host);
 		}
@@ -146,10 +148,11 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		plan_wave *v = NULL;
 		int limit = aps ? (w->size < w->ap_size ? w->size : w->ap_size) : w->size;
 		for (size_t i = 0; i < n; i++) {
-			if (!is_server(nm, nodes[i].host) || is_ap(nm, nodes[i].host) != (aps == 1))
+			if (!(nodes[i].classes & stopping) || !is_server(nm, nodes[i].host) ||
+			    is_ap(nm, nodes[i].host) != (aps == 1))
 				continue;
 			if (!v || (int)v->nhosts == limit) {
-				v = new_wave(a, w, (size_t)limit);
+				v = new_wave(a, w, (size_t)limit < n ? (size_t)limit : n);
 				v->access_points = aps;
 			}
 			add(v, &nodes[i]);
@@ -162,13 +165,12 @@ static const char *hostlist(arena *a, const plan_wave *v)
 	return hostlist_compress(a, v->hosts, v->nhosts);
 }
 
-/* The classes of a wave as words: "engine-restart reboot". */
-static const char *class_words(arena *a, unsigned classes)
+const char *plan_class_words(arena *a, unsigned classes, const char *sep)
 {
 	const char *s = "";
-	for (int c = 0; c < DC__COUNT; c++)
+	for (int c = DC__COUNT - 1; c >= 0; c--)
 		if ((classes >> c) & 1)
-			s = arena_printf(a, "%s%s%s", s, *s ? " " : "", disruption_classes[c].id);
+			s = arena_printf(a, "%s%s%s", s, *s ? sep : "", disruption_classes[c].id);
 	return s;
 }
 
@@ -192,7 +194,7 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 	const plan_wave *v = &w->v[i];
 	const char **s = NULL;
 	size_t n = 0;
-	const char *h = hostlist(a, v), *cls = class_words(a, v->classes);
+	const char *h = hostlist(a, v), *cls = plan_class_words(a, v->classes, " ");
 	if (v->clients) {
 		push(a, &s, &n, arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls));
 		return s;

@@ -33,7 +33,7 @@ typedef struct plan_wave {
 
 typedef struct plan_waves {
 	plan_wave *v;
-	size_t n;
+	size_t n, cap;
 	int size;           /* nodes per wave of servers */
 	int safe;           /* what the limits allow (size differs with --max-wave / --unsafe-wave) */
 	int ap_size;        /* access points per wave */
@@ -46,7 +46,8 @@ typedef struct plan_waves {
 	size_t npools;
 } plan_waves;
 
-/* Waves for the nodes (in host order) of the new model nm. max_wave > 0
+/* Waves for the nodes (in host order) of the new model nm whose classes
+ * stop engines or the node (the others are passed over). max_wave > 0
  * lowers the size; unsafe_wave > 0 sets it even above the limits. */
 void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
 		     plan_waves *out);
@@ -55,7 +56,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i);
 const char **plan_waves_before(arena *a, const plan_waves *w);
 const char **plan_waves_after(arena *a, const plan_waves *w);
-/* Whether a class stops engines or the node (the classes waves order). */
-bool plan_class_stops(int cls);
+/* The class ids of a set (bit c: class c), most disruptive first. */
+const char *plan_class_words(arena *a, unsigned classes, const char *sep);
 
 #endif

@@ -55,32 +55,28 @@ static void fuzz_format(const char *text, size_t size)
 {
 	if (memchr(text, 0, size))
 		return; /* sources are NUL-free text (src_load refuses a NUL) */
-	arena a;
-	arena_init(&a);
-	src_set src;
-	src_set_init(&src, &a);
-	diag_ctx dc;
-	diag_init(&dc, &a, &src);
+	compilation c;
+	compile_init(&c);
 	buf once, twice;
 	buf_init(&once);
 	buf_init(&twice);
-	uint32_t f = src_add(&src, FUZZ_NAME, text, size);
-	bool ok = format_file(&a, &dc, f, &once);
-	for (size_t i = 0; i < dc.n; i++)
-		if (dc.items[i]->rule->rule == R_INTERNAL_CONSISTENCY) {
+	uint32_t f = src_add(&c.src, FUZZ_NAME, text, size);
+	bool ok = format_file(&c.ar, &c.dc, f, &once);
+	for (size_t i = 0; i < c.dc.n; i++)
+		if (c.dc.items[i]->rule->rule == R_INTERNAL_CONSISTENCY) {
 			fprintf(stderr, "dslc fmt changed what the input means\n");
 			abort();
 		}
 	if (ok) {
-		uint32_t g = src_add(&src, FUZZ_NAME, arena_strndup(&a, once.data ? once.data : "", once.len), once.len);
-		if (!format_file(&a, &dc, g, &twice) || twice.len != once.len || (once.len && memcmp(twice.data, once.data, once.len) != 0)) {
+		uint32_t g = src_add(&c.src, FUZZ_NAME, arena_strndup(&c.ar, once.data ? once.data : "", once.len), once.len);
+		if (!format_file(&c.ar, &c.dc, g, &twice) || twice.len != once.len || (once.len && memcmp(twice.data, once.data, once.len) != 0)) {
 			fprintf(stderr, "dslc fmt is not idempotent on this input\n");
 			abort();
 		}
 	}
 	buf_free(&once);
 	buf_free(&twice);
-	arena_free(&a);
+	compile_free(&c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -24,9 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		loaded = 1;
 	}
 	compilation c;
-	arena_init(&c.ar);
-	src_set_init(&c.src, &c.ar);
-	diag_init(&c.dc, &c.ar, &c.src);
+	compile_init(&c);
 	char *text = arena_alloc(&c.ar, size + 1);
 	memcpy(text, data, size);
 	/* the first byte picks the release and whether the topology is used */
