@@ -52,7 +52,7 @@ static const char usage[] =
 	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
 	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
 	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json|script] [--max-values N]\n"
-	"       [--max-wave N] [--unsafe-wave N]\n"
+	"       [--max-wave N] [--unsafe-wave N] [--rebuild-timeout DURATION]\n"
 	"                                what the change does to each node, grouped, with its disruption\n"
 	"                                (exit 0 none, 3 changes, 4 data loss or not applicable)\n"
 	"  disruptions                   the disruption table (markdown)\n"
@@ -81,6 +81,7 @@ typedef struct cli {
 	const char *against, *against_source; /* plan */
 	unsigned max_values;     /* plan --max-values */
 	int max_wave, unsafe_wave; /* plan --max-wave / --unsafe-wave */
+	long long rebuild_timeout; /* plan --rebuild-timeout, seconds */
 	const char **files;      /* lint: every file given (file is the first) */
 	size_t nfiles;
 } cli;
@@ -160,6 +161,14 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (!number_arg(argv[i], 1, 1000000, &v))
 				return usage_error("--max-wave and --unsafe-wave take a number of nodes (1 or more), not '%s'", argv[i]);
 			*(strcmp(a, "--max-wave") == 0 ? &c->max_wave : &c->unsafe_wave) = (int)v;
+		} else if (strcmp(a, "--rebuild-timeout") == 0) {
+			uint64_t ms;
+			const char *why;
+			if (++i == argc)
+				return usage_error("%s needs a duration (90min, 6h)", a);
+			if (!val_duration(argv[i], &ms, &why) || ms < 1000 || ms > 30ull * 86400 * 1000)
+				return usage_error("--rebuild-timeout takes a duration from 1s to 720h (90min, 6h), not '%s'", argv[i]);
+			c->rebuild_timeout = (long long)(ms / 1000);
 		} else if (strcmp(a, "--max-values") == 0) {
 			long long v;
 			if (++i == argc)
@@ -491,7 +500,8 @@ static int cmd_plan(const cli *c)
 		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
 		return EXIT_USAGE;
 	}
-	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values, c->max_wave, c->unsafe_wave};
+	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values, c->max_wave, c->unsafe_wave,
+		       c->rebuild_timeout};
 	if (c->format && strcmp(c->format, "markdown") == 0)
 		o.format = PLAN_MARKDOWN;
 	else if (c->format && strcmp(c->format, "json") == 0)

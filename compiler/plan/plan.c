@@ -903,7 +903,7 @@ int plan_run(const plan_opts *o, const char *version)
 		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
 		/* the nodes whose changes stop engines or the node, in waves */
 		plan_waves waves;
-		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, &waves);
+		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
 		if (o->format == PLAN_JSON) {
 			print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {

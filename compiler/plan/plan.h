@@ -22,6 +22,7 @@ typedef struct plan_opts {
 	unsigned max_values; /* distinct old -> new values printed per group (0: all) */
 	int max_wave;        /* --max-wave: fewer nodes per wave than the limits allow (0: the limits) */
 	int unsafe_wave;     /* --unsafe-wave: this many, even above the limits (0: none) */
+	long long rebuild_timeout; /* --rebuild-timeout in seconds: the script's wait for a rebuild (0: sized from the pools) */
 } plan_opts;
 
 /* Exit status: 0 no change, 3 changes, 4 changes with a class that is an

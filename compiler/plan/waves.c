@@ -39,24 +39,56 @@ static int engines_per_node(const model *m)
 	return most;
 }
 
-/* The size the data and the pool services allow, and why. */
-static int safe_size(arena *a, const model *m, const char **why)
+/* A container's fault domains that may be down at once with one failure
+ * of margin left. */
+static int allowed_down(int rd_fac)
 {
-	int size = INT_MAX, epn = engines_per_node(m);
+	return rd_fac > 1 ? rd_fac - 1 : 0;
+}
+
+/* The size the data and the pool services allow, and why. A container
+ * whose fault domains allow no whole node down (rd_fac 0, or rd_lvl rank
+ * with fewer tolerated ranks than a node has engines) gets single-node
+ * waves that drain first: an unclean container is inaccessible
+ * (docs/user/container.md), drained ranks hold none of its data. */
+static int safe_size(arena *a, const model *m, int epn, const char **why, const char **drain_why)
+{
+	int size = INT_MAX;
 	*why = "no container or pool limits it";
+	*drain_why = NULL;
 	for (size_t i = 0; i < m->ncontainers; i++) {
 		const container_plan *c = m->containers[i]->plan;
 		if (!c)
 			continue;
 		bool rank = c->rd_lvl && strcmp(c->rd_lvl, "rank") == 0;
-		int domains = c->rd_fac > 1 ? c->rd_fac - 1 : 1; /* keep one failure of margin */
-		int nodes = rank ? (domains / epn > 0 ? domains / epn : 1) : domains;
-		if (nodes < size) {
+		int down = allowed_down(c->rd_fac), per = rank ? epn : 1, nodes = down / per;
+		const char *cw;
+		if (nodes < 1 && c->rd_fac >= per) {
+			nodes = 1; /* a whole node is tolerated, with no margin left */
+			cw = arena_printf(a, "container %s has rd_fac %d at rd_lvl %s%s: at most 1 node down at a time, with no "
+					     "failure of margin", c->label, c->rd_fac, rank ? "rank" : "node",
+					  rank ? arena_printf(a, " (%d engines per node)", epn) : "");
+		} else if (nodes < 1) {
+			nodes = 1;
+			cw = c->rd_fac == 0 ? arena_printf(a, "container %s has rd_fac 0: any stopped engine makes its data "
+							      "unavailable, so each node's ranks are drained before they stop",
+							   c->label)
+					    : arena_printf(a, "container %s has rd_fac %d at rd_lvl rank: a node stops %d ranks (%d "
+							      "engines per node), more than the %d it tolerates, so each node's "
+							      "ranks are drained before they stop",
+							   c->label, c->rd_fac, epn, epn, c->rd_fac);
+			if (!*drain_why)
+				*drain_why = cw;
+		} else {
+			cw = arena_printf(a, "container %s has rd_fac %d at rd_lvl %s%s: at most %d %s (%d %s, one failure of "
+					     "margin) down at a time", c->label, c->rd_fac, rank ? "rank" : "node",
+					  rank ? arena_printf(a, " (%d engines per node)", epn) : "", nodes,
+					  nodes == 1 ? "node" : "nodes", nodes * per,
+					  rank ? "ranks" : nodes == 1 ? "fault domain" : "fault domains");
+		}
+		if (nodes < size || (nodes == size && cw == *drain_why)) {
 			size = nodes;
-			*why = arena_printf(a, "container %s has rd_fac %d at rd_lvl %s%s: at most %d %s down at a time", c->label,
-					    c->rd_fac, rank ? "rank" : "node",
-					    rank ? arena_printf(a, " (%d engines per node)", epn) : "", domains,
-					    rank ? "ranks" : domains == 1 ? "node" : "nodes");
+			*why = cw;
 		}
 	}
 	for (size_t i = 0; i < m->npools; i++) {
@@ -71,6 +103,37 @@ static int safe_size(arena *a, const model *m, const char **why)
 	return size == INT_MAX ? 1 << 20 : size;
 }
 
+/* The longest a pool's rebuild after one wave may take before the script
+ * gives up: an hour, plus the wave's share of the largest pool at 1 GiB/s
+ * (a cautious rebuild rate; a percentage size counts as unknown). */
+static long long rebuild_timeout(arena *a, const model *m, int size, const char **why)
+{
+	uint64_t most = 0;
+	const char *label = NULL, *text = NULL;
+	size_t servers = 0;
+	for (size_t i = 0; i < m->nnodes; i++)
+		servers += is_server(m, m->nodes[i].host);
+	for (size_t i = 0; i < m->npools; i++) {
+		const pool_plan *p = m->pools[i]->plan;
+		uint64_t b;
+		const char *err;
+		if (p && p->size && val_size(p->size, &b, &err) && b > most) {
+			most = b;
+			label = p->label;
+			text = p->size;
+		}
+	}
+	if (!most || !servers) {
+		*why = "1 hour: no pool gives its size in bytes";
+		return 3600;
+	}
+	uint64_t share = most / servers * (uint64_t)(size < (int)servers ? size : (int)servers);
+	long long t = 3600 + (long long)(share >> 30);
+	*why = arena_printf(a, "1 hour plus %llu s: a wave's share of pool %s (%s over %zu servers) at 1 GiB/s",
+			    (unsigned long long)(share >> 30), label, text, servers);
+	return t;
+}
+
 static plan_wave *new_wave(arena *a, plan_waves *w, size_t cap_hosts)
 {
 	plan_wave v = {0};
@@ -79,14 +142,28 @@ static plan_wave *new_wave(arena *a, plan_waves *w, size_t cap_hosts)
 	return &w->v[w->n - 1];
 }
 
+/* Whether a node's classes lose its engines' storage: they come back
+ * unformatted and rejoin with `dmg storage format --replace`. */
+static bool loses_storage(unsigned classes)
+{
+	return classes & ((1u << DC_REFORMAT) | (1u << DC_SCM_LOST));
+}
+
 static void add(plan_wave *v, const wave_node *n)
 {
 	v->hosts[v->nhosts++] = n->host;
 	v->classes |= n->classes;
+	v->format |= loses_storage(n->classes);
+	v->drain |= v->format;
+}
+
+bool plan_waves_system_self_heal(const plan_waves *w)
+{
+	return strcmp(w->release, "2.6") != 0 && strncmp(w->release, "2.6.", 4) != 0;
 }
 
 void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
-		     plan_waves *w)
+		     long long timeout, plan_waves *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->release = nm->release ? nm->release->name : "2.6";
@@ -94,7 +171,8 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 	w->pools = arena_alloc(a, (nm->npools + 1) * sizeof(*w->pools));
 	for (size_t i = 0; i < nm->npools; i++)
 		w->pools[i] = nm->pools[i]->plan ? nm->pools[i]->plan->label : nm->pools[i]->name;
-	w->safe = safe_size(a, nm, &w->why);
+	w->epn = engines_per_node(nm);
+	w->safe = safe_size(a, nm, w->epn, &w->why, &w->drain_why);
 	w->size = w->safe;
 	if (max_wave > 0 && max_wave < w->size) {
 		w->size = max_wave;
@@ -106,6 +184,12 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			w->risk = arena_printf(a, "--unsafe-wave %d stops more than the limits allow (%d: %s): data of the "
 					       "weakest container or a pool service may be unavailable, and lost if another "
 					       "node fails during the wave", unsafe_wave, w->safe, w->why);
+	}
+	if (timeout > 0) {
+		w->rebuild_timeout = timeout;
+		w->rebuild_timeout_why = "--rebuild-timeout";
+	} else {
+		w->rebuild_timeout = rebuild_timeout(a, nm, w->size, &w->rebuild_timeout_why);
 	}
 	int naps = (int)nm->cluster.naps;
 	w->naps = naps;
@@ -127,6 +211,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			clients->clients = true;
 		}
 		add(clients, &nodes[i]);
+		clients->format = clients->drain = false; /* no engine: nothing to drain or format */
 	}
 	if (system) {
 		/* every server of the system in one wave, changed or not */
@@ -156,6 +241,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 				v->access_points = aps;
 			}
 			add(v, &nodes[i]);
+			v->drain |= w->drain_why != NULL;
 		}
 	}
 }
@@ -181,71 +267,84 @@ static void push(arena *a, const char ***v, size_t *n, const char *s)
 	(*v)[*n] = NULL;
 }
 
-static const char *pool_words(arena *a, const plan_waves *w)
-{
-	const char *s = "";
-	for (size_t i = 0; i < w->npools; i++)
-		s = arena_printf(a, "%s %s", s, w->pools[i]);
-	return s;
-}
-
+/* The steps of a wave of servers (docs/admin/self_healing.md, planned
+ * maintenance; src/control/cmd/dmg/system.go, storage.go):
+ *   dslc_note_ranks     the ranks the hosts have now: the Joined gate wants
+ *                       the same ones back
+ *   drain + rebuild     when the stop would make data unavailable or the
+ *                       engines lose their storage (dmg system drain: every
+ *                       pool the ranks serve)
+ *   stop, apply         and for a wave that loses storage: exclude before
+ *                       the apply (AdminExcluded: nothing starts them on the
+ *                       old files), clear-exclude after it (joinReplace
+ *                       refuses an AdminExcluded rank: system/membership.go
+ *                       joinReplace), then `dmg storage format --replace`
+ *                       once per host (it takes one host, refuses --force;
+ *                       DAOS marks it experimental) so that the engines
+ *                       reclaim their ranks; format starts them
+ *   start               otherwise
+ *   dslc_wait_joined    the same ranks Joined
+ *   reintegrate, rebuild gate */
 const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 {
 	const plan_wave *v = &w->v[i];
 	const char **s = NULL;
 	size_t n = 0;
 	const char *h = hostlist(a, v), *cls = plan_class_words(a, v->classes, " ");
+	const char *apply = arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls);
 	if (v->clients) {
-		push(a, &s, &n, arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls));
+		push(a, &s, &n, apply);
 		return s;
 	}
-	const char *sel = w->system ? "" : arena_printf(a, " --rank-hosts='%s'", h);
-	/* a wave that loses the ranks' data moves it away first (dmg system
-	 * drain: every pool the ranks serve, src/control/cmd/dmg/system.go) */
-	if (!w->system && (v->classes & ((1u << DC_REFORMAT) | (1u << DC_SCM_LOST)))) {
+	if (w->system) {
+		push(a, &s, &n, "dmg system stop");
+		push(a, &s, &n, apply);
+		push(a, &s, &n, "dmg system start");
+		push(a, &s, &n, "dslc_wait_joined ''");
+		push(a, &s, &n, "dslc_wait_rebuild");
+		return s;
+	}
+	const char *sel = arena_printf(a, " --rank-hosts='%s'", h);
+	push(a, &s, &n, arena_printf(a, "dslc_note_ranks '%s'", h));
+	if (v->drain) {
 		push(a, &s, &n, arena_printf(a, "dmg system drain%s", sel));
-		if (w->npools)
-			push(a, &s, &n, arena_printf(a, "dslc_wait_rebuild%s", pool_words(a, w)));
+		push(a, &s, &n, "dslc_wait_rebuild");
 	}
 	push(a, &s, &n, arena_printf(a, "dmg system stop%s", sel));
-	push(a, &s, &n, arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls));
-	push(a, &s, &n, arena_printf(a, "dmg system start%s", sel));
-	push(a, &s, &n, arena_printf(a, "dslc_wait_joined%s", w->system ? "" : arena_printf(a, " '%s'", h)));
-	if (!w->system) /* stopped ranks' targets stay DOWN in the pools while rebuild is off */
-		push(a, &s, &n, arena_printf(a, "dmg system reintegrate%s", sel));
-	if (w->npools)
-		push(a, &s, &n, arena_printf(a, "dslc_wait_rebuild%s", pool_words(a, w)));
+	if (v->format)
+		push(a, &s, &n, arena_printf(a, "dmg system exclude%s", sel));
+	push(a, &s, &n, apply);
+	if (v->format) {
+		push(a, &s, &n, arena_printf(a, "dmg system clear-exclude%s", sel));
+		for (size_t k = 0; k < v->nhosts; k++)
+			push(a, &s, &n, arena_printf(a, "dmg storage format --replace --host-list='%s'", v->hosts[k]));
+	} else {
+		push(a, &s, &n, arena_printf(a, "dmg system start%s", sel));
+	}
+	push(a, &s, &n, arena_printf(a, "dslc_wait_joined '%s'", h));
+	push(a, &s, &n, arena_printf(a, "dmg system reintegrate%s", sel));
+	push(a, &s, &n, "dslc_wait_rebuild");
 	return s;
 }
 
-/* self_heal for planned maintenance (docs/admin/self_healing.md, release/2.8:
- * the system property; 2.6 has only the pool property) */
+/* The whole rollout's first and last steps: the pools the system has (the
+ * description may not name them all), self_heal off and back on (the
+ * script's functions: rollout.c). */
 const char **plan_waves_before(arena *a, const plan_waves *w)
 {
+	(void)w;
 	const char **s = NULL;
 	size_t n = 0;
-	if (strcmp(w->release, "2.6") != 0 && strncmp(w->release, "2.6.", 4) != 0)
-		push(a, &s, &n, "dmg system set-prop 'self_heal:exclude;pool_exclude'");
-	else
-		for (size_t i = 0; i < w->npools; i++)
-			push(a, &s, &n, arena_printf(a, "dmg pool set-prop '%s' 'self_heal:exclude'", w->pools[i]));
-	if (!s)
-		push(a, &s, &n, NULL);
+	push(a, &s, &n, "dslc_list_pools");
+	push(a, &s, &n, "dslc_self_heal_off");
 	return s;
 }
 
 const char **plan_waves_after(arena *a, const plan_waves *w)
 {
+	(void)w;
 	const char **s = NULL;
 	size_t n = 0;
-	if (strcmp(w->release, "2.6") != 0 && strncmp(w->release, "2.6.", 4) != 0) {
-		push(a, &s, &n, "dmg system set-prop 'self_heal:exclude;pool_exclude;pool_rebuild'");
-		push(a, &s, &n, "dmg system self-heal eval");
-	} else {
-		for (size_t i = 0; i < w->npools; i++)
-			push(a, &s, &n, arena_printf(a, "dmg pool set-prop '%s' 'self_heal:exclude;rebuild'", w->pools[i]));
-	}
-	if (!s)
-		push(a, &s, &n, NULL);
+	push(a, &s, &n, "dslc_self_heal_restore");
 	return s;
 }

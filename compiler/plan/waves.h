@@ -29,6 +29,8 @@ typedef struct plan_wave {
 	unsigned classes;
 	bool clients;       /* client-only nodes */
 	bool access_points; /* holds access points */
+	bool drain;         /* its ranks are drained (and the rebuild waited for) before they stop */
+	bool format;        /* its engines come back unformatted (reformat, scm-lost): format --replace */
 } plan_wave;
 
 typedef struct plan_waves {
@@ -41,8 +43,12 @@ typedef struct plan_waves {
 	const char *why;    /* the limit that decided the size, in words */
 	const char *risk;   /* --unsafe-wave above the limit: what it risks; else NULL */
 	bool system;        /* one wave: a system-restart */
+	const char *drain_why; /* why every wave of servers drains first (NULL: only waves that lose data) */
+	int epn;               /* engines (ranks) per server node, the most of any node */
+	long long rebuild_timeout; /* seconds the script waits for one pool's rebuild (the default, sized from the pools) */
+	const char *rebuild_timeout_why;
 	const char *release;
-	const char **pools; /* labels, for the self_heal and rebuild steps */
+	const char **pools; /* the description's pool labels: the script gates every pool the system has */
 	size_t npools;
 } plan_waves;
 
@@ -50,9 +56,13 @@ typedef struct plan_waves {
  * stop engines or the node (the others are passed over). max_wave > 0
  * lowers the size; unsafe_wave > 0 sets it even above the limits. */
 void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
-		     plan_waves *out);
+		     long long rebuild_timeout, plan_waves *out);
+/* Whether the release has the system self_heal property (2.8 on). */
+bool plan_waves_system_self_heal(const plan_waves *w);
 /* The steps of wave i as shell commands (what --format script runs and JSON
- * lists), NULL-terminated; before and after are the whole rollout's. */
+ * lists: dmg commands, "$DSLC_APPLY" and the script's dslc_ gates, which
+ * rollout.c defines), NULL-terminated; before and after are the whole
+ * rollout's. */
 const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i);
 const char **plan_waves_before(arena *a, const plan_waves *w);
 const char **plan_waves_after(arena *a, const plan_waves *w);
