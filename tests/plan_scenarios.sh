@@ -67,8 +67,8 @@ scenario "scm_size grows, RAM SCM" ram 's/scm     ram 64GiB/scm     ram 96GiB/' 
 	"storage/faults.go FaultRamdiskBadSize: a mounted tmpfs of another size must be unmounted (emptied)"
 scenario "provider" md 's/provider             "ofi+verbs;ofi_rxm"/provider             "ofi+tcp;ofi_rxm"/' system-restart 3 "agent-refresh:provider" \
 	"docs/admin/common_tasks.md \"Change fabric provider\"; troubleshooting.md: ranks of another provider cannot join"
-scenario "transport insecure" md 's/^  log_mask \( *\)ERR/&\n  transport insecure/' system-restart 3 "" \
-	"security/config.go: secure and insecure peers cannot talk (agents change with the servers)"
+scenario "transport insecure" md 's/^  log_mask \( *\)ERR/&\n  transport insecure/' system-restart 3 "agent-restart:transport" \
+	"security/config.go: secure and insecure peers cannot talk; daos_agent/start.go: the agent reads its transport only at start, SIGUSR2 only refreshes caches, so every agent restarts"
 scenario "access points 3 -> 5" md 's/access_points        gpu\[001-003\]/access_points        gpu[001-005]/' system-restart 3 "agent-restart" \
 	"docs/admin/administration.md \"Adding or removing MS replicas\": stop all servers and agents, restart all"
 scenario "access points all replaced" md 's/access_points        gpu\[001-003\]/access_points        gpu[004-006]/' reformat 4 "" \
@@ -81,14 +81,16 @@ scenario "hugepages, kubelet memory manager" md 's/^  reserve os 4 cores per num
 	"../shared/facts/kubernetes.md: the memory manager's state holds the hugepage totals"
 scenario "fabric port" md 's/^  log_mask \( *\)ERR/&\n  fabric_port 32000/' engine-restart 3 "agent-refresh:fabric_iface_port" \
 	"docs/admin/troubleshooting.md \"daos_agent cache of engine URIs is stale\": SIGUSR2"
-scenario "storage address" md 's/10\.20\.0\.{10+i}/10.20.1.{10+i}/' network-reload 3 "agent-refresh:Address" \
-	"troubleshooting.md: engines with other IP addresses leave the agents' cache stale"
+scenario "storage address" md 's/10\.20\.0\.{10+i}/10.20.1.{10+i}/' engine-restart 3 "agent-refresh:Address engine-restart:Address" \
+	"system/membership.go: a rank's fabric URI is kept from its join, so its engines restart and rejoin; troubleshooting.md: the agents' cache is stale until SIGUSR2"
 scenario "server management address" md 's/mgmt    10\.10\.0\.{10+i}\/24/mgmt    10.10.1.{10+i}\/24/' reformat 4 "" \
 	"troubleshooting.md \"rank control address has changed\": not supported; revert, or erase and reformat"
 scenario "client management address" md 's/mgmt    10\.10\.0\.{100+i}\/24/mgmt    10.10.1.{100+i}\/24/' network-reload 3 "" \
 	"a client's control address is no rank's"
 scenario "node added" md 's/gpu\[001-014\]/gpu[001-015]/g' node-added 3 "agent-refresh:added" "agents cache the rank list (troubleshooting.md: SIGUSR2)"
 scenario "node removed" md 's/gpu\[001-014\]/gpu[001-013]/g' node-removed 4 "agent-refresh:removed" "docs/admin/pool_operations.md: drain before removing"
+scenario "client-only node removed" md 's/cn\[01-04\]/cn[01-03]/g' client-removed 3 "agent-refresh:removed" \
+	"a client-only node holds no rank and no shard: stop dfuse and daos_agent, remove its files; no data loss"
 scenario "pool svc_rf" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 1 }/' live 3 "" \
 	"src/pool/srv_pool.c pool_prop_write: dmg pool set-prop svc_rf online"
 scenario "pool ACL" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 2 acl "A::OWNER@:rw" }/' pool-acl 3 "" \
@@ -106,4 +108,13 @@ scenario "control log mask" md 's/^  log_mask \( *\)ERR/&\n  control_log_mask DE
 scenario "mem_ratio (2.8)" md28 's/mem_ratio 50%/mem_ratio 60%/' pool-immutable 4 "" "release/2.8 src/control/server/mgmt_pool.go: mem_ratio sizes the pool at create"
 scenario "mount on fewer nodes" md 's/^  on gpu\[001-014\]$/  on gpu[001-013]/' remount 3 "" "a removed dfuse mount: disable --now its service"
 
+# the same against a built tree (no old description): the tree's daos_server target tells a server
+sed 's/cn\[01-04\]/cn[01-03]/g' "$T/md/cluster.dsl" >"$T/md/client-gone.dsl"
+$DSLC plan "$T/md/client-gone.dsl" --against tests/golden/build/hgx-b200 >"$T/p.txt" 2>&1
+rc=$?
+check "client-only node removed, against the built tree: client-removed, exit 3 ($rc)" "[ $rc = 3 ] && grep -q '^client-removed  (1 node)' '$T/p.txt'"
+sed 's/gpu\[001-014\]/gpu[001-013]/g' "$T/md/cluster.dsl" >"$T/md/server-gone.dsl"
+$DSLC plan "$T/md/server-gone.dsl" --against tests/golden/build/hgx-b200 >"$T/p.txt" 2>&1
+rc=$?
+check "server removed, against the built tree: node-removed, exit 4 ($rc)" "[ $rc = 4 ] && grep -q '^node-removed' '$T/p.txt'"
 tests_end

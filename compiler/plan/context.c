@@ -87,6 +87,12 @@ disruption_class plan_context_class(const plan_node_context *c, const char *targ
 	 * DAOS cannot change: revert it, or erase and reformat the system */
 	if (strcmp(target, "networkd") == 0 && c->server && strstr(file, "bond") && strcmp(key, "[Network].Address") == 0)
 		return DC_REFORMAT;
+	/* a server's storage NIC address is its engines' fabric URI, which the
+	 * membership keeps from their join until they rejoin
+	 * (src/control/system/membership.go; troubleshooting.md): the engines
+	 * restart, by waves */
+	if (strcmp(target, "networkd") == 0 && c->server && strcmp(key, "[Network].Address") == 0 && cls < DC_ENGINE_RESTART)
+		return DC_ENGINE_RESTART;
 	return cls;
 }
 

@@ -740,6 +740,30 @@ static void finish_node(planner *pl, bool added, size_t recorded_before)
 		pl->unchanged++;
 }
 
+/* Whether a node only the old side has ran daos_server: a client-only node
+ * holds no rank and no shard, and leaves without data loss. An old tree read
+ * through its cache is asked for a daos_server target in the node's entries;
+ * what cannot be told counts as a server. */
+static bool removed_server(const model *om, old_tree *tree, const char *h, const plan_node_context *ctx)
+{
+	if (om)
+		return ctx->server;
+	if (tree->view) {
+		size_t len;
+		arena a;
+		arena_init(&a);
+		char *e = tree_view_entries(tree->view, unit_dir(&a, h), &a, &len);
+		bool server = !e || strstr(e, "\"daos_server\"");
+		arena_free(&a);
+		return server;
+	}
+	const file_list *l = strmap_get(&tree->hosts, h);
+	for (size_t i = 0; l && i < l->n; i++)
+		if (l->v[i].target && strcmp(l->v[i].target, "daos_server") == 0)
+			return true;
+	return !l;
+}
+
 static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
 {
 	strmap seen;
@@ -789,7 +813,7 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			continue;
 		pl->host = om ? h : arena_strdup(pl->ar, printable(pl->ar, h));
 		pl->ctx = plan_node_context_of(NULL, om, h);
-		record(pl, "(node)", "", DC_NODE_REMOVED, NULL, NULL);
+		record(pl, "(node)", "", removed_server(om, tree, h, &pl->ctx) ? DC_NODE_REMOVED : DC_CLIENT_REMOVED, NULL, NULL);
 		pl->removed++;
 	}
 	arena_free(&scratch);
@@ -908,12 +932,12 @@ int plan_run(const plan_opts *o, const char *version)
 			print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {
 			rollout_script(stdout, pl.ar, &waves, version);
-		} else if (o->format == PLAN_MARKDOWN) {
+		} else if (o->format == PLAN_MARKDOWN) { /* waves: five times --max-values (50 by default) */
 			print_markdown(&pl, stdout, top);
-			rollout_text(stdout, pl.ar, &waves, true);
+			rollout_text(stdout, pl.ar, &waves, true, o->max_values * 5);
 		} else {
 			print_text(&pl, stdout, top);
-			rollout_text(stdout, pl.ar, &waves, false);
+			rollout_text(stdout, pl.ar, &waves, false, o->max_values * 5);
 		}
 		if (waves.risk)
 			fprintf(stderr, "dslc: plan: %s\n", waves.risk);

@@ -32,7 +32,7 @@ static const char *reason(arena *a, const plan_waves *w, const plan_wave *v)
 	return r;
 }
 
-void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown)
+void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown, unsigned max_waves)
 {
 	if (!w->n)
 		return;
@@ -45,8 +45,18 @@ void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown)
 		fprintf(out, markdown ? "**Unsafe:** %s\n\n" : "  UNSAFE: %s\n", w->risk);
 	if (markdown)
 		fprintf(out, "| wave | nodes | classes | why this size |\n|---|---|---|---|\n");
+	/* a PR comment stays readable at 16,384 waves: the first ones, and
+	 * the last (the access points), as --max-values bounds the groups */
+	size_t shown = max_waves && w->n > max_waves + 1 ? max_waves : w->n;
 	for (size_t i = 0; i < w->n; i++) {
 		const plan_wave *v = &w->v[i];
+		if (i >= shown && i + 1 < w->n) {
+			if (i == shown)
+				fprintf(out, markdown ? "| ... | %zu more waves | | the JSON and the script list every wave; --max-values 0 lists them all here |\n"
+						      : "  ... %zu more waves (the JSON and the script list every wave; --max-values 0 lists them all here)\n",
+					w->n - shown - 1);
+			continue;
+		}
 		const char *h = hostlist_compress(a, v->hosts, v->nhosts);
 		if (markdown)
 			fprintf(out, "| %zu | `%s` | %s | %s |\n", i + 1, h, plan_class_words(a, v->classes, ", "), reason(a, w, v));
@@ -152,12 +162,12 @@ static const char functions[] =
 	"\twhile :; do\n"
 	"\t\tm=$(dslc_members \"$1\") || dslc_fail \"dmg system query ${1:+--rank-hosts=$1 }failed\"\n"
 	"\t\tjoined=$(printf '%s\\n' \"$m\" | awk '$2 == \"joined\" { print $1 }' | dslc_words)\n"
-	"\t\tothers=$(printf '%s\\n' \"$m\" | awk 'NF == 2 && $2 != \"joined\" { printf \" rank %s %s,\", $1, $2 }')\n"
+	"\t\tothers=$(printf '%s\\n' \"$m\" | awk 'NF == 2 && $2 != \"joined\" { printf \"%s rank %s %s\", s, $1, $2; s = \",\" }')\n"
 	"\t\tif [ -n \"$1\" ] && [ -n \"$dslc_ranks\" ]; then\n"
 	"\t\t\tfor r in $joined; do\n"
 	"\t\t\t\tcase \" $dslc_ranks \" in\n"
 	"\t\t\t\t*\" $r \"*) ;;\n"
-	"\t\t\t\t*) dslc_fail \"rank $r joined on $1, which had ranks $dslc_ranks:$others the engines did not reclaim their ranks (dmg storage format --replace)\" ;;\n"
+	"\t\t\t\t*) dslc_fail \"rank $r joined on $1, which had ranks $dslc_ranks (now:$others): the engines did not reclaim their ranks (dmg storage format --replace)\" ;;\n"
 	"\t\t\t\tesac\n"
 	"\t\t\tdone\n"
 	"\t\tfi\n"

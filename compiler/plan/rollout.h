@@ -8,7 +8,8 @@
 
 #include "waves.h"
 
-void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown);
+/* Text or markdown; at most max_waves waves and the last one listed (0: all). */
+void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown, unsigned max_waves);
 json_t *rollout_json(arena *a, const plan_waves *w);
 void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *version);
 
