@@ -114,6 +114,11 @@ for v in 2.6 2.8; do
 			"grep -q '^dmg pool set-prop scratch self_heal:exclude\$' '$T/log' && grep -q '^dmg pool set-prop scratch self_heal:exclude;rebuild\$' '$T/log'"
 	fi
 
+	# a pool without a label (created before labels were required) by its UUID
+	roll restart-$v.sh $v "" "tier0 uuid:old"
+	u=$(python3 -c 'import uuid; print(uuid.uuid5(uuid.NAMESPACE_DNS, "old"))')
+	check "$v a pool without a label: gated by its UUID" "grep -q '^dmg -j pool query $u\$' '$T/log' && grep -q 'covered too: $u' '$T/out'"
+
 	# a reformat wave: the same ranks come back through format --replace
 	roll reformat-$v.sh $v
 	rc=$?
@@ -124,7 +129,7 @@ for v in 2.6 2.8; do
 	roll reformat-$v.sh $v new-ranks
 	rc=$?
 	check "$v reformat whose engines join as new ranks: stops at once (exit $rc)" \
-		"[ $rc != 0 ] && grep -q 'rank 28 joined on gpu007, which had ranks 12 13 (now: rank 12 excluded, rank 13 excluded): the engines did not reclaim their ranks' '$T/out' && ! grep -q reintegrate '$T/log'"
+		"[ $rc != 0 ] && grep -q 'STOPPED in wave 1 of 1 (gpu007: reformat): rank 28 joined on gpu007, which had ranks 12 13 (now: rank 12 excluded, rank 13 excluded): the engines did not reclaim their ranks' '$T/out' && ! grep -q reintegrate '$T/log' && [ \"\$(grep -c '^dmg -j system query --rank-hosts=gpu007\$' '$T/log')\" = 2 ]"
 done
 
 # without DSLC_APPLY nothing runs
