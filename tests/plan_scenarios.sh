@@ -97,7 +97,8 @@ scenario "pool ACL" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 9
 	"docs/admin/pool_operations.md \"Overwriting ACL\""
 scenario "pool size" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 80% svc_rf 2 }/' pool-immutable 4 "" "daos-pools.sh creates only; dmg pool extend by hand"
 scenario "new pool" md '$a pool scratch { size 5% svc_rf 2 }' pool-create 3 "" "daos-pools.sh creates the missing pool"
-scenario "container relabel" md 's/^  checksum crc32 server$/&\n  label training2/' remount 3 "live:label" "docs/user/container.md: daos cont set-prop --properties label: online; the dfuse mounts name the label"
+scenario "container relabel" md 's/^  checksum crc32 server$/&\n  label training2/' live 3 "live:label live:ExecStart" \
+	"docs/user/container.md: daos cont set-prop --properties label: online; a running dfuse keeps its container open, so its unit (naming the new label) is installed, not restarted"
 scenario "container checksum" md 's/  checksum crc32 server/  checksum crc64 server/' container-immutable 4 "" "docs/user/container.md: cksum immutable"
 scenario "dfuse threads" md 's/^  multi_user true$/&\n  threads 16/' remount 3 "" "dfuse reads its options at start"
 scenario "crt_timeout" md 's/crt_timeout \( *\)600s/crt_timeout \1300s/' engine-restart 3 "" "daos_server reads crt_timeout at start (engine env CRT_TIMEOUT)"

@@ -102,3 +102,38 @@ int plan_coupling_of(const char *target, const char *file, const char *key)
 		return -1; /* the management network: agents cache no address of it */
 	return disruption_coupling_of(target, key);
 }
+
+void plan_relabel_note(arena *a, plan_relabels *r, const char *target, const char *key, const char *old, const char *new)
+{
+	if (strcmp(target, "pools_plan") != 0 || !old || !new || strncmp(key, "pools[", 6) != 0 ||
+	    !strstr(key, "].containers[") || !val_ends_with(key, "].label"))
+		return;
+	struct plan_relabel l = {old, new};
+	ARENA_PUSH(a, r->v, r->n, r->cap, l);
+}
+
+static bool word_edge(char c)
+{
+	return c == 0 || c == ' ' || c == '/' || c == '\t';
+}
+
+bool plan_relabel_only(const plan_relabels *r, const char *old, const char *new)
+{
+	if (!old || !new)
+		return false;
+	size_t lo = strlen(old), ln = strlen(new);
+	for (size_t i = 0; i < r->n; i++) {
+		const char *from = r->v[i].from, *to = r->v[i].to;
+		size_t f = strlen(from), t = strlen(to);
+		if (!f || f > lo || lo - f + t != ln)
+			continue;
+		for (const char *p = strstr(old, from); p; p = strstr(p + 1, from)) {
+			size_t at = (size_t)(p - old);
+			if ((at && !word_edge(p[-1])) || !word_edge(p[f]))
+				continue;
+			if (strncmp(new, old, at) == 0 && strncmp(new + at, to, t) == 0 && strcmp(new + at + t, p + f) == 0)
+				return true;
+		}
+	}
+	return false;
+}

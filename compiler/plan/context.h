@@ -25,6 +25,24 @@ plan_node_context plan_node_context_of(const model *nm, const model *om, const c
 disruption_class plan_context_class(const plan_node_context *c, const char *target, const char *file, const char *key,
 				    const char *old, const char *new, disruption_class cls);
 
+/* Containers relabeled by the change (pools.json's label, old -> new). A
+ * dfuse unit whose only difference is such a label is installed, not
+ * restarted: the running dfuse keeps its container open, and a remount
+ * before `daos cont set-prop label:` ran would find no container of that
+ * name (docs/user/container.md). */
+typedef struct plan_relabels {
+	struct plan_relabel {
+		const char *from, *to;
+	} *v;
+	size_t n, cap;
+} plan_relabels;
+
+/* Notes a relabel when (target, key) is a container's label in pools.json. */
+void plan_relabel_note(arena *a, plan_relabels *r, const char *target, const char *key, const char *old, const char *new);
+/* Whether new is old with one relabeled container's label replaced by its
+ * new one, as a whole word (a dfuse unit's ExecStart or Description). */
+bool plan_relabel_only(const plan_relabels *r, const char *old, const char *new);
+
 /* The coupling a change needs (disruption_couplings), or -1: the table's,
  * except that a management bond's address is no fabric address. */
 int plan_coupling_of(const char *target, const char *file, const char *key);

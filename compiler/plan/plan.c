@@ -62,6 +62,7 @@ typedef struct planner {
 	const char *file, *target; /* the file being compared */
 	arena *scratch;
 	plan_node_context ctx; /* the node being compared (context.h) */
+	plan_relabels relabels; /* containers relabeled (cluster files are compared first) */
 	/* per row of disruption_couplings: the first change that needed it,
 	 * and the hosts where one did */
 	struct coupled {
@@ -113,6 +114,12 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 	bool node = strcmp(file, "(node)") == 0;
 	if (!node && !pl->coupling)
 		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
+	if (!node && !pl->coupling) {
+		/* interned: the cluster's scratch arena is gone when the nodes are compared */
+		plan_relabel_note(pl->ar, &pl->relabels, pl->target, key, intern(pl, old), intern(pl, new));
+		if (strcmp(pl->target, "dfuse") == 0 && plan_relabel_only(&pl->relabels, old, new))
+			cls = DC_LIVE; /* installed, not restarted: context.h */
+	}
 	int cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "") : plan_coupling_of(pl->target, file, key);
 	if (cp >= 0) {
 		struct coupled *c = &pl->coupled[cp];
@@ -916,9 +923,10 @@ int plan_run(const plan_opts *o, const char *version)
 	pl.coupled = arena_alloc(pl.ar, (disruption_coupling_count + 1) * sizeof(*pl.coupled));
 	strmap_init(&pl.kubelet_hosts, pl.ar);
 	strmap_init(&pl.wave_index, pl.ar);
-	rc = plan_nodes(&pl, &nc.m, om, &tree);
+	/* the cluster first: its relabels decide the dfuse units' class */
+	rc = plan_cluster(&pl, &nc.m, om, &tree);
 	if (!rc)
-		rc = plan_cluster(&pl, &nc.m, om, &tree);
+		rc = plan_nodes(&pl, &nc.m, om, &tree);
 	if (!rc)
 		plan_couplings(&pl, &nc.m);
 	if (!rc) {
