@@ -71,6 +71,7 @@ suite tests/plan_tests.sh "$DSLC" $QUICK
 suite tests/plan_scenarios.sh "$DSLC"
 suite tests/plan_waves.sh "$DSLC"
 suite tests/rollout_gates.sh "$DSLC"
+suite tests/disruption_pinned.sh "$DSLC"
 
 if [ "$MODE" != valgrind ]; then
 	if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue 43 item 1: every row of the disruption table pinned. `dslc disruptions`
+# (the table the binary carries) is compared row by row with
+# tests/disruption_expected.tsv, a list kept apart from schemas/disruption.def
+# and written from each row's source: a class changed (nr_xs_helpers from
+# reformat to engine-restart), a row added or dropped, fails here.
+#   tests/disruption_pinned.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin disruption-pinned
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+$DSLC disruptions >"$T/table.md" 2>"$T/err"
+rc=$?
+check "dslc disruptions prints the table (exit $rc)" "[ $rc = 0 ] && [ -s '$T/table.md' ]"
+# the table's rows as target|key|class (COUPLE:class for couplings)
+awk -F' [|] ' '/^\| `/ && NF == 4 { gsub(/`/, ""); sub(/^\| /, "", $1); print $1 "|" $2 "|" $3 }
+	/^\| `/ && NF == 5 { gsub(/`/, ""); sub(/^\| /, "", $1); print $1 "|" $2 "|COUPLE:" $4 }' "$T/table.md" |
+	grep -v '^[a-z+-]*|yes|\|^[a-z+-]*|no|' | sort >"$T/got"
+grep -v '^#' tests/disruption_expected.tsv | awk -F'\t' 'NF >= 3 { print $1 "|" $2 "|" $3 }' | sort >"$T/want"
+n=$(wc -l <"$T/want")
+while IFS='|' read -r target key class; do
+	got=$(grep -F "$target|$key|" "$T/got" | grep -v "|COUPLE:" | cut -d'|' -f3)
+	[ "${class#COUPLE:}" != "$class" ] && got=$(grep -F "$target|$key|COUPLE:" "$T/got" | cut -d'|' -f3)
+	check "$target $key: $class" "[ '$got' = '$class' ]" || true
+done <"$T/want"
+extra=$(comm -23 "$T/got" "$T/want" | tr '\n' ' ')
+check "the table has no row the expected list lacks ($n rows)${extra:+: $extra}" "[ -z '$extra' ]"
+tests_end
