@@ -78,6 +78,22 @@ sed "s/tolerate 2 node failures/tolerate 1 engine failures/" "$EX/cluster.dsl" >
 $DSLC plan "$EX/t-new.dsl" --against-source "$EX/t-old.dsl" >"$T/w.txt" 2>/dev/null
 check "the text says why the waves drain, in ranks" "grep -q 'a node stops 2 ranks (2 engines per node), more than the 1 it tolerates, so each node.s ranks are drained before they stop' '$T/w.txt'"
 
+# the rebuild gate's time limit: sized from the pools by default, --rebuild-timeout sets it
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --format json --rebuild-timeout 90min >"$T/w.json" 2>/dev/null
+got=$(python3 -c 'import json; r = json.load(open("'"$T/w.json"'"))["rollout"]; print(r["rebuild_timeout_s"], r["rebuild_timeout_why"])')
+check "--rebuild-timeout 90min: 5400 s in the JSON ($got)" "[ '$got' = '5400 --rebuild-timeout' ]"
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --format script --rebuild-timeout 90min >"$T/r.sh" 2>/dev/null
+check "--rebuild-timeout 90min: the script's default" "grep -q '^DSLC_REBUILD_TIMEOUT=\${DSLC_REBUILD_TIMEOUT:-5400}\$' '$T/r.sh'"
+$DSLC plan "$EX/restart.dsl" --against-source "$EX/cluster.dsl" --rebuild-timeout 5x >/dev/null 2>"$T/w.err"
+rc=$?
+check "--rebuild-timeout 5x: a usage error (exit $rc)" "[ $rc = 2 ] && grep -q \"takes a duration from 1s to 720h (90min, 6h), not '5x'\" '$T/w.err'"
+sed 's/^pool tier0 { size 90% /pool tier0 { size 120TiB /' "$EX/restart.dsl" >"$EX/sized.dsl"
+sed 's/^pool tier0 { size 90% /pool tier0 { size 120TiB /' "$EX/cluster.dsl" >"$EX/sized-old.dsl"
+$DSLC plan "$EX/sized.dsl" --against-source "$EX/sized-old.dsl" --format json >"$T/w.json" 2>/dev/null
+got=$(python3 -c 'import json; r = json.load(open("'"$T/w.json"'"))["rollout"]; print(r["rebuild_timeout_s"])')
+# 120 TiB over 14 servers, one per wave: 8,777 GiB at 1 GiB/s, plus an hour
+check "a 120 TiB pool: an hour plus a wave's share at 1 GiB/s ($got s)" "[ '$got' = $((3600 + 120 * 1024 / 14)) ]"
+
 # a system-restart is one wave of every server; clients go first, alone
 sed 's/provider             "ofi+verbs;ofi_rxm"/provider             "ofi+tcp;ofi_rxm"/' "$EX/cluster.dsl" >"$EX/prov.dsl"
 check "a provider change: one wave of the 14 servers" "[ \"\$(waves '$EX/prov.dsl')\" = 'gpu[001-014]|system-restart' ]"
