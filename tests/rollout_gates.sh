@@ -132,6 +132,15 @@ for v in 2.6 2.8; do
 		"[ $rc != 0 ] && grep -q 'STOPPED in wave 1 of 1 (gpu007: reformat): rank 28 joined on gpu007, which had ranks 12 13 (now: rank 12 excluded, rank 13 excluded): the engines did not reclaim their ranks' '$T/out' && ! grep -q reintegrate '$T/log' && [ \"\$(grep -c '^dmg -j system query --rank-hosts=gpu007\$' '$T/log')\" = 2 ]"
 done
 
+# a time limit that is not a whole number of seconds would make a gate wait forever
+for bad in 0 00 10s -5; do
+	: >"$T/log"
+	PATH="$T/bin:$PATH" FAKE_LOG="$T/log" FAKE_DMG_STATE="$T/state" FAKE_DMG_HOSTS="$HOSTS" DSLC_APPLY="$T/bin/apply" \
+		DSLC_POLL=$bad sh "$T/restart-2.6.sh" >"$T/out" 2>&1
+	rc=$?
+	check "DSLC_POLL='$bad': refused before any dmg call (exit $rc)" "[ $rc = 2 ] && grep -q \"take whole seconds (1 or more), not '$bad'\" '$T/out' && [ ! -s '$T/log' ]"
+done
+
 # without DSLC_APPLY nothing runs
 : >"$T/log"
 PATH="$T/bin:$PATH" FAKE_LOG="$T/log" FAKE_DMG_STATE="$T/state" FAKE_DMG_HOSTS="$HOSTS" DSLC_APPLY= sh "$T/restart-2.6.sh" >"$T/out" 2>&1

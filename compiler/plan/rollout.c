@@ -315,7 +315,12 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		fprintf(out, "# UNSAFE: %s\n", w->risk);
 	fprintf(out, "set -euf\n: \"${DSLC_APPLY:?set DSLC_APPLY to the command that applies a wave}\"\n"
 		     "DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-600}\nDSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\n"
-		     "DSLC_POLL=${DSLC_POLL:-10}\n",
+		     "DSLC_POLL=${DSLC_POLL:-10}\n"
+		     "# a limit that is not a whole number would make a gate wait forever\n"
+		     "for v in \"$DSLC_JOIN_TIMEOUT\" \"$DSLC_REBUILD_TIMEOUT\" \"$DSLC_POLL\"; do\n"
+		     "\tcase $v in '' | *[!0-9]*) n=0 ;; *) n=$v ;; esac\n"
+		     "\t[ \"$n\" -ge 1 ] || { echo \"dslc: DSLC_JOIN_TIMEOUT, DSLC_REBUILD_TIMEOUT and DSLC_POLL take whole seconds (1 or more), not '$v'\" >&2; exit 2; }\n"
+		     "done\n",
 		w->rebuild_timeout);
 	fprintf(out, "dslc_described='");
 	for (size_t i = 0; i < w->npools; i++)
