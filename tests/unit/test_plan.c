@@ -8,6 +8,7 @@
 #include "compiler/plan/semdiff.h"
 #include "compiler/plan/context.h"
 #include "compiler/tree/disruption.h"
+#include "targets/targets.h"
 #include "unit.h"
 
 START_TEST(host_lists_compress_back)
@@ -109,6 +110,18 @@ START_TEST(context_escalates)
 }
 END_TEST
 
+/* A target of the node or cluster tables (targets/targets.h). */
+static bool target_known(const char *name)
+{
+	for (size_t i = 0; i < target_count; i++)
+		if (strcmp(target_table[i].name, name) == 0)
+			return true;
+	for (size_t i = 0; i < cluster_target_count; i++)
+		if (strcmp(cluster_target_table[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 START_TEST(disruption_longest_match)
 {
 	ck_assert_str_eq(disruption_classes[disruption_of("daos_server", "engines[1].log_mask")].id, "live");
@@ -131,9 +144,13 @@ START_TEST(disruption_longest_match)
 	ck_assert_int_lt(disruption_coupling_of("networkd", "[Network].DNS"), 0);
 	ck_assert_int_lt(plan_coupling_of("networkd", "etc/systemd/network/30-bond0.network", "[Network].Address"), 0);
 	ck_assert_int_ge(plan_coupling_of("networkd", "etc/systemd/network/10-ens1f0np0.network", "[Network].Address"), 0);
-	/* every rule names a target some table knows */
-	for (size_t i = 0; i < disruption_rule_count; i++)
+	/* every rule names a target some table knows, and has a source */
+	for (size_t i = 0; i < disruption_rule_count; i++) {
 		ck_assert_msg(disruption_rules[i].source[0], "%s %s has no source", disruption_rules[i].target, disruption_rules[i].key);
+		ck_assert_msg(target_known(disruption_rules[i].target), "disruption rule %s %s names no target of targets/",
+			      disruption_rules[i].target, disruption_rules[i].key);
+	}
+	ck_assert(!target_known("daos_serverx")); /* the check itself can fail */
 }
 END_TEST
 
