@@ -52,14 +52,14 @@ for f in dsl-memory-formula dsl-memory-formula-2.8; do
 	$DSLC lint $D/$f.dsl >"$T/m" 2>&1
 	v=$(sed -n 's/.*write `scm ram \([0-9]*GiB\)`.*/\1/p' "$T/m" | head -n 1)
 	sed "s/scm ram [0-9]*GiB/scm ram $v/" $D/$f.dsl >$D/.help-m.dsl
-	$DSLC lint $D/.help-m.dsl >"$T/m2" 2>&1
-	check "$f: the proposed scm ram $v lints clean" "[ -n '$v' ] && ! grep -q 'error\\[' '$T/m2' || { cat '$T/m2'; false; }"
+	$DSLC lint $D/.help-m.dsl >"$T/m2" 2>&1; rc2=$?
+	check "$f: the proposed scm ram $v lints clean" "[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/m2' || { cat '$T/m2'; false; }"
 done
 $DSLC lint $D/dsl-fabric-port-derived.dsl >"$T/p" 2>&1
 v=$(sed -n 's/.*write `fabric_port \([0-9]*\)`.*/\1/p' "$T/p" | head -n 1)
 sed "s/fabric_port 65000/fabric_port $v/" $D/dsl-fabric-port-derived.dsl >$D/.help-p.dsl
-$DSLC lint $D/.help-p.dsl >"$T/p2" 2>&1
-check "the proposed fabric_port $v lints clean" "[ -n '$v' ] && ! grep -q 'error\\[' '$T/p2' || { cat '$T/p2'; false; }"
+$DSLC lint $D/.help-p.dsl >"$T/p2" 2>&1; rc2=$?
+check "the proposed fabric_port $v lints clean" "[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/p2' || { cat '$T/p2'; false; }"
 
 # 4. ABT_THREAD_STACKSIZE: the size each reason needs, applied; DAOS's own
 # loader must accept it too when it is here
@@ -86,18 +86,18 @@ for f in numa-without-nic device-locality-unknown; do
 	while IFS=$'\t' read -r prof stmt; do
 		sed -i "/^profile $prof /a\\  $stmt" $D/.help-n.dsl
 	done <"$T/ex"
-	$DSLC lint $D/.help-n.dsl >"$T/n2" 2>&1
+	$DSLC lint $D/.help-n.dsl >"$T/n2" 2>&1; rc2=$?
 	check "$f: the proposed exclude lines silence numa-without-nic, no new error" \
-		"[ -s '$T/ex' ] && ! grep -q 'numa-without-nic\\|error\\[' '$T/n2' || { cat '$T/ex' '$T/n2'; false; }"
+		"[ -s '$T/ex' ] && [ $rc2 = 0 ] && ! grep -q 'numa-without-nic\\|error\\[' '$T/n2' || { cat '$T/ex' '$T/n2'; false; }"
 done
 for k in 1 2; do
 	$DSLC lint $D/nic-ambiguous.dsl >"$T/f" 2>&1
 	v=$(sed -n 's/.*`fabric \([^`]*\)` (the engine takes [a-z0-9]*) or `fabric \([^`]*\)`.*/\'$k'/p' "$T/f" | head -n 1)
 	v=${v/<n>/3} # the RoCE v2 GID index is the operator's to look up
 	sed "s/^  access_points/  fabric $v\n  access_points/" $D/nic-ambiguous.dsl >$D/.help-f.dsl
-	$DSLC lint $D/.help-f.dsl >"$T/f2" 2>&1
+	$DSLC lint $D/.help-f.dsl >"$T/f2" 2>&1; rc2=$?
 	check "nic-ambiguous: the proposed \`fabric $v\` leaves no nic-ambiguous and no error" \
-		"[ -n '$v' ] && ! grep -q 'nic-ambiguous\\|error\\[' '$T/f2' || { cat '$T/f2'; false; }"
+		"[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'nic-ambiguous\\|error\\[' '$T/f2' || { cat '$T/f2'; false; }"
 done
 # 6. issue 22: the shapes DAOS refuses, fixed as the help lines say; DAOS's
 # loader must accept what the fixed description builds, when it is here
@@ -112,25 +112,25 @@ for f in md-on-ssd-mixed md-on-ssd-mixed-roles; do
 	stmt=$(sed -n 's/.*declare engines only where the drives are: `\(engine numa [0-9]*\) { ... }` in place of `engine per numa`.*/\1/p' "$T/h" | head -n 1)
 	rel=$(sed -n 's/^daos \(2\.[0-9]\)$/\1/p' $D/$f.dsl)
 	sed "s/engine per numa {/$stmt {/" $D/$f.dsl >$D/.help-md.dsl
-	$DSLC build $D/.help-md.dsl -o "$T/md-$f" >"$T/h2" 2>&1
+	$DSLC build $D/.help-md.dsl -o "$T/md-$f" >"$T/h2" 2>&1; rc2=$?
 	check "$f: \`$stmt { ... }\` in place of \`engine per numa\` builds and DAOS $rel accepts it" \
-		"[ -n '$stmt' ] && loader_ok '$T/md-$f' $rel || { cat '$T/h' '$T/h2'; false; }"
+		"[ -n '$stmt' ] && [ $rc2 = 0 ] && loader_ok '$T/md-$f' $rel || { cat '$T/h' '$T/h2'; false; }"
 done
 # md-on-ssd-mixed-nodes: roles added to the engine without them, the exclusion dropped
 $DSLC lint $D/md-on-ssd-mixed-nodes.dsl >"$T/h" 2>&1
 roles=$(sed -n 's/.*add `\(nvme roles \[[a-z ]*\]\)` to this engine.s block.*/\1/p' "$T/h" | head -n 1)
 awk -v r="$roles" '/^  engine numa 1 \{/ { print; print "    " r; next } /^node gpu007 \{ exclude/ { next } { print }' \
 	$D/md-on-ssd-mixed-nodes.dsl >$D/.help-md.dsl
-$DSLC build $D/.help-md.dsl -o "$T/md-nodes" >"$T/h2" 2>&1
+$DSLC build $D/.help-md.dsl -o "$T/md-nodes" >"$T/h2" 2>&1; rc2=$?
 check "md-on-ssd-mixed-nodes: \`$roles\` on the other engine and no exclusion: builds, DAOS 2.6 accepts it" \
-	"[ -n '$roles' ] && grep -q 'stop excluding' '$T/h' && loader_ok '$T/md-nodes' 2.6 || { cat '$T/h' '$T/h2'; false; }"
+	"[ -n '$roles' ] && [ $rc2 = 0 ] && grep -q 'stop excluding' '$T/h' && loader_ok '$T/md-nodes' 2.6 || { cat '$T/h' '$T/h2'; false; }"
 # memory-only-numa: the engine declared on GPU memory removed
 $DSLC lint $D/memory-only-numa.dsl >"$T/h" 2>&1
 n=$(sed -n 's/.*remove `engine numa \([0-9]*\)`; the NUMA nodes with cores are.*/\1/p' "$T/h" | head -n 1)
 grep -v "^  engine numa $n " $D/memory-only-numa.dsl >$D/.help-md.dsl
-$DSLC build $D/.help-md.dsl -o "$T/mem" >"$T/h2" 2>&1
+$DSLC build $D/.help-md.dsl -o "$T/mem" >"$T/h2" 2>&1; rc2=$?
 check "memory-only-numa: without \`engine numa $n\` the POWER9 node builds, DAOS 2.6 accepts it" \
-	"[ -n '$n' ] && loader_ok '$T/mem' 2.6 || { cat '$T/h' '$T/h2'; false; }"
+	"[ -n '$n' ] && [ $rc2 = 0 ] && loader_ok '$T/mem' 2.6 || { cat '$T/h' '$T/h2'; false; }"
 # agent-config: the telemetry_port and the numa_node the help lines give
 A=$T/daos_agent.yml
 printf 'name: tier0\naccess_points:\n- gpu001:10001\ntelemetry_retain: 1m\nfabric_ifaces:\n- numa_node: 0\n  devices:\n  - iface: ens2f0np0\n    domain: mlx5_1\n' >"$A"
@@ -138,9 +138,9 @@ $DSLC lint "$A" --topology examples/hgx-b200/hgx-b200.xml >"$T/h" 2>&1
 port=$(sed -n 's/.*add `telemetry_port: \([0-9]*\)`.*/\1/p' "$T/h" | head -n 1)
 numa=$(sed -n 's/.*under `numa_node: \([0-9]*\)`.*/\1/p' "$T/h" | head -n 1)
 sed -i "s/^telemetry_retain/telemetry_port: $port\ntelemetry_retain/; s/numa_node: 0/numa_node: $numa/" "$A"
-$DSLC lint "$A" --topology examples/hgx-b200/hgx-b200.xml >"$T/h2" 2>&1
+$DSLC lint "$A" --topology examples/hgx-b200/hgx-b200.xml >"$T/h2" 2>&1; rc2=$?
 check "agent-config: telemetry_port $port and numa_node $numa lint clean" \
-	"[ -n '$port' ] && [ -n '$numa' ] && ! grep -q 'error\\[' '$T/h2' || { cat '$T/h' '$T/h2'; false; }"
+	"[ -n '$port' ] && [ -n '$numa' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/h2' || { cat '$T/h' '$T/h2'; false; }"
 # clients: the value a help line proposes, written into a copy of the fixture
 # beside it (its include stays relative); $v is the value, $T/a1 and $T/a2 the
 # lint before and after
@@ -149,43 +149,44 @@ applied() { # fixture, sed program that prints the value, sed edit with @V@ for 
 	v=$(sed -n "$2" "$T/a1" | head -n 1)
 	sed "${3//@V@/$v}" $D/$1.dsl >$D/.help-$1.dsl
 	$DSLC lint $D/.help-$1.dsl >"$T/a2" 2>&1
+	rc2=$?
 }
 # dfuse-threads: the thread count the help proposes, written beside event_queues
 applied dfuse-threads 's/.*write `threads \([0-9]*\)`.*/\1/p' 's/^  threads 8$/  threads @V@/'
 check "dfuse-threads: the proposed threads $v lints clean" \
-	"grep -q 'error\\[dfuse-threads\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[dfuse-threads\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 # intercept-conflict: the library the help proposes, on both mounts
 applied intercept-conflict 's/.*`intercept \([a-z0-9]*\)` on both.*/\1/p' 's/intercept ioil/intercept @V@/'
 check "intercept-conflict: the proposed \`intercept $v\` on both mounts lints clean" \
-	"grep -q 'error\\[intercept-conflict\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[intercept-conflict\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
 # nvme-tiers: the drive count the help proposes; nvme-tiers-left: the count dropped
 applied nvme-tiers 's/.*write `drives \([0-9]*\)`.*/\1/p' 's/drives 4$/drives @V@/'
 check "nvme-tiers: the proposed \`drives $v\` lints clean" \
-	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 applied nvme-tiers-left 's/.*(drop its `drives` count).*/x/p' 's/ drives 2$//'
 check "nvme-tiers-left: dropping the last tier's count lints clean" \
-	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[nvme-tiers\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
 # system-name: the proposed name, for one too long and one with a '.'
 applied system-name 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' 's/^cluster production-tier0-cluster {/cluster @V@ {/'
 check "system-name: the proposed \`cluster $v\` lints clean" \
-	"grep -q 'error\\[system-name\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[system-name\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 sed 's/^cluster production-tier0-cluster {/cluster "tier0.a" {/' $D/system-name.dsl >$D/.help-sn.dsl
 $DSLC lint $D/.help-sn.dsl >"$T/a1" 2>&1
 v=$(sed -n 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' "$T/a1" | head -n 1)
 sed "s/^cluster \"tier0.a\" {/cluster $v {/" $D/.help-sn.dsl >$D/.help-sn2.dsl
-$DSLC lint $D/.help-sn2.dsl >"$T/a2" 2>&1
+$DSLC lint $D/.help-sn2.dsl >"$T/a2" 2>&1; rc2=$?
 check "system-name: for \"tier0.a\" the proposed \`cluster $v\` lints clean" \
-	"[ '$v' = tier0_a ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"[ '$v' = tier0_a ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 rm -f $D/.help-sn.dsl $D/.help-sn2.dsl
 
 # pool-acl: the corrected entry; pool-acl-perms: the entry without container permissions
 applied pool-acl 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::GROUP@:r"/"@V@"/'
 check "pool-acl: the proposed \`$v\` lints clean" \
-	"grep -q 'error\\[pool-acl\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'error\\[pool-acl\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 applied pool-acl-perms 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::alice@:rwTA"/"@V@"/'
 check "pool-acl-perms: the proposed \`$v\` lints clean, without the warning" \
-	"grep -q 'warning\\[pool-acl-perms\\]' '$T/a1' && [ -n '$v' ] && ! grep -q 'error\\[\\|warning\\[pool-acl' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+	"grep -q 'warning\\[pool-acl-perms\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[\\|warning\\[pool-acl' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
 tests_end
