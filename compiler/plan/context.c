@@ -91,7 +91,8 @@ disruption_class plan_context_class(const plan_node_context *c, const char *targ
 	 * membership keeps from their join until they rejoin
 	 * (src/control/system/membership.go; troubleshooting.md): the engines
 	 * restart, by waves */
-	if (strcmp(target, "networkd") == 0 && c->server && strcmp(key, "[Network].Address") == 0 && cls < DC_ENGINE_RESTART)
+	if (strcmp(target, "networkd") == 0 && c->server && strcmp(key, "[Network].Address") == 0 &&
+	    disruption_classes[cls].rank < disruption_classes[DC_ENGINE_RESTART].rank)
 		return DC_ENGINE_RESTART;
 	return cls;
 }
@@ -108,7 +109,8 @@ void plan_relabel_note(arena *a, plan_relabels *r, const char *target, const cha
 	if (strcmp(target, "pools_plan") != 0 || !old || !new || strncmp(key, "pools[", 6) != 0 ||
 	    !strstr(key, "].containers[") || !val_ends_with(key, "].label"))
 		return;
-	struct plan_relabel l = {old, new};
+	/* copied: the cluster's scratch arena is gone when the nodes are compared */
+	struct plan_relabel l = {arena_strdup(a, old), arena_strdup(a, new)};
 	ARENA_PUSH(a, r->v, r->n, r->cap, l);
 }
 

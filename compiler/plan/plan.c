@@ -112,11 +112,9 @@ static const char *intern(planner *pl, const char *s)
 static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
 {
 	bool node = strcmp(file, "(node)") == 0;
-	if (!node && !pl->coupling)
-		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
 	if (!node && !pl->coupling) {
-		/* interned: the cluster's scratch arena is gone when the nodes are compared */
-		plan_relabel_note(pl->ar, &pl->relabels, pl->target, key, intern(pl, old), intern(pl, new));
+		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
+		plan_relabel_note(pl->ar, &pl->relabels, pl->target, key, old, new);
 		if (strcmp(pl->target, "dfuse") == 0 && plan_relabel_only(&pl->relabels, old, new))
 			cls = DC_LIVE; /* installed, not restarted: context.h */
 	}
@@ -751,10 +749,10 @@ static void finish_node(planner *pl, bool added, size_t recorded_before)
  * holds no rank and no shard, and leaves without data loss. An old tree read
  * through its cache is asked for a daos_server target in the node's entries;
  * what cannot be told counts as a server. */
-static bool removed_server(const model *om, old_tree *tree, const char *h, const plan_node_context *ctx)
+static bool removed_server(const model *om, old_tree *tree, const char *h)
 {
 	if (om)
-		return ctx->server;
+		return plan_node_context_of(NULL, om, h).server;
 	if (tree->view) {
 		size_t len;
 		arena a;
@@ -820,7 +818,7 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			continue;
 		pl->host = om ? h : arena_strdup(pl->ar, printable(pl->ar, h));
 		pl->ctx = plan_node_context_of(NULL, om, h);
-		record(pl, "(node)", "", removed_server(om, tree, h, &pl->ctx) ? DC_NODE_REMOVED : DC_CLIENT_REMOVED, NULL, NULL);
+		record(pl, "(node)", "", removed_server(om, tree, h) ? DC_NODE_REMOVED : DC_CLIENT_REMOVED, NULL, NULL);
 		pl->removed++;
 	}
 	arena_free(&scratch);

@@ -22,8 +22,6 @@ static const char *size_reason(arena *a, const plan_waves *w, const plan_wave *v
 static const char *reason(arena *a, const plan_waves *w, const plan_wave *v)
 {
 	const char *r = size_reason(a, w, v);
-	if (v->clients || w->system)
-		return r;
 	if (v->format)
 		r = arena_printf(a, "%s; drained first, its engines lose their storage and rejoin their ranks with `dmg "
 				    "storage format --replace` (experimental in DAOS)", r);
@@ -78,9 +76,8 @@ json_t *rollout_json(arena *a, const plan_waves *w)
 			json_array_append_new(steps, json_string(*s));
 		json_array_append_new(waves, json_pack("{s:s, s:I, s:o, s:s, s:b, s:b, s:o}", "hosts",
 							hostlist_compress(a, v->hosts, v->nhosts), "nodes", (json_int_t)v->nhosts,
-							"classes", classes, "why", reason(a, w, v), "drain",
-							v->drain && !v->clients && !w->system, "format",
-							v->format && !v->clients && !w->system, "steps", steps));
+							"classes", classes, "why", reason(a, w, v), "drain", v->drain,
+							"format", v->format, "steps", steps));
 	}
 	json_t *before = json_array(), *after = json_array();
 	for (const char **s = plan_waves_before(a, w); s && *s; s++)
@@ -307,7 +304,7 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		version, w->n, w->n == 1 ? "" : "s", w->rebuild_timeout, w->rebuild_timeout_why);
 	bool format = false;
 	for (size_t i = 0; i < w->n; i++)
-		format |= w->v[i].format && !w->system;
+		format |= w->v[i].format;
 	if (format)
 		fprintf(out, "# Waves that lose their engines' storage rejoin with `dmg storage format --replace`, which\n"
 			     "# DAOS marks experimental (src/control/cmd/dmg/storage.go).\n");

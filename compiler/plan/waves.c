@@ -153,8 +153,6 @@ static void add(plan_wave *v, const wave_node *n)
 {
 	v->hosts[v->nhosts++] = n->host;
 	v->classes |= n->classes;
-	v->format |= loses_storage(n->classes);
-	v->drain |= v->format;
 }
 
 bool plan_waves_system_self_heal(const plan_waves *w)
@@ -171,8 +169,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 	w->pools = arena_alloc(a, (nm->npools + 1) * sizeof(*w->pools));
 	for (size_t i = 0; i < nm->npools; i++)
 		w->pools[i] = nm->pools[i]->plan ? nm->pools[i]->plan->label : nm->pools[i]->name;
-	w->epn = engines_per_node(nm);
-	w->safe = safe_size(a, nm, w->epn, &w->why, &w->drain_why);
+	w->safe = safe_size(a, nm, engines_per_node(nm), &w->why, &w->drain_why);
 	w->size = w->safe;
 	if (max_wave > 0 && max_wave < w->size) {
 		w->size = max_wave;
@@ -211,7 +208,6 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			clients->clients = true;
 		}
 		add(clients, &nodes[i]);
-		clients->format = clients->drain = false; /* no engine: nothing to drain or format */
 	}
 	if (system) {
 		/* every server of the system in one wave, changed or not */
@@ -241,7 +237,10 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 				v->access_points = aps;
 			}
 			add(v, &nodes[i]);
-			v->drain |= w->drain_why != NULL;
+			/* only here: client-only nodes have no engine, and a
+			 * system-restart stops every server at once */
+			v->format |= loses_storage(nodes[i].classes);
+			v->drain |= v->format || w->drain_why;
 		}
 	}
 }

@@ -29,8 +29,8 @@ typedef struct plan_wave {
 	unsigned classes;
 	bool clients;       /* client-only nodes */
 	bool access_points; /* holds access points */
-	bool drain;         /* its ranks are drained (and the rebuild waited for) before they stop */
-	bool format;        /* its engines come back unformatted (reformat, scm-lost): format --replace */
+	bool drain;         /* its ranks are drained (and the rebuild waited for) before they stop; servers' waves only */
+	bool format;        /* its engines come back unformatted (reformat, scm-lost): format --replace; servers' waves only */
 } plan_wave;
 
 typedef struct plan_waves {
@@ -44,7 +44,6 @@ typedef struct plan_waves {
 	const char *risk;   /* --unsafe-wave above the limit: what it risks; else NULL */
 	bool system;        /* one wave: a system-restart */
 	const char *drain_why; /* why every wave of servers drains first (NULL: only waves that lose data) */
-	int epn;               /* engines (ranks) per server node, the most of any node */
 	long long rebuild_timeout; /* seconds the script waits for one pool's rebuild (the default, sized from the pools) */
 	const char *rebuild_timeout_why;
 	const char *release;
