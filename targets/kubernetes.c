@@ -7,10 +7,12 @@
  * The agent's daos_agent.yml is grouped the same way. label-nodes.sh gives each
  * node its groups' labels: relabeling a node is what moves it to a new file
  * (its pod restarts then), so an upgrade goes node by node. */
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/base/sha256.h"
 #include "compiler/base/strmap.h"
+#include "compiler/base/value.h"
 #include "compiler/place/kube.h"
 #include "targets.h"
 #include "yaml_out.h"
@@ -244,12 +246,16 @@ static void pod_common(yaml_out *y, const char *label, const char *digest, int64
 	km(y, "nodeSelector");
 	yo_kv(y, label, digest);
 	yo_map_end(y);
+	/* neither daemon calls the API server: no token in the pod */
+	kb(y, "automountServiceAccountToken", false);
 	kb(y, "hostNetwork", true);
 	if (host_pid)
 		kb(y, "hostPID", true);
-	yo_kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
+	/* the node's resolver: they resolve only host names (access points),
+	 * and start before CoreDNS can run */
+	yo_kv(y, "dnsPolicy", "Default");
 	yo_kv(y, "priorityClassName", "system-node-critical");
-	ki(y, "terminationGracePeriodSeconds", 120);
+	ki(y, "terminationGracePeriodSeconds", KUBE_POD_GRACE_SECONDS);
 	ks_(y, "tolerations");
 	yo_map(y);
 	yo_kv(y, "operator", "Exists");
@@ -298,11 +304,31 @@ static void daemonset_head(yaml_out *y, const model *m, const char *name, const 
 }
 
 /* One RDMA resource per fabric NIC: <rdma_resource>_e<i> selects the NIC at
- * index i (plugins_doc). */
+ * index i (plugins_doc); or the cluster's one shared resource, once. */
 static void rdma_resources(yaml_out *y, const model *m, const node_plan *p)
 {
+	if (m->cluster.kube.rdma_shared.set) {
+		if (place_fabric_nic_count(p))
+			yo_kv(y, kube_rdma_resource(m), "1");
+		return;
+	}
 	for (int i = 0; i < place_fabric_nic_count(p); i++)
 		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+}
+
+/* Whether <rdma_resource>_e<i> stays a qualified name (63 characters) for
+ * every NIC: the objects are not written otherwise, whatever the lint
+ * rule k8s-resource-name says (it may be disabled). */
+static bool rdma_names_fit(const model *m)
+{
+	if (m->cluster.kube.rdma_shared.set)
+		return true;
+	int most = 0;
+	for (size_t i = 0; i < m->nspecs; i++)
+		if (in_pods(m->specs[i]) && place_fabric_nic_count(m->specs[i]->plan) > most)
+			most = place_fabric_nic_count(m->specs[i]->plan);
+	const char *name = strchr(kube_rdma_resource(m), '/') + 1;
+	return !most || snprintf(NULL, 0, "%s_e%d", name, most - 1) <= 63;
 }
 
 static void resources(yaml_out *y, const model *m, const node_plan *p, const kube_plan *kp, bool server)
@@ -397,8 +423,10 @@ static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	volumes_begin(y, m, name, true);
 	empty_dir(y, "hugepages", kp->hugepage_medium);
 	empty_dir(y, "run", NULL);
-	host_path(y, "metadata", "/var/daos/config", "DirectoryOrCreate");
-	host_path(y, "logs", "/var/log/daos", "DirectoryOrCreate");
+	/* made with the daemon's owner by the node's tmpfiles.d (pod_host.c):
+	 * Directory, so that a node without them says so at the pod's start */
+	host_path(y, "metadata", KUBE_METADATA_DIR, "Directory");
+	host_path(y, "logs", KUBE_SERVER_LOG_DIR, "Directory");
 	for (int i = 0; i < p->nengines; i++)
 		empty_dir(y, arena_printf(m->ar, "scm%d", i), NULL); /* the helper mounts tmpfs here, in the pod */
 	yo_seq_end(y);
@@ -445,8 +473,8 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	mount(y, "passwd", "/etc/passwd", NULL, true);
 	mount(y, "group", "/etc/group", NULL, true);
 	volumes_begin(y, m, name, false);
-	host_path(y, "socket", AGENT_RUNTIME_DIR, "DirectoryOrCreate"); /* for client pods */
-	host_path(y, "logs", "/var/log/daos", "DirectoryOrCreate");
+	host_path(y, "socket", AGENT_RUNTIME_DIR, "Directory"); /* for client pods; tmpfiles.d made it */
+	host_path(y, "logs", KUBE_AGENT_LOG_DIR, "Directory");
 	host_path(y, "passwd", "/etc/passwd", "File");
 	host_path(y, "group", "/etc/group", "File");
 	yo_seq_end(y);
@@ -495,12 +523,37 @@ static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 }
 
+/* A namespace of client pods (client_namespace): the Pod Security level
+ * the client template needs. baseline forbids hostNetwork and hostPath
+ * volumes (k8s.io/pod-security-admission policy check_hostNamespaces.go,
+ * check_hostPathVolumes.go); restricted more so. No managed-by label: the
+ * namespace is its users', dslc only sets these labels. */
+static void client_namespace_doc(yaml_out *y, const model *m, const kube_group *g)
+{
+	(void)m;
+	const opt_str *ns = (const opt_str *)g;
+	yo_map(y);
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "Namespace");
+	km(y, "metadata");
+	yo_kv(y, "name", ns->v);
+	km(y, "labels");
+	yo_kv(y, "pod-security.kubernetes.io/enforce", "privileged");
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
 /* The device plugins' configurations, as ConfigMaps in kube-system:
  * k8s-rdma-shared-dev-plugin (config.json, pkg/types/types.go UserConfigList)
  * with one resource per fabric NIC index (engine i's NIC on a server, the
  * i-th client NIC on a client-only node) selecting those NICs, and
  * squat/generic-device-plugin (config.yaml, config.go) with one device per
- * IOMMU group of a drive bound to vfio-pci, with /dev/vfio/vfio. */
+ * IOMMU group of a DAOS drive, with /dev/vfio/vfio: dslc-vfio-bind makes
+ * each bound drive's group device again under KUBE_VFIO_DEVDIR, and the
+ * plugin mounts <dir>/<group> at /dev/vfio/<group> (deviceplugin/path.go:
+ * a mountPath ending in '/' takes the match's base name), so a VFIO group
+ * the node gives to something else (a VM's GPU) is never offered. */
 static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
 {
 	(void)g;
@@ -565,7 +618,8 @@ static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
 				   "  - paths:\n"
 				   "    - path: /dev/vfio/vfio\n"
 				   "      limit: 64\n"
-				   "    - path: /dev/vfio/[0-9]*\n",
+				   "    - path: " KUBE_VFIO_DEVDIR "/*\n"
+				   "      mountPath: /dev/vfio/\n",
 				   (int)(slash - nvme), nvme, slash + 1));
 	yo_map_end(y);
 	yo_map_end(y);
@@ -615,8 +669,24 @@ static void client_template(yaml_out *y, const model *m, const kube_group *g)
 	km(y, "resources");
 	km(y, "limits");
 	rdma_resources(y, m, p);
+	/* the GDS guide's training pod: GPUs, huge pages, memory, IPC_LOCK */
+	if (ks->client_gpus.set)
+		yo_kv(y, "nvidia.com/gpu", arena_printf(m->ar, "%lld", (long long)ks->client_gpus.v));
+	if (ks->client_hugepages.set)
+		yo_kv(y, "hugepages-2Mi", yo_quantity(m->ar, (uint64_t)ks->client_hugepages.v));
+	if (ks->client_memory.set)
+		yo_kv(y, "memory", yo_quantity(m->ar, (uint64_t)ks->client_memory.v));
 	yo_map_end(y);
 	yo_map_end(y);
+	if (ks->client_ipc_lock.set && ks->client_ipc_lock.v) {
+		km(y, "securityContext");
+		km(y, "capabilities");
+		ks_(y, "add");
+		yo_str(y, "IPC_LOCK");
+		yo_seq_end(y);
+		yo_map_end(y);
+		yo_map_end(y);
+	}
 	ks_(y, "volumeMounts");
 	mount(y, "daos-agent-socket", AGENT_RUNTIME_DIR, NULL, true);
 	yo_seq_end(y);
@@ -637,39 +707,152 @@ static void client_header(const model *m, const kube_group *g, buf *out)
 			"# labeled %s=%s. Copy its template into a training job: the agent\n"
 			"# socket (read-only), host networking and the storage NICs' RDMA resources. Memory\n"
 			"# locking comes from the node: containerd runs with LimitMEMLOCK=infinity (dslc's\n"
-			"# etc/systemd/system/containerd.service.d/50-dslc.conf); a pod cannot raise it.\n",
+			"# etc/systemd/system/containerd.service.d/50-dslc.conf); a pod cannot raise it.\n"
+			"# Pod Security: hostNetwork and the hostPath volume need the privileged level in the\n"
+			"# job's namespace (baseline forbids both); `client_namespace <name>` in the kubernetes\n"
+			"# block writes that label (client-namespaces.yaml).\n",
 		   m->cluster.name, LABEL_AGENT, g->digest);
 }
 
+/* label-nodes.sh: the first deployment's labels. It reads every node's
+ * labels first and refuses to move a node that is in another group already:
+ * the DaemonSet controller deletes a node's pod as soon as its labels stop
+ * matching, so relabeling every node in one loop restarts every engine at
+ * once (the rollout of `dslc plan --format script` moves them by waves).
+ * Nodes already labeled right are left alone; the table is "HOST SERVER
+ * AGENT", '-' for no daos-server (a client-only node). */
 static bool label_script(const model *m, const kube_layout *l, buf *out)
 {
 	buf_printf(out, "#!/bin/sh\n"
 			"# Generated by dslc for system %s: gives every node with DAOS in pods the labels that\n"
-			"# select its daos-server and daos-agent DaemonSets (a group per distinct config file).\n"
-			"# A node whose label changes moves to another DaemonSet: its pod restarts then.\n"
+			"# select its daos-server and daos-agent DaemonSets (a group per distinct config file),\n"
+			"# for the first deployment and for nodes added later. It refuses to move a node that is\n"
+			"# in another group already: the DaemonSet controller would delete its pods at once, and\n"
+			"# every node's together. For a change, run the rollout of `dslc plan --format script`\n"
+			"# against the tree in use: it relabels one wave at a time behind DAOS's gates.\n"
 			"# Usage: label-nodes.sh [kubectl options, e.g. --context prod]\n"
-			"set -eu\n",
+			"set -eu\n"
+			"nodes=$(cat <<'EOF'\n",
 		   m->cluster.name);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
 		const node_plan *p = nd->spec->plan;
 		if (!p || !p->kube_agent || !spec_in_pods(nd->spec))
 			continue;
-		buf_printf(out, "kubectl \"$@\" label node --overwrite %s", nd->host);
-		if (p->kube_server)
-			buf_printf(out, " %s=%s", LABEL_SERVER, l->server[p->kube_server - 1].digest);
-		else /* a client-only node: off any daos-server DaemonSet it was on */
-			buf_printf(out, " %s-", LABEL_SERVER);
-		buf_printf(out, " %s=%s\n", LABEL_AGENT, l->agent[p->kube_agent - 1].digest);
+		buf_printf(out, "%s %s %s\n", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
+			   l->agent[p->kube_agent - 1].digest);
 	}
+	buf_puts(out, "EOF\n"
+		      ")\n"
+		      "now=$(kubectl \"$@\" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{\"|\"}{.metadata.labels.dslc\\.io/daos-server}{\"|\"}{.metadata.labels.dslc\\.io/daos-agent}{\"\\n\"}{end}')\n"
+		      "# per node: \"move HOST ...\" (in another group now), \"label HOST SERVER AGENT\", or nothing\n"
+		      "todo=$(printf '%s\\n' \"$nodes\" | awk -v now=\"$now\" '\n"
+		      "\tBEGIN { n = split(now, l, \"\\n\"); for (i = 1; i <= n; i++) { split(l[i], f, \"|\"); s[f[1]] = f[2]; a[f[1]] = f[3] } }\n"
+		      "\t{ ws = $2 == \"-\" ? \"\" : $2 }\n"
+		      "\t(s[$1] != \"\" && s[$1] != ws) || (a[$1] != \"\" && a[$1] != $3) {\n"
+		      "\t\tprint \"move \" $1 \" (daos-server \" (s[$1] == \"\" ? \"-\" : s[$1]) \", daos-agent \" (a[$1] == \"\" ? \"-\" : a[$1]) \")\"; next }\n"
+		      "\ts[$1] != ws || a[$1] != $3 { print \"label\", $1, $2, $3 }')\n"
+		      "if printf '%s\\n' \"$todo\" | grep -q '^move '; then\n"
+		      "\techo 'label-nodes.sh: these nodes are in other groups already; moving them restarts their DAOS' >&2\n"
+		      "\techo 'pods: roll the change out with `dslc plan --format script` instead:' >&2\n"
+		      "\tprintf '%s\\n' \"$todo\" | sed -n 's/^move /  /p' >&2\n"
+		      "\texit 1\n"
+		      "fi\n"
+		      "printf '%s\\n' \"$todo\" | while read -r what h s a; do\n"
+		      "\t[ \"$what\" = label ] || continue\n"
+		      "\tif [ \"$s\" = - ]; then server=dslc.io/daos-server-; else server=dslc.io/daos-server=$s; fi\n"
+		      "\tkubectl \"$@\" label node \"$h\" \"$server\" \"dslc.io/daos-agent=$a\"\n"
+		      "done\n");
 	return true;
 }
 
-static bool kustomization(const kube_layout *l, buf *out)
+/* node-maintenance.sh: a node's planned stop and start around a reboot.
+ * `kubectl drain --ignore-daemonsets` leaves DaemonSet pods running
+ * (staging/src/k8s.io/kubectl/pkg/drain: DaemonSet pods are skipped), so a
+ * reboot operator takes the engines down unannounced; this stops them
+ * first through the management service (dmg system stop, the member states
+ * of dmg -j system query: src/control/system/member.go) and only then
+ * drains, and on the way back waits for the pod, starts the ranks and
+ * waits until they are Joined. */
+static void maintenance_script(const model *m, buf *out)
+{
+	buf_printf(out, "#!/bin/sh\n"
+			"# Generated by dslc for system %s: planned maintenance of one node with DAOS in pods\n"
+			"# (a reboot, a kernel or firmware update), run from an admin node with dmg and kubectl.\n"
+			"# kubectl drain --ignore-daemonsets leaves the daos-server pod running, so stop first:\n"
+			"#   node-maintenance.sh stop HOST    stop HOST's ranks (dmg system stop), wait until every\n"
+			"#                                    one is stopped, then cordon and drain the node\n"
+			"#   node-maintenance.sh start HOST   after the reboot: uncordon, wait for HOST's daos-server\n"
+			"#                                    pod Ready, start its ranks, wait until they are Joined\n"
+			"# A reboot operator runs `stop` as its pre-drain step and `start` once the node is back\n"
+			"# (SPEC.md, \"Node maintenance\"). Each step stops at the first failure (exit 1).\n"
+			"# Environment: DSLC_KUBECTL (default kubectl), DSLC_STOP_TIMEOUT, DSLC_POD_TIMEOUT,\n"
+			"# DSLC_JOIN_TIMEOUT (s: 300, 900, 600), DSLC_POLL (s, 10).\n"
+			"set -euf\n"
+			"[ $# = 2 ] && { [ \"$1\" = stop ] || [ \"$1\" = start ]; } || { echo 'usage: node-maintenance.sh stop|start HOST' >&2; exit 2; }\n"
+			"what=$1 h=$2\n"
+			"case $h in '' | -* | *[!A-Za-z0-9.-]*) echo \"node-maintenance.sh: '$h' is not a node name\" >&2; exit 2 ;; esac\n"
+			"ns='%s'\n"
+			"DSLC_KUBECTL=${DSLC_KUBECTL:-kubectl}\n"
+			"DSLC_STOP_TIMEOUT=${DSLC_STOP_TIMEOUT:-300} DSLC_POD_TIMEOUT=${DSLC_POD_TIMEOUT:-900}\n"
+			"DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-600} DSLC_POLL=${DSLC_POLL:-10}\n"
+			"for v in \"$DSLC_STOP_TIMEOUT\" \"$DSLC_POD_TIMEOUT\" \"$DSLC_JOIN_TIMEOUT\" \"$DSLC_POLL\"; do\n"
+			"\tcase $v in '' | *[!0-9]* | 0) echo \"node-maintenance.sh: the timeouts take whole seconds (1 or more), not '$v'\" >&2; exit 2 ;; esac\n"
+			"done\n"
+			"fail() { echo \"node-maintenance.sh: STOPPED ($what $h): $1\" >&2; exit 1; }\n"
+			"run() { printf '+ %%s\\n' \"$*\" >&2; \"$@\" || fail \"'$*' failed (exit $?)\"; }\n"
+			"# \"rank state\" of each of HOST's members, from dmg -j (status 0 or it failed)\n"
+			"members() {\n"
+			"\tj=$(dmg -j system query --rank-hosts=\"$h\") || fail \"dmg system query --rank-hosts=$h failed\"\n"
+			"\tprintf '%%s\\n' \"$j\" | grep -q '^  \"status\": 0$' || fail \"dmg system query --rank-hosts=$h answered without status 0\"\n"
+			"\tprintf '%%s\\n' \"$j\" | awk '\n"
+			"\t\t/\"state\": / { s = $0; sub(/.*\"state\": *\"/, \"\", s); sub(/\".*/, \"\", s) }\n"
+			"\t\t/\"rank\": / { r = $0; sub(/.*\"rank\": */, \"\", r); sub(/[^0-9].*/, \"\", r) }\n"
+			"\t\t/^ *},?$/ { if (r != \"\" && s != \"\") print r, s; r = \"\"; s = \"\" }'\n"
+			"}\n"
+			"# waits until every rank of HOST is in state $1 (a member list must not be empty)\n"
+			"wait_ranks() {\n"
+			"\twaited=0\n"
+			"\twhile :; do\n"
+			"\t\tm=$(members)\n"
+			"\t\t[ -n \"$m\" ] || fail \"the system has no rank on $h\"\n"
+			"\t\tothers=$(printf '%%s\\n' \"$m\" | awk -v w=\"$1\" '$2 != w { printf \"%%s rank %%s %%s\", s, $1, $2; s = \",\" }')\n"
+			"\t\t[ -n \"$others\" ] || { echo \"node-maintenance.sh: every rank of $h is $1\" >&2; return 0; }\n"
+			"\t\t[ \"$waited\" -lt \"$2\" ] || fail \"ranks of $h not $1 after $waited s:$others\"\n"
+			"\t\tsleep \"$DSLC_POLL\"\n"
+			"\t\twaited=$((waited + DSLC_POLL))\n"
+			"\tdone\n"
+			"}\n"
+			"if [ \"$what\" = stop ]; then\n"
+			"\trun dmg system stop --rank-hosts=\"$h\"\n"
+			"\twait_ranks stopped \"$DSLC_STOP_TIMEOUT\"\n"
+			"\trun $DSLC_KUBECTL drain \"$h\" --ignore-daemonsets --delete-emptydir-data --timeout=\"${DSLC_POD_TIMEOUT}s\"\n"
+			"\techo \"node-maintenance.sh: $h is stopped and drained: reboot it, then run: node-maintenance.sh start $h\" >&2\n"
+			"\texit 0\n"
+			"fi\n"
+			"run $DSLC_KUBECTL uncordon \"$h\"\n"
+			"waited=0\n"
+			"while :; do\n"
+			"\tp=$($DSLC_KUBECTL -n \"$ns\" get pods -l app.kubernetes.io/name=daos-server --field-selector \"spec.nodeName=$h\" -o 'jsonpath={range .items[*]}{.metadata.name}{\"|\"}{.status.conditions[?(@.type==\"Ready\")].status}{\"|\"}{.metadata.deletionTimestamp}{\"\\n\"}{end}') ||\n"
+			"\t\tfail \"kubectl get pods on $h failed\"\n"
+			"\t[ \"$(printf '%%s\\n' \"$p\" | awk -F'|' 'NF >= 3 { n++ } $2 == \"True\" && $3 == \"\" { ok++ } END { print (n == 1 && ok == 1) }')\" = 1 ] && break\n"
+			"\t[ \"$waited\" -lt \"$DSLC_POD_TIMEOUT\" ] || fail \"the daos-server pod on $h is not Ready after $waited s: ${p:-no pod}\"\n"
+			"\tsleep \"$DSLC_POLL\"\n"
+			"\twaited=$((waited + DSLC_POLL))\n"
+			"done\n"
+			"run dmg system start --rank-hosts=\"$h\"\n"
+			"wait_ranks joined \"$DSLC_JOIN_TIMEOUT\"\n"
+			"echo \"node-maintenance.sh: $h is back; if a pool excluded its ranks meanwhile (dmg pool query), reintegrate them: dmg system reintegrate --rank-hosts=$h\" >&2\n",
+		   m->cluster.name, kube_namespace(m));
+}
+
+static bool kustomization(const model *m, const kube_layout *l, buf *out)
 {
 	buf_puts(out, "# Generated by dslc: kubectl apply -k . (after label-nodes.sh)\n"
 		      "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n"
 		      "- namespace.yaml\n- device-plugins.yaml\n");
+	if (m->cluster.kube.nclient_ns)
+		buf_puts(out, "- client-namespaces.yaml\n");
 	for (size_t i = 0; i < l->nserver; i++)
 		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
 	for (size_t i = 0; i < l->nagent; i++)
@@ -687,7 +870,11 @@ target_result target_kubernetes(const model *m, target_file *tf)
 	if (!any || !m->cluster.kube.image.set || !m->cluster.kube.uid.set)
 		return TARGET_SKIP;
 	const kube_layout *l = layout(m);
-	if (l->failed)
+	/* what the API server would refuse is not written, whatever the lint
+	 * rules' settings (k8s-resource-name, k8s-client-hugepages) */
+	const kube_spec *ks = &m->cluster.kube;
+	if (l->failed || !rdma_names_fit(m) ||
+	    (ks->client_hugepages.set && (!ks->client_memory.set || ks->client_hugepages.v % (int64_t)(2 * MiB))))
 		return TARGET_FAIL;
 	size_t i = (size_t)tf->index;
 	bool ok = true;
@@ -696,7 +883,9 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		ok = doc(tf->data, m, namespace_doc, NULL);
 	} else if (i == 1) {
 		tf->path = "kubernetes/device-plugins.yaml";
-		ok = doc(tf->data, m, plugins_doc, NULL) && doc(tf->data, m, vfio_plugin_doc, NULL);
+		/* a shared RDMA resource is the cluster's own plugin configuration */
+		ok = (m->cluster.kube.rdma_shared.set || doc(tf->data, m, plugins_doc, NULL)) &&
+		     doc(tf->data, m, vfio_plugin_doc, NULL);
 	} else if ((i -= 2) < l->nserver) {
 		const kube_group *g = &l->server[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-server-%s.yaml", g->digest);
@@ -716,7 +905,18 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		ok = label_script(m, l, tf->data);
 	} else if (i == 1) {
 		tf->path = "kubernetes/kustomization.yaml";
-		ok = kustomization(l, tf->data);
+		ok = kustomization(m, l, tf->data);
+	} else if (i == 2) {
+		tf->path = "kubernetes/node-maintenance.sh";
+		tf->mode = 0755;
+		maintenance_script(m, tf->data);
+	} else if (i == 3 && m->cluster.kube.nclient_ns) { /* the last: it may be absent */
+		tf->path = "kubernetes/client-namespaces.yaml";
+		buf_puts(tf->data, "# Generated by dslc: the namespaces whose pods use the DAOS client templates. A\n"
+				   "# template needs hostNetwork and a hostPath volume (the agent's socket), which the\n"
+				   "# baseline Pod Security level forbids: these namespaces enforce privileged.\n");
+		for (size_t k = 0; ok && k < m->cluster.kube.nclient_ns; k++)
+			ok = doc(tf->data, m, client_namespace_doc, (const kube_group *)&m->cluster.kube.client_ns[k]);
 	} else {
 		return TARGET_SKIP;
 	}

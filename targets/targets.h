@@ -12,6 +12,18 @@
 /* daos_agent's runtime_dir: its socket, which client processes (and client
  * pods, by a hostPath) reach. */
 #define AGENT_RUNTIME_DIR "/var/run/daos_agent"
+/* The host directories of the DAOS pods' hostPath volumes (pod_host.c makes
+ * them, kubernetes.c mounts them) */
+#define KUBE_SERVER_LOG_DIR "/var/log/daos/server"
+#define KUBE_AGENT_LOG_DIR "/var/log/daos/agent"
+#define KUBE_METADATA_DIR "/var/daos/config"
+#define KUBE_AGENT_SOCKET_DIR "/run/daos_agent"
+/* The DAOS drives' VFIO group devices, made again by dslc-vfio-bind: the
+ * VFIO device plugin globs only these (pod_host.c, kubernetes.c) */
+#define KUBE_VFIO_DEVDIR "/dev/dslc-vfio"
+/* The DAOS pods' terminationGracePeriodSeconds (engines stop slowly), and
+ * what a node's shutdown gives the other pods before them (kubelet.c) */
+enum { KUBE_POD_GRACE_SECONDS = 120, KUBE_SHUTDOWN_OTHER_SECONDS = 30 };
 
 /* What a target writes for one node: the bytes, and where (the table's path
  * unless the target chooses one, e.g. per OS family) with which mode. */
@@ -71,6 +83,7 @@ target_result target_sysctl(const model *m, const node *nd, target_file *out);
 target_result target_bios_apply(const model *m, const node *nd, target_file *out);
 target_result target_containerd(const model *m, const node *nd, target_file *out);
 target_result target_vfio(const model *m, const node *nd, target_file *out);
+target_result target_pod_dirs(const model *m, const node *nd, target_file *out);
 target_result target_dfuse(const model *m, const node *nd, target_file *out);
 target_result target_intercept(const model *m, const node *nd, target_file *out);
 target_result target_nccl(const model *m, const node_spec *s, target_file *out);

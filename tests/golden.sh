@@ -86,7 +86,7 @@ k8s_subset() { # build dir -> subset dir
 	mkdir -p "$2/cluster" && cp -r "$1/cluster/kubernetes" "$2/cluster/"
 	for n in gpu001 gpu007; do
 		mkdir -p "$2/nodes/$n"
-		(cd "$1/nodes/$n" && find etc/default etc/kubernetes etc/containerd etc/modules-load.d usr \
+		(cd "$1/nodes/$n" && find etc/default etc/kubernetes etc/containerd etc/modules-load.d etc/tmpfiles.d usr \
 			etc/systemd/system etc/systemd/system-preset etc/daos -type f 2>/dev/null | sort |
 			while read -r f; do mkdir -p "$2/nodes/$n/$(dirname "$f")"; cp -p "$f" "$2/nodes/$n/$f"; done)
 	done

@@ -189,4 +189,12 @@ applied pool-acl-perms 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::alice@:rwTA"/"@V@
 check "pool-acl-perms: the proposed \`$v\` lints clean, without the warning" \
 	"grep -q 'warning\\[pool-acl-perms\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[\\|warning\\[pool-acl' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# k8s-resource-name: the shortened RDMA resource (63 characters with its _e1), and `shared`
+applied k8s-resource-name 's/.*: `rdma_resource \([^`]*\)`.*/\1/p' 's|rdma_resource example.com/[a-z]*|rdma_resource @V@|'
+check "k8s-resource-name: the proposed \`rdma_resource $v\` lints clean" \
+	"grep -q 'error\\[k8s-resource-name\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied k8s-resource-name 's/.*or write `\(shared\)` after it.*/\1/p' 's|\(rdma_resource example.com/[a-z]*\)|\1 @V@|'
+check "k8s-resource-name: \`shared\` after the name lints clean" \
+	"[ '$v' = shared ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
 tests_end

@@ -71,6 +71,7 @@ suite tests/plan_tests.sh "$DSLC" $QUICK
 suite tests/plan_scenarios.sh "$DSLC"
 suite tests/plan_waves.sh "$DSLC"
 suite tests/rollout_gates.sh "$DSLC"
+suite tests/rollout_k8s.sh "$DSLC"
 suite tests/disruption_pinned.sh "$DSLC"
 
 if [ "$MODE" != valgrind ]; then

@@ -7,6 +7,7 @@
 
 #include "compiler/base/value.h"
 #include "compiler/place/clients.h"
+#include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
 #include "targets/targets.h"
 
@@ -206,6 +207,13 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				(unsigned long long)(v.memory / GiB), (unsigned long long)(v.scm / GiB),
 				(unsigned long long)(v.hugepages / GiB), (unsigned long long)(v.reserved / GiB),
 				(long long)((int64_t)(v.memory - v.scm - v.hugepages - v.reserved) / (int64_t)GiB));
+		const kubelet_plan *kp = node_kubelet_plan(m, nd->spec);
+		if (kp && strcmp(kp->memory_manager, "static") == 0 && n < kp->nnuma)
+			fprintf(out, "  kubelet reservedMemory %llu MiB: DAOS %llu + system, kube and eviction %llu; "
+				     "Guaranteed pods get at most %lld MiB here\n",
+				(unsigned long long)(kp->numa_reserved[n] / MiB), (unsigned long long)(kp->daos_reserved[n] / MiB),
+				(unsigned long long)((kp->numa_reserved[n] - kp->daos_reserved[n]) / MiB),
+				(long long)(((int64_t)v.memory - (int64_t)v.hugepages - (int64_t)kp->numa_reserved[n]) / (int64_t)MiB));
 	}
 }
 
@@ -292,6 +300,11 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		json_object_set_new(o, "memory", json_pack("{s:I, s:I, s:I, s:I}", "total", (json_int_t)v.memory, "scm",
 							    (json_int_t)v.scm, "hugepages", (json_int_t)v.hugepages, "reserved",
 							    (json_int_t)v.reserved));
+		const kubelet_plan *kp = node_kubelet_plan(m, nd->spec);
+		if (kp && strcmp(kp->memory_manager, "static") == 0 && n < kp->nnuma)
+			json_object_set_new(o, "kubelet_reserved_memory",
+					    json_pack("{s:I, s:I}", "total", (json_int_t)kp->numa_reserved[n], "daos",
+						      (json_int_t)kp->daos_reserved[n]));
 		json_array_append_new(numas, o);
 	}
 	json_object_set_new(root, "numa_nodes", numas);

@@ -185,6 +185,10 @@ typedef struct kube_spec {
 	opt_int uid, gid, agent_uid, agent_gid; /* run_as, agent_run_as */
 	opt_str rdma_resource, nvme_resource;
 	opt_int rdma_numa, nvme_numa; /* the plugin reports NUMA topology (`numa` after the name) */
+	opt_int rdma_shared; /* one RDMA resource for every NIC, run by the cluster already (`shared`) */
+	opt_int client_gpus, client_hugepages, client_memory, client_ipc_lock; /* the client template's asks */
+	opt_str *client_ns;  /* client_namespace: namespaces of the client pods */
+	size_t nclient_ns, client_ns_cap;
 	opt_int memory_overhead, server_memory, surge;
 } kube_spec;
 

@@ -23,7 +23,7 @@ const char *kube_rdma_resource(const model *m)
 
 const char *kube_nvme_resource(const model *m)
 {
-	return m->cluster.kube.nvme_resource.set ? m->cluster.kube.nvme_resource.v : "squat.ai/daos_nvme";
+	return m->cluster.kube.nvme_resource.set ? m->cluster.kube.nvme_resource.v : "squat.ai/daos-nvme";
 }
 
 static kube_plan *plan(const model *m, const node_plan *p)

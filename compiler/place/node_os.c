@@ -1,13 +1,13 @@
 /* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
  * sections 2 (kernel command line) and 4 (kubelet). */
 #include "node_os.h"
-#include "kube.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler/base/value.h"
+#include "kube.h"
 
 /* The `os` names (keywords.c) by prefix, and how each takes the command line. */
 static const struct {
@@ -123,14 +123,28 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	 * kubelet already takes pre-allocated hugepages out of allocatable
 	 * memory, and the memory manager does so per NUMA node (they stay a
 	 * resource of their own, hugepages-2Mi); reserving them again would
-	 * keep 34 GiB per node from pods for nothing. */
+	 * keep 34 GiB per node from pods for nothing.
+	 * In pods, with the static memory manager, the daos-server pod's
+	 * memory (SCM and memory_overhead, spread over its engines) is
+	 * reserved too: the manager accounts only Guaranteed pods
+	 * (pkg/kubelet/cm/memorymanager/policy_static.go), and the pod is
+	 * Burstable, so it would offer a single-numa-node pod the memory the
+	 * SCM holds. reservedMemory must sum to systemReserved + kubeReserved
+	 * + evictionHard (validateReservedMemory), so systemReserved carries
+	 * it as well; the pod still requests it, because its tmpfs is charged
+	 * inside the kubepods cgroup, whose limit leaves systemReserved out:
+	 * the price is that memory counted twice in allocatable. */
+	const kube_plan *kp = pods && strcmp(k->memory_manager, "static") == 0 ? kube_plan_of(m, s) : NULL;
 	uint64_t daos = 0;
 	for (int n = 0; n < k->nnuma; n++) {
 		uint64_t here = 0;
-		for (int i = 0; i < p->nengines && !pods; i++) /* in pods SCM is the pod's memory */
+		for (int i = 0; i < p->nengines && (!pods || kp); i++)
 			if (p->engines[i].numa == n)
-				here += p->engines[i].scm_bytes;
+				here += p->engines[i].scm_bytes +
+					(kp ? kp->memory - kp->scm : 0) / (uint64_t)p->nengines +
+					(kp && i == 0 ? (kp->memory - kp->scm) % (uint64_t)p->nengines : 0);
 		k->numa_reserved[n] = here;
+		k->daos_reserved[n] = here;
 		daos += here;
 	}
 	k->system_reserved = base_system + daos;

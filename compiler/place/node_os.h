@@ -23,6 +23,7 @@ typedef struct kubelet_plan {
 	bool strict, alpha_gate;   /* strict-cpu-reservation, and its 1.32 feature gate */
 	uint64_t system_reserved, kube_reserved, eviction; /* bytes; system includes DAOS */
 	uint64_t numa_reserved[MODEL_MAX_NUMA];            /* reservedMemory per NUMA node */
+	uint64_t daos_reserved[MODEL_MAX_NUMA];            /* of which DAOS's: SCM (and in pods its pod's memory) */
 	int nnuma;
 } kubelet_plan;
 

@@ -22,60 +22,12 @@
 #include "compiler/tree/render.h"
 #include "compiler/tree/tree_view.h"
 #include "context.h"
+#include "plan_print.h"
+#include "pods.h"
 #include "rollout.h"
 #include "semdiff.h"
 
-/* ---- groups ---------------------------------------------------------------- */
-
-/* One distinct change: the keys it was seen at (engines[0].log_mask and
- * engines[1].log_mask make one change), old -> new, and where. */
-typedef struct value_pair {
-	const char *old, *new;
-	const char **keys;
-	size_t nkeys, kcap;
-	const char **hosts;
-	size_t nhosts, cap;
-} value_pair;
-
-/* Changes to one key of one file (list indexes folded: engines[].log_mask)
- * with one disruption class. */
-typedef struct change_group {
-	const char *file, *key;
-	disruption_class cls;
-	value_pair *pairs;
-	size_t npairs, cap;
-	strmap pair_index; /* "old\x1fnew" -> pair index + 1 */
-	size_t nhosts;
-	const char *last_host;
-} change_group;
-
-typedef struct planner {
-	arena *ar; /* lives as long as the plan */
-	const plan_opts *o;
-	strmap group_index; /* "file\x1fkey\x1fclass" -> group */
-	change_group **groups;
-	size_t ngroups, gcap;
-	strmap values; /* interned old/new values */
-	size_t added, removed, changed, unchanged;
-	size_t recorded; /* differences recorded so far: a node or file changed when it grew */
-	const char *host;
-	const char *file, *target; /* the file being compared */
-	arena *scratch;
-	plan_node_context ctx; /* the node being compared (context.h) */
-	plan_relabels relabels; /* containers relabeled (cluster files are compared first) */
-	/* per row of disruption_couplings: the first change that needed it,
-	 * and the hosts where one did */
-	struct coupled {
-		const char *by;
-		const char **hosts;
-		size_t nhosts, cap;
-	} *coupled;
-	strmap kubelet_hosts; /* nodes with a kubelet drop-in */
-	strmap wave_index;    /* host -> its wave_node + 1 */
-	wave_node *wnodes;    /* every node with a change, in plan order, and its classes */
-	size_t nwnodes, wcap;
-	bool coupling;        /* recording a coupled step: it couples nothing further */
-} planner;
+/* The planner and its change groups: plan_print.h. */
 
 /* s with its control bytes written \xNN: an old tree's value (a file of a
  * pull request) must not move the cursor or recolour a terminal. */
@@ -176,22 +128,6 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 		g->last_host = pl->host;
 		g->nhosts++;
 	}
-}
-
-/* The exact keys of a change, when the group folded indexes. */
-static const char *keys_of(planner *pl, const change_group *g, const value_pair *p)
-{
-	if (p->nkeys == 1 && strcmp(p->keys[0], g->key) == 0)
-		return NULL;
-	buf b;
-	buf_init(&b);
-	for (size_t i = 0; i < p->nkeys && i < 8; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", p->keys[i]);
-	if (p->nkeys > 8)
-		buf_printf(&b, ", and %zu more", p->nkeys - 8);
-	const char *s = arena_strndup(pl->ar, b.data, b.len);
-	buf_free(&b);
-	return s;
 }
 
 static void on_difference(void *ctx, const char *key, const char *old, const char *new)
@@ -520,204 +456,6 @@ static int group_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->key, y->key);
 }
 
-static const char *hosts_of(planner *pl, const value_pair *p)
-{
-	return hostlist_compress(pl->ar, p->hosts, p->nhosts);
-}
-
-static const char *shown(const char *v)
-{
-	return v ? v : "(absent)";
-}
-
-/* Whether some group has class c: each present class is one step. */
-static bool has_class(const planner *pl, int c)
-{
-	for (size_t i = 0; i < pl->ngroups; i++)
-		if ((int)pl->groups[i]->cls == c)
-			return true;
-	return false;
-}
-
-static bool is_cluster(const change_group *g)
-{
-	return strncmp(g->file, "cluster/", 8) == 0;
-}
-
-static size_t shown_values(const planner *pl, const change_group *g)
-{
-	return pl->o->max_values && g->npairs > pl->o->max_values ? pl->o->max_values : g->npairs;
-}
-
-static const char *what(const change_group *g)
-{
-	return strcmp(g->file, "(node)") == 0 ? "" : *g->key ? g->key : "(the file)";
-}
-
-static const char *where(const change_group *g)
-{
-	return strcmp(g->file, "(node)") == 0 ? "" : g->file;
-}
-
-/* "(14 nodes)", or "(cluster)" for cluster files. */
-static const char *count_of(arena *a, const change_group *g)
-{
-	if (is_cluster(g))
-		return "(cluster)";
-	return arena_printf(a, "(%zu node%s)", g->nhosts, g->nhosts == 1 ? "" : "s");
-}
-
-static void print_text(planner *pl, FILE *out, int top)
-{
-	bool c = pl->o->colour;
-	fprintf(out, "dslc plan: %zu added, %zu removed, %zu changed, %zu unchanged node%s; highest disruption: %s%s%s\n",
-		pl->added, pl->removed, pl->changed, pl->unchanged, pl->unchanged == 1 ? "" : "s",
-		c && top >= 0 && disruption_classes[top].error ? "\033[1;31m" : "", top >= 0 ? disruption_classes[top].id : "none",
-		c && top >= 0 && disruption_classes[top].error ? "\033[0m" : "");
-	for (size_t i = 0; i < pl->ngroups; i++) {
-		const change_group *g = pl->groups[i];
-		const disruption_class_info *ci = &disruption_classes[g->cls];
-		fprintf(out, "\n%s%s%s  %s%s%s%s%s\n", c && ci->error ? "\033[1;31m" : c ? "\033[1m" : "", ci->id, c ? "\033[0m" : "",
-			where(g), *where(g) && *what(g) ? " " : "", what(g), *where(g) || *what(g) ? "  " : "", count_of(pl->ar, g));
-		bool cluster = is_cluster(g);
-		size_t n = shown_values(pl, g);
-		for (size_t k = 0; k < n; k++) {
-			const value_pair *p = &g->pairs[k];
-			const char *keys = keys_of(pl, g, p);
-			if (p->old || p->new)
-				fprintf(out, "    %s%s%s -> %s\n", keys ? keys : "", keys ? ": " : "", shown(p->old), shown(p->new));
-			if (!cluster)
-				fprintf(out, "%s%s%son %s\n", p->old || p->new ? "      " : "    ", keys && !(p->old || p->new) ? keys : "",
-					keys && !(p->old || p->new) ? " " : "", hosts_of(pl, p));
-		}
-		if (n < g->npairs)
-			fprintf(out, "    ... and %zu more distinct values\n", g->npairs - n);
-	}
-	if (top < 0)
-		return;
-	fprintf(out, "\nWhat to do, in order:\n");
-	int step = 1;
-	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		if (has_class(pl, r))
-			fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
-}
-
-/* Markdown that stays readable as a PR comment at any node count: one
- * table, then one collapsible section per group, values capped. */
-static void md_text(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (strchr("|<>`*_\\[]", *s))
-			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
-	}
-}
-
-/* A code span: a backquote inside becomes a quote; in a table cell a
- * newline or '|' would end the row and becomes a space. */
-static void md_code(FILE *out, const char *s, bool cell)
-{
-	fputc('`', out);
-	for (; *s; s++)
-		fputc(*s == '`' ? '\'' : cell && (*s == '\n' || *s == '|') ? ' ' : *s, out);
-	fputc('`', out);
-}
-
-static void print_markdown(planner *pl, FILE *out, int top)
-{
-	fprintf(out, "### dslc plan: %zu of %zu nodes changed, highest disruption: **%s**\n\n",
-		pl->changed + pl->added + pl->removed, pl->changed + pl->added + pl->removed + pl->unchanged,
-		top >= 0 ? disruption_classes[top].id : "none");
-	fprintf(out, "%zu added, %zu removed, %zu changed, %zu unchanged.%s\n\n", pl->added, pl->removed, pl->changed,
-		pl->unchanged, top >= 0 && disruption_classes[top].error ? " :warning: **This change needs an extra approval.**" : "");
-	if (!pl->ngroups)
-		return;
-	fprintf(out, "| class | file | key | nodes |\n|---|---|---|---|\n");
-	for (size_t i = 0; i < pl->ngroups; i++) {
-		const change_group *g = pl->groups[i];
-		fprintf(out, "| `%s` | ", disruption_classes[g->cls].id);
-		if (*where(g))
-			md_code(out, where(g), true);
-		fputs(" | ", out);
-		if (*what(g))
-			md_code(out, what(g), true);
-		fprintf(out, " | %s |\n", is_cluster(g) ? "cluster" : arena_printf(pl->ar, "%zu", g->nhosts));
-	}
-	fputc('\n', out);
-	for (size_t i = 0; i < pl->ngroups; i++) {
-		const change_group *g = pl->groups[i];
-		fprintf(out, "<details><summary>%s: ", disruption_classes[g->cls].id);
-		md_text(out, where(g));
-		fputc(' ', out);
-		md_text(out, what(g));
-		fprintf(out, " %s</summary>\n\n", count_of(pl->ar, g));
-		size_t n = shown_values(pl, g);
-		for (size_t k = 0; k < n; k++) {
-			const value_pair *p = &g->pairs[k];
-			const char *keys = keys_of(pl, g, p);
-			fputs("- ", out);
-			if (keys) {
-				md_text(out, keys);
-				fputs(": ", out);
-			}
-			if (p->old || p->new) {
-				md_code(out, shown(p->old), false);
-				fputs(" -> ", out);
-				md_code(out, shown(p->new), false);
-				fputs(is_cluster(g) ? "" : " on ", out);
-			} else {
-				fputs("on ", out);
-			}
-			if (!is_cluster(g) || !(p->old || p->new))
-				md_text(out, is_cluster(g) ? "the cluster" : hosts_of(pl, p));
-			fputc('\n', out);
-		}
-		if (n < g->npairs)
-			fprintf(out, "- ... and %zu more distinct values\n", g->npairs - n);
-		fputs("\n</details>\n\n", out);
-	}
-	fputs("#### What to do, in order\n\n", out);
-	int step = 1;
-	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		if (has_class(pl, r))
-			fprintf(out, "%d. **%s**: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);
-}
-
-static void print_json(planner *pl, FILE *out, int top, const char *version, const plan_waves *waves)
-{
-	json_t *groups = json_array();
-	for (size_t i = 0; i < pl->ngroups; i++) {
-		const change_group *g = pl->groups[i];
-		json_t *changes = json_array();
-		size_t n = shown_values(pl, g);
-		for (size_t k = 0; k < n; k++) {
-			const value_pair *p = &g->pairs[k];
-			json_t *keys = json_array();
-			for (size_t j = 0; j < p->nkeys; j++)
-				json_array_append_new(keys, json_string(p->keys[j]));
-			json_array_append_new(changes, json_pack("{s:o, s:s?, s:s?, s:s, s:I}", "keys", keys, "old", p->old, "new", p->new,
-								 "hosts", hosts_of(pl, p), "count", (json_int_t)p->nhosts));
-		}
-		json_array_append_new(groups, json_pack("{s:s, s:s, s:s, s:b, s:I, s:I, s:o}", "class", disruption_classes[g->cls].id,
-							"file", g->file, "key", g->key, "error", disruption_classes[g->cls].error,
-							"nodes", (json_int_t)g->nhosts, "distinct_values", (json_int_t)g->npairs,
-							"changes", changes));
-	}
-	json_t *steps = json_array();
-	for (int r = DC__COUNT - 1; r > DC_NONE; r--) /* none: nothing to do */
-		if (has_class(pl, r))
-			json_array_append_new(steps, json_pack("{s:s, s:s}", "class", disruption_classes[r].id, "what",
-							       disruption_classes[r].steps));
-	json_t *root = json_pack("{s:s, s:i, s:s, s:{s:I, s:I, s:I, s:I, s:s?}, s:o, s:o, s:o}", "format", "dslc-plan",
-				 "format_version", 1, "generator", version, "summary", "added", (json_int_t)pl->added, "removed",
-				 (json_int_t)pl->removed, "changed", (json_int_t)pl->changed, "unchanged", (json_int_t)pl->unchanged,
-				 "highest", top >= 0 ? disruption_classes[top].id : NULL, "groups", groups, "steps", steps,
-				 "rollout", rollout_json(pl->ar, waves));
-	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	json_decref(root);
-}
-
 /* ---- running it ---------------------------------------------------------------- */
 
 static bool compile_side(compilation *c, const char *path, const char *side)
@@ -769,6 +507,39 @@ static bool removed_server(const model *om, old_tree *tree, const char *h)
 	return !l;
 }
 
+static void add_pod_files(arena *a, file_list *l, const pod_file *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		node_file nf = {f[i].rel, f[i].target, f[i].data, f[i].len, false, 0};
+		ARENA_PUSH(a, l->v, l->n, l->cap, nf);
+	}
+}
+
+/* A node whose group labels change moves to other DaemonSets: the
+ * controller deletes its pods as soon as the labels change, whatever the
+ * update strategy (pkg/controller/daemon: a pod whose node no longer
+ * matches is deleted), so the move is the restart: an engine-restart by
+ * waves for daos-server, an agent-restart for daos-agent. The rollout
+ * relabels it (waves.h wave_kube). */
+static void plan_relabel_node(planner *pl, const char *host)
+{
+	const char *os = pods_server_of(&pl->pods_old, host), *ns = pods_server_of(&pl->pods_new, host);
+	const char *oa = pods_agent_of(&pl->pods_old, host), *na = pods_agent_of(&pl->pods_new, host);
+	if (!ns && !na)
+		return; /* not in pods now: the host's own files say what changes */
+	bool moves = (os && ns && strcmp(os, ns)) || (os && !ns), agent = oa && na && strcmp(oa, na);
+	if (moves) {
+		pl->target = pods_targets[0];
+		record(pl, "kubernetes: daos-server pod", "(group)", DC_ENGINE_RESTART, os, ns ? ns : "(none)");
+	}
+	if (agent) {
+		pl->target = pods_targets[1];
+		record(pl, "kubernetes: daos-agent pod", "(group)", DC_AGENT_RESTART, oa, na);
+	}
+	if (moves || agent || (!os && ns) || (!oa && na))
+		pods_rollout_node(pl->ar, &pl->kube, &pl->pods_new, host)->changes = true;
+}
+
 static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
 {
 	strmap seen;
@@ -789,7 +560,11 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		for (size_t f = 0; !rc && f < nf.n; f++)
 			if (strcmp(nf.v[f].target, "kubelet") == 0)
 				strmap_put(&pl->kubelet_hosts, nd->host, (void *)intern(pl, nf.v[f].rel));
-		if (!rc && !om && tree_vouches(&scratch, tree, nd->host, &nf)) {
+		/* a node in pods has files in its groups too: the cache does not
+		 * vouch for those */
+		pod_file pn[4], po[4];
+		size_t npn = pods_files(&pl->pods_new, nd->host, pn), npo = pods_files(&pl->pods_old, nd->host, po);
+		if (!rc && !npn && !npo && !om && tree_vouches(&scratch, tree, nd->host, &nf)) {
 			finish_node(pl, false, before); /* the same files: unchanged */
 			arena_free(&scratch);
 			continue;
@@ -800,8 +575,12 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			arena_free(&scratch);
 			return PLAN_IO;
 		}
+		add_pod_files(&scratch, &nf, pn, npn);
+		add_pod_files(&scratch, &of, po, npo);
 		if (present)
 			compare_files(pl, &of, &nf);
+		if (present)
+			plan_relabel_node(pl, nd->host);
 		else
 			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
 		finish_node(pl, !present, before);
@@ -866,13 +645,19 @@ static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree 
 	pl->host = "(cluster)";
 	file_list nf = {0}, of = {0};
 	bool present;
-	int rc = collect_cluster(&scratch, nm, &nf);
+	int rc = collect_cluster(pl->ar, nm, &nf);
+	for (size_t i = 0; !rc && i < nf.n; i++)
+		pods_read(&pl->pods_new, nf.v[i].rel, nf.v[i].data, nf.v[i].len);
 	if (!rc && !om && tree_vouches(&scratch, tree, NULL, &nf)) {
+		for (size_t i = 0; i < nf.n; i++) /* the same files: the same pods */
+			pods_read(&pl->pods_old, nf.v[i].rel, nf.v[i].data, nf.v[i].len);
 		arena_free(&scratch);
 		return 0;
 	}
 	if (!rc)
-		rc = old_files(&scratch, om, NULL, tree, NULL, &of, &present);
+		rc = old_files(pl->ar, om, NULL, tree, NULL, &of, &present);
+	for (size_t i = 0; !rc && i < of.n; i++)
+		pods_read(&pl->pods_old, of.v[i].rel, of.v[i].data, of.v[i].len);
 	if (!rc) /* cluster files are named cluster/... on both sides */
 		compare_files(pl, &of, &nf);
 	arena_free(&scratch);
@@ -888,7 +673,8 @@ int plan_run(const plan_opts *o, const char *version)
 	}
 	planner pl = {0};
 	pl.ar = &nc.ar;
-	pl.o = o;
+	pl.colour = o->colour;
+	pl.max_values = o->max_values;
 	strmap_init(&pl.group_index, pl.ar);
 	strmap_init(&pl.values, pl.ar);
 	old_tree tree;
@@ -921,6 +707,9 @@ int plan_run(const plan_opts *o, const char *version)
 	pl.coupled = arena_alloc(pl.ar, (disruption_coupling_count + 1) * sizeof(*pl.coupled));
 	strmap_init(&pl.kubelet_hosts, pl.ar);
 	strmap_init(&pl.wave_index, pl.ar);
+	pods_init(&pl.pods_new, pl.ar);
+	pods_init(&pl.pods_old, pl.ar);
+	strmap_init(&pl.kube.in_pods, pl.ar);
 	/* the cluster first: its relabels decide the dfuse units' class */
 	rc = plan_cluster(&pl, &nc.m, om, &tree);
 	if (!rc)
@@ -933,20 +722,26 @@ int plan_run(const plan_opts *o, const char *version)
 		int top = pl.ngroups ? (int)pl.groups[0]->cls : -1; /* sorted by rank, highest first */
 		/* the nodes whose changes stop engines or the node, in waves */
 		plan_waves waves;
+		pods_rollout(pl.ar, &pl.kube, &pl.pods_new, &pl.pods_old);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
+		plan_waves_kube(pl.ar, &waves, &pl.kube);
 		if (o->format == PLAN_JSON) {
-			print_json(&pl, stdout, top, version, &waves);
+			plan_print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {
 			rollout_script(stdout, pl.ar, &waves, version);
 		} else if (o->format == PLAN_MARKDOWN) { /* waves: five times --max-values (50 by default) */
-			print_markdown(&pl, stdout, top);
+			plan_print_markdown(&pl, stdout, top);
 			rollout_text(stdout, pl.ar, &waves, true, o->max_values * 5);
 		} else {
-			print_text(&pl, stdout, top);
+			plan_print_text(&pl, stdout, top);
 			rollout_text(stdout, pl.ar, &waves, false, o->max_values * 5);
 		}
 		if (waves.risk)
 			fprintf(stderr, "dslc: plan: %s\n", waves.risk);
+		for (size_t i = 0; i < pl.kube.nrolling; i++)
+			fprintf(stderr, "dslc: plan: %s changes under updateStrategy RollingUpdate: kubectl apply alone would make the "
+					"DaemonSet controller replace its pods, a node at a time, outside the waves; write `update "
+					"ondelete` (the rollout script refuses to apply it)\n", pl.kube.rolling[i]);
 		/* comments only (none) is a change: nothing to do, but the tree differs */
 		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
 	}

@@ -244,6 +244,81 @@ static const char functions[] =
 	"\tdone\n"
 	"}\n";
 
+/* The Kubernetes functions, written when a node runs DAOS in pods. kubectl's
+ * -o jsonpath (k8s.io/client-go/util/jsonpath; kubectl allows missing keys,
+ * printing nothing) prints one pod a line as name|group|template
+ * generation|Ready|deletion|waiting reason|scheduling reason. A DaemonSet's
+ * pod is current when its pod-template-generation label equals the
+ * DaemonSet's deprecated.daemonset.template.generation annotation
+ * (pkg/controller/daemon/util/daemonset_util.go IsPodUpdated). The
+ * controller deletes a pod whose node stops matching; a pod of an older
+ * template of the same DaemonSet stays under OnDelete until deleted. */
+static const char kube_functions[] =
+	"dslc_kube() { $DSLC_KUBECTL -n \"$dslc_ns\" \"$@\"; }\n"
+	"# the new tree's objects, checked to be this plan's: every group it names\n"
+	"dslc_kube_apply() {\n"
+	"\t[ -z \"$dslc_rolling\" ] || dslc_fail \"$dslc_rolling use updateStrategy RollingUpdate and their pod templates change: kubectl apply would make the DaemonSet controller replace their pods by itself, a node at a time, behind no DAOS gate. Write 'update ondelete' in the kubernetes block and plan again\"\n"
+	"\tk=$DSLC_KUBE_DIR/kustomization.yaml\n"
+	"\t[ -r \"$k\" ] || dslc_fail \"DSLC_KUBE_DIR=$DSLC_KUBE_DIR has no kustomization.yaml: point it at the new tree's cluster/kubernetes\"\n"
+	"\tfor g in $dslc_groups; do\n"
+	"\t\tgrep -qx -- \"- $g.yaml\" \"$k\" || dslc_fail \"$k does not list $g.yaml: DSLC_KUBE_DIR is not the tree of this plan\"\n"
+	"\tdone\n"
+	"\trun $DSLC_KUBECTL apply -k \"$DSLC_KUBE_DIR\"\n"
+	"}\n"
+	"# HOST SERVER AGENT: the node's new group labels ('' removes one)\n"
+	"dslc_kube_label() {\n"
+	"\ts=dslc.io/daos-server=$2\n"
+	"\t[ -n \"$2\" ] || s=dslc.io/daos-server-\n"
+	"\ta=dslc.io/daos-agent=$3\n"
+	"\t[ -n \"$3\" ] || a=dslc.io/daos-agent-\n"
+	"\trun $DSLC_KUBECTL label node --overwrite \"$1\" \"$s\" \"$a\"\n"
+	"}\n"
+	"# HOST APP DIGEST: exactly one pod of APP's group DIGEST on HOST, of the\n"
+	"# DaemonSet's current template, Ready; an older template's pod is deleted\n"
+	"dslc_kube_pod() {\n"
+	"\tds=$2-$3\n"
+	"\tgen=$(dslc_kube get daemonset \"$ds\" -o jsonpath='{.metadata.annotations.deprecated\\.daemonset\\.template\\.generation}') ||\n"
+	"\t\tdslc_fail \"kubectl get daemonset $ds failed: was it applied (DSLC_KUBE_DIR)?\"\n"
+	"\tcase $gen in '' | *[!0-9]*) dslc_fail \"daemonset $ds has no template generation ('$gen')\" ;; esac\n"
+	"\twaited=0\n"
+	"\twhile :; do\n"
+	"\t\tpods=$(dslc_kube get pods -l \"app.kubernetes.io/name=$2\" --field-selector \"spec.nodeName=$1\" -o jsonpath='{range .items[*]}{.metadata.name}{\"|\"}{.metadata.labels.dslc\\.io/'\"$2\"'}{\"|\"}{.metadata.labels.pod-template-generation}{\"|\"}{.status.conditions[?(@.type==\"Ready\")].status}{\"|\"}{.metadata.deletionTimestamp}{\"|\"}{.status.containerStatuses[*].state.waiting.reason}{\"|\"}{.status.conditions[?(@.type==\"PodScheduled\")].reason}{\"\\n\"}{end}') ||\n"
+	"\t\t\tdslc_fail \"kubectl get pods on $1 failed\"\n"
+	"\t\tverdict=$(printf '%s\\n' \"$pods\" | awk -F'|' -v d=\"$3\" -v g=\"$gen\" '\n"
+	"\t\t\tNF < 5 { next }\n"
+	"\t\t\t{ n++; st = st sprintf(\"%s%s (group %s, template %s, ready %s%s%s%s)\", sep, $1, $2, $3, $4 == \"\" ? \"-\" : $4, $5 != \"\" ? \", terminating\" : \"\", $6 != \"\" ? \", \" $6 : \"\", $7 != \"\" ? \", \" $7 : \"\"); sep = \"; \" }\n"
+	"\t\t\t$6 ~ /InvalidImageName|ErrImageNeverPull|CreateContainerConfigError/ { bad = $1 \" \" $6 }\n"
+	"\t\t\t$5 == \"\" && $2 == d && $3 != g { print \"delete \" $1 }\n"
+	"\t\t\t$5 == \"\" && $2 == d && $3 == g && $4 == \"True\" { ok++ }\n"
+	"\t\t\tEND { if (bad != \"\") print \"bad \" bad; else if (n == 1 && ok == 1) print \"ready\"; print \"state \" (st == \"\" ? \"no pod\" : st) }')\n"
+	"\t\tcase $verdict in\n"
+	"\t\tready*) echo \"dslc: $ds Ready on $1\" >&2; return 0 ;;\n"
+	"\t\tbad*) dslc_fail \"$2 on $1 cannot start: $(printf '%s\\n' \"$verdict\" | sed -n 's/^bad //p')\" ;;\n"
+	"\t\tesac\n"
+	"\t\tfor p in $(printf '%s\\n' \"$verdict\" | sed -n 's/^delete //p'); do\n"
+	"\t\t\trun $DSLC_KUBECTL -n \"$dslc_ns\" delete pod \"$p\" --wait=false\n"
+	"\t\tdone\n"
+	"\t\tif [ \"$waited\" -ge \"$DSLC_POD_TIMEOUT\" ]; then\n"
+	"\t\t\tdslc_fail \"$ds not Ready on $1 after $waited s (DSLC_POD_TIMEOUT): $(printf '%s\\n' \"$verdict\" | sed -n 's/^state //p')\"\n"
+	"\t\tfi\n"
+	"\t\tsleep \"$DSLC_POLL\"\n"
+	"\t\twaited=$((waited + DSLC_POLL))\n"
+	"\tdone\n"
+	"}\n"
+	"# GROUP: its DaemonSet and ConfigMap (and a daos-agent group's client\n"
+	"# template), once no pod of it is left\n"
+	"dslc_kube_prune() {\n"
+	"\tapp=${1%-*}\n"
+	"\tleft=$(dslc_kube get pods -l \"dslc.io/$app=${1##*-}\" -o jsonpath='{range .items[*]}{.spec.nodeName}{\" \"}{end}') ||\n"
+	"\t\tdslc_fail \"kubectl get pods of $1 failed\"\n"
+	"\t[ -z \"$left\" ] || dslc_fail \"$1 still runs pods on $left: relabel those nodes (or drain them) before it is removed\"\n"
+	"\tif [ \"$app\" = daos-agent ]; then\n"
+	"\t\trun dslc_kube delete --ignore-not-found \"daemonset/$1\" \"configmap/$1\" \"podtemplate/daos-client-${1##*-}\"\n"
+	"\telse\n"
+	"\t\trun dslc_kube delete --ignore-not-found \"daemonset/$1\" \"configmap/$1\"\n"
+	"\tfi\n"
+	"}\n";
+
 /* self_heal for planned maintenance (docs/admin/self_healing.md): release/2.8
  * has the system property (system_prop.go parses ';'); 2.6 only the pool
  * property, set on every pool the system has. */
@@ -292,6 +367,18 @@ static void lines(FILE *out, const char **s)
 		fprintf(out, "run %s\n", *s);
 }
 
+/* Kubernetes steps outside the waves: relabels no wave took, or old groups
+ * to remove. */
+static bool kube_work(const plan_waves *w)
+{
+	if (!w->kube)
+		return false;
+	for (size_t i = 0; i < w->kube->nrelabel; i++)
+		if (w->kube->relabel[i].changes && !w->kube->relabel[i].in_wave)
+			return true;
+	return w->kube->nstale > 0;
+}
+
 void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *version)
 {
 	fprintf(out, "#!/bin/sh\n# The rollout of a dslc plan (%s): %zu wave%s, each stopped at its first failed gate.\n"
@@ -302,6 +389,12 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		     "# Environment: DSLC_JOIN_TIMEOUT (s, default 600), DSLC_REBUILD_TIMEOUT (s, default %lld:\n"
 		     "# %s), DSLC_POLL (s between queries, default 10).\n",
 		version, w->n, w->n == 1 ? "" : "s", w->rebuild_timeout, w->rebuild_timeout_why);
+	if (w->kube)
+		fprintf(out, "# DAOS runs in pods: the new tree's objects are applied first (DSLC_KUBE_DIR, its\n"
+			     "# cluster/kubernetes), each node is relabeled in its wave (its pods move to the new\n"
+			     "# groups' DaemonSets) and waited for (DSLC_POD_TIMEOUT s, default 900), and the old groups'\n"
+			     "# objects are removed after the last wave. DSLC_KUBECTL: kubectl and its options\n"
+			     "# (default kubectl; e.g. 'kubectl --context prod'). Do not run label-nodes.sh for a change.\n");
 	bool format = false;
 	for (size_t i = 0; i < w->n; i++)
 		format |= w->v[i].format;
@@ -310,6 +403,9 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 			     "# DAOS marks experimental (src/control/cmd/dmg/storage.go).\n");
 	if (w->risk)
 		fprintf(out, "# UNSAFE: %s\n", w->risk);
+	if (w->kube && w->kube->nrolling)
+		fprintf(out, "# REFUSED: changed DaemonSets under RollingUpdate would restart their pods at kubectl apply,\n"
+			     "# outside the waves; the script stops before it applies anything (update ondelete).\n");
 	fprintf(out, "set -euf\n: \"${DSLC_APPLY:?set DSLC_APPLY to the command that applies a wave}\"\n"
 		     "DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-600}\nDSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\n"
 		     "DSLC_POLL=${DSLC_POLL:-10}\n"
@@ -319,12 +415,28 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		     "\t[ \"$n\" -ge 1 ] || { echo \"dslc: DSLC_JOIN_TIMEOUT, DSLC_REBUILD_TIMEOUT and DSLC_POLL take whole seconds (1 or more), not '$v'\" >&2; exit 2; }\n"
 		     "done\n",
 		w->rebuild_timeout);
+	if (w->kube) {
+		fprintf(out, "DSLC_KUBECTL=${DSLC_KUBECTL:-kubectl}\nDSLC_POD_TIMEOUT=${DSLC_POD_TIMEOUT:-900}\n"
+			     "case $DSLC_POD_TIMEOUT in '' | *[!0-9]* | 0) echo \"dslc: DSLC_POD_TIMEOUT takes whole seconds (1 or more), not '$DSLC_POD_TIMEOUT'\" >&2; exit 2 ;; esac\n");
+		if (w->kube->ngroups)
+			fprintf(out, ": \"${DSLC_KUBE_DIR:?set DSLC_KUBE_DIR to the new tree's cluster/kubernetes}\"\n");
+		fprintf(out, "dslc_rolling='");
+		for (size_t i = 0; i < w->kube->nrolling; i++)
+			fprintf(out, "%s%s", i ? " " : "", w->kube->rolling[i]);
+		fprintf(out, "'\n");
+		fprintf(out, "dslc_ns='%s'\ndslc_groups='", w->kube->ns ? w->kube->ns : "daos");
+		for (size_t i = 0; i < w->kube->ngroups; i++)
+			fprintf(out, "%s%s", i ? " " : "", w->kube->groups[i]);
+		fprintf(out, "'\n");
+	}
 	fprintf(out, "dslc_described='");
 	for (size_t i = 0; i < w->npools; i++)
 		fprintf(out, "%s%s", i ? " " : "", w->pools[i]);
 	fprintf(out, "'\n%s", functions);
+	if (w->kube)
+		fputs(kube_functions, out);
 	self_heal_functions(out, w);
-	if (!w->n) {
+	if (!w->n && !kube_work(w)) {
 		fprintf(out, "echo 'dslc: nothing stops engines or nodes in this plan' >&2\n");
 		return;
 	}

@@ -473,6 +473,7 @@ semdiff_kind semdiff_kind_of(const char *target)
 		semdiff_kind kind;
 	} kinds[] = {
 		{"daos_server", SD_YAML}, {"daos_agent", SD_YAML}, {"kubelet", SD_YAML},
+		{"daos_server_pod", SD_YAML}, {"daos_agent_pod", SD_YAML},
 		{"bios", SD_JSON}, {"pools_plan", SD_JSON}, {"networkd", SD_INI},
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)

@@ -266,6 +266,65 @@ static void push(arena *a, const char ***v, size_t *n, const char *s)
 	(*v)[*n] = NULL;
 }
 
+static const wave_relabel *kube_entry(const plan_waves *w, const char *host)
+{
+	uintptr_t at = w->kube ? (uintptr_t)strmap_get(&w->kube->in_pods, host) : 0;
+	return at ? &w->kube->relabel[at - 1] : NULL;
+}
+
+static const char *quoted_or_empty(arena *a, const char *s)
+{
+	return arena_printf(a, "'%s'", s ? s : "");
+}
+
+/* A node's Kubernetes steps: its new labels when they change (the
+ * DaemonSet controller then deletes its old pods), then each of its pods
+ * current and Ready (dslc_kube_pod deletes a pod of an older template of
+ * the same group: OnDelete leaves that to us). */
+static void kube_label_step(arena *a, const wave_relabel *r, const char ***s, size_t *n)
+{
+	if (r->changes)
+		push(a, s, n, arena_printf(a, "dslc_kube_label '%s' %s %s", r->host, quoted_or_empty(a, r->server),
+					   quoted_or_empty(a, r->agent)));
+}
+
+static void kube_pod_steps(arena *a, const wave_relabel *r, const char ***s, size_t *n)
+{
+	if (r->server)
+		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-server '%s'", r->host, r->server));
+	if (r->agent)
+		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-agent '%s'", r->host, r->agent));
+}
+
+/* The wave's nodes in pods: every label first, then the pods. */
+static void kube_steps(arena *a, const plan_waves *w, const plan_wave *v, const char ***s, size_t *n)
+{
+	for (size_t k = 0; k < v->nhosts; k++) {
+		const wave_relabel *r = kube_entry(w, v->hosts[k]);
+		if (r)
+			kube_label_step(a, r, s, n);
+	}
+	for (size_t k = 0; k < v->nhosts; k++) {
+		const wave_relabel *r = kube_entry(w, v->hosts[k]);
+		if (r)
+			kube_pod_steps(a, r, s, n);
+	}
+}
+
+void plan_waves_kube(arena *a, plan_waves *w, wave_kube *k)
+{
+	(void)a;
+	if (!k->nrelabel && !k->nstale && !k->ngroups)
+		return;
+	w->kube = k;
+	for (size_t i = 0; i < w->n; i++)
+		for (size_t j = 0; j < w->v[i].nhosts; j++) {
+			uintptr_t at = (uintptr_t)strmap_get(&k->in_pods, w->v[i].hosts[j]);
+			if (at)
+				k->relabel[at - 1].in_wave = true;
+		}
+}
+
 /* The steps of a wave of servers (docs/admin/self_healing.md, planned
  * maintenance; src/control/cmd/dmg/system.go, storage.go):
  *   dslc_note_ranks     the ranks the hosts have now: the Joined gate wants
@@ -293,11 +352,13 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 	const char *apply = arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls);
 	if (v->clients) {
 		push(a, &s, &n, apply);
+		kube_steps(a, w, v, &s, &n);
 		return s;
 	}
 	if (w->system) {
 		push(a, &s, &n, "dmg system stop");
 		push(a, &s, &n, apply);
+		kube_steps(a, w, v, &s, &n);
 		push(a, &s, &n, "dmg system start");
 		push(a, &s, &n, "dslc_wait_joined ''");
 		push(a, &s, &n, "dslc_wait_rebuild");
@@ -313,6 +374,7 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 	if (v->format)
 		push(a, &s, &n, arena_printf(a, "dmg system exclude%s", sel));
 	push(a, &s, &n, apply);
+	kube_steps(a, w, v, &s, &n);
 	if (v->format) {
 		push(a, &s, &n, arena_printf(a, "dmg system clear-exclude%s", sel));
 		for (size_t k = 0; k < v->nhosts; k++)
@@ -331,19 +393,32 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
  * script's functions: rollout.c). */
 const char **plan_waves_before(arena *a, const plan_waves *w)
 {
-	(void)w;
 	const char **s = NULL;
 	size_t n = 0;
 	push(a, &s, &n, "dslc_list_pools");
+	/* the new groups' objects: a new DaemonSet selects no node until a
+	 * wave relabels one, and OnDelete restarts no pod of a changed one */
+	if (w->kube && w->kube->ngroups)
+		push(a, &s, &n, "dslc_kube_apply");
 	push(a, &s, &n, "dslc_self_heal_off");
 	return s;
 }
 
 const char **plan_waves_after(arena *a, const plan_waves *w)
 {
-	(void)w;
 	const char **s = NULL;
 	size_t n = 0;
+	/* nodes whose labels change but no wave took: agent-only changes */
+	for (size_t i = 0; w->kube && i < w->kube->nrelabel; i++) {
+		const wave_relabel *r = &w->kube->relabel[i];
+		if (r->changes && !r->in_wave) {
+			kube_label_step(a, r, &s, &n);
+			kube_pod_steps(a, r, &s, &n);
+		}
+	}
 	push(a, &s, &n, "dslc_self_heal_restore");
+	/* the old groups, once every node left them */
+	for (size_t i = 0; w->kube && i < w->kube->nstale; i++)
+		push(a, &s, &n, arena_printf(a, "dslc_kube_prune '%s'", w->kube->stale[i]));
 	return s;
 }

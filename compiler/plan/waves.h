@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "compiler/base/arena.h"
+#include "compiler/base/strmap.h"
 #include "compiler/model/model.h"
 
 /* A node and the classes of its changes (bit c: class c). */
@@ -22,6 +23,31 @@ typedef struct wave_node {
 	const char *host;
 	unsigned classes;
 } wave_node;
+
+/* A node in pods (on the new side) and its digests (NULL: no such daemon
+ * there); changes: its labels change, so the rollout relabels it. */
+typedef struct wave_relabel {
+	const char *host, *server, *agent;
+	bool changes;
+	bool in_wave; /* a wave relabels it (set by plan_waves_kube) */
+} wave_relabel;
+
+/* What a rollout does in Kubernetes (pods.h): apply the new groups'
+ * objects first, relabel each node in its wave (or after the last when no
+ * wave has it: an agent-only change), and remove the old groups' objects
+ * once no pod uses them. */
+typedef struct wave_kube {
+	const char *ns;      /* the objects' namespace */
+	wave_relabel *relabel;
+	size_t nrelabel, relabel_cap;
+	const char **groups; /* the new side's daos-server-<d> and daos-agent-<d> */
+	size_t ngroups, groups_cap;
+	const char **stale;  /* the old side's groups the new side has no more */
+	size_t nstale, stale_cap;
+	const char **rolling; /* groups whose changed pods RollingUpdate would replace at apply: refused */
+	size_t nrolling, rolling_cap;
+	strmap in_pods;      /* host -> its wave_relabel + 1 (an index: the list grows) */
+} wave_kube;
 
 typedef struct plan_wave {
 	const char **hosts;
@@ -49,6 +75,7 @@ typedef struct plan_waves {
 	const char *release;
 	const char **pools; /* the description's pool labels: the script gates every pool the system has */
 	size_t npools;
+	const wave_kube *kube; /* NULL: no node runs DAOS in pods on either side */
 } plan_waves;
 
 /* Waves for the nodes (in host order) of the new model nm whose classes
@@ -56,6 +83,9 @@ typedef struct plan_waves {
  * lowers the size; unsafe_wave > 0 sets it even above the limits. */
 void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
 		     long long rebuild_timeout, plan_waves *out);
+/* Adds the Kubernetes part (k: pods.h's nodes and groups) once the waves
+ * are made; nothing when neither side has nodes in pods. */
+void plan_waves_kube(arena *a, plan_waves *w, wave_kube *k);
 /* Whether the release has the system self_heal property (2.8 on). */
 bool plan_waves_system_self_heal(const plan_waves *w);
 /* The steps of wave i as shell commands (what --format script runs and JSON

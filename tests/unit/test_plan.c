@@ -7,6 +7,7 @@
 #include "compiler/plan/plan.h"
 #include "compiler/plan/semdiff.h"
 #include "compiler/plan/context.h"
+#include "compiler/plan/pods.h"
 #include "compiler/tree/disruption.h"
 #include "targets/targets.h"
 #include "unit.h"
@@ -118,6 +119,9 @@ static bool target_known(const char *name)
 			return true;
 	for (size_t i = 0; i < cluster_target_count; i++)
 		if (strcmp(cluster_target_table[i].name, name) == 0)
+			return true;
+	for (size_t i = 0; pods_targets[i]; i++) /* the pod templates, compared by plan/pods.c */
+		if (strcmp(pods_targets[i], name) == 0)
 			return true;
 	return false;
 }

@@ -15,6 +15,7 @@ Suite *suite_pools(void);
 Suite *suite_safety(void);
 Suite *suite_plan(void);
 Suite *suite_buf(void);
+Suite *suite_image_ref(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);

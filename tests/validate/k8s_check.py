@@ -14,6 +14,7 @@ Documentation/ABI/testing/sysfs-bus-pci describes. Prints ok/FAIL lines.
 usage: k8s_check.py DSLC
 """
 import copy
+import shutil
 import json
 import os
 import re
@@ -114,6 +115,9 @@ def pod_errors(ps):
             overcommit = "/" not in k or k.startswith("kubernetes.io/")
             if (k.startswith("hugepages-") or not overcommit) and lim.get(k) != val:
                 errs.append(f"{c['name']}: {k} request {val} != limit {lim.get(k)}")
+        # validateResourceRequirements: "HugePages require cpu or memory"
+        if any(k.startswith("hugepages-") for k in list(req) + list(lim)) and not {"cpu", "memory"} & (set(req) | set(lim)):
+            errs.append(f"{c['name']}: HugePages require cpu or memory")
         if "cpu" in lim and c["name"] in ("daos-server", "daos-agent"):
             errs.append(f"{c['name']}: a CPU limit throttles polling xstreams")
     return errs
@@ -159,12 +163,94 @@ def validate_tree(dslc, tmp, name, src, version):
     return out, objs
 
 
+def label_table(out):
+    """label-nodes.sh's table: (host, daos-server digest or '-', daos-agent digest)."""
+    script = open(os.path.join(out, "cluster", "kubernetes", "label-nodes.sh")).read()
+    m = re.search(r"<<'EOF'\n(.*?)\nEOF\n", script, re.S)
+    return [tuple(line.split()) for line in m.group(1).splitlines()] if m else []
+
+
+# generic-device-plugin main.go: deviceTypeFmt; IsQualifiedName's name part
+# (k8s.io/apimachinery pkg/util/validation/validation.go qualifiedNameFmt)
+DEVICE_NAME = re.compile(r"^[a-z0-9][-a-z0-9]*[a-z0-9]$")
+QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+# distribution/reference regexp.go: the reference grammar containerd parses
+_ALNUM, _SEP = r"[a-z0-9]+", r"(?:[._]|__|[-]+)"
+_COMP = _ALNUM + r"(?:" + _SEP + _ALNUM + r")*"
+_DOMAIN = r"(?:(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])(?:\.(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]))*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
+REFERENCE = re.compile(r"^(?:" + _DOMAIN + r"/)?" + _COMP + r"(?:/" + _COMP + r")*(?::[\w][\w.-]{0,127})?(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$")
+
+
+def pod_specs(objs):
+    for f, o in objs:
+        if o["kind"] == "DaemonSet":
+            yield o["metadata"]["name"], o["spec"]["template"]["spec"]
+        elif o["kind"] == "PodTemplate":
+            yield o["metadata"]["name"], o["template"]["spec"]
+
+
+def consumers(out, objs):
+    """Issue 37: each object against the rule of the program that reads it."""
+    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "generic-device-plugin")
+    conf = yaml.safe_load(plugin["data"]["config.yaml"])
+    names = [d["name"] for d in conf["devices"]]
+    check("VFIO device names match generic-device-plugin's deviceTypeFmt", all(DEVICE_NAME.match(n) for n in names), names)
+    paths = [p for d in conf["devices"] for g in d["groups"] for p in g["paths"]]
+    script = open(os.path.join(out, "nodes/gpu001/usr/local/sbin/dslc-vfio-bind")).read()
+    devdir = re.search(r"devdir=\$\{DSLC_DEVDIR:-(\S+)\}", script).group(1)
+    # deviceplugin/path.go: a mountPath ending in '/' gets the match's base name (the group number)
+    check("VFIO plugin: only the groups dslc-vfio-bind made, mounted at /dev/vfio/<group>",
+          not any(p["path"].startswith("/dev/vfio/[") for p in paths) and
+          {"path": devdir + "/*", "mountPath": "/dev/vfio/"} in paths, paths)
+    for name, ps in pod_specs(objs):
+        for c in ps.get("containers", []) + ps.get("initContainers", []):
+            check(f"{name}: image {c['image']} is a reference containerd parses", bool(REFERENCE.match(c["image"])))
+            for r in c.get("resources", {}).get("limits", {}):
+                if "/" in r:
+                    check(f"{name}: resource {r} is a qualified name (63 characters)", len(r.split("/", 1)[1]) <= 63 and
+                          bool(QUALIFIED_NAME.match(r.split("/", 1)[1])))
+        if name.startswith("daos-server-") or name.startswith("daos-agent-"):
+            check(f"{name}: no service-account token (the daemon never calls the API)", ps.get("automountServiceAccountToken") is False)
+            check(f"{name}: dnsPolicy Default (host names only, no CoreDNS needed at start)", ps.get("dnsPolicy") == "Default")
+            hp = [v for v in ps["volumes"] if "hostPath" in v]
+            check(f"{name}: written host directories are type Directory (made by tmpfiles.d, not root-owned by the kubelet)",
+                  all(v["hostPath"]["type"] in ("Directory", "File") for v in hp), hp)
+    # the host directories, made by systemd-tmpfiles with each daemon's owner (run_as 1001, agent_run_as 1002)
+    g1 = os.path.join(out, "nodes", "gpu001")
+    conf = os.path.join(g1, "etc/tmpfiles.d/dslc-daos-pods.conf")
+    server = next(ps for n, ps in pod_specs(objs) if n.startswith("daos-server-"))
+    agent = next(ps for n, ps in pod_specs(objs) if n.startswith("daos-agent-"))
+    want = {v["hostPath"]["path"]: 1001 for v in server["volumes"] if v.get("hostPath", {}).get("type") == "Directory"}
+    want.update({v["hostPath"]["path"]: 1002 for v in agent["volumes"] if v.get("hostPath", {}).get("type") == "Directory"})
+    check("the server's and the agent's log directories differ", len({p for p in want if "/log/" in p}) == 2, want)
+    if shutil.which("systemd-tmpfiles"):
+        with tempfile.TemporaryDirectory() as root:
+            r = subprocess.run(["systemd-tmpfiles", "--root=" + root, "--create", conf], capture_output=True, text=True)
+            check("systemd-tmpfiles --root --create accepts the file", r.returncode == 0, r.stderr[-300:])
+            for path, uid in want.items():
+                real = path.replace("/var/run/", "/run/")
+                st = os.stat(os.path.join(root, real.lstrip("/"))) if os.path.exists(os.path.join(root, real.lstrip("/"))) else None
+                check(f"tmpfiles makes {path} owned by uid {uid}", st is not None and st.st_uid == uid, st)
+    else:
+        print("skip tmpfiles: systemd-tmpfiles is not installed")
+    kubelet = yaml.safe_load(open(os.path.join(g1, "etc/kubernetes/kubelet.conf.d/50-dslc.conf")))
+    # pkg/kubelet/apis/config/v1beta1/defaults_linux.go DefaultEvictionHard
+    check("kubelet: evictionHard keeps all four of the kubelet's defaults",
+          set(kubelet["evictionHard"]) == {"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available"} and
+          kubelet["evictionHard"]["nodefs.available"] == "10%" and kubelet["evictionHard"]["imagefs.available"] == "15%", kubelet["evictionHard"])
+    grace = server["terminationGracePeriodSeconds"]
+    crit = int(kubelet["shutdownGracePeriodCriticalPods"].rstrip("s"))
+    total = int(kubelet["shutdownGracePeriod"].rstrip("s"))
+    # pkg/kubelet/nodeshutdown: critical pods get shutdownGracePeriodCriticalPods at the end of shutdownGracePeriod
+    check("kubelet: a node shutdown gives the critical DAOS pods their whole termination grace",
+          crit >= grace and total > crit and server["priorityClassName"] == "system-node-critical", (total, crit, grace))
+
+
 def pins(out, objs):
     ds = {o["metadata"]["name"]: o for f, o in objs if o["kind"] == "DaemonSet"}
     servers = {n: o for n, o in ds.items() if n.startswith("daos-server-")}
     check("two daos-server groups (13 nodes and gpu007)", len(servers) == 2, list(servers))
-    script = open(os.path.join(out, "cluster", "kubernetes", "label-nodes.sh")).read()
-    labels = re.findall(r"label node --overwrite (\S+) dslc.io/daos-server=(\S+) dslc.io/daos-agent=(\S+)", script)
+    labels = label_table(out)
     hosts = [h for h, _, _ in labels]
     check("every node labeled exactly once", sorted(hosts) == [f"gpu{i:03d}" for i in range(1, 15)], hosts)
     groups = {}
@@ -185,7 +271,7 @@ def pins(out, objs):
         expect_hp = "35080Mi" if drives == "8" else None
         if expect_hp:
             check(f"{name}: hugepages-2Mi 35080Mi", req["hugepages-2Mi"] == expect_hp, req)
-        check(f"{name}: {drives} VFIO devices", req["squat.ai/daos_nvme"] == drives, req)
+        check(f"{name}: {drives} VFIO devices", req.get("squat.ai/daos-nvme") == drives, req)
         check(f"{name}: one RDMA resource per engine", req.get("rdma/daos_e0") == "1" and req.get("rdma/daos_e1") == "1", req)
         check(f"{name}: no CPU limit", "cpu" not in c["resources"]["limits"])
         check(f"{name}: OnDelete", o["spec"]["updateStrategy"]["type"] == "OnDelete")
@@ -219,9 +305,15 @@ def pins(out, objs):
     kubelet = yaml.safe_load(open(os.path.join(g1, "etc/kubernetes/kubelet.conf.d/50-dslc.conf")))
     check("kubelet: no strict-cpu-reservation", "cpuManagerPolicyOptions" not in kubelet, kubelet)
     check("kubelet: CPU 0 and the engine cores reserved", kubelet["reservedSystemCPUs"] == "0-23,96-119,192-215,288-311")
-    check("kubelet: SCM is pod memory, not systemReserved", kubelet["systemReserved"]["memory"] == "4Gi")
-    total = sum(int(r["limits"]["memory"][:-2]) for r in kubelet["reservedMemory"])  # Mi
-    check("kubelet: reservedMemory sums to system + kube + eviction", total == 4096 + 2048 + 100, total)
+    # the static memory manager accounts Guaranteed pods only (policy_static.go): the daos-server
+    # pod's 130 GiB (2 x 64 GiB SCM + 2 GiB overhead) is reserved per NUMA node, and
+    # validateReservedMemory wants the sum to be systemReserved + kubeReserved + evictionHard
+    check("kubelet: systemReserved holds the OS's 4 GiB and the daos-server pod's 130 GiB",
+          kubelet["systemReserved"]["memory"] == "134Gi", kubelet["systemReserved"])
+    mi = [int(r["limits"]["memory"][:-2]) for r in kubelet["reservedMemory"]]  # Mi
+    check("kubelet: reservedMemory sums to system + kube + eviction", sum(mi) == (134 + 2) * 1024 + 100, mi)
+    check("kubelet: each NUMA node reserves its engine's 64 GiB SCM and 1 GiB of overhead",
+          len(mi) == 2 and all(m >= 65 * 1024 for m in mi), mi)
     dropin = open(os.path.join(g1, "etc/systemd/system/containerd.service.d/50-dslc.conf")).read()
     check("containerd: LimitMEMLOCK=infinity", "[Service]\nLimitMEMLOCK=infinity\n" in dropin)
     try:
@@ -251,10 +343,18 @@ def fake_sysfs(tmp, bdfs, drivers, shared=()):
     open(os.path.join(sys_, "bus/pci/drivers_probe"), "w").close()
     for k, b in enumerate(bdfs):
         dev = os.path.join(sys_, "bus/pci/devices", b)
-        os.makedirs(os.path.join(dev, "iommu_group/devices"))
-        open(os.path.join(dev, "iommu_group/devices", b), "w").close()
+        # Documentation/ABI/testing/sysfs-kernel-iommu_groups: devices/<bdf>/iommu_group ->
+        # kernel/iommu_groups/<n>; a bound group's character device is class vfio/<n>/dev
+        group = os.path.join(sys_, "kernel/iommu_groups", str(40 + k))
+        os.makedirs(os.path.join(group, "devices"))
+        os.makedirs(dev)
+        os.symlink(os.path.relpath(group, dev), os.path.join(dev, "iommu_group"))
+        open(os.path.join(group, "devices", b), "w").close()
+        if drivers.get(b) == "vfio-pci":
+            os.makedirs(os.path.join(sys_, "class/vfio", str(40 + k)))
+            open(os.path.join(sys_, "class/vfio", str(40 + k), "dev"), "w").write("511:%d\n" % (40 + k))
         if b in shared:
-            open(os.path.join(dev, "iommu_group/devices", "0000:00:01.0"), "w").close()
+            open(os.path.join(group, "devices", "0000:00:01.0"), "w").close()
         open(os.path.join(dev, "driver_override"), "w").close()
         os.symlink(os.path.join(sys_, "bus/pci/drivers", drivers.get(b, "nvme")), os.path.join(dev, "driver"))
         os.makedirs(os.path.join(dev, f"nvme/nvme{k}/nvme{k}n1"))
@@ -279,11 +379,25 @@ def mountinfo_line(mm, point, source):
 
 
 def run_bind(script, sys_, tmp, mountinfo="", swaps="Filename Type Size Used Priority\n"):
+    """Runs the script with a fake mknod (coreutils mknod(1): -m MODE NAME c MAJOR MINOR,
+    silent on success) that logs its arguments and leaves a file."""
     mi, sw = os.path.join(tmp, "mountinfo"), os.path.join(tmp, "swaps")
     open(mi, "w").write(mountinfo_line("8:1", "/", "/dev/sda1") + mountinfo)
     open(sw, "w").write(swaps)
+    fake = os.path.join(tmp, "fakebin")
+    os.makedirs(fake, exist_ok=True)
+    with open(os.path.join(fake, "mknod"), "w") as f:
+        f.write('#!/bin/sh\necho "$*" >>"$FAKE_MKNOD_LOG"\n: >"$3"\n')
+    os.chmod(os.path.join(fake, "mknod"), 0o755)
+    log = os.path.join(tmp, "mknod.log")
+    open(log, "w").close()
     return subprocess.run(["sh", script], env={"DSLC_SYSFS": sys_, "DSLC_MOUNTINFO": mi, "DSLC_SWAPS": sw,
-                                               "PATH": os.environ["PATH"]}, capture_output=True, text=True)
+                                               "DSLC_DEVDIR": os.path.join(tmp, "dev-dslc-vfio"), "FAKE_MKNOD_LOG": log,
+                                               "PATH": fake + ":" + os.environ["PATH"]}, capture_output=True, text=True)
+
+
+def mknods(tmp):
+    return open(os.path.join(tmp, "mknod.log")).read().splitlines()
 
 
 def untouched(sys_, bdf):
@@ -302,6 +416,9 @@ def vfio_script(out, tmp):
     r = run_bind(script, sys_, tmp)
     check("vfio: bound drives are left alone", r.returncode == 0 and not open(os.path.join(sys_, "bus/pci/drivers_probe")).read(),
           r.stderr)
+    want = ["-m 0600 %s c 511 %d" % (os.path.join(tmp, "dev-dslc-vfio", str(40 + k)), 40 + k) for k in range(len(bdfs))]
+    check("vfio: each DAOS drive's group device made again for the device plugin (and no other group)",
+          mknods(tmp) == want, mknods(tmp)[:3])
     # on nvme: override written, unbound, probed; the fake kernel does not rebind, which the script reports
     sys_ = fake_sysfs(os.path.join(tmp, "b"), bdfs, {}, shared=(bdfs[1],))
     r = run_bind(script, sys_, tmp)
@@ -311,6 +428,7 @@ def vfio_script(out, tmp):
     check("vfio: unbound from nvme", bdfs[-1] in open(os.path.join(sys_, "bus/pci/drivers/nvme/unbind")).read())
     check("vfio: drivers_probe asked", bdfs[-1] in open(os.path.join(sys_, "bus/pci/drivers_probe")).read())
     check("vfio: a drive the kernel did not rebind fails the unit", r.returncode == 1 and "still bound to nvme" in r.stderr, r.stderr)
+    check("vfio: a drive not bound gets no group device", mknods(tmp) == [], mknods(tmp)[:3])
     check("vfio: a shared IOMMU group is refused untouched",
           "its IOMMU group holds 2 devices" in r.stderr and untouched(sys_, bdfs[1]), r.stderr)
     # drives the host uses are never unbound (issue 28): each case on its own drive
@@ -373,12 +491,12 @@ def client_templates(out, objs, client_hosts=()):
     same network namespace), and the RDMA device plugin's resources, whose
     N-th selects the N-th NIC of the agent's fabric_ifaces."""
     kdir = os.path.join(out, "cluster", "kubernetes")
-    script = open(os.path.join(kdir, "label-nodes.sh")).read()
-    agent_of = dict(re.findall(r"label node --overwrite (\S+) .*dslc.io/daos-agent=(\S+)", script))
+    table = label_table(out)
+    agent_of = {h: a for h, s, a in table}
     for h in client_hosts:
-        line = next((ln for ln in script.splitlines() if f" {h} " in ln), "")
-        check(f"clients: {h} labeled for the agent and taken off any daos-server",
-              "dslc.io/daos-server- " in line and "dslc.io/daos-server=" not in line and h in agent_of, line)
+        row = next((r for r in table if r[0] == h), None)
+        check(f"clients: {h} labeled for the agent and taken off any daos-server (table row '-')",
+              row is not None and row[1] == "-" and h in agent_of, row)
         node = os.path.join(out, "nodes", h)
         check(f"clients: {h} has no host agent, server, kubelet or boot hugepages",
               not any(os.path.exists(os.path.join(node, f)) for f in
@@ -450,6 +568,9 @@ def negative(tmp, objs):
         check(f"validator rejects: {name}", errors(vals, bad) != [])
     pt = next(o for f, o in objs if o["kind"] == "PodTemplate")
     bad = copy.deepcopy(pt)
+    bad["template"]["spec"]["containers"][0]["resources"]["limits"]["hugepages-2Mi"] = "4Gi"
+    check("validator rejects: huge pages without cpu or memory", errors(vals, bad) != [])
+    bad = copy.deepcopy(pt)
     bad["template"]["spec"]["containers"][0]["volumeMounts"][0]["mountPropagation"] = "Bidirectional"
     check("validator rejects: Bidirectional propagation in an unprivileged client", errors(vals, bad) != [])
     bad = copy.deepcopy(pt)
@@ -468,6 +589,7 @@ def main():
         if r:
             out, objs = r
             pins(out, objs)
+            consumers(out, objs)
             client_templates(out, objs)
             vfio_script(out, tmp)
             negative(tmp, objs)
@@ -486,6 +608,42 @@ def main():
                   all("example.com/nvme" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"] and
                       "example.com/rdma_storage_e1" in o["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
                       for o in ds if o["metadata"]["name"].startswith("daos-server-")))
+        # the GDS guide's cluster: one shared RDMA resource for every NIC, run by the cluster
+        # already; and the namespaces of the training pods
+        v = variant(tmp, "shared", [("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    rdma_resource rdma/rdma_shared_device_a shared\n"
+                                                               "    client_namespace ml-train  client_namespace research")])
+        r = validate_tree(dslc, tmp, "k8s-shared-rdma", v, "1.33")
+        if r:
+            objs = r[1]
+            cms = [o["metadata"]["name"] for f, o in objs if o["kind"] == "ConfigMap"]
+            check("shared RDMA: no rdma-devices configuration of dslc's (the cluster's own plugin config stays)",
+                  "rdma-devices" not in cms and "generic-device-plugin" in cms, cms)
+            for name, ps in pod_specs(objs):
+                lim = ps["containers"][0]["resources"].get("limits", {})
+                rdma = {k: v for k, v in lim.items() if k.startswith("rdma/")}
+                check(f"shared RDMA: {name} asks for rdma/rdma_shared_device_a once, no suffix",
+                      rdma == {"rdma/rdma_shared_device_a": "1"}, rdma)
+            nss = {o["metadata"]["name"]: o for f, o in objs if o["kind"] == "Namespace"}
+            # k8s.io/pod-security-admission: baseline forbids hostNetwork and hostPath volumes
+            check("client namespaces enforce privileged (the template's hostNetwork and hostPath)",
+                  all(nss.get(n, {}).get("metadata", {}).get("labels", {}).get("pod-security.kubernetes.io/enforce") == "privileged"
+                      for n in ("ml-train", "research")), list(nss))
+            listed = open(os.path.join(r[0], "cluster/kubernetes/kustomization.yaml")).read()
+            check("client namespaces are in the kustomization", "- client-namespaces.yaml\n" in listed)
+        # the GDS guide's training pod: 8 GPUs, 4 GiB of huge pages, IPC_LOCK
+        v = variant(tmp, "gpu", [("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_gpus 8  client_hugepages 4GiB"
+                                                            "  client_memory 64GiB  client_ipc_lock true")])
+        r = validate_tree(dslc, tmp, "k8s-gpu-clients", v, "1.33")
+        if r:
+            for f, o in r[1]:
+                if o["kind"] != "PodTemplate":
+                    continue
+                c = o["template"]["spec"]["containers"][0]
+                lim = c["resources"]["limits"]
+                check("GPU clients: nvidia.com/gpu 8, hugepages-2Mi 4Gi, memory 64Gi as limits (= requests)",
+                      lim.get("nvidia.com/gpu") == "8" and lim.get("hugepages-2Mi") == "4Gi" and lim.get("memory") == "64Gi", lim)
+                check("GPU clients: IPC_LOCK and nothing else added", c.get("securityContext") == {"capabilities": {"add": ["IPC_LOCK"]}},
+                      c.get("securityContext"))
         # client-only nodes with their agent in a pod
         v = variant(tmp, "clients", [("pool tier0 {", CLIENT_NODES + "\npool tier0 {"),
                                      ("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_image registry.example.com/ml/train:2.6.3")])

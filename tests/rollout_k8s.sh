@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# Issue 37 item 7: a change of the Kubernetes model rolls out one wave at a
+# time. The rollout script (`dslc plan --format script` against a tree with
+# DAOS in pods) runs against a fake kubectl and the cluster behind it
+# (tests/fakes/kubectl: the DaemonSet controller, kubectl label/apply/get/
+# delete, from Kubernetes' sources) and the fake dmg of tests/fakes/dmg. It
+# must apply the new groups first, relabel each wave only after the previous
+# one is Joined and rebuilt, replace a pod of an older template itself
+# (OnDelete), stop at the first failed gate without touching later waves,
+# and remove the old groups' objects only once no pod uses them. Also:
+# label-nodes.sh never moves a node to another group. `sleep` is a no-op.
+#   tests/rollout_k8s.sh DSLC
+set -u
+DSLC=$1
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tests_begin rollout-k8s
+T=${KEEP_T:-$(mktemp -d)}
+[ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/bin"
+cp tests/fakes/dmg tests/fakes/kubectl "$T/bin/"
+printf '#!/bin/sh\nexit 0\n' >"$T/bin/sleep"
+printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
+chmod +x "$T/bin/"*
+HOSTS="gpu001 gpu002 gpu003 gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014"
+sed "s|include \"../hgx-b200/hardware.dsl\"|include \"$PWD/examples/hgx-b200/hardware.dsl\"|" examples/hgx-b200-k8s/cluster.dsl >"$T/old.dsl"
+# a daos_server.yml change (new groups) and a new image (new pod templates)
+sed 's/swim_suspect_timeout 120s/swim_suspect_timeout 90s/; s|daos/daos:2.6.3|daos/daos:2.6.4|' "$T/old.dsl" >"$T/new.dsl"
+# a new image only: the same groups, new templates
+sed 's|daos/daos:2.6.3|daos/daos:2.6.4|' "$T/old.dsl" >"$T/image.dsl"
+# the same under RollingUpdate: kubectl apply alone would roll every node
+sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/old.dsl" >"$T/rolling-old.dsl"
+sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/image.dsl" >"$T/rolling-new.dsl"
+for t in old new image rolling-old rolling-new; do
+	$DSLC build "$T/$t.dsl" -o "$T/$t" >/dev/null 2>"$T/err" || { no "build $t: $(tail -1 "$T/err")"; }
+done
+for t in new image; do
+	$DSLC plan "$T/$t.dsl" --against "$T/old" --format script >"$T/$t.sh" 2>"$T/err"
+	rc=$?
+	check "$t: the plan writes a script (exit $rc)" "[ $rc = 3 ] && sh -n '$T/$t.sh'"
+done
+$DSLC plan "$T/new.dsl" --against "$T/old" --format json >"$T/new.json" 2>/dev/null
+check "JSON: wave 1 relabels its node and waits for its pods, after the stop" \
+	"python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))[\"rollout\"][\"waves\"][0][\"steps\"]; l=[i for i,x in enumerate(s) if x.startswith(\"dslc_kube_label\")]; st=[i for i,x in enumerate(s) if x.startswith(\"dmg system stop\")]; p=[x for x in s if x.startswith(\"dslc_kube_pod\")]; sys.exit(not (len(l)==1 and st[0] < l[0] and len(p)==2))' '$T/new.json'"
+check "JSON: the new groups applied before self_heal goes off, the old ones pruned last" \
+	"python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"rollout\"]; b=r[\"before\"]; a=r[\"after\"]; sys.exit(not (b.index(\"dslc_kube_apply\") < b.index(\"dslc_self_heal_off\") and [x for x in a if x.startswith(\"dslc_kube_prune\")] == a[-2:]))' '$T/new.json'"
+
+# cluster: a fake cluster running the old tree, every pod Ready
+cluster() {
+	rm -f "$T/kst" "$T/dst" "$T/log"
+	: >"$T/log"
+	export FAKE_LOG="$T/log" FAKE_KUBECTL_STATE="$T/kst" FAKE_KUBECTL_NODES="$HOSTS ${1:-}" FAKE_DMG_STATE="$T/dst"
+	export FAKE_DMG_HOSTS="$HOSTS" FAKE_DMG_RELEASE=2.6 FAKE_DMG_POOLS=tier0
+	PATH="$T/bin:$PATH" kubectl apply -k "$T/old/cluster/kubernetes" >/dev/null
+	PATH="$T/bin:$PATH" sh "$T/old/cluster/kubernetes/label-nodes.sh" >/dev/null
+	for i in 1 2; do PATH="$T/bin:$PATH" kubectl -n daos get pods -o 'jsonpath={.items}' >/dev/null; done
+	: >"$T/log"
+}
+# roll SCRIPT [KUBECTL MODES] [KUBE DIR]
+roll() {
+	PATH="$T/bin:$PATH" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
+		sh "$T/$1" >"$T/out" 2>&1
+}
+# the fake cluster now: "HOST SERVER-DIGEST" of every node, and the objects
+labels() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(" ".join("%s=%s" % (h, n["labels"].get("dslc.io/daos-server", "-")) for h, n in sorted(st["nodes"].items())))' "$T/kst"; }
+objects() { python3 -c 'import json,sys; print(" ".join(sorted(k.split("/")[2] for k in json.load(open(sys.argv[1]))["objects"] if k.split("/")[0] in ("DaemonSet", "ConfigMap") and "daos-" in k)))' "$T/kst"; }
+pods_current() {
+	python3 - "$T/kst" <<'EOF'
+import json, sys
+st = json.load(open(sys.argv[1]))
+bad = []
+for h in st["nodes"]:
+    for app in ("daos-server", "daos-agent"):
+        ps = [p for p in st["pods"].values() if p["spec"]["nodeName"] == h and p["metadata"]["labels"].get("app.kubernetes.io/name") == app
+              and not p["metadata"].get("deletionTimestamp")]
+        want = st["nodes"][h]["labels"].get("dslc.io/" + app)
+        ds = st["objects"].get("DaemonSet/daos/%s-%s" % (app, want), {})
+        gen = ds.get("metadata", {}).get("annotations", {}).get("deprecated.daemonset.template.generation")
+        if len(ps) != 1 or ps[0]["metadata"]["labels"].get("pod-template-generation") != gen or \
+           ps[0]["image"] != ds["spec"]["template"]["spec"]["containers"][0]["image"]:
+            bad.append("%s %s" % (h, app))
+print(" ".join(bad) or "ok")
+EOF
+}
+order='gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003'
+relabeled() { grep '^kubectl label node --overwrite' "$T/log" | awk '{ print $5 }' | tr '\n' ' ' | sed 's/ $//'; }
+sdig() { sed -n "s/^$1 \([0-9a-f-]*\) .*/\1/p" "$T/$2/cluster/kubernetes/label-nodes.sh"; }
+NEW4=$(sdig gpu004 new)
+OLD4=$(sdig gpu004 old)
+
+cluster
+roll new.sh
+rc=$?
+check "new groups: every wave, exit 0 ($rc)" "[ $rc = 0 ] && grep -q 'rollout done' '$T/out'"
+check "new groups: relabeled one node a wave, in the waves' order" "[ \"\$(relabeled)\" = '$order' ]"
+# each relabel: after its own node's stop, and after the previous relabeled
+# node's reintegrate and a rebuild gate (a pool query) that followed it
+one_at_a_time() {
+	python3 - "$T/log" <<'EOF'
+import sys
+log = open(sys.argv[1]).read().splitlines()
+stop = prev = None
+gated, n = True, 0
+for line in log:
+    w = line.split()
+    if line.startswith("dmg system stop --rank-hosts="):
+        stop = w[3].split("=")[1]
+    elif line.startswith("dmg system reintegrate --rank-hosts=") and w[3].split("=")[1] == prev:
+        gated = "reintegrated"
+    elif line.startswith("dmg -j pool query") and gated == "reintegrated":
+        gated = True
+    elif line.startswith("kubectl label node"):
+        if w[4] != stop or gated is not True:
+            sys.exit("%s relabeled after the stop of %s, previous wave gated: %s" % (w[4], stop, gated))
+        prev, gated, n = w[4], False, n + 1
+sys.exit(n != 14)
+EOF
+}
+check "new groups: each node relabeled after its own stop, and only once the previous wave was reintegrated and gated" one_at_a_time
+check "new groups: the new objects applied before the first relabel and before self_heal goes off" \
+	"[ \"\$(grep -n -m1 '^kubectl apply -k' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n -m1 'set-prop' '$T/log' | cut -d: -f1)\" ]"
+check "new groups: every pod is of its node's new group and current template" "[ \"\$(pods_current)\" = ok ]"
+check "new groups: gpu004 is in its new group" "labels | grep -q 'gpu004=$NEW4'"
+check "new groups: the old groups' DaemonSets and ConfigMaps are gone, after the last wave" \
+	"! objects | grep -q '$OLD4' && [ \"\$(grep -n 'delete.*daemonset/daos-server-$OLD4' '$T/log' | cut -d: -f1)\" -gt \"\$(grep -n 'reintegrate --rank-hosts=gpu003' '$T/log' | cut -d: -f1)\" ]"
+check "new groups: the agent pods of the old template were deleted by the script (OnDelete), 14 of them" \
+	"[ \"\$(grep -c '^kubectl -n daos delete pod daos-agent-' '$T/log')\" = 14 ]"
+
+# RollingUpdate with changed templates: refused before anything is applied or stopped
+$DSLC plan "$T/rolling-new.dsl" --against "$T/rolling-old" --format script >"$T/rolling.sh" 2>"$T/err"
+check "rolling: the plan says apply would roll the changed DaemonSets outside the waves" \
+	"grep -q 'daos-server-$(sed -n 's/^gpu004 \([0-9a-f]*\) .*/\1/p' "$T/rolling-old/cluster/kubernetes/label-nodes.sh") changes under updateStrategy RollingUpdate' '$T/err' && grep -q '^# REFUSED' '$T/rolling.sh'"
+cluster
+roll rolling.sh '' "$T/rolling-new/cluster/kubernetes"
+rc=$?
+check "rolling: the script stops before kubectl apply, any stop or self_heal change (exit $rc)" \
+	"[ $rc = 1 ] && grep -q \"STOPPED before the first wave: .*RollingUpdate.*update ondelete\" '$T/out' && ! grep -q '^kubectl apply\\|^dmg system stop\\|set-prop' '$T/log'"
+
+# the same groups, a new image: nothing is relabeled; each wave's pods are replaced by the script
+cluster
+roll image.sh '' "$T/image/cluster/kubernetes"
+rc=$?
+check "new image: exit 0 ($rc), no relabel, no prune" "[ $rc = 0 ] && [ -z \"\$(relabeled)\" ] && ! grep -q 'delete --ignore-not-found' '$T/log'"
+check "new image: each node's two pods replaced in its wave, after its stop" \
+	"[ \"\$(grep -c '^kubectl -n daos delete pod' '$T/log')\" = 28 ] && awk '/^dmg system stop --rank-hosts=/ { s = substr(\$4, 13) } /delete pod daos-server/ { n++; if (s == \"\") bad = 1 } END { exit bad || n != 14 }' '$T/log'"
+check "new image: every pod runs the new template" "[ \"\$(pods_current)\" = ok ]"
+
+# a pod that never gets Ready: stop in its wave, later waves untouched, old groups kept
+cluster
+DSLC_POD_TIMEOUT=30 roll new.sh never-ready=gpu006
+rc=$?
+check "never Ready: stops in wave 3 (exit $rc) with the pod's state" \
+	"[ $rc = 1 ] && grep -q 'STOPPED in wave 3 of 14 (gpu006: engine-restart, agent-restart): daos-server-$NEW4 not Ready on gpu006 after 30 s (DSLC_POD_TIMEOUT): .*CrashLoopBackOff' '$T/out'"
+check "never Ready: gpu007 and later keep their old group, nothing pruned, self_heal stays off" \
+	"[ \"\$(relabeled)\" = 'gpu004 gpu005 gpu006' ] && labels | grep -q 'gpu008=$OLD4' && objects | grep -q '$OLD4' && grep -q 'self_heal is off' '$T/out' && grep -q 'not started: waves 4 to 14 of 14' '$T/out'"
+
+# an image containerd refuses: stop at once
+cluster
+roll new.sh bad-image=gpu004
+rc=$?
+check "InvalidImageName: stops in wave 1 at the first look (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'STOPPED in wave 1 of 14 .*daos-server on gpu004 cannot start: daos-server-$NEW4-[0-9]* InvalidImageName' '$T/out' && [ \"\$(grep -c 'get pods.*nodeName=gpu004' '$T/log')\" = 1 ]"
+
+# kubectl label fails
+cluster
+roll new.sh label-fails=gpu005
+rc=$?
+check "label fails: stops in wave 2 (exit $rc), gpu005 keeps its old pod" \
+	"[ $rc = 1 ] && grep -q 'STOPPED in wave 2 of 14 .*kubectl label node --overwrite gpu005 .* failed (exit 1)' '$T/out' && grep -q 'nodes \"gpu005\" not found' '$T/out' && labels | grep -q 'gpu005=$OLD4'"
+
+# the wrong tree in DSLC_KUBE_DIR: nothing applied, nothing stopped
+cluster
+roll new.sh '' "$T/old/cluster/kubernetes"
+rc=$?
+check "wrong DSLC_KUBE_DIR: stops before anything changes (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'does not list daos-server-.*DSLC_KUBE_DIR is not the tree of this plan' '$T/out' && ! grep -q '^kubectl apply\\|^kubectl label\\|^dmg system stop\\|set-prop' '$T/log' && grep -q 'self_heal was not changed' '$T/out'"
+cluster
+roll new.sh apply-fails
+rc=$?
+check "apply fails: stops before self_heal off and any stop (exit $rc)" \
+	"[ $rc = 1 ] && grep -q \"STOPPED before the first wave: 'kubectl apply -k\" '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
+: >"$T/log"
+DSLC_POD_TIMEOUT=0 roll new.sh
+rc=$?
+check "DSLC_POD_TIMEOUT=0 is refused before the first call (exit $rc)" "[ $rc = 2 ] && ! grep -q . '$T/log'"
+
+# a node the description does not name still runs an old group: the prune refuses
+cluster gpu099
+PATH="$T/bin:$PATH" kubectl label node gpu099 "dslc.io/daos-server=$OLD4" >/dev/null
+: >"$T/log"
+roll new.sh
+rc=$?
+check "prune: an old group still running pods on gpu099 is kept, and said (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'daos-server-$OLD4 still runs pods on gpu099' '$T/out' && objects | grep -q 'daos-server-$OLD4'"
+
+# node-maintenance.sh (issue 37 item 11): stop the ranks, wait, then drain; back: uncordon,
+# the pod Ready, start, Joined. Each step only after the one before it succeeded.
+M="$T/old/cluster/kubernetes/node-maintenance.sh"
+maint() { PATH="$T/bin:$PATH" FAKE_DMG_MODE="${3:-}" DSLC_STOP_TIMEOUT=30 DSLC_JOIN_TIMEOUT=30 sh "$M" "$1" "$2" >"$T/out" 2>&1; }
+cluster
+maint stop gpu005
+rc=$?
+check "maintenance stop: dmg stop, ranks seen stopped, then drain --ignore-daemonsets (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(grep -n '^dmg system stop --rank-hosts=gpu005' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n '^kubectl drain gpu005 --ignore-daemonsets' '$T/log' | cut -d: -f1)\" ] && grep -q 'every rank of gpu005 is stopped' '$T/out' && grep -q 'node/gpu005 drained' '$T/out'"
+: >"$T/log"
+maint start gpu005
+rc=$?
+check "maintenance start: uncordon, the pod Ready, dmg start, Joined (exit $rc)" \
+	"[ $rc = 0 ] && grep -q '^kubectl uncordon gpu005' '$T/log' && grep -q '^dmg system start --rank-hosts=gpu005' '$T/log' && grep -q 'every rank of gpu005 is joined' '$T/out'"
+cluster
+maint stop gpu006 stop-fails=gpu006
+rc=$?
+check "maintenance stop: a failed dmg stop stops it before any drain (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'STOPPED (stop gpu006)' '$T/out' && ! grep -q '^kubectl drain' '$T/log'"
+cluster
+maint start gpu006 stay-excluded=gpu006
+rc=$?
+: >"$T/log"
+check "maintenance start: ranks that stay excluded fail it, naming them (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'ranks of gpu006 not joined after 30 s: rank 10 excluded, rank 11 excluded' '$T/out'"
+PATH="$T/bin:$PATH" sh "$M" reboot gpu001 >"$T/out" 2>&1
+rc1=$?
+PATH="$T/bin:$PATH" sh "$M" stop 'gpu001;rm' >"$T/out" 2>&1
+rc2=$?
+check "maintenance: a bad command or host name is refused before any call (exit $rc1, $rc2)" "[ $rc1 = 2 ] && [ $rc2 = 2 ] && ! grep -q . '$T/log'"
+
+# label-nodes.sh: labels new nodes, leaves labeled ones, never moves one
+cluster
+PATH="$T/bin:$PATH" sh "$T/old/cluster/kubernetes/label-nodes.sh" >"$T/out" 2>&1
+rc=$?
+check "label-nodes.sh again: nothing to do (exit $rc)" "[ $rc = 0 ] && ! grep -q '^kubectl label' '$T/log'"
+PATH="$T/bin:$PATH" sh "$T/new/cluster/kubernetes/label-nodes.sh" >"$T/out" 2>&1
+rc=$?
+check "label-nodes.sh of a changed tree: refuses to move any node (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'roll the change out with .dslc plan --format script' '$T/out' && grep -q '^  gpu004 (daos-server $OLD4' '$T/out' && ! grep -q '^kubectl label' '$T/log'"
+tests_end
