@@ -16,26 +16,11 @@
 #include "compiler/place/clients.h"
 #include "targets.h"
 
-/* systemd-escape -p (unit_name_path_escape, src/basic/unit-name.c): the
- * path without its leading '/', '/' becoming '-', and every byte outside
- * [A-Za-z0-9:_.] (and a leading '.') becoming \xNN. */
+/* dfuse- + systemd-escape -p of the path (safe.h) + .service */
 void dfuse_unit_name(buf *b, const char *path)
 {
 	buf_puts(b, "dfuse-");
-	const char *p = path;
-	while (*p == '/')
-		p++;
-	for (const char *c = p; *c; c++) {
-		unsigned char ch = (unsigned char)*c;
-		bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-			     ch == ':' || ch == '_' || (ch == '.' && c != p);
-		if (ch == '/')
-			buf_puts(b, "-");
-		else if (plain)
-			buf_add(b, &ch, 1);
-		else
-			buf_printf(b, "\\x%02x", ch);
-	}
+	safe_unit_path_escape(b, path);
 	buf_puts(b, ".service");
 }
 

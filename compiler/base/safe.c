@@ -302,3 +302,31 @@ const char *safe_cpulist(arena *a, const char *s, int ncpus)
 	}
 	return NULL;
 }
+
+void safe_unit_path_escape(buf *b, const char *path)
+{
+	const char *p = path;
+	while (*p == '/')
+		p++;
+	for (const char *c = p; *c; c++) {
+		unsigned char ch = (unsigned char)*c;
+		bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			     ch == ':' || ch == '_' || (ch == '.' && c != p);
+		if (ch == '/')
+			buf_puts(b, "-");
+		else if (plain)
+			buf_add(b, &ch, 1);
+		else
+			buf_printf(b, "\\x%02x", ch);
+	}
+}
+
+const char *safe_dfuse_unit(const char *path)
+{
+	buf b;
+	buf_init(&b);
+	safe_unit_path_escape(&b, path);
+	size_t n = strlen("dfuse-") + b.len + strlen(".service");
+	buf_free(&b);
+	return n > 255 ? "its unit name (dfuse- + systemd-escape -p + .service) is longer than systemd's 255 bytes" : NULL;
+}

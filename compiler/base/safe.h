@@ -30,6 +30,13 @@ const char *safe_ifname(const char *s);
  * components separated by single '/', none starting with '.' (no "." or
  * ".."), no trailing '/': nothing for sh, systemd or a shell to expand. */
 const char *safe_mount_path(const char *s);
+/* systemd-escape -p of a path (unit_name_path_escape, src/basic/unit-name.c),
+ * appended to b: the path without its leading '/', '/' as '-', every byte
+ * outside [A-Za-z0-9:_.] (and a leading '.') as \xNN. */
+void safe_unit_path_escape(buf *b, const char *path);
+/* NULL when "dfuse-" + the escaped path + ".service" is a unit name systemd
+ * takes (at most 255 bytes: UNIT_NAME_MAX), else why not. */
+const char *safe_dfuse_unit(const char *path);
 /* A user account as shadow's useradd takes it by default
  * (is_valid_user_name: [a-z_][a-z0-9_-]*, at most 32). */
 const char *safe_account(const char *s);

@@ -18,7 +18,8 @@ void src_set_init(src_set *s, arena *ar)
 	ARENA_PUSH(ar, s->files, s->nfiles, s->cap, none);
 }
 
-uint32_t src_add(src_set *s, const char *path, const char *text, size_t len)
+/* text is in the set's arena already */
+static uint32_t push(src_set *s, const char *path, const char *text, size_t len)
 {
 	src_file f = {0};
 	f.path = arena_strdup(s->ar, path);
@@ -26,6 +27,14 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len)
 	f.len = len;
 	ARENA_PUSH(s->ar, s->files, s->nfiles, s->cap, f);
 	return s->nfiles - 1;
+}
+
+uint32_t src_add(src_set *s, const char *path, const char *text, size_t len)
+{
+	/* the set's own copy: a diagnostic that points into the text outlives
+	 * the caller's buffer (issue 41: import freed its text before the
+	 * findings on it were printed) */
+	return push(s, path, arena_strndup(s->ar, text, len), len);
 }
 
 static char *read_fail(FILE *fp, int err)
@@ -37,8 +46,13 @@ static char *read_fail(FILE *fp, int err)
 
 char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len)
 {
-	/* O_NONBLOCK: opening a FIFO named by a description must not wait for a
-	 * writer; fstat then refuses it before anything is read */
+	/* only standard input (dslc's "-") may be a pipe: a FIFO named on the
+	 * command line (--topology, fmt --check) waited for a writer forever
+	 * (issue 41) */
+	if (strcmp(path, "/dev/stdin") != 0)
+		regular_only = true;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
+	 * refuses it before anything is read */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return NULL;
@@ -108,7 +122,7 @@ uint32_t src_load_as(src_set *s, const char *path, const char *name, bool regula
 		errno = EILSEQ; /* a NUL byte: not a text file */
 		return 0;
 	}
-	return src_add(s, name, text, len);
+	return push(s, name, text, len);
 }
 
 const src_file *src_get(const src_set *s, uint32_t id)

@@ -39,10 +39,13 @@ typedef struct src_set {
 enum { SRC_MAX_FILE_BYTES = 16 * 1024 * 1024 };
 
 void src_set_init(src_set *s, arena *ar);
-/* Adds a file whose text is already in memory; returns its id. */
+/* Adds a file whose text is in memory; the set keeps its own copy, so the
+ * caller may free text at once. Returns its id. */
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
 /* Reads a whole file into the arena, NUL-terminated: a regular file in one
- * allocation of its size, a pipe growing as it is read. NULL with errno set
+ * allocation of its size, standard input (/dev/stdin, dslc's "-") growing as
+ * it is read; any other path that is not a regular file is refused at once
+ * (SRC_ENOTREG), whatever regular_only says. NULL with errno set
  * (EISDIR, EFBIG above max bytes, EIO, or fopen's own). Every file dslc
  * reads comes through here: sources, hand-written YAML, topology exports. */
 char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len);

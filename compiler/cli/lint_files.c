@@ -2,10 +2,12 @@
 #include "lint_files.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compiler/base/source.h"
 #include "compiler/base/value.h"
@@ -110,19 +112,67 @@ static const char *search_root(arena *a, const char *path)
 	return *dir ? dir : "/";
 }
 
+/* Whether the file at path names word: read a piece at a time (one piece
+ * in memory, not the file), up to its first NUL byte (no text file has one)
+ * or SRC_MAX_FILE_BYTES, adding what it read to *budget. A FIFO or device
+ * is not opened for reading (O_NONBLOCK, then fstat). */
+static bool names(const char *path, const char *word, unsigned long long *budget)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	struct stat st;
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	size_t wl = strlen(word), keep = 0;
+	char piece[65536 + 256];
+	bool found = false;
+	unsigned long long total = 0;
+	for (;;) {
+		ssize_t got = read(fd, piece + keep, sizeof(piece) - 256 - 1);
+		if (got <= 0)
+			break;
+		total += (unsigned long long)got;
+		*budget += (unsigned long long)got;
+		size_t have = keep + (size_t)got;
+		if (memchr(piece + keep, '\0', (size_t)got))
+			break; /* not a text file */
+		piece[have] = '\0';
+		if (strstr(piece, word)) {
+			found = true;
+			break;
+		}
+		/* a name across two pieces: keep the tail */
+		keep = wl > 1 && have >= wl - 1 ? wl - 1 : 0;
+		memmove(piece, piece + have - keep, keep);
+		if (total >= SRC_MAX_FILE_BYTES || *budget >= LINT_SEARCH_MAX_BYTES)
+			break;
+	}
+	close(fd);
+	return found;
+}
+
 /* The descriptions under the search root that include the fragment, in name
  * order (readdir's order is the file system's), and their realpaths. */
-static void includers(arena *a, const dsl_file *frag, path_list *out, path_list *reals)
+static void includers(arena *a, const dsl_file *frag, path_list *out, path_list *reals, FILE *notes)
 {
 	path_list tree = {0};
-	find_dsl(a, search_root(a, frag->path), 0, &tree);
+	const char *root = search_root(a, frag->path);
+	find_dsl(a, root, 0, &tree);
 	qsort(tree.items, tree.n, sizeof(*tree.items), by_name);
 	const char *base = strrchr(frag->path, '/') ? strrchr(frag->path, '/') + 1 : frag->path;
+	unsigned long long budget = 0;
 	for (size_t i = 0; i < tree.n; i++) {
+		if (budget >= LINT_SEARCH_MAX_BYTES) {
+			fprintf(notes, "dslc: stopped looking for files that include %s after reading %llu MiB under %s: "
+				       "%zu files not read; name the description with the fragment to lint it there\n",
+				frag->path, budget >> 20, root, tree.n - i);
+			break;
+		}
 		/* only a file that names it can include it: most are not compiled */
-		size_t len;
-		const char *text = src_read_file(a, tree.items[i], SRC_MAX_FILE_BYTES, true, &len);
-		if (!text || !strstr(text, base))
+		if (!base[0] || !names(tree.items[i], base, &budget))
 			continue;
 		dsl_file c = inspect(a, tree.items[i]);
 		if (c.real && !c.fragment && includes(&c, frag->real)) {
@@ -160,9 +210,14 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 			ch.skip[i] = !ch.skip[j] && (real[i] && real[j] ? strcmp(real[i], real[j]) == 0 : strcmp(given[i], given[j]) == 0);
 		if (ch.skip[i] || !f->real) /* stdin, YAML, or unreadable: lint says why */
 			continue;
+		/* deferred only to a file that is linted itself (or not decided yet,
+		 * as it comes later): two files that include each other are not
+		 * both deferred, each to the other, leaving neither linted
+		 * (issue 41); a compilation reads every file its includes read, so
+		 * a chain of deferrals ends in one that covers them all */
 		size_t by = n;
 		for (size_t j = 0; j < n && by == n; j++)
-			if (j != i && dsl[j].real && includes(&dsl[j], f->real))
+			if (j != i && dsl[j].real && !ch.skip[j] && includes(&dsl[j], f->real))
 				by = j;
 		if (by < n) {
 			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
@@ -172,7 +227,7 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 		if (!f->fragment)
 			continue;
 		path_list inc = {0}, inc_real = {0};
-		includers(a, f, &inc, &inc_real);
+		includers(a, f, &inc, &inc_real, notes);
 		if (!inc.n)
 			fprintf(notes, "dslc: %s has no cluster block and no description under %s includes it: linted alone\n",
 				f->path, search_root(a, f->path));

@@ -17,6 +17,9 @@
  * file system): directories starting with '.' are skipped, links not
  * followed. */
 enum { LINT_SEARCH_MAX_DEPTH = 8, LINT_SEARCH_MAX_FILES = 5000 };
+/* Bytes the includer search reads in all (each file is read a piece at a
+ * time, and left at its first NUL byte) */
+#define LINT_SEARCH_MAX_BYTES (256ULL * 1024 * 1024)
 
 typedef struct lint_choice {
 	bool *skip;          /* per file given: linted through another, or given twice */

@@ -350,9 +350,36 @@ static void read_control_metadata(importer *im, imp_node *n)
 	check_rest(im, cm, "CONTROL_METADATA", (const char *const[]){"path", NULL});
 }
 
+/* Every scalar, key or value, on one line without control characters: no
+ * DAOS path or name holds a newline, and a YAML plain scalar folded over a
+ * blank line keeps one, which would end a string of the description. */
+static void refuse_control(importer *im, const ynode *v)
+{
+	if (!v)
+		return;
+	if (v->kind == Y_SCALAR) {
+		const char *why = v->text ? safe_line(v->text) : NULL;
+		if (why)
+			unsupported(im, v->loc, "write the value on one line of UTF-8 without control characters (a plain "
+				    "YAML value folded over a blank line keeps a newline)", "%s", why);
+		return;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->kind == Y_MAP) {
+			refuse_control(im, v->pairs[i].key);
+			refuse_control(im, v->pairs[i].value);
+		} else {
+			refuse_control(im, v->items[i]);
+		}
+	}
+}
+
 bool import_read_node(importer *im, imp_node *n)
 {
 	unsigned before = diag_count(im->dc, SEV_ERROR);
+	refuse_control(im, n->root);
+	if (diag_count(im->dc, SEV_ERROR) > before)
+		return false;
 	const ynode *r = n->root;
 	n->name = yl_get_str(r, "name");
 	n->name_loc = yl_key_loc(r, "name");

@@ -15,7 +15,10 @@
  * it, and the safety gate refuses what cannot be written). */
 static void word(buf *b, arena *a, const char *s)
 {
-	bool plain = isalnum((unsigned char)s[0]);
+	/* grammar/lexer.l: a WORD neither starts nor ends with ':' ("ab:" would
+	 * scan as "ab" and ':') */
+	size_t n = strlen(s);
+	bool plain = isalnum((unsigned char)s[0]) && s[n - 1] != ':';
 	for (const char *p = s; *p && plain; p++)
 		plain = isalnum((unsigned char)*p) || strchr("._:/@+-", *p);
 	if (plain)

@@ -333,8 +333,7 @@ bool format_file(arena *a, diag_ctx *dc, uint32_t file, buf *out)
 		buf_free(&f.lines[keep[i]].code);
 	/* the check: the formatted text scans to the same program */
 	const src_file *sf = src_get(dc->src, file);
-	uint32_t again = src_add(dc->src, arena_printf(a, "%s (formatted)", sf->path), arena_strndup(a, out->data ? out->data : "", out->len),
-				 out->len);
+	uint32_t again = src_add(dc->src, arena_printf(a, "%s (formatted)", sf->path), out->data ? out->data : "", out->len);
 	fmt_ctx g;
 	diag_ctx check;
 	diag_init(&check, a, dc->src);

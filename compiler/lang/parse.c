@@ -249,6 +249,6 @@ ast_block *parse_program_as(arena *ar, diag_ctx *dc, src_set *src, const char *p
 
 ast_block *parse_program_text(arena *ar, diag_ctx *dc, src_set *src, const char *name, const char *text)
 {
-	uint32_t id = src_add(src, name, arena_strdup(ar, text), strlen(text));
+	uint32_t id = src_add(src, name, text, strlen(text));
 	return parse_loaded(ar, dc, id, name);
 }

@@ -36,15 +36,18 @@ static void check_spec(model *m, const node_spec *s)
 		const engine_plan *ep = &p->engines[e];
 		if (ep->nic)
 			refuse(m, ep->nic->loc, "interface name", ep->nic->name, safe_ifname(ep->nic->name), nic_help);
-		if (ep->nic && ep->nic->rdma)
-			refuse(m, ep->nic->loc, "RDMA device name", ep->nic->rdma, safe_name(ep->nic->rdma),
-			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
 		/* a hostPath of the daos-server pod and a mount point daos_server makes */
 		if (ep->spec && ep->spec->scm_mount.set)
 			refuse(m, ep->spec->scm_mount.loc, "scm_mount", ep->scm_mount, safe_mount_path(ep->scm_mount),
 			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
 	}
+	/* every NIC's RDMA device, a compute NIC's too: nccl.conf lists them
+	 * (NCCL_IB_HCA) as engines' NICs go into daos_server.yml */
+	for (size_t i = 0; i < s->hw->nnics; i++)
+		if (s->hw->nics[i].rdma)
+			refuse(m, s->hw->nics[i].loc, "RDMA device name", s->hw->nics[i].rdma, safe_name(s->hw->nics[i].rdma),
+			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
 	if (s->hw->bmc_system.set)
 		refuse(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, safe_name(s->hw->bmc_system.v),
 		       "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
@@ -144,5 +147,7 @@ void safety_check_model(model *m)
 		if (mt->user.set)
 			refuse(m, mt->user.loc, "dfuse account", mt->user.v, safe_account(mt->user.v),
 			       "write the account as useradd takes it: lower-case letters, digits, '_' and '-', a letter first");
+		refuse(m, mt->path_loc, "mount path", mt->path, safe_dfuse_unit(mt->path),
+		       "shorten the path: each byte outside [A-Za-z0-9:_.] takes four in the unit name");
 	}
 }

@@ -79,7 +79,7 @@ static unsigned check_file(model *m, const node_spec *s, const char *path, const
 	arena *a = m->ar;
 	diag_ctx *dc = m->dc;
 	const char *name = arena_printf(a, "%s: %s", s->origin, path);
-	uint32_t file = src_add(dc->src, name, arena_strndup(a, data, len), len);
+	uint32_t file = src_add(dc->src, name, data, len);
 	diag_ctx scratch;
 	diag_init(&scratch, a, dc->src);
 	yaml_lint_opts o = {m->release->name, topology_of(m, s->hw), 0, s->plan->hugepage_size};

@@ -19,7 +19,8 @@ static const char MAGIC[8] = {'D', 'S', 'L', 'C', 'A', 'C', 'H', 'E'};
 enum { CACHE_VERSION = 4, BYTE_ORDER_MARK = 0x01020304 };
 /* a unit of millions of entries is not dslc's: refuse rather than trust */
 enum { MAX_UNIT_ENTRIES = 1 << 20 };
-#define MAX_CACHE_BYTES ((off_t)1 << 32)
+/* the cache of 65,536 nodes is 20 MB: a larger file is not one dslc wrote */
+#define MAX_CACHE_BYTES ((off_t)256 << 20)
 
 void tree_cache_init(tree_cache *c, arena *ar)
 {
@@ -93,32 +94,47 @@ bool tree_cache_describes(const tree_cache *c, int root)
 
 /* ---- reading: every length checked against what is left ---------------- */
 
+/* The file is read a field at a time (pread), so a damaged cache is refused
+ * at its first inconsistency without reading the rest: a valid header over
+ * 3 GiB of zeros cost 3 GiB of memory when the file was read whole
+ * (issue 41). A field's bytes live in the arena (a unit's fingerprints are
+ * kept). */
 typedef struct reader {
-	const unsigned char *p, *end;
+	int fd;
+	uint64_t off, end;
+	arena *ar;
 	bool bad;
 } reader;
 
+static bool take_into(reader *r, void *out, size_t n)
+{
+	if (r->bad || r->end - r->off < n || pread_all(r->fd, out, n, r->off) != n) {
+		r->bad = true;
+		return false;
+	}
+	r->off += n;
+	return true;
+}
+
 static const unsigned char *take(reader *r, size_t n)
 {
-	if (r->bad || (size_t)(r->end - r->p) < n) {
+	unsigned char *p = r->bad || r->end - r->off < n ? NULL : arena_alloc(r->ar, n + 1);
+	if (!p || !take_into(r, p, n)) {
 		r->bad = true;
 		return NULL;
 	}
-	const unsigned char *at = r->p;
-	r->p += n;
-	return at;
+	return p;
 }
 
 /* An integer of n bytes in this machine's order (0 past the end). */
 static uint64_t take_int(reader *r, size_t n)
 {
-	const unsigned char *p = take(r, n);
 	uint64_t v64 = 0;
 	uint32_t v32 = 0;
-	if (p && n == 4)
-		memcpy(&v32, p, 4);
-	else if (p)
-		memcpy(&v64, p, 8);
+	if (n == 4)
+		take_into(r, &v32, 4);
+	else
+		take_into(r, &v64, 8);
 	return n == 4 ? v32 : v64;
 }
 
@@ -161,7 +177,7 @@ static bool parse(tree_cache *c, reader *r, arena *ar)
 			return false;
 		tree_cache_add(c, u, ar);
 	}
-	return !r->bad && r->p == r->end;
+	return !r->bad && r->off == r->end;
 }
 
 /* The cache vouches for a tree: only a file this user wrote and nobody else
@@ -195,15 +211,10 @@ bool tree_cache_load(tree_cache *c, const char *path, arena *ar)
 		close(fd);
 		return false;
 	}
-	size_t size = (size_t)st.st_size;
-	unsigned char *data = arena_alloc(ar, size + 1);
-	size_t got = pread_all(fd, data, size, 0);
-	close(fd);
-	if (got != size)
-		return false;
 	c->written_at = tree_time(&st);
-	reader r = {data, data + size, false};
+	reader r = {fd, 0, (uint64_t)st.st_size, ar, false};
 	c->valid = parse(c, &r, ar);
+	close(fd);
 	if (!c->valid) { /* nothing half-read is trusted */
 		strmap_init(&c->units, ar);
 		c->order = NULL;
