@@ -211,8 +211,9 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 		if (kp && strcmp(kp->memory_manager, "static") == 0 && n < kp->nnuma)
 			fprintf(out, "  kubelet reservedMemory %llu MiB: DAOS %llu + system, kube and eviction %llu; "
 				     "Guaranteed pods get at most %lld MiB here\n",
-				(unsigned long long)(kp->numa_reserved[n] / MiB), (unsigned long long)(kp->daos_reserved[n] / MiB),
-				(unsigned long long)((kp->numa_reserved[n] - kp->daos_reserved[n]) / MiB),
+				(unsigned long long)(kp->numa_reserved[n] / MiB),
+				(unsigned long long)(node_kubelet_daos_memory(m, nd->spec, n) / MiB),
+				(unsigned long long)((kp->numa_reserved[n] - node_kubelet_daos_memory(m, nd->spec, n)) / MiB),
 				(long long)(((int64_t)v.memory - (int64_t)v.hugepages - (int64_t)kp->numa_reserved[n]) / (int64_t)MiB));
 	}
 }
@@ -304,7 +305,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		if (kp && strcmp(kp->memory_manager, "static") == 0 && n < kp->nnuma)
 			json_object_set_new(o, "kubelet_reserved_memory",
 					    json_pack("{s:I, s:I}", "total", (json_int_t)kp->numa_reserved[n], "daos",
-						      (json_int_t)kp->daos_reserved[n]));
+						      (json_int_t)node_kubelet_daos_memory(m, nd->spec, n)));
 		json_array_append_new(numas, o);
 	}
 	json_object_set_new(root, "numa_nodes", numas);

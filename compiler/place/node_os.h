@@ -23,13 +23,15 @@ typedef struct kubelet_plan {
 	bool strict, alpha_gate;   /* strict-cpu-reservation, and its 1.32 feature gate */
 	uint64_t system_reserved, kube_reserved, eviction; /* bytes; system includes DAOS */
 	uint64_t numa_reserved[MODEL_MAX_NUMA];            /* reservedMemory per NUMA node */
-	uint64_t daos_reserved[MODEL_MAX_NUMA];            /* of which DAOS's: SCM (and in pods its pod's memory) */
 	int nnuma;
 } kubelet_plan;
 
 /* Both return NULL when the spec has nothing of that kind to emit. */
 kernel_plan *node_kernel_plan(const model *m, const node_spec *s);
 kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s);
+/* Of the spec's reservedMemory on NUMA node numa, DAOS's: SCM, and in pods
+ * with the static memory manager the daos-server pod's memory. */
+uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa);
 /* Some engine of the plan has NVMe drives (VFIO, iommu=pt). */
 bool node_has_nvme(const node_plan *p);
 
