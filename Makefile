@@ -7,6 +7,7 @@
 #   make golden     regenerate golden files (review the diff before committing)
 #   make bench      build and lint figures for 1,000 to 65,536 nodes
 #   make shapes     2,000 generated cluster shapes against DAOS's own loader
+#   make mutate     product mutations in a scratch copy, each caught by a test
 #   make fuzz       libFuzzer on the DSL front end, the YAML linter and the
 #                   output writer (FUZZ_SECONDS per target, default 600)
 #   make install PREFIX=/usr/local
@@ -86,6 +87,11 @@ fuzz: fuzz-build
 asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
 
+# every product mutation of tests/mutate.sh caught by a test (rebuilds in a
+# scratch copy, once per mutation: outside check)
+mutate:
+	tests/mutate.sh
+
 golden: all
 	tests/golden.sh $(BUILD)/dslc update
 
@@ -102,7 +108,7 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build shapes
+.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build shapes mutate
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Issue 43: the tests catch what they claim to. Each mutation below breaks the
+# product in one small way, in a scratch copy of the working tree (this tree
+# is never touched); dslc is rebuilt there and the tests that should notice
+# are run. Every mutation must make one of them fail: the script prints which
+# one caught it, or NOT CAUGHT, and exits 1 when any was not caught.
+# Outside `make check` (it rebuilds once per mutation): `make mutate`.
+#   tests/mutate.sh
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+. tests/lib.sh
+tests_begin mutate
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+# the working tree as it is (tracked and new files, not the builds)
+git ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$W" -xf -
+cd "$W"
+make -j2 build/dslc build/unit_tests >/dev/null 2>&1 || { no "the scratch copy does not build"; tests_end; exit 1; }
+
+# mutate NAME FILE FROM TO TEST...: replaces the one occurrence of FROM in FILE
+# by TO, rebuilds, runs each TEST (a command line, DSLC appended) until one
+# fails, and restores FILE
+mutate() {
+	local name=$1 file=$2 from=$3 to=$4
+	shift 4
+	cp "$file" "$W/orig"
+	if ! python3 - "$file" "$from" "$to" <<'EOF'; then
+import sys
+path, a, b = sys.argv[1:]
+s = open(path).read()
+if s.count(a) != 1:
+    sys.exit("the text to mutate occurs %d times in %s" % (s.count(a), path))
+open(path, "w").write(s.replace(a, b))
+EOF
+		no "$name: the mutation does not apply (the product changed: update tests/mutate.sh)"
+		return
+	fi
+	local caught=""
+	if ! make -j2 build/dslc build/unit_tests >"$W/make.log" 2>&1; then
+		caught="the build (-Werror)"
+	else
+		for t in "$@"; do
+			if ! $t build/dslc >"$W/test.log" 2>&1; then
+				caught="$t ($(grep -m1 '^FAIL' "$W/test.log" | cut -c1-150))"
+				break
+			fi
+		done
+	fi
+	cp "$W/orig" "$file"
+	touch "$file"
+	if [ -n "$caught" ]; then ok "$name: caught by $caught"; else no "$name: NOT CAUGHT by $*"; fi
+}
+
+# 1. a disruption-table class downgraded: a change of an engine's targets no longer reformats
+mutate "targets change downgraded to engine-restart" schemas/disruption.def \
+	'DISRUPT("daos_server", "engines[].targets", DC_REFORMAT,' 'DISRUPT("daos_server", "engines[].targets", DC_ENGINE_RESTART,' \
+	"bash tests/disruption_pinned.sh"
+# 2. a rule silenced: surge above 0 no longer reported
+mutate "k8s-update-surge silenced" compiler/lint/kube_lint.c \
+	'if (ks->surge.set && ks->surge.v > 0) {' 'if (0 && ks->surge.set && ks->surge.v > 0) {' \
+	"bash tests/golden.sh"
+# 3. a target's output changed: the kubelet's nodefs eviction threshold
+mutate "kubelet nodefs.available 5%" targets/kubelet.c \
+	'yo_kv(&y, "nodefs.available", "10%");' 'yo_kv(&y, "nodefs.available", "5%");' \
+	"bash tests/golden.sh"
+# 4. a plan wave limit loosened: rd_fac 2 allows two nodes down instead of one
+mutate "waves allow rd_fac nodes down" compiler/plan/waves.c \
+	'return rd_fac > 1 ? rd_fac - 1 : 0;' 'return rd_fac;' \
+	"bash tests/plan_waves.sh"
+# 5. a help line proposing a wrong value: a shortened RDMA name one character too long
+mutate "k8s-resource-name proposes 64 characters" compiler/lint/kube_lint.c \
+	'int room = 63 - (int)(strlen(last) - strlen(name));' 'int room = 64 - (int)(strlen(last) - strlen(name));' \
+	"bash tests/help_applied.sh"
+# 6. dslc crashing on one input: an image reference with a digest
+mutate "a crash on a digest reference" compiler/base/image_ref.c \
+	"const char *at = strchr(s, '@');" "const char *at = strchr(s, '@'); if (at) *(volatile int *)0 = 0;" \
+	"bash tests/golden.sh"
+# 7. the Kubernetes rollout relabels a node before its engines stop
+mutate "relabel before the stop" compiler/plan/waves.c \
+	'	push(a, &s, &n, arena_printf(a, "dmg system stop%s", sel));
+	if (v->format)' '	kube_steps(a, w, v, &s, &n);
+	push(a, &s, &n, arena_printf(a, "dmg system stop%s", sel));
+	if (v->format)' \
+	"bash tests/rollout_k8s.sh"
+# 8. the rebuild gate passes a failed rebuild
+mutate "a failed rebuild passes the gate" compiler/plan/rollout.c \
+	'"\t\t\tidle | done) break ;;\n"' '"\t\t\tidle | done | failed) break ;;\n"' \
+	"bash tests/rollout_gates.sh"
+tests_end
