@@ -7,18 +7,13 @@
  * The agent's daos_agent.yml is grouped the same way. label-nodes.sh gives each
  * node its groups' labels: relabeling a node is what moves it to a new file
  * (its pod restarts then), so an upgrade goes node by node. */
-#include <stdio.h>
 #include <string.h>
 
 #include "compiler/base/sha256.h"
 #include "compiler/base/strmap.h"
-#include "compiler/base/value.h"
 #include "compiler/place/kube.h"
 #include "targets.h"
 #include "yaml_out.h"
-
-#define LABEL_SERVER "dslc.io/daos-server"
-#define LABEL_AGENT "dslc.io/daos-agent"
 
 typedef struct kube_group {
 	char digest[17];
@@ -321,14 +316,8 @@ static void rdma_resources(yaml_out *y, const model *m, const node_plan *p)
  * rule k8s-resource-name says (it may be disabled). */
 static bool rdma_names_fit(const model *m)
 {
-	if (m->cluster.kube.rdma_shared.set)
-		return true;
-	int most = 0;
-	for (size_t i = 0; i < m->nspecs; i++)
-		if (in_pods(m->specs[i]) && place_fabric_nic_count(m->specs[i]->plan) > most)
-			most = place_fabric_nic_count(m->specs[i]->plan);
-	const char *name = strchr(kube_rdma_resource(m), '/') + 1;
-	return !most || snprintf(NULL, 0, "%s_e%d", name, most - 1) <= 63;
+	const char *last = kube_rdma_last_name(m);
+	return !last || strlen(last) <= 63;
 }
 
 static void resources(yaml_out *y, const model *m, const node_plan *p, const kube_plan *kp, bool server)
@@ -377,8 +366,8 @@ static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	const kube_plan *kp = kube_plan_of(m, g->spec);
 	const char *name = arena_printf(m->ar, "daos-server-%s", g->digest);
 	yo_map(y);
-	daemonset_head(y, m, name, "daos-server", LABEL_SERVER, g->digest);
-	pod_common(y, LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
+	daemonset_head(y, m, name, "daos-server", KUBE_LABEL_SERVER, g->digest);
+	pod_common(y, KUBE_LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
 	if (secure(m))
 		cert_init(y, m, true);
 	ks_(y, "containers");
@@ -442,9 +431,9 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	const char *name = arena_printf(m->ar, "daos-agent-%s", g->digest);
 	int64_t uid = ks->agent_uid.set ? ks->agent_uid.v : ks->uid.v, gid = ks->agent_uid.set ? ks->agent_gid.v : ks->gid.v;
 	yo_map(y);
-	daemonset_head(y, m, name, "daos-agent", LABEL_AGENT, g->digest);
+	daemonset_head(y, m, name, "daos-agent", KUBE_LABEL_AGENT, g->digest);
 	/* hostPID: the agent maps a client's PID (SO_PEERCRED) to its NUMA node */
-	pod_common(y, LABEL_AGENT, g->digest, uid, gid, true);
+	pod_common(y, KUBE_LABEL_AGENT, g->digest, uid, gid, true);
 	if (secure(m))
 		cert_init(y, m, false);
 	ks_(y, "containers");
@@ -498,12 +487,12 @@ static bool doc(buf *out, const model *m, void (*fn)(yaml_out *, const model *, 
 
 static void server_config(yaml_out *y, const model *m, const kube_group *g)
 {
-	config_map(y, m, arena_printf(m->ar, "daos-server-%s", g->digest), "daos-server", LABEL_SERVER, g, "daos_server.yml");
+	config_map(y, m, arena_printf(m->ar, "daos-server-%s", g->digest), "daos-server", KUBE_LABEL_SERVER, g, "daos_server.yml");
 }
 
 static void agent_config(yaml_out *y, const model *m, const kube_group *g)
 {
-	config_map(y, m, arena_printf(m->ar, "daos-agent-%s", g->digest), "daos-agent", LABEL_AGENT, g, "daos_agent.yml");
+	config_map(y, m, arena_printf(m->ar, "daos-agent-%s", g->digest), "daos-agent", KUBE_LABEL_AGENT, g, "daos_agent.yml");
 }
 
 static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
@@ -569,10 +558,7 @@ static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
 {
 	(void)g;
 	const char *rdma = kube_rdma_resource(m), *slash = strchr(rdma, '/');
-	int nics = 0;
-	for (size_t i = 0; i < m->nspecs; i++)
-		if (in_pods(m->specs[i]) && place_fabric_nic_count(m->specs[i]->plan) > nics)
-			nics = place_fabric_nic_count(m->specs[i]->plan);
+	int nics = kube_fabric_nics(m);
 	buf js;
 	buf_init(&js);
 	buf_puts(&js, "{\n  \"periodicUpdateInterval\": 300,\n  \"configList\": [");
@@ -649,7 +635,7 @@ static void client_template(yaml_out *y, const model *m, const kube_group *g)
 	yo_map(y);
 	yo_kv(y, "apiVersion", "v1");
 	yo_kv(y, "kind", "PodTemplate");
-	metadata(y, m, arena_printf(m->ar, "daos-client-%s", g->digest), "daos-client", LABEL_AGENT, g->digest);
+	metadata(y, m, arena_printf(m->ar, "daos-client-%s", g->digest), "daos-client", KUBE_LABEL_AGENT, g->digest);
 	km(y, "template");
 	km(y, "metadata");
 	km(y, "labels");
@@ -658,7 +644,7 @@ static void client_template(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 	km(y, "spec");
 	km(y, "nodeSelector"); /* the nodes whose agent has this file */
-	yo_kv(y, LABEL_AGENT, g->digest);
+	yo_kv(y, KUBE_LABEL_AGENT, g->digest);
 	yo_map_end(y);
 	/* the agent's fabric interfaces are the host's: the client must see the same */
 	kb(y, "hostNetwork", true);
@@ -722,7 +708,7 @@ static void client_header(const model *m, const kube_group *g, buf *out)
 			"# Pod Security: hostNetwork and the hostPath volume need the privileged level in the\n"
 			"# job's namespace (baseline forbids both); `client_namespace <name>` in the kubernetes\n"
 			"# block writes that label (client-namespaces.yaml).\n",
-		   m->cluster.name, LABEL_AGENT, g->digest);
+		   m->cluster.name, KUBE_LABEL_AGENT, g->digest);
 }
 
 /* label-nodes.sh: the first deployment's labels. It reads every node's
@@ -884,8 +870,7 @@ target_result target_kubernetes(const model *m, target_file *tf)
 	/* what the API server would refuse is not written, whatever the lint
 	 * rules' settings (k8s-resource-name, k8s-client-hugepages) */
 	const kube_spec *ks = &m->cluster.kube;
-	if (l->failed || !rdma_names_fit(m) ||
-	    (ks->client_hugepages.set && (!ks->client_memory.set || ks->client_hugepages.v % (int64_t)(2 * MiB))))
+	if (l->failed || !rdma_names_fit(m) || kube_client_hugepages_why(ks))
 		return TARGET_FAIL;
 	size_t i = (size_t)tf->index;
 	bool ok = true;

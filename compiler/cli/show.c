@@ -208,12 +208,12 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				(unsigned long long)(v.hugepages / GiB), (unsigned long long)(v.reserved / GiB),
 				(long long)((int64_t)(v.memory - v.scm - v.hugepages - v.reserved) / (int64_t)GiB));
 		const kubelet_plan *kp = node_kubelet_plan(m, nd->spec);
+		uint64_t daos = kp ? node_kubelet_daos_memory(m, nd->spec, n) : 0;
 		if (kp && strcmp(kp->memory_manager, "static") == 0 && n < kp->nnuma)
 			fprintf(out, "  kubelet reservedMemory %llu MiB: DAOS %llu + system, kube and eviction %llu; "
 				     "Guaranteed pods get at most %lld MiB here\n",
-				(unsigned long long)(kp->numa_reserved[n] / MiB),
-				(unsigned long long)(node_kubelet_daos_memory(m, nd->spec, n) / MiB),
-				(unsigned long long)((kp->numa_reserved[n] - node_kubelet_daos_memory(m, nd->spec, n)) / MiB),
+				(unsigned long long)(kp->numa_reserved[n] / MiB), (unsigned long long)(daos / MiB),
+				(unsigned long long)((kp->numa_reserved[n] - daos) / MiB),
 				(long long)(((int64_t)v.memory - (int64_t)v.hugepages - (int64_t)kp->numa_reserved[n]) / (int64_t)MiB));
 	}
 }

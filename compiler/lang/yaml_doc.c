@@ -329,3 +329,13 @@ ynode *ydoc_get(const ynode *map, const char *key)
 	const ypair *p = ydoc_pair(map, key);
 	return p ? p->value : NULL;
 }
+
+ynode *ydoc_parse_text(arena *a, const char *name, const char *text, size_t len)
+{
+	src_set s;
+	src_set_init(&s, a);
+	diag_ctx dc;
+	diag_init(&dc, a, &s);
+	ynode *root = ydoc_parse(a, &dc, src_add(&s, name, text, len));
+	return root && !diag_count(&dc, SEV_ERROR) ? root : NULL;
+}

@@ -29,6 +29,9 @@ struct ynode {
 /* Parses file (already in the source set). Syntax errors and duplicate keys
  * are findings; returns the root or NULL. */
 ynode *ydoc_parse(arena *a, diag_ctx *dc, uint32_t file);
+/* Parses text held in memory, findings dropped: the root, or NULL when it is
+ * not one YAML document without errors (dslc's own files read back). */
+ynode *ydoc_parse_text(arena *a, const char *name, const char *text, size_t len);
 ynode *ydoc_get(const ynode *map, const char *key);
 const ypair *ydoc_pair(const ynode *map, const char *key);
 

@@ -22,23 +22,13 @@ static const node_spec *first_in_pods(const model *m)
 static void lint_rdma_name(model *m)
 {
 	const kube_spec *ks = &m->cluster.kube;
-	if (!ks->rdma_resource.set || ks->rdma_shared.set)
-		return;
-	int nics = 0;
-	for (size_t i = 0; i < m->nspecs; i++) {
-		const node_plan *p = m->specs[i]->plan;
-		if (spec_in_pods(m->specs[i]) && p && p->ok && place_fabric_nic_count(p) > nics)
-			nics = place_fabric_nic_count(p);
-	}
-	if (!nics)
+	const char *last = ks->rdma_resource.set ? kube_rdma_last_name(m) : NULL;
+	if (!last || strlen(last) <= 63)
 		return;
 	const char *name = strchr(ks->rdma_resource.v, '/') + 1;
-	const char *last = arena_printf(m->ar, "%s_e%d", name, nics - 1);
-	if (strlen(last) <= 63)
-		return;
 	diag *d = diag_report(m->dc, R_K8S_RESOURCE_NAME, ks->rdma_resource.loc,
-			      "the RDMA resource of NIC %d is named %s, %zu characters: the API server allows 63", nics - 1, last,
-			      strlen(last));
+			      "the RDMA resource of NIC %d is named %s, %zu characters: the API server allows 63",
+			      kube_fabric_nics(m) - 1, last, strlen(last));
 	int room = 63 - (int)(strlen(last) - strlen(name));
 	diag_help(m->dc, d, "shorten the name to at most %d characters: `rdma_resource %.*s%.*s`, or write `shared` after it "
 		  "when one resource serves every NIC", room, (int)(name - ks->rdma_resource.v), ks->rdma_resource.v, room, name);
@@ -60,12 +50,10 @@ void kube_lint_cluster(model *m)
 				   : "add `run_as <uid>:<gid>`, the image's daos_server user");
 	}
 	lint_rdma_name(m);
-	if (ks->client_hugepages.set && (!ks->client_memory.set || ks->client_hugepages.v % (int64_t)(2 * MiB))) {
+	const char *why = kube_client_hugepages_why(ks);
+	if (why) {
 		bool whole = ks->client_hugepages.v % (int64_t)(2 * MiB) == 0;
-		diag *d = diag_report(m->dc, R_K8S_CLIENT_HUGEPAGES, ks->client_hugepages.loc,
-				      whole ? "client_hugepages without client_memory: the API server refuses huge pages without a cpu "
-					      "or memory request (\"HugePages require cpu or memory\")"
-					    : "client_hugepages is not a whole number of 2 MiB pages");
+		diag *d = diag_report(m->dc, R_K8S_CLIENT_HUGEPAGES, ks->client_hugepages.loc, "%s", why);
 		diag_help(m->dc, d, whole ? "add `client_memory <size>`, the training pod's memory, to the kubernetes block"
 					  : "give a multiple of 2MiB");
 	}

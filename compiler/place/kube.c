@@ -58,5 +58,36 @@ const kube_plan *kube_plan_of(const model *m, const node_spec *s)
 	return p->kube;
 }
 
+int kube_fabric_nics(const model *m)
+{
+	int most = 0;
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (spec_in_pods(m->specs[i]) && p && p->ok && place_fabric_nic_count(p) > most)
+			most = place_fabric_nic_count(p);
+	}
+	return most;
+}
+
+const char *kube_rdma_last_name(const model *m)
+{
+	int nics = kube_fabric_nics(m);
+	if (m->cluster.kube.rdma_shared.set || !nics)
+		return NULL;
+	return arena_printf(m->ar, "%s_e%d", strchr(kube_rdma_resource(m), '/') + 1, nics - 1);
+}
+
+const char *kube_client_hugepages_why(const kube_spec *ks)
+{
+	if (!ks->client_hugepages.set)
+		return NULL;
+	if (ks->client_hugepages.v % (int64_t)(2 * MiB))
+		return "client_hugepages is not a whole number of 2 MiB pages";
+	if (!ks->client_memory.set)
+		return "client_hugepages without client_memory: the API server refuses huge pages without a cpu or memory "
+		       "request (\"HugePages require cpu or memory\")";
+	return NULL;
+}
+
 /* ---- rules ---------------------------------------------------------------- */
 

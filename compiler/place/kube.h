@@ -6,6 +6,11 @@
 
 #include "place.h"
 
+/* The node labels that select a node's daos-server and daos-agent groups
+ * (targets/kubernetes.c writes them, plan/pods.c reads them back) */
+#define KUBE_LABEL_SERVER "dslc.io/daos-server"
+#define KUBE_LABEL_AGENT "dslc.io/daos-agent"
+
 typedef struct kube_plan {
 	uint64_t scm;           /* sum of the engines' scm_size */
 	uint64_t overhead;      /* memory_overhead: the processes' memory besides SCM */
@@ -25,6 +30,15 @@ const kube_plan *kube_plan_of(const model *m, const node_spec *s);
 const char *kube_namespace(const model *m);
 const char *kube_rdma_resource(const model *m);
 const char *kube_nvme_resource(const model *m);
-/* The rules of the Kubernetes model: once for the cluster, once per spec. */
+/* The most fabric NICs a node in pods has (placed): its RDMA resources are
+ * <rdma_resource>_e0 .. _e<n-1>, and the plugin configuration has n. */
+int kube_fabric_nics(const model *m);
+/* The name part of the last per-NIC RDMA resource (<name>_e<n-1>), in the
+ * arena; NULL with `shared` or without a fabric NIC. The API server allows
+ * 63 characters: the lint rule and the target both ask here. */
+const char *kube_rdma_last_name(const model *m);
+/* Why the API server would refuse the client template's huge pages
+ * ("HugePages require cpu or memory", or not whole 2 MiB pages), or NULL. */
+const char *kube_client_hugepages_why(const kube_spec *ks);
 
 #endif

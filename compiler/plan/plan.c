@@ -577,12 +577,12 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		}
 		add_pod_files(&scratch, &nf, pn, npn);
 		add_pod_files(&scratch, &of, po, npo);
-		if (present)
+		if (present) {
 			compare_files(pl, &of, &nf);
-		if (present)
 			plan_relabel_node(pl, nd->host);
-		else
+		} else {
 			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
+		}
 		finish_node(pl, !present, before);
 		arena_free(&scratch);
 	}
@@ -724,7 +724,7 @@ int plan_run(const plan_opts *o, const char *version)
 		plan_waves waves;
 		pods_rollout(pl.ar, &pl.kube, &pl.pods_new, &pl.pods_old);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
-		plan_waves_kube(pl.ar, &waves, &pl.kube);
+		plan_waves_kube(&waves, &pl.kube);
 		if (o->format == PLAN_JSON) {
 			plan_print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {

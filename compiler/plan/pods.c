@@ -10,12 +10,8 @@
 #include <string.h>
 
 #include "compiler/base/buf.h"
-#include "compiler/base/diag.h"
-#include "compiler/base/source.h"
 #include "compiler/lang/yaml_doc.h"
-
-#define LABEL_SERVER "dslc.io/daos-server"
-#define LABEL_AGENT "dslc.io/daos-agent"
+#include "compiler/place/kube.h"
 
 const char *const pods_targets[] = {"daos_server_pod", "daos_agent_pod", NULL};
 
@@ -79,9 +75,9 @@ static void read_labels(pods_index *ix, const char *data, size_t len)
 			if (!eq)
 				continue;
 			*eq = '\0';
-			if (strcmp(w, LABEL_SERVER) == 0)
+			if (strcmp(w, KUBE_LABEL_SERVER) == 0)
 				strmap_put(&ix->server_of, host, eq + 1);
-			else if (strcmp(w, LABEL_AGENT) == 0)
+			else if (strcmp(w, KUBE_LABEL_AGENT) == 0)
 				strmap_put(&ix->agent_of, host, eq + 1);
 		}
 	}
@@ -90,12 +86,8 @@ static void read_labels(pods_index *ix, const char *data, size_t len)
 /* The one scalar at data.<key> of a ConfigMap document. */
 static const char *config_of(arena *a, const char *doc, size_t len, const char *key, size_t *out_len)
 {
-	src_set s;
-	src_set_init(&s, a);
-	diag_ctx dc;
-	diag_init(&dc, a, &s);
-	ynode *root = ydoc_parse(a, &dc, src_add(&s, "configmap", doc, len));
-	const ynode *v = root && !diag_count(&dc, SEV_ERROR) ? ydoc_get(ydoc_get(root, "data"), key) : NULL;
+	ynode *root = ydoc_parse_text(a, "configmap", doc, len);
+	const ynode *v = root ? ydoc_get(ydoc_get(root, "data"), key) : NULL;
 	if (!v || v->kind != Y_SCALAR || !v->text)
 		return NULL;
 	*out_len = strlen(v->text);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "compiler/base/buf.h"
-#include "compiler/base/diag.h"
 #include "compiler/base/strmap.h"
 #include "compiler/lang/yaml_doc.h"
 
@@ -104,15 +103,8 @@ static sd_node *from_ynode(arena *a, const ynode *y)
 
 static sd_node *read_yaml(arena *a, const char *text, size_t len)
 {
-	src_set s;
-	src_set_init(&s, a);
-	diag_ctx dc;
-	diag_init(&dc, a, &s);
-	uint32_t id = src_add(&s, "file", text, len);
-	ynode *root = ydoc_parse(a, &dc, id);
-	if (!root || diag_count(&dc, SEV_ERROR))
-		return NULL;
-	return from_ynode(a, root);
+	ynode *root = ydoc_parse_text(a, "file", text, len);
+	return root ? from_ynode(a, root) : NULL;
 }
 
 static sd_node *from_json(arena *a, json_t *j)

@@ -311,9 +311,8 @@ static void kube_steps(arena *a, const plan_waves *w, const plan_wave *v, const 
 	}
 }
 
-void plan_waves_kube(arena *a, plan_waves *w, wave_kube *k)
+void plan_waves_kube(plan_waves *w, wave_kube *k)
 {
-	(void)a;
 	if (!k->nrelabel && !k->nstale && !k->ngroups)
 		return;
 	w->kube = k;

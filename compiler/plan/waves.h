@@ -85,7 +85,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		     long long rebuild_timeout, plan_waves *out);
 /* Adds the Kubernetes part (k: pods.h's nodes and groups) once the waves
  * are made; nothing when neither side has nodes in pods. */
-void plan_waves_kube(arena *a, plan_waves *w, wave_kube *k);
+void plan_waves_kube(plan_waves *w, wave_kube *k);
 /* Whether the release has the system self_heal property (2.8 on). */
 bool plan_waves_system_self_heal(const plan_waves *w);
 /* The steps of wave i as shell commands (what --format script runs and JSON
