@@ -5,44 +5,51 @@
 #include "targets.h"
 #include "yaml_out.h"
 
-/* One fabric_ifaces entry: a NUMA node (by OS index: the agent matches a
- * client's NUMA node that way, hwloc/provider.go findNUMANodeWithCPUSet,
- * unlike the engine) and its NICs [from, to). */
-static void numa_ifaces(yaml_out *y, const node_plan *p, int from, int to)
+/* Whether NIC i of the node's fabric NICs was listed before (two engines
+ * may share one NIC). */
+static bool listed_before(const node_plan *p, int i)
 {
-	yo_map(y);
-	yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[place_fabric_numa(p, from)].os_index);
-	yo_key(y, K_AGENT_DEVICES);
-	yo_seq(y);
-	for (int i = from; i < to; i++) {
-		const nic_desc *n = place_fabric_nic(p, i);
-		yo_map(y);
-		yo_kstr(y, K_AGENT_IFACE, n->name);
-		yo_kstr(y, K_AGENT_DOMAIN, n->rdma);
-		yo_map_end(y);
-	}
-	yo_seq_end(y);
-	yo_map_end(y);
+	for (int j = 0; j < i; j++)
+		if (place_fabric_nic(p, j) == place_fabric_nic(p, i))
+			return true;
+	return false;
 }
 
-/* fabric_ifaces pins each NUMA node's clients to its local NICs; written
- * only when every NIC's RDMA device (domain) is known. */
+/* fabric_ifaces pins each NUMA node's clients to its local NICs. Each NIC is
+ * listed under its own NUMA node, by OS index: the agent matches a client's
+ * NUMA node that way (hwloc/provider.go findNUMANodeWithCPUSet), and an
+ * engine's NIC may be remote (`# dslc: allow nic-not-local`). Written only
+ * when every NIC's domain is known (place_fabric_domains_known); else the
+ * agent scans the fabric itself. */
 static void fabric_ifaces(yaml_out *y, const node_plan *p)
 {
 	int n = place_fabric_nic_count(p);
-	for (int i = 0; i < n; i++)
-		if (!place_fabric_nic(p, i) || !place_fabric_nic(p, i)->rdma)
-			return;
-	if (!n)
+	if (!n || !place_fabric_domains_known(p))
 		return;
 	yo_key(y, K_AGENT_FABRIC_IFACES);
 	yo_seq(y);
-	for (int i = 0; i < n;) {
-		int j = i + 1;
-		while (j < n && place_fabric_numa(p, j) == place_fabric_numa(p, i))
-			j++;
-		numa_ifaces(y, p, i, j);
-		i = j;
+	for (int k = 0; k < p->topo->nnuma; k++) {
+		bool open = false;
+		for (int i = 0; i < n; i++) {
+			const nic_desc *nic = place_fabric_nic(p, i);
+			if (nic->numa != k || listed_before(p, i))
+				continue;
+			if (!open) {
+				yo_map(y);
+				yo_kint(y, K_AGENT_NUMA_NODE, p->topo->numa[k].os_index);
+				yo_key(y, K_AGENT_DEVICES);
+				yo_seq(y);
+				open = true;
+			}
+			yo_map(y);
+			yo_kstr(y, K_AGENT_IFACE, nic->name);
+			yo_kstr(y, K_AGENT_DOMAIN, nic->rdma);
+			yo_map_end(y);
+		}
+		if (open) {
+			yo_seq_end(y);
+			yo_map_end(y);
+		}
 	}
 	yo_seq_end(y);
 }
@@ -87,7 +94,7 @@ const target_info target_table[] = {
 	 "DAOS server configuration: engines with cores, NIC, port, drives, SCM and hugepages as placed.",
 	 NULL, target_daos_server},
 	{"daos_agent", "etc/daos/daos_agent.yml",
-	 "DAOS agent configuration: system name, access points, transport, per-NUMA fabric interfaces.",
+	 "DAOS agent configuration: system name, access points, transport, and fabric_ifaces: each fabric NIC under its own NUMA node with its domain (RDMA, cxi or hfi1 device), when every domain is known.",
 	 NULL, target_daos_agent},
 	{"kernel", "etc/default/grub.d/60-dslc.cfg",
 	 "Kernel command line: a grub.d drop-in on Debian, Ubuntu and Azure Linux 3; on RHEL, Rocky and Alma the script usr/local/sbin/dslc-kernel-cmdline runs grubby on every BLS entry and keeps /etc/default/grub in step; on SLES it edits /etc/default/grub and regenerates grub.cfg. Both scripts refuse a GRUB_CMDLINE_LINUX they cannot rewrite exactly.",
@@ -116,8 +123,8 @@ const target_info target_table[] = {
 	{"dfuse", "etc/systemd/system/dfuse-<path>.service",
 	 "Per dfuse mount of the node: a Type=forking service (named dfuse- + systemd-escape -p of the path) that runs dfuse as the mount's user after daos_agent.service; etc/tmpfiles.d/dslc-dfuse.conf makes the mount points, etc/systemd/system-preset/50-dslc-dfuse.preset enables the services; etc/fuse.conf (user_allow_other) with a multi-user mount.",
 	 target_dfuse, NULL},
-	{"intercept", "etc/profile.d/dslc-daos-intercept.sh",
-	 "When a mount of the node asks for an interception library: LD_PRELOAD=libpil4dfs.so (or libioil.so) for login shells, added once before what is there.",
+	{"intercept", "usr/local/bin/with-pil4dfs",
+	 "When a mount of the node asks for an interception library: the per-job wrapper usr/local/bin/with-pil4dfs (or with-ioil) that runs one program with LD_PRELOAD=libpil4dfs.so added once before what is there; with `intercept <lib> global`, etc/profile.d/dslc-daos-intercept.sh does that for login shells instead.",
 	 target_intercept, NULL},
 	{"nccl", "etc/nccl.conf",
 	 "NCCL_IB_HCA for GPU nodes: the compute NICs' RDMA devices (=mlx5_2,...) when the hardware names them, else every device but the storage NICs' (^=mlx5_0,mlx5_1).",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "targets.h"
 #include "yaml_out.h"
@@ -128,6 +129,9 @@ bool daos_server_yaml(const model *m, const node_spec *s, buf *out)
 	const cluster_spec *c = &m->cluster;
 	const node_plan *p = s->plan;
 	yaml_out y;
+	for (size_t i = 0; i < c->client_env.n; i++) /* safety.c reports it at the source */
+		if (safe_line(c->client_env.items[i].value))
+			return false;
 	if (!yo_begin(&y, out, m->release))
 		return false;
 	yo_map(&y);
@@ -149,11 +153,15 @@ bool daos_server_yaml(const model *m, const node_spec *s, buf *out)
 	yo_kint(&y, K_NR_HUGEPAGES, p->nr_hugepages);
 	yo_kint(&y, K_SYSTEM_RAM_RESERVED,
 		c->system_ram_reserved.set ? c->system_ram_reserved.v / (int64_t)GiB : m->release->system_ram_reserved_gib);
-	if (c->gid_index.set) {
-		/* clients need the same GID index as the engines */
+	if (c->gid_index.set || c->client_env.n) {
+		/* clients need the same GID index as the engines; then the
+		 * description's client_env, in order */
 		yo_key(&y, K_CLIENT_ENV_VARS);
 		yo_seq(&y);
-		yo_str(&y, arena_printf(m->ar, "FI_VERBS_GID_IDX=%lld", (long long)c->gid_index.v));
+		if (c->gid_index.set)
+			yo_str(&y, arena_printf(m->ar, "FI_VERBS_GID_IDX=%lld", (long long)c->gid_index.v));
+		for (size_t i = 0; i < c->client_env.n; i++)
+			yo_str(&y, arena_printf(m->ar, "%s=%s", c->client_env.items[i].name, c->client_env.items[i].value));
 		yo_seq_end(&y);
 	}
 	if (has_meta_role(p)) {

@@ -30,7 +30,7 @@ static json_t *bios_value(const char *v)
 
 static bool nested(const hardware *hw)
 {
-	return hw->bmc_dialect.set && strcmp(hw->bmc_dialect.v, "nested") == 0;
+	return hw_bios_nested(hw);
 }
 
 static target_result bios_json(const model *m, const node *nd, target_file *out)
@@ -78,7 +78,7 @@ static target_result apply_sh(const model *m, const node *nd, target_file *out)
 	if (out->index || !s->bios.n || !s->hw->bmc_set || !nd->bmc)
 		return TARGET_SKIP;
 	const hardware *hw = s->hw;
-	const char *etag = hw->bmc_etag.set ? hw->bmc_etag.v : "auto";
+	const char *etag = hw_bmc_etag_source(hw);
 	const char *system = hw->bmc_system.set ? hw->bmc_system.v : "1";
 	if (safe_name(system) || safe_name(etag) || safe_line(nd->bmc))
 		return TARGET_FAIL; /* the safety gate reports it at its line */

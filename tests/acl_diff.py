@@ -83,20 +83,30 @@ def main():
                                   text=True, check=True).stdout.split()
         failures, accepted = [], 0
         src = os.path.join(tmp, "acl.dsl")
-        for entries, verdict in zip(cases, verdicts):
+        # every ACL on the pool; every fourth also on a container, which
+        # `daos container create --acl-file` parses the same way (issue 38)
+        runs = [(e, v, "pool") for e, v in zip(cases, verdicts)] + \
+               [(e, v, "container") for e, v in list(zip(cases, verdicts))[::4]]
+        for entries, verdict, kind in runs:
+            aces = " ".join('"%s"' % e for e in entries)
             with open(src, "w") as f:
-                f.write(three_nodes(tail='pool tank {\n  size 10%%\n  svc_rf 1\n  acl %s\n}\n' % " ".join('"%s"' % e for e in entries)))
+                if kind == "pool":
+                    f.write(three_nodes(tail='pool tank {\n  size 10%%\n  svc_rf 1\n  acl %s\n}\n' % aces))
+                else:
+                    f.write(three_nodes(tail='pool tank {\n  size 10%%\n  svc_rf 1\n}\n'
+                                             'container c1 in tank {\n  type posix\n  acl %s\n}\n' % aces))
+            rule = kind + "-acl"
             lint = subprocess.run([dslc, "lint", src], capture_output=True, text=True)
             out = lint.stdout + lint.stderr
             if lint.returncode not in (0, 1):
                 failures.append("%s: dslc lint exit %d" % (entries, lint.returncode))
                 continue
             errors = set(re.findall(r"error\[([a-z0-9-]+)\]", out))
-            if errors - {"pool-acl"}:
-                failures.append("%s: other errors %s" % (entries, sorted(errors)))
-            dslc_ok = "pool-acl" not in errors
+            if errors - {rule}:
+                failures.append("%s (%s): other errors %s" % (entries, kind, sorted(errors)))
+            dslc_ok = rule not in errors
             if dslc_ok != (verdict == "ok"):
-                failures.append("%s: dslc %s, DAOS %s\n%s" % (entries, "accepts" if dslc_ok else "refuses", verdict,
+                failures.append("%s (%s): dslc %s, DAOS %s\n%s" % (entries, kind, "accepts" if dslc_ok else "refuses", verdict,
                                                               out[:400]))
                 continue
             if not dslc_ok:
@@ -104,7 +114,7 @@ def main():
             accepted += 1
             out_dir = os.path.join(tmp, "out")
             b = subprocess.run([dslc, "build", src, "-o", out_dir], capture_output=True, text=True)
-            acl_file = os.path.join(out_dir, "cluster", "acl", "tank.acl")
+            acl_file = os.path.join(out_dir, "cluster", "acl", "tank.acl" if kind == "pool" else "tank/c1.acl")
             lines = []
             if b.returncode == 0 and os.path.exists(acl_file):
                 with open(acl_file) as f:
@@ -114,8 +124,8 @@ def main():
         for f in failures[:20]:
             print("FAIL acl_diff " + f)
         if not failures:
-            print("ok   acl_diff: dslc reports pool-acl exactly where DAOS's daos_acl_from_strs refuses the ACL")
-        print("acl_diff: %d ACLs, %d accepted by DAOS (and built), %d disagreements" % (len(cases), accepted,
+            print("ok   acl_diff: dslc reports pool-acl and container-acl exactly where DAOS's daos_acl_from_strs refuses the ACL")
+        print("acl_diff: %d ACLs (%d on containers too), %d accepted by DAOS (and built), %d disagreements" % (len(cases), len(runs) - len(cases), accepted,
                                                                                           len(failures)))
         return 1 if failures else 0
 

@@ -11,7 +11,7 @@ def three_nodes(release="2.6", engine="", tail=""):
     """engine: lines inside the `engine per numa` block; tail: after the nodes."""
     return """daos {release}
 cluster tier0 {{
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce {{ gid_index 3 }}
   access_points n[1-3]
 }}
 include "{example}/hardware.dsl"

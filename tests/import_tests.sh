@@ -36,7 +36,10 @@ grep -q '^nodes gpu\[001-014\] : server$' "$T/hgx-b200.dsl" && grep -q '^node gp
 	grep -q '^  swim_suspect_timeout 120s$' "$T/hgx-b200.dsl" && grep -q '^  fabric roce { gid_index 5 }$' "$T/hgx-b200.dsl" \
 	&& ok "hgx-b200: one profile, gpu007's failed drive as an exclusion, SWIM and GID as their keywords" \
 	|| no "hgx-b200: profile, exclusion or keywords: $(grep -n 'nodes\|node \|swim\|fabric' "$T/hgx-b200.dsl")"
-check "hgx-b200: no finding on the imported reference cluster" "[ ! -s '$T/hgx-b200.err' ]"
+# daos_server.yml names no RDMA device: the agent's domains stay unknown
+# (fabric-domain-unknown) until the node type is described or exported
+check "hgx-b200: no error and no other warning on the imported reference cluster" \
+	"! grep -q 'error\\[' '$T/hgx-b200.err' && ! grep 'warning\\[' '$T/hgx-b200.err' | grep -qv 'warning\\[fabric-domain-unknown\\]' || { cat '$T/hgx-b200.err'; false; }"
 
 # the rebuilt tree imports to the same description (but the header's paths)
 $DSLC import "$T"/b/nodes/*/etc/daos/daos_server.yml 2>/dev/null | sed 1d >"$T/again.dsl"

@@ -25,12 +25,24 @@ if command -v shellcheck >/dev/null; then
 fi
 check "no artifact holds a credential (only variable names)" "! grep -rIl 'REDFISH_PASSWORD=' '$T/out' >/dev/null"
 if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
-	check "the flat BIOS body passes DMTF's Bios and Settings schemas" "$PY tests/validate/redfish_check.py --flat '$R/bios-settings.json' >'$T/r1' 2>&1 || { cat '$T/r1'; false; }"
-	check "apply.sh against a DSP0266 BMC: standard, parent-ETag, direct PATCH, failing task, apply time, AMI *, hostile credentials" "$PY tests/validate/redfish_check.py --apply '$R' >'$T/r2' 2>&1 || { cat '$T/r2'; false; }"
+	# the example's BMC is the talk's (vendor ami): a nested body, the Bios ETag
+	check "the example's nested BIOS body (vendor ami) passes the project's schema, AmdSetup grouped" \
+		"$PY tests/validate/redfish_check.py --nested '$R/bios-settings.json' >'$T/r0' 2>&1 && grep -q '\"AmdSetup\": {' '$R/bios-settings.json' || { cat '$T/r0'; false; }"
+	check "the example's apply.sh against the talk's BMC (Bios ETag, nested only) and a standard one (a clear 412), credentials, apply time" \
+		"$PY tests/validate/redfish_check.py --apply '$R' >'$T/r2' 2>&1 || { cat '$T/r2'; false; }"
+	# a DMTF (flat) BMC: the same node type with dialect flat
+	mkdir -p "$T/flat"
+	cp $EX/hgx-b200.xml "$T/flat/"
+	sed 's/vendor ami/dialect flat/' $EX/hardware.dsl >"$T/flat/hardware.dsl"
+	sed 's/bios { AmdSetup.ACSEnable = Enabled }/bios { ACSEnable = Enabled }/' $EX/cluster.dsl >"$T/flat/cluster.dsl"
+	$DSLC build "$T/flat/cluster.dsl" -o "$T/flat/out" 2>/dev/null
+	F=$T/flat/out/nodes/gpu001/redfish
+	check "the flat BIOS body passes DMTF's Bios and Settings schemas" "$PY tests/validate/redfish_check.py --flat '$F/bios-settings.json' >'$T/r1' 2>&1 || { cat '$T/r1'; false; }"
+	check "apply.sh against a DSP0266 BMC: standard, parent-ETag, direct PATCH, failing task, apply time, AMI *, hostile credentials, a flat body the talk's BMC refuses (400)" "$PY tests/validate/redfish_check.py --apply '$F' >'$T/r3' 2>&1 || { cat '$T/r3'; false; }"
 	mkdir -p "$T/nested"
 	cp $EX/hgx-b200.xml "$T/nested/"
-	sed 's/dialect flat/dialect nested/' $EX/hardware.dsl >"$T/nested/hardware.dsl"
-	sed 's/bios { ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.NumaNodesPerSocket = "NPS1"  Iommu = true }/' $EX/cluster.dsl >"$T/nested/cluster.dsl"
+	sed 's/vendor ami/dialect nested/' $EX/hardware.dsl >"$T/nested/hardware.dsl"
+	sed 's/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.NumaNodesPerSocket = "NPS1"  Iommu = true }/' $EX/cluster.dsl >"$T/nested/cluster.dsl"
 	$DSLC build "$T/nested/cluster.dsl" -o "$T/nested/out" 2>/dev/null
 	check "the nested dialect groups attributes and passes the project's schema" \
 		"$PY tests/validate/redfish_check.py --nested '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' >/dev/null && grep -q '\"AmdSetup\": {' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' && grep -q '\"Iommu\": true' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json'"

@@ -56,7 +56,7 @@ scenario "engine log mask, RAM SCM" ram "$S" live 3 "" "a live change never empt
 S='s/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param transparent_hugepage=never }/'
 scenario "kernel parameter, MD-on-SSD" md "$S" reboot 3 "" "server_utils.go: with meta roles the tmpfs is rebuilt from the SSDs at start"
 scenario "kernel parameter, RAM SCM" ram "$S" scm-lost 4 "" "instance_storage.go: a reboot empties the tmpfs; the engines wait for dmg storage format"
-S='s/bios { ACSEnable = Enabled }/bios { ACSEnable = Enabled  SriovGlobalEnable = Enabled }/'
+S='s/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.SriovGlobalEnable = Enabled }/'
 scenario "BIOS attribute, MD-on-SSD" md "$S" bios-apply+reboot 3 "" "Redfish settings apply at reset"
 scenario "BIOS attribute, RAM SCM" ram "$S" scm-lost 4 "" "the reset empties the tmpfs"
 scenario "scm_size grows, MD-on-SSD" md 's/scm     ram 64GiB/scm     ram 96GiB/' kubelet-drain 3 "engine-restart" \

@@ -100,6 +100,19 @@ const char *safe_ifname(const char *s)
 	return why ? why : strlen(s) > 15 ? "Linux interface names have at most 15 characters" : NULL;
 }
 
+const char *safe_unit_env_value(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n > 256)
+		return n ? "it is longer than 256 bytes" : "it is empty";
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._:/,=+@-", c)))
+			return "a unit's Environment= takes letters, digits and ._:/,=+@- only here (no space, quote, '%', '$' or '\\')";
+	}
+	return NULL;
+}
+
 const char *safe_line(const char *s)
 {
 	size_t n = strlen(s);

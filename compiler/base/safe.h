@@ -37,6 +37,10 @@ void safe_unit_path_escape(buf *b, const char *path);
 /* NULL when "dfuse-" + the escaped path + ".service" is a unit name systemd
  * takes (at most 255 bytes: UNIT_NAME_MAX), else why not. */
 const char *safe_dfuse_unit(const char *path);
+/* A value of a unit's Environment=NAME=VALUE, read by systemd verbatim: 1-256
+ * of [A-Za-z0-9._:/,=+@-], so no quote, space, '%' specifier, '$' or '\\'
+ * escape (systemd.exec(5), Environment=). */
+const char *safe_unit_env_value(const char *s);
 /* A user account as shadow's useradd takes it by default
  * (is_valid_user_name: [a-z_][a-z0-9_-]*, at most 32). */
 const char *safe_account(const char *s);

@@ -67,7 +67,7 @@ static unit_result scaled(const char *s, const unit *units, size_t n, uint64_t *
 
 bool val_size(const char *s, uint64_t *bytes, const char **why)
 {
-	static const unit units[] = {{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}};
+	static const unit units[] = {{"B", 1}, {"KiB", KiB}, {"MiB", MiB}, {"GiB", GiB}, {"TiB", TiB}, {"PiB", PiB}};
 	const char *u;
 	unit_result r = scaled(s, units, sizeof(units) / sizeof(units[0]), bytes, &u);
 	if (r == UNIT_OK && *bytes > VAL_SIZE_MAX)
@@ -75,12 +75,12 @@ bool val_size(const char *s, uint64_t *bytes, const char **why)
 	switch (r) {
 	case UNIT_OK: return true;
 	case UNIT_NO_NUMBER: *why = "a size is a whole number with a unit, e.g. 64GiB"; break;
-	case UNIT_MISSING: *why = "a size needs a unit: B, KiB, MiB, GiB or TiB"; break;
-	case UNIT_OVERFLOW: *why = "the size is too large (at most 1048576TiB)"; break;
+	case UNIT_MISSING: *why = "a size needs a unit: B, KiB, MiB, GiB, TiB or PiB"; break;
+	case UNIT_OVERFLOW: *why = "the size is too large (at most 1024PiB)"; break;
 	case UNIT_UNKNOWN:
-		*why = strchr("KMGTkmgt", u[0])
-			? "decimal or ambiguous unit: write KiB, MiB, GiB or TiB (DAOS reads 64K as 64000 bytes)"
-			: "unknown size unit: use B, KiB, MiB, GiB or TiB";
+		*why = strchr("KMGTPkmgtp", u[0])
+			? "decimal or ambiguous unit: write KiB, MiB, GiB, TiB or PiB (DAOS reads 64K as 64000 bytes)"
+			: "unknown size unit: use B, KiB, MiB, GiB, TiB or PiB";
 		break;
 	}
 	return false;

@@ -16,13 +16,14 @@ enum { HOSTLIST_MAX = 65536 };
 #define MiB (1024ULL * KiB)
 #define GiB (1024ULL * MiB)
 #define TiB (1024ULL * GiB)
+#define PiB (1024ULL * TiB)
 
 /* The largest size val_size takes: 1 EiB, so that thousands of sizes add up
  * without overflowing 64 bits. */
 #define VAL_SIZE_MAX (1ULL << 60)
 
 bool val_int(const char *s, int64_t *out);
-/* Sizes take binary units (B, KiB, MiB, GiB, TiB); decimal ones are refused. */
+/* Sizes take binary units (B, KiB, MiB, GiB, TiB, PiB); decimal ones are refused. */
 bool val_size(const char *s, uint64_t *bytes, const char **why);
 /* Durations: ms, s, min, h. Result in milliseconds. */
 bool val_duration(const char *s, uint64_t *ms, const char **why);

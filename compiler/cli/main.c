@@ -436,9 +436,13 @@ static void describe_placement(const model *m, FILE *out)
 		const node_plan *p = m->specs[i]->plan;
 		if (p && p->client) {
 			fprintf(out, "dslc: %s: client only (no engines): daos_agent.yml", m->specs[i]->origin);
-			for (int k = 0; k < p->nclient_nics; k++)
-				fprintf(out, "%s %s", k ? "," : " with fabric_ifaces", p->client_nics[k]->name);
-			fprintf(out, "\n");
+			/* what the file holds, never more (daos_agent.c fabric_ifaces) */
+			bool listed = place_fabric_domains_known(p);
+			for (int k = 0, shown = 0; k < p->nclient_nics; k++)
+				if (listed || !p->client_nics[k]->rdma)
+					fprintf(out, "%s %s", shown++ ? "," : listed ? " with fabric_ifaces" : " without fabric_ifaces (no domain for",
+						p->client_nics[k]->name);
+			fprintf(out, "%s\n", listed || !p->nclient_nics ? "" : ": the agent scans the fabric)");
 			continue;
 		}
 		if (!p || !p->nengines)

@@ -87,10 +87,12 @@ static void show_client_text(const model *m, const node *nd, FILE *out)
 {
 	const node_plan *p = nd->spec->plan;
 	if (p->client) {
+		bool listed = place_fabric_domains_known(p);
 		fprintf(out, "  DAOS client only (no engines); daos_agent fabric_ifaces:");
-		for (int i = 0; i < p->nclient_nics; i++)
-			fprintf(out, "%s %s (NUMA %d)", i ? "," : "", p->client_nics[i]->name, p->client_nics[i]->numa);
-		fprintf(out, "%s\n", p->nclient_nics ? "" : " none (the agent picks)");
+		for (int i = 0; listed && i < p->nclient_nics; i++)
+			fprintf(out, "%s %s (NUMA %d, domain %s)", i ? "," : "", p->client_nics[i]->name, p->client_nics[i]->numa,
+				p->client_nics[i]->rdma);
+		fprintf(out, "%s\n", listed ? "" : " none (the agent scans the fabric)");
 	}
 	const mount_spec *mt;
 	for (size_t k = 0; (mt = clients_next_mount(m, (size_t)(nd - m->nodes), &k));) {

@@ -198,7 +198,8 @@ static void read_int_setting(importer *im, imp_node *n, int key, const char *yam
 }
 
 /* client_env_vars: dslc writes FI_VERBS_GID_IDX there (and in every
- * engine's env) for `fabric roce { gid_index N }`, and nothing else. */
+ * engine's env) for `fabric roce { gid_index N }`, then each `client_env`
+ * entry, in order: one setting of the node, its lines in that order. */
 static void read_client_env(importer *im, imp_node *n)
 {
 	const ynode *v = ydoc_get(n->root, "client_env_vars");
@@ -214,8 +215,16 @@ static void read_client_env(importer *im, imp_node *n)
 			set(n, IC_FABRIC, arena_printf(im->a, "fabric roce { gid_index %lld }", (long long)gid), v->items[i]->loc);
 			continue;
 		}
-		unsupported(im, v->items[i]->loc, "remove it, or set it in the clients' own environment",
-			    "client_env_vars: %s: dslc sends clients FI_VERBS_GID_IDX only%s", e, "");
+		const char *eq = strchr(e, '=');
+		if (!eq || eq == e || !eq[1]) {
+			unsupported(im, v->items[i]->loc, "write it as NAME=VALUE (clients drop other entries: src/mgmt/cli_mgmt.c _split_env)",
+				    "client_env_vars: '%s' is not NAME=VALUE", e);
+			continue;
+		}
+		const char *line = arena_printf(im->a, "client_env %s", import_quoted(im->a, e));
+		const char *prev = n->cluster[IC_CLIENT_ENV].line;
+		set(n, IC_CLIENT_ENV, prev ? arena_printf(im->a, "%s\n  %s", prev, line) : line,
+		    prev ? n->cluster[IC_CLIENT_ENV].loc : v->items[i]->loc);
 	}
 }
 

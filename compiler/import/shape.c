@@ -30,7 +30,7 @@ static void conflict(importer *im, src_loc at, src_loc first, const char *what, 
 
 static const char *const cluster_key_names[IC__COUNT] = {
 	"provider", "access_points", "port", "transport_config", "control_log_mask", "control_log_file",
-	"helper_log_file", "telemetry_port", "crt_timeout", "system_ram_reserved", "client_env_vars",
+	"helper_log_file", "telemetry_port", "crt_timeout", "system_ram_reserved", "client_env_vars", "client_env_vars",
 };
 
 static const char *quoted_line(importer *im, const char *line)

@@ -143,6 +143,90 @@ static void check_mount(model *m, const mount_spec *mt)
 	}
 }
 
+static bool mount_rw_cached(const mount_spec *mt)
+{
+	return mt->container_set && !(mt->read_only.set && mt->read_only.v) &&
+	       !(mt->caching.set && strcmp(mt->caching.v, "off") == 0);
+}
+
+static bool same_container(const mount_spec *a, const mount_spec *b)
+{
+	return strcmp(a->container, b->container) == 0 && strcmp(a->pool, b->pool) == 0;
+}
+
+/* A container mounted read-write with caching on more than one node
+ * (mount-caching-shared): counted over every mount of that container that
+ * writes, whichever caching the others have. */
+static void check_shared_caching(model *m, const mount_spec *mt)
+{
+	if (!mount_rw_cached(mt))
+		return;
+	size_t nodes = 0;
+	for (size_t i = 0; i < m->nnodes && nodes < 2; i++)
+		for (size_t k = 0; k < m->nmounts; k++) {
+			const mount_spec *o = m->mounts[k];
+			if (o->container_set && same_container(o, mt) && !(o->read_only.set && o->read_only.v) && mount_on(o, i)) {
+				nodes++;
+				break;
+			}
+		}
+	if (nodes < 2)
+		return;
+	diag *d = diag_report(m->dc, R_MOUNT_CACHING_SHARED, mt->caching.set ? mt->caching.loc : mt->path_loc,
+			      "container %s is mounted read-write on several nodes with dfuse caching %s: a node may read "
+			      "stale data another wrote", mt->container, mt->caching.set ? mt->caching.v : "on (the default)");
+	diag_help(m->dc, d, "write `caching off` in this mount block (dfuse --disable-caching), or `read_only true` "
+		  "where the nodes only read");
+}
+
+/* Environment names DAOS sets or reads itself (client-env), for client_env
+ * (agent) and a mount's env (dfuse); prefix: every name that starts so. */
+typedef struct client_env_rule {
+	const char *name;
+	bool prefix, agent_only; /* agent_only: fine in dfuse's own environment */
+	const char *why;
+} client_env_rule;
+
+static const client_env_rule client_env_rules[] = {
+	{"FI_OFI_RXM_USE_SRX", false, false, "the client takes daos_server's SRX setting and refuses to start when this is set "
+	 "and the servers' is not: leave it to disable_srx"},
+	{"CRT_TIMEOUT", false, false, "it overrides the servers' crt_timeout: use `crt_timeout` in the cluster block"},
+	{"D_PROVIDER", false, false, "the agent picks the client's provider: use `provider`"},
+	{"D_INTERFACE", false, false, "the agent picks the client's interface (fabric_ifaces)"},
+	{"D_DOMAIN", false, false, "the agent picks the client's domain (fabric_ifaces)"},
+	{"D_PORT", false, false, "clients take no fixed port"},
+	{"FI_VERBS_GID_IDX", false, false, "use `fabric roce { gid_index <n> }`: dslc writes it to client_env_vars"},
+	{"D_CLIENT_METRICS_", true, false, "daos_agent sets it from its telemetry settings"},
+	{"D_IL_", true, false, "the interception library reads it when it loads, in the job: set it in the job's environment "
+	 "(`D_IL_REPORT=1 with-pil4dfs ./app`)"},
+	{"D_LOG_MASK", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment, "
+	 "or in a mount's `env` for dfuse"},
+	{"DD_MASK", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},
+	{"DD_SUBSYS", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},
+	{"D_LOG_", true, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},
+};
+
+static void check_env_entries(model *m, const env_list *env, bool agent, const char *what)
+{
+	for (size_t i = 0; i < env->n; i++) {
+		const env_entry *e = &env->items[i];
+		for (size_t k = 0; k < sizeof(client_env_rules) / sizeof(client_env_rules[0]); k++) {
+			const client_env_rule *r = &client_env_rules[k];
+			size_t n = strlen(r->name);
+			if ((r->prefix ? strncmp(e->name, r->name, n) != 0 : strcmp(e->name, r->name) != 0) || (r->agent_only && !agent))
+				continue;
+			diag *d = diag_report(m->dc, R_CLIENT_ENV, e->loc, "%s in %s: %s", e->name, what, r->why);
+			diag_help(m->dc, d, "remove the entry");
+			break;
+		}
+		if (agent && strlen(e->name) + 1 + strlen(e->value) >= 1024) {
+			diag *d = diag_report(m->dc, R_CLIENT_ENV, e->loc, "client_env %s is %zu bytes: clients drop entries of 1024 or more",
+					      e->name, strlen(e->name) + 1 + strlen(e->value));
+			diag_help(m->dc, d, "shorten the value");
+		}
+	}
+}
+
 static void lint_nccl(model *m, const node_spec *s)
 {
 	if (!s->hw || !clients_nccl_wanted(s))
@@ -177,6 +261,19 @@ static void lint_nccl(model *m, const node_spec *s)
 
 void client_lint(model *m)
 {
+	check_env_entries(m, &m->cluster.client_env, true, "client_env");
+	for (size_t k = 0; k < m->nmounts; k++)
+		check_env_entries(m, &m->mounts[k]->env, false, "dfuse's env");
+	for (size_t k = 0; k < m->nmounts; k++) {
+		const mount_spec *mt = m->mounts[k];
+		if (!mt->intercept_global.set)
+			continue;
+		diag *d = diag_report(m->dc, R_INTERCEPT_GLOBAL, mt->intercept_global.loc,
+				      "every login shell of these nodes preloads lib%s: the launcher, compilers and every user's jobs",
+				      mt->intercept.v);
+		diag_help(m->dc, d, "drop `global`: dslc writes usr/local/bin/with-%s, run jobs as `mpiexec ... with-%s ./app`",
+			  mt->intercept.v, mt->intercept.v);
+	}
 	for (size_t i = 0; i < m->nspecs; i++) {
 		place_context(m, m->specs[i]);
 		lint_nccl(m, m->specs[i]);
@@ -189,6 +286,7 @@ void client_lint(model *m)
 	for (size_t k = 0; k < m->nmounts; k++)
 		if (m->mounts[k]->container_set) {
 			check_mount(m, m->mounts[k]);
+			check_shared_caching(m, m->mounts[k]);
 			c.sorted[c.n++] = m->mounts[k];
 		}
 	qsort(c.sorted, c.n, sizeof(*c.sorted), path_order);

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "compiler/base/value.h"
+#include "compiler/model/fabric.h"
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
@@ -158,6 +159,62 @@ static void check_log_mask(model *m, const opt_str *mask, const char *debug_msg)
 		lint_log_mask_finding(m->dc, mask->v, mask->loc, debug_msg);
 }
 
+/* A storage NIC the topology export shows as RoCE: an Ethernet port with an
+ * RDMA device, carrying the fabric of some node type. NULL when none. An
+ * engine whose NUMA node also has an IB port (nic-ambiguous) is that
+ * finding's: the fabric is not known yet. */
+static const nic_desc *roce_nic(const model *m)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		for (int k = 0; p && p->ok && k < place_fabric_nic_count(p); k++) {
+			const nic_desc *n = place_fabric_nic(p, k);
+			if (!p->client && p->engines[k].nic_ambiguous)
+				continue;
+			if (n && n->rdma && n->link && strcmp(n->link, TOPO_LINK_ETHERNET) == 0)
+				return n;
+		}
+	}
+	return NULL;
+}
+
+/* What picking the index needs (the converged talk's gid_index 3). */
+static void gid_boot_note(diag_ctx *dc, diag *d)
+{
+	diag_note_at(dc, d, SRC_LOC_NONE, "pick an index that holds the RoCE v2 IPv4 GID right after boot "
+		     "(/sys/class/infiniband/<dev>/ports/1/gid_attrs/types/<n>): one that appears only after "
+		     "reloading mlx5_ib costs a reload on every boot, and a reload resets every RDMA user (NCCL jobs)");
+}
+
+/* RoCE, declared (`fabric roce`) or seen in the export: a GID index for
+ * verbs, no ucx+dc_x on DAOS 2.6, and a note on what a fixed index needs. */
+static void lint_roce(model *m)
+{
+	diag_ctx *dc = m->dc;
+	const cluster_spec *c = &m->cluster;
+	bool declared = c->fabric_kind.set && strcmp(c->fabric_kind.v, "roce") == 0;
+	const nic_desc *seen = declared || c->fabric_kind.set ? NULL : roce_nic(m);
+	bool verbs = c->provider.set && strncmp(c->provider.v, "ofi+verbs", 9) == 0;
+	if (declared && !c->gid_index.set) {
+		diag *d = diag_report(dc, R_ROCE_GID_INDEX, c->fabric_kind.loc, "RoCE without a GID index: libfabric uses GID 0");
+		gid_boot_note(dc, d);
+		diag_help(dc, d, "write `fabric roce { gid_index <n> }` with the storage NICs' RoCE v2 IPv4 GID index");
+	} else if (seen && verbs && !c->gid_index.set) {
+		diag *d = diag_report(dc, R_ROCE_GID_INDEX, c->provider.loc,
+				      "%s (%s) is an Ethernet port with an RDMA device: RoCE, and libfabric uses GID 0", seen->name,
+				      seen->rdma);
+		gid_boot_note(dc, d);
+		diag_help(dc, d, "write `fabric roce { gid_index <n> }` in the cluster block with the storage NICs' RoCE v2 "
+			  "IPv4 GID index");
+	}
+	if ((declared || seen) && c->provider.set && strncmp(c->provider.v, "ucx+dc", 6) == 0 && m->release &&
+	    strcmp(m->release->name, "2.6") == 0) {
+		diag *d = diag_report(dc, R_UCX_DC_ROCE, c->provider.loc,
+				      "provider %s on RoCE with DAOS 2.6 hits DAOS-18828 (a DC wireup race)", c->provider.v);
+		diag_help(dc, d, "use `provider \"ofi+verbs;ofi_rxm\"`");
+	}
+}
+
 static void lint_cluster(model *m)
 {
 	const cluster_spec *c = &m->cluster;
@@ -203,10 +260,7 @@ static void lint_cluster(model *m)
 	}
 	check_log_mask(m, &c->log_mask, "every engine of the cluster logs at DEBUG");
 
-	if (c->fabric_kind.set && strcmp(c->fabric_kind.v, "roce") == 0 && !c->gid_index.set) {
-		diag *d = diag_report(dc, R_ROCE_GID_INDEX, c->fabric_kind.loc, "RoCE without a GID index: libfabric uses GID 0");
-		diag_help(dc, d, "write `fabric roce { gid_index <n> }` with the storage NICs' RoCE v2 IPv4 GID index");
-	}
+	lint_roce(m);
 
 	/* access points */
 	if (!c->aps_set || c->naps == 0) {
@@ -571,6 +625,15 @@ static void lint_engines(model *m, const node_plan *p)
 					      t ? first->targets : first->helpers);
 			diag_help(dc, d, "give every engine of a node the same targets and helpers");
 		}
+		/* an engine without drives has its own findings (engine-no-nvme,
+		 * md-on-ssd-mixed) */
+		if (ep->nnvmes != first->nnvmes && ep->nnvmes && first->nnvmes) {
+			diag *d = diag_report(dc, R_NVME_COUNT_UNEQUAL, e->loc,
+					      "the engine on NUMA node %d has %d drive%s, the one on NUMA node %d has %d: DAOS starts "
+					      "with a notice (code 714) and pools get the smaller engine's share", ep->numa, ep->nnvmes,
+					      ep->nnvmes == 1 ? "" : "s", first->numa, first->nnvmes);
+			diag_help(dc, d, "give each engine the same number of drives, or accept the smaller usable capacity");
+		}
 	}
 	lint_env(m, &p->spec->env);
 }
@@ -613,6 +676,50 @@ static void lint_md_on_ssd(model *m, const node_plan *p)
 	}
 }
 
+/* A fabric NIC without its libfabric domain keeps fabric_ifaces out of the
+ * node's daos_agent.yml (daos_agent.c): said at the NIC's line, with the
+ * Slingshot pairing hsnN -> cxiN proposed where it applies. */
+static void lint_fabric_domains(model *m, const node_plan *p)
+{
+	fabric_need f = fabric_need_of(&m->cluster);
+	if (!f.domain)
+		return;
+	for (int i = 0; i < place_fabric_nic_count(p); i++) {
+		const nic_desc *n = place_fabric_nic(p, i);
+		if (!n || n->rdma)
+			continue;
+		src_loc at = n->loc.file ? n->loc : p->spec->hw->name_loc;
+		diag *d = diag_report(m->dc, R_FABRIC_DOMAIN_UNKNOWN, at,
+				      "the %s domain of %s (a device such as %s) is not known: daos_agent.yml gets no "
+				      "fabric_ifaces on the nodes with this NIC",
+				      m->cluster.provider.set ? m->cluster.provider.v : "fabric", n->name, f.domain);
+		const char *digits = strncmp(n->name, "hsn", 3) == 0 && n->name[3] ? n->name + 3 : NULL;
+		if (digits && strspn(digits, "0123456789") == strlen(digits) && strcmp(f.domain, "cxi0") == 0)
+			diag_help(m->dc, d, "write `rdma cxi%s` on %s's line (Slingshot pairs hsnN with cxiN: ls /sys/class/cxi)",
+				  digits, n->name);
+		else
+			diag_help(m->dc, d, "name its device on the NIC's line: `rdma %s` (ls /sys/class/infiniband, /sys/class/cxi)",
+				  f.domain);
+	}
+}
+
+/* class ram without MD-on-SSD: the pool metadata is in tmpfs (a note, once
+ * per node type, at the first such engine's scm line). */
+static void lint_scm_volatile(model *m, const node_plan *p)
+{
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (!ep->placed || !ep->scm_class || strcmp(ep->scm_class, "ram") != 0 || place_has_meta(ep))
+			continue;
+		const engine_spec *e = ep->spec;
+		diag *d = diag_report(m->dc, R_SCM_RAM_VOLATILE, e->scm_class.set ? e->scm_class.loc : e->loc,
+				      "the engine on NUMA node %d keeps its pool metadata in tmpfs (scm ram without MD-on-SSD): "
+				      "a reboot loses it", ep->numa);
+		diag_help(m->dc, d, "add `nvme roles [wal meta data]` to the engine for MD-on-SSD, or use `scm pmem`");
+		return;
+	}
+}
+
 /* One MTU for the whole storage fabric, whatever the node type. */
 static void lint_fabric_mtu(model *m)
 {
@@ -650,6 +757,9 @@ void lint_model(model *m)
 		place_context(m, m->specs[i]);
 		lint_engines(m, p);
 		lint_md_on_ssd(m, p);
+		lint_scm_volatile(m, p);
+		if (p->ok)
+			lint_fabric_domains(m, p);
 		lint_memory(m, p);
 		node_os_lint(m, m->specs[i]);
 	}

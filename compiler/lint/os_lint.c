@@ -7,6 +7,7 @@
 #include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "compiler/place/node_os.h"
+#include "isolation_lint.h"
 #include "kube_lint.h"
 
 static const char *const kernel_params[] = {
@@ -53,6 +54,16 @@ static bool lint_param_syntax(model *m, const env_entry *e)
 	return true;
 }
 
+/* The first parameter `isolate engines` wrote, or NULL. */
+static const env_entry *isolated_first(const kernel_plan *k, const node_spec *s)
+{
+	for (size_t i = 0; i < k->params.n; i++)
+		if (s->kernel.isolate.set && k->params.items[i].loc.start == s->kernel.isolate.loc.start &&
+		    k->params.items[i].loc.file == s->kernel.isolate.loc.file)
+			return &k->params.items[i];
+	return NULL;
+}
+
 static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 {
 	diag_ctx *dc = m->dc;
@@ -65,15 +76,29 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 		const env_entry *e = &k->params.items[i];
 		if (!lint_param_syntax(m, e))
 			continue;
+		/* written by `isolate engines` (its keyword's location) */
+		bool isolation = s->kernel.isolate.set && e->loc.file == s->kernel.isolate.loc.file &&
+				 e->loc.start == s->kernel.isolate.loc.start && e->loc.end == s->kernel.isolate.loc.end;
 		if (strcmp(e->name, "pcie_acs_override") == 0) {
 			diag *d = diag_report(dc, R_KERNEL_ACS_OVERRIDE, e->loc, "pcie_acs_override fakes ACS isolation (and stock kernels ignore it)");
 			diag_help(dc, d, "remove it and enable ACS in the BIOS settings instead");
 		} else if (strcmp(e->name, "amd_iommu") == 0 && strcmp(e->value, "on") == 0) {
 			diag *d = diag_report(dc, R_KERNEL_AMD_IOMMU_ON, e->loc, "amd_iommu has no value 'on'; the kernel ignores it");
 			diag_help(dc, d, "remove it: the AMD IOMMU is on when the BIOS enables it; add `iommu pt` for VFIO");
-		} else if (strcmp(e->name, "isolcpus") == 0) {
+		} else if (isolation && (s->kubelet.set || spec_in_pods(s))) {
+			/* one finding for the three lists `isolate engines` writes */
+			if (e == isolated_first(k, s)) {
+				diag *d = diag_report(dc, R_KERNEL_ISOLCPUS, e->loc, "isolate engines beside a kubelet: the kubelet "
+						      "does not know isolcpus and schedules pods on those CPUs");
+				diag_help(dc, d, "drop `isolate engines`; the kubelet block keeps pods off the OS and engine CPUs");
+			}
+		} else if (strcmp(e->name, "isolcpus") == 0 && (s->kubelet.set || spec_in_pods(s))) {
 			diag *d = diag_report(dc, R_KERNEL_ISOLCPUS, e->loc, "isolcpus is deprecated and the kubelet ignores it");
 			diag_help(dc, d, "remove it; the kubelet block keeps pods off the OS and engine CPUs");
+		} else if (isolation) {
+			/* the lists `isolate engines` wrote are right by construction */
+		} else if (strcmp(e->name, "isolcpus") == 0 || strcmp(e->name, "nohz_full") == 0 || strcmp(e->name, "rcu_nocbs") == 0) {
+			isolation_lint_param(m, s, e);
 		} else if (strcmp(e->name, "iommu") == 0 && strcmp(e->value, "off") == 0 && node_has_nvme(s->plan)) {
 			diag *d = diag_report(dc, R_KERNEL_IOMMU_PT, e->loc,
 					      "iommu=off, but the engines drive NVMe through VFIO, which needs the IOMMU");
@@ -215,7 +240,8 @@ static void lint_bios(model *m, const node_spec *s)
 		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
 		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
 	}
-	bool nested = hw->bmc_dialect.set && strcmp(hw->bmc_dialect.v, "nested") == 0;
+	bool nested = hw_bios_nested(hw);
+	bool grouped_only = nested && !hw->bmc_dialect.set; /* vendor ami: no flat name at all */
 	for (size_t i = 0; i < s->bios.n; i++) {
 		const env_entry *e = &s->bios.items[i];
 		const char *dot = strchr(e->name, '.');
@@ -232,6 +258,12 @@ static void lint_bios(model *m, const node_spec *s)
 					  "if this vendor groups attributes", dot + 1);
 			else
 				diag_help(dc, d, "names are a letter, then letters, digits or '_' (DMTF Bios schema)");
+		} else if (grouped_only && !dot) {
+			diag *d = diag_report(dc, R_BIOS_ATTRIBUTE_NAME, e->loc, "'%s' has no group: this BMC (vendor %s) takes "
+					      "Group.Name attributes only, and a flat name returns 400", e->name, hw->bmc_vendor.v);
+			diag_note_at(dc, d, hw->bmc_vendor.loc, "the vendor is set here");
+			diag_help(dc, d, "write `AmdSetup.%s` (AMD CBS settings on AMI; other groups as the BMC's attribute registry "
+				  "lists them)", e->name);
 		}
 	}
 }

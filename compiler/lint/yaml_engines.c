@@ -148,6 +148,30 @@ static const char *fabric_iface_on(const ylint *y, int numa)
 	return NULL;
 }
 
+/* Whether n is the OS index (Linux CPU number) of a CPU of NUMA node numa
+ * other than logical core n's own: a first_core that may be a Linux CPU. */
+static bool linux_cpu_of(const topology *t, int numa, long long n)
+{
+	const topo_numa *tn = &t->numa[numa];
+	for (int c = tn->first_core; c < tn->first_core + tn->ncores; c++)
+		for (int k = 0; k < t->cores[c].npus; k++)
+			if (t->cores[c].pus[k] == n && c != n)
+				return true;
+	return false;
+}
+
+/* Entries of the engine's bdev_lists, every tier (DAOS's GetBdevs().Len()). */
+static size_t bdev_count(const yengine *e)
+{
+	const ynode *tiers = ydoc_get(e->map, "storage");
+	size_t n = 0;
+	for (size_t i = 0; tiers && tiers->kind == Y_SEQ && i < tiers->n; i++) {
+		const ynode *bl = ydoc_get(tiers->items[i], "bdev_list");
+		n += bl && bl->kind == Y_SEQ ? bl->n : 0;
+	}
+	return n;
+}
+
 static void check_topology(ylint *y, yengine *e)
 {
 	const topology *t = y->topo;
@@ -181,12 +205,16 @@ static void check_topology(ylint *y, yengine *e)
 	}
 	e->numa = e->has_pin ? (e->pinned >= 0 && e->pinned < t->nnuma ? (int)e->pinned : -1) : nic_numa >= 0 ? nic_numa
 		 : e->has_fc && e->first_core >= 0 && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
-	/* first_core's cores and the drives on one NUMA node, the NIC on
-	 * another: the engine runs there and the NIC is what is remote (as in
-	 * the DSL path); a first_core that may be a Linux CPU number still
-	 * goes by the NIC */
+	/* first_core's cores on one NUMA node, the NIC on another: DAOS ties
+	 * such an engine to no NUMA node (config/server.go
+	 * SetEngineAffinities), it runs on its cores, and the NIC is what is
+	 * remote (as in the DSL path) when the drives are there too, or when
+	 * it has none and first_core is no Linux CPU number of the NIC's node
+	 * (that one still goes by the NIC: first-core-linux-cpu) */
 	int core_numa = e->has_fc && !e->has_pin && e->first_core >= 0 && e->first_core < t->ncores ? t->cores[e->first_core].numa : -1;
-	if (core_numa >= 0 && nic_numa >= 0 && core_numa != nic_numa && drives_numa(y, e) == core_numa)
+	int drives = core_numa >= 0 && nic_numa >= 0 && core_numa != nic_numa ? drives_numa(y, e) : -1;
+	if (core_numa >= 0 && nic_numa >= 0 && core_numa != nic_numa &&
+	    (drives == core_numa || (drives < 0 && !linux_cpu_of(t, nic_numa, e->first_core))))
 		e->numa = core_numa;
 	if (e->numa < 0)
 		return;
@@ -204,11 +232,13 @@ static void check_topology(ylint *y, yengine *e)
 		if (linux_core >= 0) {
 			/* a core that fits the engine: that core, or the last start that does */
 			long long fix = linux_core + needed - 1 <= last ? linux_core : last - needed + 1;
+			e->fc_refused = true;
 			diag *d = diag_report(y->dc, R_FIRST_CORE_LINUX_CPU, l, "first_core %lld is Linux CPU %lld, which is hwloc logical core %d",
 					      fc, fc, linux_core);
 			diag_help(y->dc, d, "DAOS counts hwloc logical cores: write `first_core: %lld`", fix);
 			diag_fix_edit(y->dc, d, l, "%lld", fix);
 		} else if (fc < tn->first_core || fc > last) {
+			e->fc_refused = true;
 			diag *d = diag_report(y->dc, R_FIRST_CORE_OUTSIDE_NUMA, l, "first_core %lld is outside NUMA node %d (cores %d-%lld)",
 					      fc, e->numa, tn->first_core, last);
 			if (nic_numa == e->numa)
@@ -223,10 +253,12 @@ static void check_topology(ylint *y, yengine *e)
 				diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: NUMA node %d starts at core %d; "
 					  "write `first_core: %d` or later", e->numa, tn->first_core, tn->first_core);
 		} else if (fc + needed > t->ncores) {
+			e->fc_refused = true;
 			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core (%d) and wrap to core 0",
 					      fc, fc + needed - 1, t->ncores - 1);
 			diag_help(y->dc, d, "use first_core %lld at most", last - needed + 1);
 		} else if (fc + needed - 1 > last) {
+			e->fc_refused = true;
 			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core of NUMA node %d (%lld)",
 					      fc, fc + needed - 1, e->numa, last);
 			diag_help(y->dc, d, "use first_core %lld at most", last - needed + 1);
@@ -406,8 +438,19 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 						      t ? "targets" : "nr_xs_helpers", b->idx, (long long)(t ? b->targets : b->helpers));
 				diag_help(y->dc, d, "give every engine the same targets and nr_xs_helpers");
 			}
-			/* legacy mode: an engine without first_core starts at core 0 */
-			if (fc_engine && a->targets && b->targets) {
+			/* DAOS compares each engine with the one before (code 714) */
+			if (j + 1 == i && bdev_count(a) != bdev_count(b) && bdev_count(a) && bdev_count(b)) {
+				diag *d = diag_report(y->dc, R_NVME_COUNT_UNEQUAL, a->map->loc,
+						      "engine %d has %zu bdev_list entries, engine %d has %zu: DAOS starts with a notice "
+						      "(code 714) and pools get the smaller engine's share",
+						      a->idx, bdev_count(a), b->idx, bdev_count(b));
+				diag_help(y->dc, d, "give each engine the same number of drives, or accept the smaller usable capacity");
+			}
+			/* legacy mode: an engine without first_core starts at core 0.
+			 * A first_core refused on its own (outside its NUMA node, a
+			 * Linux CPU) is one mistake with one proposal: an overlap
+			 * help would propose another value (issue 38) */
+			if (fc_engine && a->targets && b->targets && !a->fc_refused && !b->fc_refused) {
 				int64_t af = a->has_fc ? a->first_core : 0, bf = b->has_fc ? b->first_core : 0;
 				int64_t an = 2 + a->targets + a->helpers, bn = 2 + b->targets + b->helpers;
 				if (af < bf + bn && bf < af + an) {

@@ -41,6 +41,7 @@ typedef struct yengine {
 	int idx;
 	int64_t targets, helpers, first_core, pinned, port;
 	bool has_fc, has_pin, has_port;
+	bool fc_refused; /* first_core has its own finding with the value to write */
 	const char *iface;
 	int numa; /* with a topology: the engine's NUMA node, -1 unknown */
 	int ctx;

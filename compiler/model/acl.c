@@ -9,6 +9,7 @@
 /* DAOS_ACL_PERM_*, bit order, with their letters (acl_util.c PERM_*_CH). */
 static const char perm_letters[] = "rwcdtTaAo";
 const unsigned acl_pool_perms = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 3 | 1u << 4;
+const unsigned acl_cont_perms = 1u << 0 | 1u << 1 | 1u << 3 | 1u << 4 | 1u << 5 | 1u << 6 | 1u << 7 | 1u << 8;
 
 void acl_perm_letters(unsigned perms, char out[16])
 {

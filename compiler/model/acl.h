@@ -24,6 +24,9 @@ typedef enum acl_principal { ACL_OWNER, ACL_USER, ACL_OWNER_GROUP, ACL_GROUP, AC
 
 /* Permissions with meaning on a pool (DAOS_ACL_PERM_POOL_ALL: r, w, c, d, t). */
 extern const unsigned acl_pool_perms;
+/* Permissions with meaning on a container (DAOS_ACL_PERM_CONT_ALL: r, w, d,
+ * t, T, a, A, o). */
+extern const unsigned acl_cont_perms;
 
 typedef struct acl_ace {
 	unsigned types, flags, perms;

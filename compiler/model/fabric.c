@@ -13,22 +13,23 @@ typedef struct fabric_row {
 	const char *name;
 	const char *link;
 	bool rdma;
+	const char *domain; /* the device that is a NIC's libfabric domain, as an example */
 } fabric_row;
 
 static const fabric_row fabric_kinds[] = {
-	{"infiniband", TOPO_LINK_INFINIBAND, true},
-	{"roce", TOPO_LINK_ETHERNET, true},
-	{"ethernet", TOPO_LINK_ETHERNET, false},
-	{"slingshot", TOPO_LINK_SLINGSHOT, false},
-	{"omnipath", TOPO_LINK_OMNIPATH, false},
+	{"infiniband", TOPO_LINK_INFINIBAND, true, NULL},
+	{"roce", TOPO_LINK_ETHERNET, true, NULL},
+	{"ethernet", TOPO_LINK_ETHERNET, false, NULL},
+	{"slingshot", TOPO_LINK_SLINGSHOT, false, NULL},
+	{"omnipath", TOPO_LINK_OMNIPATH, false, NULL},
 };
 
 static const fabric_row fabric_providers[] = {
-	{"ofi+verbs", NULL, true},
-	{"ucx+", NULL, true},
-	{"ofi+cxi", TOPO_LINK_SLINGSHOT, false},
-	{"ofi+opx", TOPO_LINK_OMNIPATH, false},
-	{"ofi+psm2", TOPO_LINK_OMNIPATH, false},
+	{"ofi+verbs", NULL, true, "mlx5_0"},
+	{"ucx+", NULL, true, "mlx5_0"},
+	{"ofi+cxi", TOPO_LINK_SLINGSHOT, false, "cxi0"},
+	{"ofi+opx", TOPO_LINK_OMNIPATH, false, "hfi1_0"},
+	{"ofi+psm2", TOPO_LINK_OMNIPATH, false, "hfi1_0"},
 };
 
 fabric_need fabric_need_of(const cluster_spec *c)
@@ -49,6 +50,7 @@ fabric_need fabric_need_of(const cluster_spec *c)
 					f.link = fabric_providers[i].link;
 					f.link_why = "the provider needs";
 				}
+				f.domain = fabric_providers[i].domain;
 				if (!f.rdma && fabric_providers[i].rdma) {
 					f.rdma = true;
 					f.rdma_why = "the provider needs one";

@@ -15,6 +15,10 @@ typedef struct fabric_need {
 	const char *link_why; /* "the cluster's fabric is infiniband" */
 	bool rdma;            /* needs an RDMA device (verbs, UCX) */
 	const char *rdma_why; /* "provider ofi+verbs;ofi_rxm needs one" */
+	/* The provider's domain is a device beside the interface (mlx5_0, cxi0,
+	 * hfi1_0: DAOS's daos_agent/fabric.go fabricInterfacesFromHardware);
+	 * an example of its name, NULL when the interface is its own (tcp). */
+	const char *domain;
 } fabric_need;
 
 fabric_need fabric_need_of(const cluster_spec *c);

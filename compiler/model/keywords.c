@@ -14,6 +14,14 @@
 
 /* ---- top level ----------------------------------------------------------- */
 
+/* The tail of a pre-release tag after '-': rc1, beta2, tb1 (letters then
+ * digits, at most 15 characters). */
+static bool release_suffix_ok(const char *s)
+{
+	size_t n = strlen(s), letters = strspn(s, "abcdefghijklmnopqrstuvwxyz");
+	return n > 0 && n <= 15 && letters > 0 && strspn(s + letters, "0123456789") == n - letters;
+}
+
 static void top_daos(kw_ctx *k)
 {
 	model *m = k->r->m;
@@ -22,7 +30,18 @@ static void top_daos(kw_ctx *k)
 	if (!kw_word(k, "a release", &v, &l))
 		return;
 	m->release_given = true;
-	/* 2.6 or 2.6.3: the patch level decides a few names (EC ..P3 from 2.6.3) */
+	/* 2.6 or 2.6.3: the patch level decides a few names (EC ..P3 from
+	 * 2.6.3). A pre-release (2.6.5-rc1, DAOS's tag v2.6.5-rc1) is that
+	 * release: its keys and names are the release's. */
+	const char *pre = strchr(v, '-');
+	if (pre && !release_suffix_ok(pre + 1)) {
+		kw_bad(k, l, "'%s' is not a release such as 2.6, 2.6.3 or 2.6.5-rc1", v);
+		return;
+	}
+	char rel_text[32];
+	snprintf(rel_text, sizeof(rel_text), "%.*s", pre ? (int)(pre - v) : (int)strlen(v), v);
+	const char *given = v;
+	v = rel_text;
 	char major[16];
 	int patch = -1;
 	const char *dot2 = strchr(v, '.') ? strchr(strchr(v, '.') + 1, '.') : NULL;
@@ -30,7 +49,7 @@ static void top_daos(kw_ctx *k)
 	if (dot2) {
 		int64_t pv;
 		if (!val_int(dot2 + 1, &pv) || pv < 0 || pv > 99) {
-			kw_bad(k, l, "'%s' is not a release such as 2.6 or 2.6.3", v);
+			kw_bad(k, l, "'%s' is not a release such as 2.6, 2.6.3 or 2.6.5-rc1", given);
 			return;
 		}
 		patch = (int)pv;
@@ -249,7 +268,7 @@ static void top_include(kw_ctx *k)
 }
 
 static const keyword top_kws[] = {
-	{"daos", "daos <release>", "The DAOS release the configuration is for (2.6, 2.6.3, 2.8): picks key names, limits and object class names.", KW_CUSTOM, 0, 0, 0, NULL, top_daos},
+	{"daos", "daos <release>", "The DAOS release the configuration is for (2.6, 2.6.3, 2.8; a pre-release such as 2.6.5-rc1 is that release): picks key names, limits and object class names.", KW_CUSTOM, 0, 0, 0, NULL, top_daos},
 	{"include", "include \"<file>\"", "Reads another file in place (top level only; relative to the including file).", KW_CUSTOM, 0, 0, 0, NULL, top_include},
 	{"cluster", "cluster <name> { ... }", "The DAOS system: name, fabric, access points, timeouts, log masks.", KW_CUSTOM, 0, 0, 0, NULL, top_cluster},
 	{"hardware", "hardware <name> { ... }", "A node type: CPUs, NUMA nodes, memory, NICs and NVMe drives.", KW_CUSTOM, 0, 0, 0, NULL, top_hardware},
@@ -378,6 +397,11 @@ static void cl_env(kw_ctx *k)
 	kw_env(k, &((cluster_spec *)k->target)->env);
 }
 
+static void cl_client_env(kw_ctx *k)
+{
+	kw_env(k, &((cluster_spec *)k->target)->client_env);
+}
+
 static const char *const control_masks[] = {"DISABLED", "TRACE", "DEBUG", "INFO", "NOTICE", "ERROR", NULL};
 static const char *const transports[] = {"secure", "insecure", NULL};
 
@@ -397,6 +421,7 @@ static const keyword cluster_kws[] = {
 	{"telemetry_port", "telemetry_port <port>", "Prometheus metrics port of daos_server (0 disables; default 9191).", KW_INT, F(cluster_spec, telemetry_port), 0, 65535, NULL, NULL},
 	{"transport", "transport <secure|insecure>", "Certificates (secure, the default) or allow_insecure.", KW_ENUM, F(cluster_spec, transport), 0, 0, transports, NULL},
 	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of the cluster.", KW_CUSTOM, 0, 0, 0, NULL, cl_env},
+	{"client_env", "client_env <NAME>=<value>", "A client_env_vars entry of daos_server.yml: the agent hands it to every client process when it connects (daos_init), as a default the process's own environment overrides. For libfabric and CaRT settings such as FI_MR_CACHE_MONITOR=kdreg2; names a client reads before connecting (D_LOG_MASK, D_IL_*) belong in the job's environment.", KW_CUSTOM, 0, 0, 0, NULL, cl_client_env},
 	{"kubernetes", "kubernetes { ... }", "Settings of the daos-server and daos-agent pods of `deploy kubernetes` profiles.", KW_CUSTOM, 0, 0, 0, NULL, cl_kubernetes},
 };
 const kw_table kw_cluster = KW_TABLE("cluster", cluster_kws);
@@ -451,11 +476,13 @@ static void hw_nvme_auto(kw_ctx *k) { hw_auto(k, &((hardware *)k->target)->nvme_
 static const char *const dialects[] = {"flat", "nested", NULL};
 static const char *const etag_sources[] = {"auto", "settings", "bios", "any", NULL};
 static const char *const apply_times[] = {"Immediate", "OnReset", "AtMaintenanceWindowStart", "InMaintenanceWindowOnReset", NULL};
+static const char *const bmc_vendors[] = {"dmtf", "ami", NULL};
 
 static const keyword bmc_kws[] = {
 	{"system", "system <id>", "The ComputerSystem id under /redfish/v1/Systems/ (default 1).", KW_WORD, F(hardware, bmc_system), 0, 0, NULL, NULL},
 	{"dialect", "dialect <flat|nested>", "flat: {\"Attributes\": {name: value}} as DMTF's schema says (default); nested: attributes grouped as Group.Name.", KW_ENUM, F(hardware, bmc_dialect), 0, 0, dialects, NULL},
 	{"etag", "etag <auto|settings|bios|any>", "Where the If-Match ETag comes from: auto (default) tries the settings resource's (DSP0266), then the Bios resource's, then *; or only one of them.", KW_ENUM, F(hardware, bmc_etag), 0, 0, etag_sources, NULL},
+	{"vendor", "vendor <dmtf|ami>", "A preset for what dialect and etag leave unsaid: dmtf (default: flat, etag auto); ami, the BMC of the converged HGX B200 talk: nested Group.Name attributes only (a flat body returns 400) and the ETag of the parent /Bios resource.", KW_ENUM, F(hardware, bmc_vendor), 0, 0, bmc_vendors, NULL},
 	{"apply_time", "apply_time <Immediate|OnReset|AtMaintenanceWindowStart|InMaintenanceWindowOnReset>", "@Redfish.SettingsApplyTime of the PATCH (default: none, the BMC's own).", KW_ENUM, F(hardware, bmc_apply_time), 0, 0, apply_times, NULL},
 };
 const kw_table kw_bmc = KW_TABLE("bmc", bmc_kws);
@@ -739,10 +766,12 @@ static void ke_param(kw_ctx *k)
 
 static const char *const iommu_modes[] = {"pt", "on", "off", NULL};
 static const char *const irq_modes[] = {"os", "none", NULL};
+static const char *const isolate_modes[] = {"engines", "none", NULL};
 
 static const keyword kernel_kws[] = {
 	{"iommu", "iommu <pt|on|off>", "IOMMU mode: pt (passthrough; the default when engines drive NVMe through VFIO/SPDK) adds iommu=pt.", KW_ENUM, F(kernel_spec, iommu), 0, 0, iommu_modes, NULL},
 	{"irqaffinity", "irqaffinity <os|none>", "os: steer device interrupts to the OS cores' CPUs (irqaffinity=<cpulist>).", KW_ENUM, F(kernel_spec, irqaffinity), 0, 0, irq_modes, NULL},
+	{"isolate", "isolate <engines|none>", "engines: keep the scheduler, timer ticks and RCU callbacks off every CPU of the engines' cores, SMT siblings included (isolcpus=, nohz_full=, rcu_nocbs= of the placement), for nodes without a kubelet.", KW_ENUM, F(kernel_spec, isolate), 0, 0, isolate_modes, NULL},
 	{"param", "param <name>[=<value>]", "Any other kernel parameter, written as given (checked by the kernel rules).", KW_CUSTOM, 0, 0, 0, NULL, ke_param},
 };
 const kw_table kw_kernel = KW_TABLE("kernel", kernel_kws);
@@ -1190,6 +1219,7 @@ static void po_size(kw_ctx *k)
 	if (strchr(s, '%')) {
 		if (!val_percent(s, &pct, &why)) {
 			kw_bad(k, l, "'%s': %s", s, why);
+			p->size_refused = true;
 			return;
 		}
 		if (!kw_once(k, &p->size_pct.loc, &p->size_pct.set))
@@ -1199,6 +1229,7 @@ static void po_size(kw_ctx *k)
 	} else {
 		if (!val_size(s, &bytes, &why)) {
 			kw_bad(k, l, "'%s': %s", s, why);
+			p->size_refused = true;
 			return;
 		}
 		if (!kw_once(k, &p->size_bytes.loc, &p->size_bytes.set))
@@ -1209,15 +1240,21 @@ static void po_size(kw_ctx *k)
 }
 
 /* acl "A::OWNER@:rw" ...: ACE strings, checked when the pool is planned. */
-static void po_acl(kw_ctx *k)
+/* One or more ACE strings of a pool or a container, checked when planned. */
+static void acl_entries(kw_ctx *k, struct acl_entry **acl, size_t *n, size_t *cap)
 {
-	pool_spec *p = k->target;
 	do {
 		struct acl_entry e;
 		if (!kw_word_glued(k, "an ACE such as \"A::OWNER@:rw\"", &e.ace, &e.loc))
 			return;
-		ARENA_PUSH(k->r->ar, p->acl, p->nacl, p->acl_cap, e);
+		ARENA_PUSH(k->r->ar, *acl, *n, *cap, e);
 	} while (k->cur);
+}
+
+static void po_acl(kw_ctx *k)
+{
+	pool_spec *p = k->target;
+	acl_entries(k, &p->acl, &p->nacl, &p->acl_cap);
 }
 
 /* mem_ratio 50%: whole or with up to two decimals, as dmg rounds it. */
@@ -1258,6 +1295,41 @@ static const keyword pool_kws[] = {
 	{"mem_ratio", "mem_ratio <percent>%", "DAOS 2.8 MD-on-SSD: the memory file's size as a share of the pool's metadata on SSD (--mem-ratio; DAOS's default 100%).", KW_CUSTOM, 0, 0, 0, NULL, po_mem_ratio},
 };
 const kw_table kw_pool = KW_TABLE("pool", pool_kws);
+
+static void co_acl(kw_ctx *k)
+{
+	container_spec *c = k->target;
+	acl_entries(k, &c->acl, &c->nacl, &c->acl_cap);
+}
+
+/* attr "name=value": a user attribute (daos container set-attr). Names are
+ * kept to what a command line and a JSON key carry unchanged. */
+static void co_attr(kw_ctx *k)
+{
+	container_spec *c = k->target;
+	do {
+		const char *s;
+		src_loc l;
+		if (!kw_word_glued(k, "\"name=value\"", &s, &l))
+			return;
+		const char *eq = strchr(s, '=');
+		size_t n = eq ? (size_t)(eq - s) : 0;
+		if (!eq || !n || n > 255 || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-") != n ||
+		    s[0] == '-' || !eq[1]) {
+			kw_bad(k, l, "'%s' is not an attribute: write \"name=value\" (a name of letters, digits, '_', '.', ':' "
+			       "and '-', a value that is not empty)", s);
+			return;
+		}
+		for (size_t i = 0; i < c->attrs.n; i++)
+			if (strlen(c->attrs.items[i].name) == n && strncmp(c->attrs.items[i].name, s, n) == 0) {
+				diag *d = diag_report(k->r->dc, R_DUPLICATE, l, "attribute %.*s is given twice", (int)n, s);
+				diag_note_at(k->r->dc, d, c->attrs.items[i].loc, "first given here");
+				diag_help(k->r->dc, d, "keep one value per attribute");
+				return;
+			}
+		env_set(k->r->ar, &c->attrs, arena_strndup(k->r->ar, s, n), eq + 1, l);
+	} while (k->cur);
+}
 
 static void co_tolerate(kw_ctx *k)
 {
@@ -1313,20 +1385,22 @@ static void co_checksum(kw_ctx *k)
 }
 
 static const char *const ctypes[] = {"posix", "hdf5", "python", "spark", "database", "root", "seismic", "meteo", NULL};
-static const char *const file_kinds[] = {"large", "small", "mixed", NULL};
+static const char *const file_kinds[] = {"large", "small", "mixed", "per-process", NULL};
 static const char *const dir_kinds[] = {"large", "small", NULL};
 static const char *const rd_lvls[] = {"node", "rank", NULL};
 
 static const keyword container_kws[] = {
 	{"type", "type <posix|hdf5|python|spark|database|root|seismic|meteo>", "Container type.", KW_ENUM, F(container_spec, type), 0, 0, ctypes, NULL},
 	{"tolerate", "tolerate <n> node|engine failures", "Redundancy goal: compiled into rd_fac, rd_lvl and object classes.", KW_CUSTOM, 0, 0, 0, NULL, co_tolerate},
-	{"files", "files <large|small|mixed>", "File-size goal: picks the file object class and chunk size.", KW_ENUM, F(container_spec, files), 0, 0, file_kinds, NULL},
+	{"files", "files <large|small|mixed|per-process>", "File goal: picks the file object class and chunk size (the Aurora tutorials' table): large (SX, EC_16PnGX, 8 MiB chunks), small (S1, RP_nG1), mixed (narrow EC_kPnGX, k <= 4, 1 MiB chunks: one shared tree with files of every size), per-process (S32, EC_16PnG32, chunks of 2 MiB or more: a file per process over thousands of clients, where GX touches every target for every file).", KW_ENUM, F(container_spec, files), 0, 0, file_kinds, NULL},
 	{"directories", "directories <large|small>", "Directory-size goal: picks the directory object class.", KW_ENUM, F(container_spec, directories), 0, 0, dir_kinds, NULL},
 	{"checksum", "checksum <algorithm> [server]", "Data checksums (cksum), and server-side verification (srv_cksum).", KW_CUSTOM, 0, 0, 0, NULL, co_checksum},
 	{"oclass", "oclass <class>", "Explicit object class (files and directories).", KW_WORD, F(container_spec, oclass), 0, 0, NULL, NULL},
 	{"dir_oclass", "dir_oclass <class>", "Explicit directory object class.", KW_WORD, F(container_spec, dir_oclass), 0, 0, NULL, NULL},
 	{"file_oclass", "file_oclass <class>", "Explicit file object class.", KW_WORD, F(container_spec, file_oclass), 0, 0, NULL, NULL},
 	{"chunk", "chunk <size>", "Explicit chunk size.", KW_SIZE, F(container_spec, chunk), 1, MAXI, NULL, NULL},
+	{"acl", "acl \"<ACE>\"...", "Access control entries of the container, as DAOS writes them (A::OWNER@:rwdtTaAo, A:G:ml@:rw): cluster/acl/<pool>/<container>.acl, passed to `daos container create --acl-file`.", KW_CUSTOM, 0, 0, 0, NULL, co_acl},
+	{"attr", "attr \"<name>=<value>\"...", "User attributes of the container (a description, an owner's contact): `daos container set-attr` on every run of daos-pools.sh, so a changed value is applied.", KW_CUSTOM, 0, 0, 0, NULL, co_attr},
 	{"ec_cell", "ec_cell <size>", "Explicit EC cell size (ec_cell_sz).", KW_SIZE, F(container_spec, ec_cell), 1, MAXI, NULL, NULL},
 	{"rd_fac", "rd_fac <0-4>", "Explicit redundancy factor.", KW_INT, F(container_spec, rd_fac), 0, 4, NULL, NULL},
 	{"rd_lvl", "rd_lvl <node|rank>", "Explicit redundancy level.", KW_ENUM, F(container_spec, rd_lvl), 0, 0, rd_lvls, NULL},

@@ -95,8 +95,24 @@ typedef struct hardware {
 	/* bmc redfish { ... } */
 	bool bmc_set;
 	src_loc bmc_loc;
-	opt_str bmc_system, bmc_dialect, bmc_etag, bmc_apply_time;
+	opt_str bmc_system, bmc_dialect, bmc_etag, bmc_apply_time, bmc_vendor;
 } hardware;
+
+/* The BMC's vendor preset decides what `dialect` and `etag` leave unsaid:
+ * `vendor ami` (the converged HGX B200 talk's BMC) takes attributes grouped
+ * as Group.Name only ("flat form returns 400") and an If-Match ETag from
+ * the parent /Bios resource. */
+static inline bool hw_bios_nested(const hardware *hw)
+{
+	return hw->bmc_dialect.set ? strcmp(hw->bmc_dialect.v, "nested") == 0
+				   : hw->bmc_vendor.set && strcmp(hw->bmc_vendor.v, "ami") == 0;
+}
+
+static inline const char *hw_bmc_etag_source(const hardware *hw)
+{
+	return hw->bmc_etag.set ? hw->bmc_etag.v
+		: hw->bmc_vendor.set && strcmp(hw->bmc_vendor.v, "ami") == 0 ? "bios" : "auto";
+}
 
 /* ---- profiles and nodes -------------------------------------------------- */
 
@@ -156,6 +172,7 @@ typedef struct kernel_spec {
 	src_loc loc;
 	opt_str iommu;       /* pt (default with NVMe), on, off */
 	opt_str irqaffinity; /* os: the OS cores' CPUs */
+	opt_str isolate;     /* engines: isolcpus, nohz_full, rcu_nocbs of the engines' CPUs */
 	env_list params;     /* param NAME[=VALUE], in order; value "" for bare flags */
 } kernel_spec;
 
@@ -264,6 +281,7 @@ typedef struct cluster_spec {
 	src_loc aps_loc;
 	bool aps_set;
 	env_list env;
+	env_list client_env; /* client_env_vars: the agent hands them to clients */
 	kube_spec kube;
 	bool tainted;
 } cluster_spec;
@@ -290,6 +308,7 @@ typedef struct container_plan {
 	const char *cksum;
 	bool srv_cksum;
 	const char *derivation; /* why: the goals and the fault domains */
+	const char *acl_file;   /* "acl/<pool>/<container>.acl" when it has an ACL */
 } container_plan;
 
 typedef struct pool_spec {
@@ -300,6 +319,7 @@ typedef struct pool_spec {
 	const char *name;
 	src_loc loc, name_loc;
 	opt_int size_bytes, size_pct, svc_rf;
+	bool size_refused; /* `size` was given but refused: no "has no size" besides */
 	opt_str owner, group;
 	opt_int mem_ratio; /* hundredths of a percent: 5000 = 50% */
 	struct acl_entry { const char *ace; src_loc loc; } *acl; /* ACE strings, in order */
@@ -316,6 +336,9 @@ typedef struct container_spec {
 	opt_str type, tolerate_level, files, directories, cksum, oclass, dir_oclass, file_oclass;
 	opt_str rd_lvl, label;
 	opt_int tolerate, chunk, ec_cell, rd_fac, srv_cksum;
+	struct acl_entry *acl; /* `acl "A::OWNER@:rwdtTaAo"`, in order */
+	size_t nacl, acl_cap;
+	env_list attrs; /* `attr "name=value"`: daos container set-attr */
 } container_spec;
 
 /* mount <path> { container C in P ... }: a dfuse mount, a systemd service on
@@ -333,6 +356,8 @@ typedef struct mount_spec {
 	struct container_spec *cont; /* resolved (pools.c), NULL when unknown */
 	opt_int multi_user, read_only, threads, eq_count;
 	opt_str user, caching, intercept;
+	opt_int intercept_global; /* `intercept <lib> global`: login shells, not a wrapper */
+	env_list env;             /* the dfuse service's Environment= */
 } mount_spec;
 
 /* The mount is on node i (an index of model.nodes). */

@@ -54,8 +54,37 @@ static void mo_on(kw_ctx *k)
 	mt->on_end = last;
 }
 
+/* intercept <pil4dfs|ioil> [global] */
+static void mo_intercept(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	const char *lib;
+	src_loc l;
+	if (!kw_word(k, "pil4dfs or ioil", &lib, &l))
+		return;
+	if (strcmp(lib, "pil4dfs") != 0 && strcmp(lib, "ioil") != 0) {
+		kw_bad(k, l, "'%s' is not an interception library: pil4dfs or ioil", lib);
+		return;
+	}
+	if (!kw_once(k, &mt->intercept.loc, &mt->intercept.set))
+		return;
+	mt->intercept.v = lib;
+	mt->intercept.loc = l;
+	if (kw_peek_word(k, "global")) {
+		src_loc gl = k->cur->loc;
+		kw_next(k);
+		mt->intercept_global.set = true;
+		mt->intercept_global.v = 1;
+		mt->intercept_global.loc = gl;
+	}
+}
+
+static void mo_env(kw_ctx *k)
+{
+	kw_env(k, &((mount_spec *)k->target)->env);
+}
+
 static const char *const cachings[] = {"on", "off", "write-through", NULL};
-static const char *const intercepts[] = {"pil4dfs", "ioil", NULL};
 
 static const keyword mount_kws[] = {
 	{"container", "container <name> in <pool>", "The POSIX container to mount and its pool (both defined in the description). Required.", KW_CUSTOM, 0, 0, 0, NULL, mo_container},
@@ -66,7 +95,8 @@ static const keyword mount_kws[] = {
 	{"caching", "caching <on|off|write-through>", "dfuse caching: on (the default), off (--disable-caching) or write-through (--disable-wb-cache).", KW_ENUM, F(mount_spec, caching), 0, 0, cachings, NULL},
 	{"threads", "threads <n>", "dfuse --thread-count: every thread, event-queue threads included (default: the cores dfuse may use, at most 16).", KW_INT, F(mount_spec, threads), 2, 1024, NULL, NULL},
 	{"event_queues", "event_queues <n>", "dfuse --eq-count: event queues, one progress thread each (default 1); at least one thread is left for FUSE.", KW_INT, F(mount_spec, eq_count), 1, 1023, NULL, NULL},
-	{"intercept", "intercept <pil4dfs|ioil>", "Login shells of these nodes preload the interception library (etc/profile.d/dslc-daos-intercept.sh): libpil4dfs (data and metadata) or libioil (data only).", KW_ENUM, F(mount_spec, intercept), 0, 0, intercepts, NULL},
+	{"intercept", "intercept <pil4dfs|ioil> [global]", "The interception library for jobs on these nodes: a wrapper command usr/local/bin/with-<lib> that preloads it for one program (`mpiexec -n 64 with-pil4dfs ./app`), as DAOS's tutorials advise; with `global`, every login shell preloads it (etc/profile.d/dslc-daos-intercept.sh), which they advise against.", KW_CUSTOM, 0, 0, 0, NULL, mo_intercept},
+	{"env", "env <NAME>=<value>", "An entry of the dfuse service's environment (Environment= in its unit), e.g. D_LOG_MASK=INFO or FI_MR_CACHE_MONITOR=kdreg2.", KW_CUSTOM, 0, 0, 0, NULL, mo_env},
 };
 const kw_table kw_mount = KW_TABLE("mount", mount_kws);
 

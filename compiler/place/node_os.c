@@ -80,6 +80,17 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 		if (*cpus)
 			env_set(m->ar, &k->params, "irqaffinity", cpus, ks->irqaffinity.loc);
 	}
+	/* the IO500 layout without Kubernetes: the engines' CPUs, whole cores,
+	 * kept from the scheduler (isolcpus), the timer tick (nohz_full) and
+	 * RCU callbacks (rcu_nocbs); the OS cores do that work instead */
+	if (ks->isolate.set && strcmp(ks->isolate.v, "engines") == 0 && p->nengines) {
+		const char *cpus = place_engine_cpus(m->ar, p);
+		if (*cpus) {
+			env_set(m->ar, &k->params, "isolcpus", cpus, ks->isolate.loc);
+			env_set(m->ar, &k->params, "nohz_full", cpus, ks->isolate.loc);
+			env_set(m->ar, &k->params, "rcu_nocbs", cpus, ks->isolate.loc);
+		}
+	}
 	for (size_t i = 0; i < ks->params.n; i++)
 		env_set(m->ar, &k->params, ks->params.items[i].name, ks->params.items[i].value, ks->params.items[i].loc);
 	return k->params.n ? k : NULL;

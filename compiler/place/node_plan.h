@@ -23,6 +23,7 @@ typedef struct engine_plan {
 	bool placed; /* placement succeeded; lint judges only placed engines */
 	const nic_desc *nic;
 	const char *nic_why; /* how the NIC was chosen, for build and show */
+	bool nic_ambiguous;  /* candidates of two link types (nic-ambiguous) */
 	int fabric_port;
 	const nvme_desc **nvmes; /* every drive of the engine, tier by tier */
 	int nnvmes;
@@ -77,9 +78,15 @@ static inline const nic_desc *place_fabric_nic(const node_plan *p, int i)
 	return p->client ? p->client_nics[i] : p->engines[i].nic;
 }
 
-static inline int place_fabric_numa(const node_plan *p, int i)
+/* The agent's fabric_ifaces names each NIC's domain, its RDMA (verbs,
+ * UCX), cxi (Slingshot) or hfi1 (Omni-Path) device; without all of them
+ * daos_agent.yml has none and the agent scans the fabric itself. */
+static inline bool place_fabric_domains_known(const node_plan *p)
 {
-	return p->client ? p->client_nics[i]->numa : p->engines[i].numa;
+	for (int i = 0; i < place_fabric_nic_count(p); i++)
+		if (!place_fabric_nic(p, i) || !place_fabric_nic(p, i)->rdma)
+			return false;
+	return place_fabric_nic_count(p) > 0;
 }
 
 #endif

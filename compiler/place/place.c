@@ -143,6 +143,7 @@ static void ambiguous(model *m, const hardware *hw, engine_plan *ep, const nic_d
 		const nic_desc *n = &hw->nics[i];
 		if (!candidate(m, n, ep->numa) || !n->link || !first->link || strcmp(n->link, first->link) == 0)
 			continue;
+		ep->nic_ambiguous = true;
 		diag *d = diag_report(m->dc, R_NIC_AMBIGUOUS, ep->spec->loc,
 				      "NUMA node %d of %s has storage NICs of two link types (%s %s, %s %s): the engine takes %s",
 				      ep->numa, hw->name, first->name, first->link, n->name, n->link, first->name);
@@ -529,6 +530,25 @@ static void place_client(model *m, node_plan *p)
 				p->client_nics[p->nclient_nics++] = &hw->nics[i];
 }
 
+/* first_core mode loses what pinned_numa_node gives (numa-pin-dropped): said
+ * at what moved the engine off its node's first core. */
+static void pin_dropped(model *m, const node_plan *p, const engine_plan *moved)
+{
+	const node_spec *s = p->spec;
+	bool os_at_start = s->os_cores.set && s->os_cores.v > 0 && !(s->os_at.set && strcmp(s->os_at.v, "end") == 0);
+	src_loc at = moved->spec->first_core.set ? moved->spec->first_core.loc
+		: os_at_start ? s->os_cores.loc : moved->spec->loc;
+	diag *d = diag_report(m->dc, R_NUMA_PIN_DROPPED, at,
+			      "engine %d starts at core %d, not NUMA node %d's first core %d: dslc writes first_core and "
+			      "DAOS ties no engine to its NUMA node (memory not bound, hugepages all on NUMA node 0)",
+			      moved->index, moved->first_core, moved->numa, p->topo->numa[moved->numa].first_core);
+	if (moved->spec->first_core.set)
+		diag_help(m->dc, d, "drop first_core (the engine then starts at its node's first core)%s",
+			  os_at_start ? " and reserve the OS cores at the end of each NUMA node" : "");
+	else if (os_at_start)
+		diag_help(m->dc, d, "write `reserve os %lld cores per numa at end`", (long long)s->os_cores.v);
+}
+
 static void place_spec(model *m, node_spec *s)
 {
 	node_plan *p = arena_alloc(m->ar, sizeof(*p));
@@ -596,6 +616,8 @@ static void place_spec(model *m, node_spec *s)
 		diag_note_at(m->dc, d, s->deploy.loc, "the engines run in pods here");
 		diag_help(m->dc, d, "remove pinned_numa_node; dslc writes first_core %d for this engine", p->engines[i].first_core);
 	}
+	if (moved && !spec_in_pods(s))
+		pin_dropped(m, p, moved);
 	/* an explicit pin that first_core mode drops is never silent */
 	for (int i = 0; !p->pinned_mode && moved && !spec_in_pods(s) && i < p->nengines; i++) {
 		const engine_spec *e = p->engines[i].spec;
@@ -648,7 +670,7 @@ uint64_t place_hugepages_on(const node_plan *p, int numa)
 	return here ? p->hugepage_bytes / (uint64_t)used : 0;
 }
 
-static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
+static const char *cpus_of_cores(arena *a, const node_plan *p, bool os, bool engines)
 {
 	const topology *t = p->topo;
 	/* scratch, freed here: the arena keeps only the cpulist text */
@@ -656,7 +678,7 @@ static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
 	if (!cpus)
 		abort();
 	int k = 0;
-	for (int n = 0; n < t->nnuma; n++)
+	for (int n = 0; os && n < t->nnuma; n++)
 		k += place_cpus(t, p->os_first[n], p->os_count[n], cpus + k);
 	for (int i = 0; engines && i < p->nengines; i++)
 		if (p->engines[i].placed)
@@ -668,12 +690,24 @@ static const char *cpus_of_cores(arena *a, const node_plan *p, bool engines)
 
 const char *place_os_cpus(arena *a, const node_plan *p)
 {
-	return cpus_of_cores(a, p, false);
+	return cpus_of_cores(a, p, true, false);
 }
 
 const char *place_reserved_cpus(arena *a, const node_plan *p)
 {
-	return cpus_of_cores(a, p, true);
+	return cpus_of_cores(a, p, true, true);
+}
+
+const char *place_engine_cpus(arena *a, const node_plan *p)
+{
+	return cpus_of_cores(a, p, false, true);
+}
+
+const char *place_core_cpus(arena *a, const topology *t, int core)
+{
+	int cpus[TOPO_MAX_SMT];
+	int n = place_cpus(t, core, 1, cpus);
+	return topo_cpulist(a, cpus, n);
 }
 
 bool place_core_reserved(const node_plan *p, int core)

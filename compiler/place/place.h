@@ -33,8 +33,12 @@ uint64_t place_reserved_bytes(const model *m);
  * OS and every engine's cores (what the kubelet must keep for itself). */
 const char *place_os_cpus(arena *a, const node_plan *p);
 const char *place_reserved_cpus(arena *a, const node_plan *p);
+/* Every Linux CPU of the placed engines' cores, SMT siblings included. */
+const char *place_engine_cpus(arena *a, const node_plan *p);
 /* Whether a core (an index of topo->cores) is an OS or an engine core. */
 bool place_core_reserved(const node_plan *p, int core);
+/* The Linux CPUs of one core, as a cpulist. */
+const char *place_core_cpus(arena *a, const topology *t, int core);
 
 /* Linux CPU numbers of the cores [first, first + n) (all SMT siblings). */
 int place_cpus(const topology *t, int first, int n, int *out);

@@ -16,7 +16,7 @@ enum { POOL_EC_CELL_DEFAULT = 64 * 1024, LARGE_EC_CELL = 128 * 1024 };
 const char *pools_size(arena *a, uint64_t bytes)
 {
 	static const struct { const char *u; uint64_t m; } units[] = {
-		{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB},
+		{"PiB", PiB}, {"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB},
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (bytes && bytes % units[i].m == 0)
@@ -89,12 +89,22 @@ static src_loc ace_part(const model *m, src_loc l, const char *ace, size_t off, 
 	return l;
 }
 
-static void acl_entry_check(model *m, const pool_spec *p, size_t i, acl_ace *aces, bool *ok)
+/* Whose ACL is checked: the entries, the rules, the permissions with
+ * meaning there (DAOS_ACL_PERM_POOL_ALL or _CONT_ALL). */
+typedef struct acl_owner {
+	const struct acl_entry *acl;
+	size_t nacl;
+	rule_id parse_rule;
+	unsigned perms;
+	const char *kind; /* "pool", "container" */
+} acl_owner;
+
+static void acl_entry_check(model *m, const acl_owner *o, size_t i, acl_ace *aces, bool *ok)
 {
-	const struct acl_entry *e = &p->acl[i];
+	const struct acl_entry *e = &o->acl[i];
 	acl_error err;
 	if (!acl_parse(e->ace, &aces[i], &err)) {
-		diag *d = diag_report(m->dc, R_POOL_ACL, ace_part(m, e->loc, e->ace, err.off, err.len), err.why, err.bad);
+		diag *d = diag_report(m->dc, o->parse_rule, ace_part(m, e->loc, e->ace, err.off, err.len), err.why, err.bad);
 		if (err.fix)
 			diag_help(m->dc, d, "write `%s`", err.fix);
 		else
@@ -104,24 +114,35 @@ static void acl_entry_check(model *m, const pool_spec *p, size_t i, acl_ace *ace
 	}
 	for (size_t j = 0; j < i; j++)
 		if (aces[j].name && acl_same_principal(&aces[i], &aces[j])) {
-			diag *d = diag_report(m->dc, R_POOL_ACL, e->loc, "%.*s is given twice: DAOS refuses the ACL",
+			diag *d = diag_report(m->dc, o->parse_rule, e->loc, "%.*s is given twice: DAOS refuses the ACL",
 					      (int)aces[i].name_len, aces[i].name);
-			diag_note_at(m->dc, d, p->acl[j].loc, "first given here");
+			diag_note_at(m->dc, d, o->acl[j].loc, "first given here");
 			diag_help(m->dc, d, "keep one entry per principal, with every permission it needs");
 			*ok = false;
 			return;
 		}
-	unsigned extra = aces[i].perms & ~acl_pool_perms;
+	unsigned extra = aces[i].perms & ~o->perms;
 	if (extra) {
 		char bad[16], keep[16];
 		acl_perm_letters(extra, bad);
-		acl_perm_letters(aces[i].perms & acl_pool_perms, keep);
+		acl_perm_letters(aces[i].perms & o->perms, keep);
 		const char *colon = strrchr(e->ace, ':');
 		diag *d = diag_report(m->dc, R_POOL_ACL_PERMS, ace_part(m, e->loc, e->ace, (size_t)(colon + 1 - e->ace),
 									 strlen(colon + 1)),
-				      "%s: container permissions that grant nothing on a pool", bad);
+				      "%s: %s permissions that grant nothing on a %s", bad,
+				      strcmp(o->kind, "pool") == 0 ? "container" : "pool", o->kind);
 		diag_help(m->dc, d, "write `%.*s%s`", (int)(colon + 1 - e->ace), e->ace, keep);
 	}
+}
+
+/* An ACL as DAOS parses it; true when every entry is accepted. */
+static bool acl_check(model *m, const acl_owner *o)
+{
+	acl_ace *aces = arena_alloc(m->ar, o->nacl * sizeof(*aces));
+	bool ok = true;
+	for (size_t i = 0; i < o->nacl; i++)
+		acl_entry_check(m, o, i, aces, &ok);
+	return ok;
 }
 
 /* The pool's ACL: every entry as DAOS parses it, and a file name. */
@@ -129,10 +150,8 @@ static void plan_acl(model *m, const pool_spec *p, pool_plan *pp)
 {
 	if (!p->nacl)
 		return;
-	acl_ace *aces = arena_alloc(m->ar, p->nacl * sizeof(*aces));
-	bool ok = true;
-	for (size_t i = 0; i < p->nacl; i++)
-		acl_entry_check(m, p, i, aces, &ok);
+	acl_owner o = {p->acl, p->nacl, R_POOL_ACL, acl_pool_perms, "pool"};
+	bool ok = acl_check(m, &o);
 	const char *unsafe = safe_name(p->name);
 	if (unsafe) {
 		diag *d = diag_report(m->dc, R_BAD_VALUE, p->name_loc, "pool %s has an ACL, and its label cannot name the "
@@ -142,6 +161,24 @@ static void plan_acl(model *m, const pool_spec *p, pool_plan *pp)
 	}
 	if (ok)
 		pp->acl_file = arena_printf(m->ar, "acl/%s.acl", p->name);
+}
+
+/* A container's ACL: cluster/acl/<pool>/<container>.acl. */
+static void plan_container_acl(model *m, const container_spec *c, container_plan *cp)
+{
+	if (!c->nacl)
+		return;
+	acl_owner o = {c->acl, c->nacl, R_CONTAINER_ACL, acl_cont_perms, "container"};
+	bool ok = acl_check(m, &o);
+	const char *unsafe = safe_name(c->name) ? safe_name(c->name) : safe_name(c->pool);
+	if (unsafe) {
+		diag *d = diag_report(m->dc, R_BAD_VALUE, c->name_loc, "container %s has an ACL, and its names cannot name the "
+				      "file cluster/acl/<pool>/<container>.acl: %s", safe_echo(m->ar, c->name), unsafe);
+		diag_help(m->dc, d, "name the pool and the container with letters, digits, '.', '_' or '-'");
+		ok = false;
+	}
+	if (ok)
+		cp->acl_file = arena_printf(m->ar, "acl/%s/%s.acl", c->pool, c->name);
 }
 
 /* Every server runs MD-on-SSD (a meta role on each engine), or the first
@@ -192,7 +229,7 @@ static void plan_pool(model *m, pool_spec *p, fleet f)
 		pp->size = arena_printf(m->ar, "%lld%%", (long long)p->size_pct.v);
 	else if (p->size_bytes.set)
 		pp->size = pools_size(m->ar, (uint64_t)p->size_bytes.v);
-	else {
+	else if (!p->size_refused) { /* a refused size was its own finding */
 		diag *d = diag_report(m->dc, R_BAD_VALUE, p->name_loc, "pool %s has no size", p->name);
 		diag_help(m->dc, d, "add `size 90%%` (a share of the free capacity) or an absolute size such as `size 500TiB`");
 	}
@@ -281,12 +318,26 @@ static void replicated(int rf, bool wide, oclass *out)
 	oclass_name(OC_RP, rf + 1, 0, out->groups, out->name);
 }
 
+/* Groups of a per-process file class (the tutorials' G32). */
+enum { PER_PROCESS_GROUPS = 32 };
+
 static void file_goal(cctx *x, oclass *out)
 {
 	const char *files = x->c->files.v;
 	int rf = x->cp->rd_fac;
 	if (strcmp(files, "small") == 0) {
 		replicated(rf, false, out);
+		return;
+	}
+	/* file per process (the Aurora tutorials' "something in between, and
+	 * file per process" row: S32, EC_16P1G32, EC_16P2G32): each file on 32
+	 * groups, not on every target, so thousands of clients each writing
+	 * their own file do not all touch every target */
+	if (strcmp(files, "per-process") == 0) {
+		if (rf == 0 || !(rf <= 3 && widest_ec(x, rf, x->cp->domains, 16, out)))
+			replicated(rf, false, out);
+		out->groups = PER_PROCESS_GROUPS;
+		oclass_name(out->kind, out->k, out->p, out->groups, out->name);
 		return;
 	}
 	/* large: the widest EC; mixed: narrow stripes (k <= 4) waste less on small files */
@@ -367,6 +418,7 @@ static void plan_container(model *m, container_spec *c, fleet f)
 		model_unknown_pool(m, c->pool, c->pool_loc);
 	cp->label = c->label.set ? c->label.v : c->name;
 	check_label(m, cp->label, c->label.set ? c->label.loc : c->name_loc, "container");
+	plan_container_acl(m, c, cp);
 	char *type = arena_strdup(m->ar, c->type.set ? c->type.v : "posix");
 	for (char *t = type; *t; t++)
 		*t = (char)toupper((unsigned char)*t);
@@ -486,6 +538,11 @@ static void plan_container(model *m, container_spec *c, fleet f)
 		 * rule (suggest_dfs_cs): the smallest multiple >= 1 MiB, or 2 stripes */
 		uint64_t target = strcmp(c->files.v, "large") == 0 ? 8 * MiB : MiB;
 		cp->chunk = stripe >= target ? (target == MiB ? 2 * stripe : stripe) : (target + stripe - 1) / stripe * stripe;
+		/* per process: "DFS chunk at least 2 MiB", in whole stripes */
+		if (strcmp(c->files.v, "per-process") == 0)
+			cp->chunk = (2 * MiB + stripe - 1) / stripe * stripe;
+	} else if (c->files.set && strcmp(c->files.v, "per-process") == 0 && have_fc) {
+		cp->chunk = 2 * MiB;
 	}
 	cp->derivation = arena_printf(m->ar, "rd_fac %d at rd_lvl %s over %d %s%s%s", cp->rd_fac, cp->rd_lvl, cp->domains,
 				      strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes",

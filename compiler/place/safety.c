@@ -140,6 +140,11 @@ void safety_check_model(model *m)
 		       "start the label with a letter or digit (daos container create takes it as an argument)");
 		if (c->label.set)
 			check_line(m, c->name_loc, "container name", c->name);
+		for (size_t a = 0; a < c->nacl; a++)
+			refuse(m, c->acl[a].loc, "ACL entry", c->acl[a].ace, safe_acl_line(c->acl[a].ace),
+			       "write the entry on one line, without spaces at its ends (daos reads the ACL file line by line)");
+		for (size_t a = 0; a < c->attrs.n; a++)
+			check_line(m, c->attrs.items[a].loc, "attribute value", c->attrs.items[a].value);
 	}
 	/* the dfuse service's User= and its tmpfiles.d owner */
 	for (size_t i = 0; i < m->nmounts; i++) {
@@ -149,5 +154,13 @@ void safety_check_model(model *m)
 			       "write the account as useradd takes it: lower-case letters, digits, '_' and '-', a letter first");
 		refuse(m, mt->path_loc, "mount path", mt->path, safe_dfuse_unit(mt->path),
 		       "shorten the path: each byte outside [A-Za-z0-9:_.] takes four in the unit name");
+		for (size_t k = 0; k < mt->env.n; k++)
+			refuse(m, mt->env.items[k].loc, "dfuse environment value", mt->env.items[k].value,
+			       safe_unit_env_value(mt->env.items[k].value), "write the value without spaces, quotes, '%', '$' or '\\'");
+	}
+	/* client_env_vars: YAML quotes what it must; a line stays a line */
+	for (size_t k = 0; k < m->cluster.client_env.n; k++) {
+		const env_entry *e = &m->cluster.client_env.items[k];
+		check_line(m, e->loc, "client_env value", e->value);
 	}
 }

@@ -15,6 +15,7 @@ cluster aurora {
   access_points daos[0001,0033,0065,0097,0125]   # 5 replicas in 5 racks
   crt_timeout   120s
   log_mask      ERR
+  client_env    FI_MR_CACHE_MONITOR=kdreg2    # memory registration cache: the tutorials' fix for silent corruption
 }
 
 include "hardware.dsl"
@@ -56,10 +57,12 @@ pool projects {
   acl    "A::EVERYONE@:r"
 }
 container datasets in projects {
-  type posix
+  type     posix
   tolerate 2 node failures                # EC_16P2GX over 128 fault domains
-  files large
+  files    large
   checksum crc32 server
+  acl      "A::OWNER@:rwdtTaAo" "A:G:aurora-users@:r"  # users read, the owner curates
+  attr     "description=curated training datasets" "contact=storage-admins@example.org"
 }
 container checkpoints in projects {
   type posix
@@ -73,4 +76,5 @@ mount /mnt/daos/datasets {
   on uan[001-032]
   user daos_user
   multi_user true
+  caching off                             # read-write on 32 nodes: --disable-caching
 }

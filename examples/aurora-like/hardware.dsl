@@ -18,13 +18,13 @@ hardware coyote {
   threads_per_core 2                      # siblings at +52 (linear numbering)
   memory_per_numa  256GiB
   numa 0 {
-    nic  hsn0 pci 0000:0a:00.0 role storage
+    nic  hsn0 pci 0000:0a:00.0 role storage rdma cxi0   # Cassini device: the ofi+cxi domain
     nic  ens259f0 pci 0000:04:00.0 role mgmt
     nvme 0000:7c:00.5 0000:7d:00.5        # VMD domains: 8 drives behind them
     pmem pmem0                            # 8 x 512 GB, interleaved
   }
   numa 1 {
-    nic  hsn1 pci 0000:83:00.0 role storage
+    nic  hsn1 pci 0000:83:00.0 role storage rdma cxi1
     nvme 0000:81:00.5 0000:fa:00.5
     pmem pmem1
   }

@@ -39,7 +39,7 @@ profile converged : hgx-b200 {
     mgmt bond active-backup over macvlan mtu 1500
   }
   kernel { iommu pt  irqaffinity os }
-  bios { ACSEnable = Enabled }
+  bios { AmdSetup.ACSEnable = Enabled }
   # dslc: allow kubelet-hugepages -- a ResourceQuota keeps other pods off hugepages-2Mi on these nodes
   kubelet {
     version        1.33

@@ -39,7 +39,7 @@ profile converged : hgx-b200 {
     mgmt bond active-backup over macvlan mtu 1500
   }
   kernel { iommu pt  irqaffinity os }     # interrupts on the OS cores
-  bios { ACSEnable = Enabled }            # real ACS, instead of pcie_acs_override
+  bios { AmdSetup.ACSEnable = Enabled }   # real ACS, instead of pcie_acs_override
   # dslc: allow kubelet-hugepages -- a ResourceQuota keeps pods off hugepages-2Mi on these nodes
   kubelet {
     version        1.33                   # strict-cpu-reservation is beta from 1.33
@@ -84,11 +84,13 @@ mount /mnt/daos/training {                # one dfuse for every user of the GPU 
   on gpu[001-014]
   user dserve                             # a dedicated account (multi-user-dfuse.md)
   multi_user true
+  caching off                             # read-write from 18 nodes: --disable-caching
 }
 mount /mnt/daos/training {                # the same container on the client nodes,
   container training in tier0             # with the interception library for shells
   on cn[01-04]
   user dserve
   multi_user true
+  caching off
   intercept pil4dfs
 }

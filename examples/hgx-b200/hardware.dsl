@@ -17,7 +17,7 @@ hardware hgx-b200 {
     nic  ens1f0np0 pci 0000:1a:00.0 role storage rdma mlx5_0
     nvme 0000:21:00.0 0000:22:00.0 0000:23:00.0 0000:24:00.0
   }
-  bmc redfish { system 1  dialect flat  apply_time OnReset }
+  bmc redfish { system 1  vendor ami  apply_time OnReset }   # the talk's BMC: nested body, ETag of /Bios
   numa 1 {
     nic  ens2f0np0 pci 0000:9a:00.0 role storage rdma mlx5_1
     nvme 0000:a1:00.0 0000:a2:00.0 0000:a3:00.0 0000:a4:00.0

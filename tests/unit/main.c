@@ -21,6 +21,11 @@ int unit_has(const compilation *c, const char *rule_id)
 	return find(c, rule_id) != NULL;
 }
 
+unsigned unit_findings(const compilation *c)
+{
+	return diag_count(&c->dc, SEV_ERROR) + diag_count(&c->dc, SEV_WARNING);
+}
+
 const char *unit_msg(const compilation *c, const char *rule_id)
 {
 	const diag *d = find(c, rule_id);

@@ -232,7 +232,7 @@ START_TEST(interleaved_export_first_core_is_logical_cpus_are_linux)
 	char text[1024];
 	snprintf(text, sizeof(text), interleaved, "");
 	unit_compile(&c, text);
-	ck_assert_uint_eq(c.dc.n, 0);
+	ck_assert_uint_eq(unit_findings(&c), 0);
 	const node_plan *p = c.m.specs[0]->plan;
 	ck_assert_int_eq(p->nengines, 2);
 	ck_assert_int_eq(p->engines[1].first_core, 7); /* logical: NUMA 1 starts at core 6, +1 OS core */

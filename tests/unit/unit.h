@@ -21,6 +21,8 @@ Suite *suite_image_ref(void);
 void unit_compile(compilation *c, const char *text);
 /* True when a finding with that rule id was reported. */
 int unit_has(const compilation *c, const char *rule_id);
+/* Errors and warnings: the findings that are not notes. */
+unsigned unit_findings(const compilation *c);
 /* The first finding's message for that rule, or "". */
 const char *unit_msg(const compilation *c, const char *rule_id);
 const char *unit_help(const compilation *c, const char *rule_id);

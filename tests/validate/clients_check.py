@@ -219,14 +219,35 @@ def nccl_checks(out):
     check("client-only nodes get no nccl.conf", not os.path.exists(os.path.join(out, "nodes/cn01/etc/nccl.conf")))
 
 
-def fuse_conf_checks(out):
+def fuse_conf_checks(out, dslc, tmp):
     for node in ("gpu001", "cn02"):
         p = os.path.join(out, "nodes", node, "etc/fuse.conf")
         ok = os.path.exists(p) and "user_allow_other" in open(p).read().split()
         check("%s (multi-user mount) has fuse.conf with user_allow_other" % node, ok)
-    il = os.path.join(out, "nodes/cn01/etc/profile.d/dslc-daos-intercept.sh")
-    gpu_il = os.path.join(out, "nodes/gpu001/etc/profile.d/dslc-daos-intercept.sh")
-    check("intercept goes to the client nodes' mount only", os.path.exists(il) and not os.path.exists(gpu_il))
+    # intercept pil4dfs: the per-job wrapper (issue 38), on the nodes of the mount that asks
+    wrap = os.path.join(out, "nodes/cn01/usr/local/bin/with-pil4dfs")
+    gpu_wrap = os.path.join(out, "nodes/gpu001/usr/local/bin/with-pil4dfs")
+    check("intercept goes to the client nodes' mount only, as the wrapper with-pil4dfs (0755), no profile.d file",
+          os.path.exists(wrap) and not os.path.exists(gpu_wrap) and os.stat(wrap).st_mode & 0o777 == 0o755
+          and not os.path.exists(os.path.join(out, "nodes/cn01/etc/profile.d/dslc-daos-intercept.sh")))
+    if os.path.exists(wrap) and shutil.which("sh"):
+        r = subprocess.run(["sh", wrap, "sh", wrap, "sh", "-c", 'printf %s "$LD_PRELOAD"'], capture_output=True,
+                           text=True, env={"LD_PRELOAD": "libfoo.so", "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        check("the wrapper run twice (a launcher that wraps again) preloads libpil4dfs once, before what was there",
+              r.stdout == "libpil4dfs.so:libfoo.so", r.stdout + r.stderr)
+        if shutil.which("shellcheck"):
+            r = subprocess.run(["shellcheck", "-s", "sh", wrap], capture_output=True, text=True)
+            check("the wrapper passes shellcheck", r.returncode == 0, r.stdout)
+    # with `global`: the login-shell form
+    src = open(os.path.join(EXAMPLE, "cluster.dsl")).read().replace("  intercept pil4dfs\n", "  intercept pil4dfs global\n")
+    gdir = os.path.join(tmp, "global")
+    os.makedirs(gdir)
+    shutil.copy(os.path.join(EXAMPLE, "hgx-b200.xml"), gdir)
+    open(os.path.join(gdir, "hardware.dsl"), "w").write(open(os.path.join(EXAMPLE, "hardware.dsl")).read())
+    open(os.path.join(gdir, "cluster.dsl"), "w").write(src)
+    rc, err = build(dslc, os.path.join(gdir, "cluster.dsl"), os.path.join(gdir, "out"))
+    il = os.path.join(gdir, "out/nodes/cn01/etc/profile.d/dslc-daos-intercept.sh")
+    check("intercept pil4dfs global writes the profile.d file (exit 0)", rc == 0 and os.path.exists(il), err[-300:])
     if os.path.exists(il) and shutil.which("sh"):
         r = subprocess.run(["sh", "-c", ". %s; . %s; printf %%s \"$LD_PRELOAD\"" % (il, il)], capture_output=True,
                            text=True, env={"LD_PRELOAD": "libfoo.so"})
@@ -243,7 +264,7 @@ def main():
         if rc == 0:
             agent_checks(out)
             nccl_checks(out)
-            fuse_conf_checks(out)
+            fuse_conf_checks(out, dslc, tmp)
             systemd_checks(out, tmp)
         escape_differential(dslc, tmp)
     print("clients: %d passed, %d failed" % (passed, failed))

@@ -46,6 +46,20 @@ def oclass_ok(name, release):
     return pair in EC_PAIRS or (pair in EC_P3 and release != "2.6")
 
 
+def acl_file(errors, where, path, value):
+    """The script names it under $ACL_DIR, its own acl/ folder by default; dmg and daos read it
+    line by line (src/control/lib/control/acl.go ParseACL): it must exist and hold an entry."""
+    acl = os.path.join(os.path.dirname(path), "acl", value.split("/", 1)[1]) \
+        if value.startswith("$ACL_DIR/") else value
+    try:
+        entries = [l.strip() for l in open(acl) if l.strip() and not l.startswith("#")]
+    except OSError as e:
+        errors.append(f"{where}: --acl-file {value!r}: {e.strerror}")
+        return
+    if not entries:
+        errors.append(f"{where}: --acl-file {value!r} holds no entry (dmg refuses it)")
+
+
 def check_props(errors, where, value, table):
     for item in value.split(","):
         if ":" not in item:
@@ -89,10 +103,20 @@ def main(argv):
     creates = 0
     for n, line in enumerate(open(path), 1):
         words = shlex.split(line, comments=True)
+        where = f"{path}:{n}"
+        if len(words) >= 3 and words[1:3] == ["container", "set-attr"]:
+            # release/2.6 and 2.8 src/control/cmd/daos/container.go containerSetAttrCmd: both
+            # --attr and --value, or the positional key:val list, never both
+            got = dict(flags(words))
+            pos = [w for w in words[3:] if not w.startswith("--")]
+            if set(got) - {"--attr", "--value"} or not got.get("--attr") or not got.get("--value"):
+                errors.append(f"{where}: daos container set-attr wants --attr and --value, got {sorted(got)}")
+            if len(pos) != 2:
+                errors.append(f"{where}: daos container set-attr wants the pool and the container, got {pos}")
+            continue
         if len(words) < 3 or words[1:3] not in (["pool", "create"], ["container", "create"]):
             continue
         creates += 1
-        where = f"{path}:{n}"
         if words[1] == "pool":
             for name, value in flags(words):
                 if name not in POOL_FLAGS:
@@ -109,18 +133,7 @@ def main(argv):
                     elif not re.fullmatch(r"\d+(\.\d+)?%?", value) or not 0 < float(value.rstrip("%")) <= 100:
                         errors.append(f"{where}: --mem-ratio {value!r} is not a percentage in (0, 100]")
                 elif name == "--acl-file":
-                    # the script names it under $ACL_DIR, its own acl/ folder by default; dmg reads
-                    # it line by line (src/control/lib/control/acl.go ParseACL): it must exist and
-                    # hold at least one entry
-                    acl = os.path.join(os.path.dirname(path), "acl", value.split("/", 1)[1]) \
-                        if value.startswith("$ACL_DIR/") else value
-                    try:
-                        entries = [l.strip() for l in open(acl) if l.strip() and not l.startswith("#")]
-                    except OSError as e:
-                        errors.append(f"{where}: --acl-file {value!r}: {e.strerror}")
-                        continue
-                    if not entries:
-                        errors.append(f"{where}: --acl-file {value!r} holds no entry (dmg refuses it)")
+                    acl_file(errors, where, path, value)
             continue
         for name, value in flags(words):
             if name not in CONT_FLAGS:
@@ -135,6 +148,8 @@ def main(argv):
                 errors.append(f"{where}: --chunk-size {value!r} is not a binary-unit size")
             elif name == "--properties":
                 check_props(errors, where, value, PROPS)
+            elif name == "--acl-file":
+                acl_file(errors, where, path, value)
     for e in errors:
         print(e)
     print(f"pools_check: {creates} create commands, {len(errors)} errors")

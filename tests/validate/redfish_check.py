@@ -80,6 +80,9 @@ class Service(BaseHTTPRequestHandler):
       parent      the reference deployment's BMC: If-Match must carry the Bios ETag
       direct      no @Redfish.Settings: the Bios resource itself takes the PATCH
       task-fails  the PATCH answers 202; the task ends in Exception
+    nested_only: the converged HGX B200 talk's BMC ("Body uses nested
+      AmdSetup.ACSEnable; flat form returns 400"): an attribute that is not a
+      group object is refused with 400.
     """
     personality = "standard"
     bios_etag = 'W/"bios-1"'
@@ -89,6 +92,7 @@ class Service(BaseHTTPRequestHandler):
     star_ok = False     # accept If-Match: *
     ami = False         # AMI MegaRAC: GET of the settings resource is 404 while nothing is
                         # pending, and only If-Match: * is taken (facts 3.2)
+    nested_only = False
     patches = []
     polls = 0
 
@@ -150,6 +154,9 @@ class Service(BaseHTTPRequestHandler):
         if not ((match == want and not cls.ami) or (match == "*" and (cls.star_ok or cls.ami))):
             return self.reply(412, {"error": "stale or foreign ETag"})
         doc = json.loads(body)
+        if cls.nested_only and any(not isinstance(v, dict) for v in doc.get("Attributes", {}).values()):
+            return self.reply(400, {"error": {"code": "Base.1.8.PropertyUnknown",
+                                              "message": "flat attributes are not supported; group them"}})
         apply_time = doc.get("@Redfish.SettingsApplyTime", {}).get("ApplyTime")
         if apply_time and cls.personality != "direct" and apply_time not in cls.supported:
             return self.reply(400, {"error": f"ApplyTime {apply_time} not supported"})
@@ -164,6 +171,7 @@ def reset(personality, **kw):
     Service.personality, Service.bios_etag, Service.settings_etag = personality, 'W/"bios-1"', 'W/"settings-7"'
     Service.supported, Service.rotate, Service.star_ok, Service.patches, Service.polls = ["OnReset", "Immediate"], False, False, [], 0
     Service.ami = False
+    Service.nested_only = False
     for k, v in kw.items():
         setattr(Service, k, v)
 
@@ -178,17 +186,33 @@ def run_apply(directory, user="admin", password="s3cret pass", **env):
     return r
 
 
+def etag_source(script):
+    for line in script.splitlines():
+        if line.startswith("DEFAULT_ETAG_SOURCE="):
+            return line.split("=", 1)[1].strip("'")
+    return "auto"
+
+
 def check_apply(directory):
     errors = []
     body = json.load(open(os.path.join(directory, "bios-settings.json")))
     script = open(os.path.join(directory, "apply.sh")).read()
     if "s3cret" in script or " -u " in script:
         errors.append("credentials on the command line or in the script")
-    # the four personalities, with the script's default ETAG_SOURCE
-    for personality, want_match, want_say in (("standard", 'W/"settings-7"', "settings resource"),
-                                              ("parent", 'W/"bios-1"', "Bios resource"),
-                                              ("direct", 'W/"bios-1"', "bios resource")):
-        reset(personality)
+    source = etag_source(script)
+    nested = all(isinstance(v, dict) for v in body.get("Attributes", {}).values())
+    # the personalities, with the script's default ETAG_SOURCE: auto reaches every one; bios (vendor
+    # ami) the BMCs that take the Bios ETag, and a standard one refuses it with 412
+    runs = (("standard", 'W/"settings-7"', "settings resource"), ("parent", 'W/"bios-1"', "Bios resource"),
+            ("direct", 'W/"bios-1"', "bios resource"))
+    if source == "bios":
+        runs = runs[1:]
+        reset("standard")
+        r = run_apply(directory)
+        if r.returncode == 0 or Service.patches or "412" not in r.stderr:
+            errors.append(f"etag bios against a BMC that wants the settings ETag: not a clear 412 failure: {r.returncode} {r.stderr.strip()}")
+    for personality, want_match, want_say in runs:
+        reset(personality, nested_only=nested and personality == "parent")
         r = run_apply(directory)
         p = Service.patches
         if r.returncode != 0 or len(p) != 1:
@@ -202,15 +226,22 @@ def check_apply(directory):
             errors.append(f"{personality}: the script does not say which ETag the BMC took: {r.stdout.strip()}")
         if p[0]["auth"] != "Basic " + base64.b64encode(b"admin:s3cret pass").decode():
             errors.append(f"{personality}: credentials did not reach the BMC")
+    if not nested:
+        # the talk's BMC refuses a flat body: the script fails and says so
+        reset("parent", nested_only=True)
+        r = run_apply(directory, ETAG_SOURCE="bios")
+        if r.returncode == 0 or "400" not in r.stderr:
+            errors.append(f"a flat body refused with 400 was not a clear failure: {r.returncode} {r.stderr.strip()}")
+    ok_personality = "parent" if source == "bios" else "standard"
     reset("task-fails")
-    r = run_apply(directory)
+    r = run_apply(directory, ETAG_SOURCE="auto")
     if r.returncode == 0 or "Exception" not in r.stderr or "not in the list of acceptable values" not in r.stderr:
         errors.append(f"task-fails: a task ending in Exception was not a failure with its message: {r.returncode} {r.stderr.strip()}")
     if Service.polls < 3:
         errors.append(f"task-fails: the task monitor was polled {Service.polls} times, not to the end")
     # the apply time is sent only when the BMC lists it
     if "@Redfish.SettingsApplyTime" in body:
-        reset("standard", supported=["Immediate"])
+        reset(ok_personality, supported=["Immediate"])
         r = run_apply(directory)
         if r.returncode != 0 or not Service.patches or "@Redfish.SettingsApplyTime" in Service.patches[0]["body"]:
             errors.append(f"an apply time the BMC does not support was sent: {r.returncode} {r.stderr.strip()}")
@@ -220,24 +251,24 @@ def check_apply(directory):
                'x"\nurl = "http://127.0.0.1:9/"\n', "quo'te", 'tab\tcr\r', 'trailing\n\n', 'ünïcødé']
     for pw in hostile:
         for user in ("admin", 'ad"m\\in x'):
-            reset("standard")
+            reset(ok_personality)
             r = run_apply(directory, user=user, password=pw)
             want = "Basic " + base64.b64encode(f"{user}:{pw}".encode()).decode()
             if r.returncode != 0 or len(Service.patches) != 1 or Service.patches[0]["auth"] != want:
                 got = Service.patches[0]["auth"] if Service.patches else None
                 errors.append(f"credentials {user!r}:{pw!r} arrived as {got!r} (exit {r.returncode}, {r.stderr.strip()})")
-    reset("standard")
+    reset(ok_personality)
     r = run_apply(directory, user="ad:min")
     if r.returncode == 0 or "':'" not in r.stderr:
         errors.append(f"a user with ':' was not refused: {r.returncode} {r.stderr.strip()}")
     # every If-Match refused: a clear failure, nothing applied
     reset("standard", rotate=True)
-    r = run_apply(directory)
+    r = run_apply(directory, ETAG_SOURCE="auto")
     if r.returncode == 0 or Service.patches or "took no If-Match" not in r.stderr:
         errors.append(f"an ETag that changes under the script was not reported: {r.returncode} {r.stderr.strip()}")
     # an AMI-like BMC that accepts only *: auto reaches it
     reset("standard", ami=True)
-    r = run_apply(directory)
+    r = run_apply(directory, ETAG_SOURCE="auto")
     if r.returncode != 0 or not Service.patches or Service.patches[0]["if_match"] != "*":
         errors.append(f"auto did not fall back to If-Match: *: {r.returncode} {r.stderr.strip()}")
     return errors

@@ -1,7 +1,7 @@
 # an access point outside the cluster
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu001, gpu002, gpu099
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -1,7 +1,7 @@
 # missing and decimal units, a template that is not an expression
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   crt_timeout 600
   system_ram_reserved 16G

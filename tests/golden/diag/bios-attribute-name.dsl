@@ -1,13 +1,13 @@
-# a dotted name in the flat Redfish form (DMTF's schema refuses it)
+# a name without its group for the talk's BMC (vendor ami: a flat body returns 400)
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
   reserve os 4 cores per numa
-  bios { AmdSetup.ACSEnable = Enabled }
+  bios { ACSEnable = Enabled }
   engine per numa {
     targets 16
     helpers 2

@@ -1,7 +1,7 @@
 # warning: 1.5 MiB chunks on 8 x 128 KiB = 1 MiB stripes
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

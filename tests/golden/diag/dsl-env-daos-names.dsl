@@ -1,7 +1,7 @@
 # engine env values DAOS checks (DD_MASK, DD_SUBSYS) or overwrites (D_LOG_FILE, VOS_BDEV_CLASS)
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   env DD_MASK="mgmt,bogus"
 }

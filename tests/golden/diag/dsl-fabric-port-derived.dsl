@@ -1,7 +1,7 @@
 # a derived fabric_iface_port past 65535: fabric_port 65000 + 1000 x engine 1
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   fabric_port 65000
 }

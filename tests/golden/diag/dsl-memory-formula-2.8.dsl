@@ -2,7 +2,7 @@
 # reserved - 2 x 2 engine reserve) / 2 = 741 GiB; 742 is refused
 daos 2.8
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

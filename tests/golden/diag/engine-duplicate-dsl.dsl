@@ -1,7 +1,7 @@
 # two engines given one scm_mount, and one log file
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points n[1-3]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

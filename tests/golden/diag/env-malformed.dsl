@@ -1,7 +1,7 @@
 # an entry without '='
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   env FI_UNIVERSE_SIZE
 }

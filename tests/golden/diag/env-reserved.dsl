@@ -1,7 +1,7 @@
 # variables daos_server overrides or splits
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   env CRT_TIMEOUT=120
   env FI_OFI_RXM_USE_SRX=0

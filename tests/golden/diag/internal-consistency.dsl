@@ -3,7 +3,7 @@
 # the build's own check: a test seam makes daos_server.yml list engine 0's first drive twice, which DAOS refuses; the YAML linter catches it before anything is written
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

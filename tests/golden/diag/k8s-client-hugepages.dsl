@@ -1,7 +1,7 @@
 # error: huge pages for client pods without a memory request
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   kubernetes { image registry.example.com/daos:2.6.3  run_as 1001:1001  client_hugepages 4GiB }
 }

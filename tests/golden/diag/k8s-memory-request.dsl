@@ -1,7 +1,7 @@
 # error: memory below SCM
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   kubernetes { image registry.example.com/daos:2.6.3  run_as 1001:1001  server_memory 100GiB }
 }

@@ -1,7 +1,7 @@
 # error: names containerd and the device plugins refuse
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   kubernetes {
     image         registry.example.com/DAOS/daos:2.6.3

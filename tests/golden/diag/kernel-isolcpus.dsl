@@ -1,7 +1,7 @@
-# warning: isolcpus is deprecated and invisible to the kubelet
+# warning: isolcpus is deprecated and invisible to the kubelet the node runs
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"
@@ -9,6 +9,7 @@ profile converged : hgx-b200 {
   reserve os 4 cores per numa
   os rocky9
   kernel { param isolcpus=4-23 }
+  kubelet { version 1.33 }
   engine per numa {
     targets 16
     helpers 2

@@ -1,7 +1,7 @@
 # kubelet-no-pod-cpus: every core of both NUMA nodes is the OS's or an engine's
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -1,7 +1,7 @@
 # kubelet-numa-no-pod-cpus: 92 of NUMA node 1's 96 cores kept for its engine, 4 for the OS
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

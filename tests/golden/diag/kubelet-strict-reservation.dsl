@@ -1,7 +1,7 @@
 # warning: Kubernetes 1.31 shares reserved CPUs with burstable pods
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -1,12 +1,12 @@
 # an ACL and mem_ratio that DAOS 2.8 takes (no finding)
 daos 2.8
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
-  reserve os 4 cores per numa
+  reserve os 4 cores per numa at end
   engine per numa {
     targets 16
     helpers 2

@@ -1,7 +1,7 @@
 # NUMA node 2 of a two-node machine
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points n[1-3]
 }
 hardware hgx {

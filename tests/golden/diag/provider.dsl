@@ -1,7 +1,7 @@
 # two providers: daos_server accepts one
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm,ofi+tcp"
+  provider "ofi+verbs;ofi_rxm,ofi+tcp"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -1,7 +1,7 @@
 # passing: a reasoned suppression on the line, and one before a block that covers all of it
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
   log_mask DEBUG  # dslc: allow log-mask-debug -- tracing the MGMT hang, ticket 4711
 }

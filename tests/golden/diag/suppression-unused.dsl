@@ -1,7 +1,7 @@
 # warning: nothing on that line is reported as the allowed rule
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]  # dslc: allow access-points-count -- stale
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -1,7 +1,7 @@
 # svc_rf 2 needs 5 pool service replicas; 2 nodes have 4 engines
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu001
 }
 include "../../../examples/hgx-b200/hardware.dsl"

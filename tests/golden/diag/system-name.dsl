@@ -1,7 +1,7 @@
 # longer than DAOS's 15-byte system name
 daos 2.6
 cluster production-tier0-cluster {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
 }
 include "../../../examples/hgx-b200/hardware.dsl"

@@ -9,7 +9,7 @@
 set -eu
 DEFAULT_BASE='https://10.30.0.18'
 SYSTEM='/redfish/v1/Systems/1'
-DEFAULT_ETAG_SOURCE='auto'
+DEFAULT_ETAG_SOURCE='bios'
 BASE=${REDFISH_BASE:-$DEFAULT_BASE}
 ETAG_SOURCE=${ETAG_SOURCE:-$DEFAULT_ETAG_SOURCE}
 BODY=$(dirname "$0")/bios-settings.json
