@@ -409,4 +409,10 @@ aurora 's|"A:G:aurora-users@:r"  # users|"A:G:aurora-users@:rw"  # users|; s|cur
 $DSLC plan "$T/a/cluster.dsl" --against "$T/ao" >"$T/out" 2>&1
 check "5: dslc plan: the container ACL change is pool-acl, the attribute change pool-create" \
 	"grep -q '^pool-acl  cluster/pools.json pools\\[projects\\].containers\\[datasets\\].acl' '$T/out' && grep -q '^pool-create  cluster/pools.json pools\\[projects\\].containers\\[datasets\\].attrs.description' '$T/out' && grep -q 'daos container overwrite-acl' '$T/out' || { cat '$T/out'; false; }"
+# 4. two mount blocks of one container, one node each: the nodes add up
+aurora 's/^  on uan\[001-032\]$/  on uan001/; /^  caching off /d'
+printf 'mount /mnt/daos/datasets-b {\n  container datasets in projects\n  on uan002\n  user daos_user\n}\n' >>"$T/a/cluster.dsl"
+$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+check "4: two mount blocks of datasets, read-write on uan001 and uan002: mount-caching-shared at both" \
+	"[ \$(grep -c 'warning\\[mount-caching-shared\\]: container datasets' '$T/out') = 2 ] || { cat '$T/out'; false; }"
 tests_end

@@ -149,34 +149,54 @@ static bool mount_rw_cached(const mount_spec *mt)
 	       !(mt->caching.set && strcmp(mt->caching.v, "off") == 0);
 }
 
-static bool same_container(const mount_spec *a, const mount_spec *b)
-{
-	return strcmp(a->container, b->container) == 0 && strcmp(a->pool, b->pool) == 0;
-}
+/* Per container ("pool\x1fcontainer"): the first node a read-write mount
+ * of it was seen on, and whether a second one was. */
+typedef struct rw_nodes {
+	size_t first;
+	bool several;
+} rw_nodes;
 
 /* A container mounted read-write with caching on more than one node
- * (mount-caching-shared): counted over every mount of that container that
- * writes, whichever caching the others have. */
-static void check_shared_caching(model *m, const mount_spec *mt)
+ * (mount-caching-shared): the nodes of every mount of the container that
+ * writes count, whichever caching the others have. One pass over the
+ * mounts' nodes, stopping at a container's second node. */
+static void check_shared_caching(model *m)
 {
-	if (!mount_rw_cached(mt))
-		return;
-	size_t nodes = 0;
-	for (size_t i = 0; i < m->nnodes && nodes < 2; i++)
-		for (size_t k = 0; k < m->nmounts; k++) {
-			const mount_spec *o = m->mounts[k];
-			if (o->container_set && same_container(o, mt) && !(o->read_only.set && o->read_only.v) && mount_on(o, i)) {
-				nodes++;
-				break;
-			}
+	strmap seen;
+	strmap_init(&seen, m->ar);
+	for (size_t k = 0; k < m->nmounts; k++) {
+		const mount_spec *o = m->mounts[k];
+		if (!o->container_set || (o->read_only.set && o->read_only.v))
+			continue;
+		const char *key = arena_printf(m->ar, "%s\x1f%s", o->pool, o->container);
+		rw_nodes *r = strmap_get(&seen, key);
+		if (!r) {
+			r = arena_alloc(m->ar, sizeof(*r));
+			r->first = SIZE_MAX;
+			strmap_put(&seen, key, r);
 		}
-	if (nodes < 2)
-		return;
-	diag *d = diag_report(m->dc, R_MOUNT_CACHING_SHARED, mt->caching.set ? mt->caching.loc : mt->path_loc,
-			      "container %s is mounted read-write on several nodes with dfuse caching %s: a node may read "
-			      "stale data another wrote", mt->container, mt->caching.set ? mt->caching.v : "on (the default)");
-	diag_help(m->dc, d, "write `caching off` in this mount block (dfuse --disable-caching), or `read_only true` "
-		  "where the nodes only read");
+		for (size_t i = 0; i < m->nnodes && !r->several; i++) {
+			if (!mount_on(o, i))
+				continue;
+			if (r->first == SIZE_MAX)
+				r->first = i;
+			else if (r->first != i)
+				r->several = true;
+		}
+	}
+	for (size_t k = 0; k < m->nmounts; k++) {
+		const mount_spec *mt = m->mounts[k];
+		if (!mount_rw_cached(mt))
+			continue;
+		const rw_nodes *r = strmap_get(&seen, arena_printf(m->ar, "%s\x1f%s", mt->pool, mt->container));
+		if (!r || !r->several)
+			continue;
+		diag *d = diag_report(m->dc, R_MOUNT_CACHING_SHARED, mt->caching.set ? mt->caching.loc : mt->path_loc,
+				      "container %s is mounted read-write on several nodes with dfuse caching %s: a node may read "
+				      "stale data another wrote", mt->container, mt->caching.set ? mt->caching.v : "on (the default)");
+		diag_help(m->dc, d, "write `caching off` in this mount block (dfuse --disable-caching), or `read_only true` "
+			  "where the nodes only read");
+	}
 }
 
 /* Environment names DAOS sets or reads itself (client-env), for client_env
@@ -286,9 +306,9 @@ void client_lint(model *m)
 	for (size_t k = 0; k < m->nmounts; k++)
 		if (m->mounts[k]->container_set) {
 			check_mount(m, m->mounts[k]);
-			check_shared_caching(m, m->mounts[k]);
 			c.sorted[c.n++] = m->mounts[k];
 		}
+	check_shared_caching(m);
 	qsort(c.sorted, c.n, sizeof(*c.sorted), path_order);
 	check_nodes(&c);
 }

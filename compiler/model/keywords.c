@@ -1320,14 +1320,15 @@ static void co_attr(kw_ctx *k)
 			       "and '-', a value that is not empty)", s);
 			return;
 		}
-		for (size_t i = 0; i < c->attrs.n; i++)
-			if (strlen(c->attrs.items[i].name) == n && strncmp(c->attrs.items[i].name, s, n) == 0) {
-				diag *d = diag_report(k->r->dc, R_DUPLICATE, l, "attribute %.*s is given twice", (int)n, s);
-				diag_note_at(k->r->dc, d, c->attrs.items[i].loc, "first given here");
-				diag_help(k->r->dc, d, "keep one value per attribute");
-				return;
-			}
-		env_set(k->r->ar, &c->attrs, arena_strndup(k->r->ar, s, n), eq + 1, l);
+		const char *name = arena_strndup(k->r->ar, s, n);
+		const env_entry *prev = env_find(&c->attrs, name);
+		if (prev) {
+			diag *d = diag_report(k->r->dc, R_DUPLICATE, l, "attribute %s is given twice", name);
+			diag_note_at(k->r->dc, d, prev->loc, "first given here");
+			diag_help(k->r->dc, d, "keep one value per attribute");
+			return;
+		}
+		env_set(k->r->ar, &c->attrs, name, eq + 1, l);
 	} while (k->cur);
 }
 

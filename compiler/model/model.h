@@ -419,6 +419,8 @@ const char *model_suggest_pool(const model *m, const char *name);
 void model_unknown_pool(model *m, const char *name, src_loc loc);
 hardware *model_hardware(const model *m, const char *name);
 void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc);
+/* The entry of that name, or NULL (through the index once the list is long). */
+const env_entry *env_find(const env_list *l, const char *name);
 /* The engine on NUMA node n, writable: this spec's own copy. */
 engine_spec *spec_engine(arena *a, node_spec *s, int n);
 /* The engine on NUMA node n when one is declared, else NULL. */

@@ -12,6 +12,18 @@
 
 enum { ENV_INDEX_AFTER = 32 }; /* shorter lists are searched: cheaper than a map */
 
+const env_entry *env_find(const env_list *l, const char *name)
+{
+	if (l->index) {
+		size_t at = (size_t)strmap_get(l->index, name);
+		return at ? &l->items[at - 1] : NULL;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i].name, name) == 0)
+			return &l->items[i];
+	return NULL;
+}
+
 void env_set(arena *a, env_list *l, const char *name, const char *value, src_loc loc)
 {
 	if (l->n >= ENV_INDEX_AFTER && !l->index) {
