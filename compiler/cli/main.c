@@ -438,11 +438,18 @@ static void describe_placement(const model *m, FILE *out)
 			fprintf(out, "dslc: %s: client only (no engines): daos_agent.yml", m->specs[i]->origin);
 			/* what the file holds, never more (daos_agent.c fabric_ifaces) */
 			bool listed = place_fabric_domains_known(p);
-			for (int k = 0, shown = 0; k < p->nclient_nics; k++)
-				if (listed || !p->client_nics[k]->rdma)
-					fprintf(out, "%s %s", shown++ ? "," : listed ? " with fabric_ifaces" : " without fabric_ifaces (no domain for",
-						p->client_nics[k]->name);
-			fprintf(out, "%s\n", listed || !p->nclient_nics ? "" : ": the agent scans the fabric)");
+			if (!listed && p->nclient_nics)
+				fprintf(out, " without fabric_ifaces (the agent scans the fabric:");
+			for (int k = 0, shown = 0; k < p->nclient_nics; k++) {
+				const nic_desc *n = p->client_nics[k];
+				if (listed)
+					fprintf(out, "%s %s", shown++ ? "," : " with fabric_ifaces", n->name);
+				else if (!n->rdma)
+					fprintf(out, "%s no domain for %s", shown++ ? "," : "", n->name);
+				else if (n->numa < 0 || n->numa >= p->topo->nnuma)
+					fprintf(out, "%s %s on no known NUMA node", shown++ ? "," : "", n->name);
+			}
+			fprintf(out, "%s\n", listed || !p->nclient_nics ? "" : ")");
 			continue;
 		}
 		if (!p || !p->nengines)

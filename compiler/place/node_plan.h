@@ -79,13 +79,17 @@ static inline const nic_desc *place_fabric_nic(const node_plan *p, int i)
 }
 
 /* The agent's fabric_ifaces names each NIC's domain, its RDMA (verbs,
- * UCX), cxi (Slingshot) or hfi1 (Omni-Path) device; without all of them
- * daos_agent.yml has none and the agent scans the fabric itself. */
+ * UCX), cxi (Slingshot) or hfi1 (Omni-Path) device, under its NUMA node;
+ * without all of them daos_agent.yml has none and the agent scans the
+ * fabric itself. */
 static inline bool place_fabric_domains_known(const node_plan *p)
 {
-	for (int i = 0; i < place_fabric_nic_count(p); i++)
-		if (!place_fabric_nic(p, i) || !place_fabric_nic(p, i)->rdma)
+	for (int i = 0; i < place_fabric_nic_count(p); i++) {
+		const nic_desc *n = place_fabric_nic(p, i);
+		/* a NIC of no known NUMA node could be listed under none */
+		if (!n || !n->rdma || n->numa < 0 || n->numa >= p->topo->nnuma)
 			return false;
+	}
 	return place_fabric_nic_count(p) > 0;
 }
 
