@@ -147,10 +147,20 @@ static void mount_list(const model *m, const node *nd, buf *b)
 		buf_printf(b, " %s", mt->path);
 }
 
-/* LD_PRELOAD for login shells (`intercept <lib> global`): the library by
- * name, so that ld.so finds it where the distribution's DAOS packages put it
- * (/usr/lib64 on RPM systems, the multiarch directory on Debian). Added
- * once, before what is there. */
+/* The library first in LD_PRELOAD, by name, so that ld.so finds it where the
+ * distribution's DAOS packages put it (/usr/lib64 on RPM systems, the
+ * multiarch directory on Debian); added once, before what is there. */
+static void preload(buf *b, const char *lib)
+{
+	buf_printf(b,
+		   "case \":${LD_PRELOAD:-}:\" in\n"
+		   "*:lib%s.so:*) ;;\n"
+		   "*) export LD_PRELOAD=\"lib%s.so${LD_PRELOAD:+:$LD_PRELOAD}\" ;;\n"
+		   "esac\n",
+		   lib, lib);
+}
+
+/* LD_PRELOAD for login shells (`intercept <lib> global`). */
 static void intercept_profile(const model *m, const node *nd, const char *lib, buf *b)
 {
 	buf_printf(b,
@@ -158,13 +168,8 @@ static void intercept_profile(const model *m, const node *nd, const char *lib, b
 		   "# shells, on the dfuse mounts:",
 		   nd->host, lib);
 	mount_list(m, nd, b);
-	buf_printf(b,
-		   "\n# It does not reach services, cron jobs or containers (SPEC.md, \"Clients\").\n"
-		   "case \":${LD_PRELOAD:-}:\" in\n"
-		   "*:lib%s.so:*) ;;\n"
-		   "*) export LD_PRELOAD=\"lib%s.so${LD_PRELOAD:+:$LD_PRELOAD}\" ;;\n"
-		   "esac\n",
-		   lib, lib);
+	buf_puts(b, "\n# It does not reach services, cron jobs or containers (SPEC.md, \"Clients\").\n");
+	preload(b, lib);
 }
 
 /* The per-job form DAOS's tutorials advise ("mpiexec -genv LD_PRELOAD=...;
@@ -185,13 +190,10 @@ static void intercept_wrapper(const model *m, const node *nd, const char *lib, b
 		   "if [ $# -eq 0 ]; then\n"
 		   "\techo \"usage: with-%s PROGRAM [ARGS...]\" >&2\n"
 		   "\texit 2\n"
-		   "fi\n"
-		   "case \":${LD_PRELOAD:-}:\" in\n"
-		   "*:lib%s.so:*) ;;\n"
-		   "*) LD_PRELOAD=\"lib%s.so${LD_PRELOAD:+:$LD_PRELOAD}\"; export LD_PRELOAD ;;\n"
-		   "esac\n"
-		   "exec \"$@\"\n",
-		   lib, lib, lib, lib, lib, lib);
+		   "fi\n",
+		   lib, lib, lib, lib);
+	preload(b, lib);
+	buf_puts(b, "exec \"$@\"\n");
 }
 
 enum { F_TMPFILES, F_PRESET, F_FUSE_CONF };

@@ -446,7 +446,7 @@ static void describe_placement(const model *m, FILE *out)
 					fprintf(out, "%s %s", shown++ ? "," : " with fabric_ifaces", n->name);
 				else if (!n->rdma)
 					fprintf(out, "%s no domain for %s", shown++ ? "," : "", n->name);
-				else if (n->numa < 0 || n->numa >= p->topo->nnuma)
+				else if (!place_nic_numa_known(p, n))
 					fprintf(out, "%s %s on no known NUMA node", shown++ ? "," : "", n->name);
 			}
 			fprintf(out, "%s\n", listed || !p->nclient_nics ? "" : ")");

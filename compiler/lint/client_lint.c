@@ -143,10 +143,14 @@ static void check_mount(model *m, const mount_spec *mt)
 	}
 }
 
+static bool mount_writes(const mount_spec *mt)
+{
+	return mt->container_set && !(mt->read_only.set && mt->read_only.v);
+}
+
 static bool mount_rw_cached(const mount_spec *mt)
 {
-	return mt->container_set && !(mt->read_only.set && mt->read_only.v) &&
-	       !(mt->caching.set && strcmp(mt->caching.v, "off") == 0);
+	return mount_writes(mt) && !(mt->caching.set && strcmp(mt->caching.v, "off") == 0);
 }
 
 /* Per container ("pool\x1fcontainer"): the first node a read-write mount
@@ -166,7 +170,7 @@ static void check_shared_caching(model *m)
 	strmap_init(&seen, m->ar);
 	for (size_t k = 0; k < m->nmounts; k++) {
 		const mount_spec *o = m->mounts[k];
-		if (!o->container_set || (o->read_only.set && o->read_only.v))
+		if (!mount_writes(o))
 			continue;
 		const char *key = arena_printf(m->ar, "%s\x1f%s", o->pool, o->container);
 		rw_nodes *r = strmap_get(&seen, key);

@@ -68,10 +68,7 @@ void isolation_lint_param(model *m, const node_spec *s, const env_entry *e)
 		int in = 0;
 		for (int k = 0; k < t->cores[c].npus; k++)
 			in += set[t->cores[c].pus[k]];
-		bool engine = false;
-		for (int i = 0; i < p->nengines; i++)
-			engine |= p->engines[i].placed && c >= p->engines[i].first_core &&
-				  c < p->engines[i].first_core + p->engines[i].ncores;
+		bool engine = place_core_engine(p, c);
 		core = c;
 		if (engine && in && in < t->cores[c].npus)
 			why = "isolates part of an engine core: its SMT sibling still takes scheduler, tick and RCU work";

@@ -54,12 +54,18 @@ static bool lint_param_syntax(model *m, const env_entry *e)
 	return true;
 }
 
+/* A parameter `isolate engines` wrote: it carries that keyword's location. */
+static bool from_isolate(const node_spec *s, const env_entry *e)
+{
+	const src_loc *l = &s->kernel.isolate.loc;
+	return s->kernel.isolate.set && e->loc.file == l->file && e->loc.start == l->start && e->loc.end == l->end;
+}
+
 /* The first parameter `isolate engines` wrote, or NULL. */
 static const env_entry *isolated_first(const kernel_plan *k, const node_spec *s)
 {
 	for (size_t i = 0; i < k->params.n; i++)
-		if (s->kernel.isolate.set && k->params.items[i].loc.start == s->kernel.isolate.loc.start &&
-		    k->params.items[i].loc.file == s->kernel.isolate.loc.file)
+		if (from_isolate(s, &k->params.items[i]))
 			return &k->params.items[i];
 	return NULL;
 }
@@ -76,9 +82,7 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 		const env_entry *e = &k->params.items[i];
 		if (!lint_param_syntax(m, e))
 			continue;
-		/* written by `isolate engines` (its keyword's location) */
-		bool isolation = s->kernel.isolate.set && e->loc.file == s->kernel.isolate.loc.file &&
-				 e->loc.start == s->kernel.isolate.loc.start && e->loc.end == s->kernel.isolate.loc.end;
+		bool isolation = from_isolate(s, e);
 		if (strcmp(e->name, "pcie_acs_override") == 0) {
 			diag *d = diag_report(dc, R_KERNEL_ACS_OVERRIDE, e->loc, "pcie_acs_override fakes ACS isolation (and stock kernels ignore it)");
 			diag_help(dc, d, "remove it and enable ACS in the BIOS settings instead");

@@ -439,11 +439,12 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 				diag_help(y->dc, d, "give every engine the same targets and nr_xs_helpers");
 			}
 			/* DAOS compares each engine with the one before (code 714) */
-			if (j + 1 == i && bdev_count(a) != bdev_count(b) && bdev_count(a) && bdev_count(b)) {
+			size_t na = j + 1 == i ? bdev_count(a) : 0, nb = na ? bdev_count(b) : 0;
+			if (na && nb && na != nb) {
 				diag *d = diag_report(y->dc, R_NVME_COUNT_UNEQUAL, a->map->loc,
 						      "engine %d has %zu bdev_list entries, engine %d has %zu: DAOS starts with a notice "
 						      "(code 714) and pools get the smaller engine's share",
-						      a->idx, bdev_count(a), b->idx, bdev_count(b));
+						      a->idx, na, b->idx, nb);
 				diag_help(y->dc, d, "give each engine the same number of drives, or accept the smaller usable capacity");
 			}
 			/* legacy mode: an engine without first_core starts at core 0.

@@ -127,7 +127,7 @@ bool acl_parse(const char *s, acl_ace *out, acl_error *err)
 	return true;
 }
 
-bool acl_same_principal(const acl_ace *a, const acl_ace *b)
+const char *acl_principal_key(arena *a, const acl_ace *ace)
 {
-	return a->principal == b->principal && a->name_len == b->name_len && memcmp(a->name, b->name, a->name_len) == 0;
+	return arena_printf(a, "%d\x1f%.*s", (int)ace->principal, (int)ace->name_len, ace->name);
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compiler/base/arena.h"
+
 enum {
 	ACL_MAX_ACE_STR = 255 + 64, /* DAOS_ACL_MAX_ACE_STR_LEN */
 	ACL_MAX_PRINCIPAL = 255,    /* DAOS_ACL_MAX_PRINCIPAL_LEN */
@@ -45,8 +47,9 @@ typedef struct acl_error {
 
 /* Parses s as DAOS does; false with *err filled when DAOS refuses it. */
 bool acl_parse(const char *s, acl_ace *out, acl_error *err);
-/* The same principal (DAOS refuses an ACL that names one twice). */
-bool acl_same_principal(const acl_ace *a, const acl_ace *b);
+/* The principal as a key: equal keys are the same principal, which DAOS
+ * refuses twice in one ACL. In the arena. */
+const char *acl_principal_key(arena *a, const acl_ace *ace);
 /* The letters of a permission mask, in DAOS's order ("rw"). */
 void acl_perm_letters(unsigned perms, char out[16]);
 

@@ -82,12 +82,17 @@ static inline const nic_desc *place_fabric_nic(const node_plan *p, int i)
  * UCX), cxi (Slingshot) or hfi1 (Omni-Path) device, under its NUMA node;
  * without all of them daos_agent.yml has none and the agent scans the
  * fabric itself. */
+static inline bool place_nic_numa_known(const node_plan *p, const nic_desc *n)
+{
+	return n->numa >= 0 && n->numa < p->topo->nnuma;
+}
+
 static inline bool place_fabric_domains_known(const node_plan *p)
 {
 	for (int i = 0; i < place_fabric_nic_count(p); i++) {
 		const nic_desc *n = place_fabric_nic(p, i);
 		/* a NIC of no known NUMA node could be listed under none */
-		if (!n || !n->rdma || n->numa < 0 || n->numa >= p->topo->nnuma)
+		if (!n || !n->rdma || !place_nic_numa_known(p, n))
 			return false;
 	}
 	return place_fabric_nic_count(p) > 0;

@@ -710,16 +710,19 @@ const char *place_core_cpus(arena *a, const topology *t, int core)
 	return topo_cpulist(a, cpus, n);
 }
 
-bool place_core_reserved(const node_plan *p, int core)
+bool place_core_engine(const node_plan *p, int core)
 {
-	int n = p->topo->cores[core].numa;
-	if (n < 0 || (core >= p->os_first[n] && core < p->os_first[n] + p->os_count[n]))
-		return true;
 	for (int i = 0; i < p->nengines; i++)
 		if (p->engines[i].placed && core >= p->engines[i].first_core &&
 		    core < p->engines[i].first_core + p->engines[i].ncores)
 			return true;
 	return false;
+}
+
+bool place_core_reserved(const node_plan *p, int core)
+{
+	int n = p->topo->cores[core].numa;
+	return n < 0 || (core >= p->os_first[n] && core < p->os_first[n] + p->os_count[n]) || place_core_engine(p, core);
 }
 
 void place_model(model *m)

@@ -37,6 +37,8 @@ const char *place_reserved_cpus(arena *a, const node_plan *p);
 const char *place_engine_cpus(arena *a, const node_plan *p);
 /* Whether a core (an index of topo->cores) is an OS or an engine core. */
 bool place_core_reserved(const node_plan *p, int core);
+/* The core is one of a placed engine's. */
+bool place_core_engine(const node_plan *p, int core);
 /* The Linux CPUs of one core, as a cpulist. */
 const char *place_core_cpus(arena *a, const topology *t, int core);
 

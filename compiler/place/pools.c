@@ -99,11 +99,11 @@ typedef struct acl_owner {
 	const char *kind; /* "pool", "container" */
 } acl_owner;
 
-static void acl_entry_check(model *m, const acl_owner *o, size_t i, acl_ace *aces, strmap *principals, bool *ok)
+static void acl_entry_check(model *m, const acl_owner *o, const struct acl_entry *e, strmap *principals, bool *ok)
 {
-	const struct acl_entry *e = &o->acl[i];
+	acl_ace ace;
 	acl_error err;
-	if (!acl_parse(e->ace, &aces[i], &err)) {
+	if (!acl_parse(e->ace, &ace, &err)) {
 		diag *d = diag_report(m->dc, o->parse_rule, ace_part(m, e->loc, e->ace, err.off, err.len), err.why, err.bad);
 		if (err.fix)
 			diag_help(m->dc, d, "write `%s`", err.fix);
@@ -114,22 +114,22 @@ static void acl_entry_check(model *m, const acl_owner *o, size_t i, acl_ace *ace
 	}
 	/* each principal once: a map, not a scan of the earlier entries (an
 	 * ACL of 100,000 entries stays linear) */
-	const char *key = arena_printf(m->ar, "%d\x1f%.*s", (int)aces[i].principal, (int)aces[i].name_len, aces[i].name);
+	const char *key = acl_principal_key(m->ar, &ace);
 	const struct acl_entry *first = strmap_get(principals, key);
 	if (first) {
 		diag *d = diag_report(m->dc, o->parse_rule, e->loc, "%.*s is given twice: DAOS refuses the ACL",
-				      (int)aces[i].name_len, aces[i].name);
+				      (int)ace.name_len, ace.name);
 		diag_note_at(m->dc, d, first->loc, "first given here");
 		diag_help(m->dc, d, "keep one entry per principal, with every permission it needs");
 		*ok = false;
 		return;
 	}
 	strmap_put(principals, key, (void *)e);
-	unsigned extra = aces[i].perms & ~o->perms;
+	unsigned extra = ace.perms & ~o->perms;
 	if (extra) {
 		char bad[16], keep[16];
 		acl_perm_letters(extra, bad);
-		acl_perm_letters(aces[i].perms & o->perms, keep);
+		acl_perm_letters(ace.perms & o->perms, keep);
 		const char *colon = strrchr(e->ace, ':');
 		diag *d = diag_report(m->dc, R_POOL_ACL_PERMS, ace_part(m, e->loc, e->ace, (size_t)(colon + 1 - e->ace),
 									 strlen(colon + 1)),
@@ -142,12 +142,11 @@ static void acl_entry_check(model *m, const acl_owner *o, size_t i, acl_ace *ace
 /* An ACL as DAOS parses it; true when every entry is accepted. */
 static bool acl_check(model *m, const acl_owner *o)
 {
-	acl_ace *aces = arena_alloc(m->ar, o->nacl * sizeof(*aces));
 	strmap principals;
 	strmap_init(&principals, m->ar);
 	bool ok = true;
 	for (size_t i = 0; i < o->nacl; i++)
-		acl_entry_check(m, o, i, aces, &principals, &ok);
+		acl_entry_check(m, o, &o->acl[i], &principals, &ok);
 	return ok;
 }
 
@@ -539,16 +538,14 @@ static void plan_container(model *m, container_spec *c, fleet f)
 					      pools_size(m->ar, stripe));
 			diag_help(m->dc, d, "write `chunk %s`", pools_size(m->ar, up));
 		}
+	} else if (c->files.set && strcmp(c->files.v, "per-process") == 0 && (stripe || have_fc)) {
+		/* per process: "DFS chunk at least 2 MiB", in whole stripes of EC */
+		cp->chunk = stripe ? (2 * MiB + stripe - 1) / stripe * stripe : 2 * MiB;
 	} else if (stripe && c->files.set) {
 		/* large files: whole stripes of at least 8 MiB; otherwise DAOS's own
 		 * rule (suggest_dfs_cs): the smallest multiple >= 1 MiB, or 2 stripes */
 		uint64_t target = strcmp(c->files.v, "large") == 0 ? 8 * MiB : MiB;
 		cp->chunk = stripe >= target ? (target == MiB ? 2 * stripe : stripe) : (target + stripe - 1) / stripe * stripe;
-		/* per process: "DFS chunk at least 2 MiB", in whole stripes */
-		if (strcmp(c->files.v, "per-process") == 0)
-			cp->chunk = (2 * MiB + stripe - 1) / stripe * stripe;
-	} else if (c->files.set && strcmp(c->files.v, "per-process") == 0 && have_fc) {
-		cp->chunk = 2 * MiB;
 	}
 	cp->derivation = arena_printf(m->ar, "rd_fac %d at rd_lvl %s over %d %s%s%s", cp->rd_fac, cp->rd_lvl, cp->domains,
 				      strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes",
