@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # dslc - a compiler and linter for DAOS storage clusters.
 #
 #   make            build build/dslc
@@ -10,7 +11,10 @@
 #   make mutate     product mutations in a scratch copy, each caught by a test
 #   make fuzz       libFuzzer on the DSL front end, the YAML linter and the
 #                   output writer (FUZZ_SECONDS per target, default 600)
-#   make install PREFIX=/usr/local
+#   make install    the binary, man pages, shell completions, JSON schemas and
+#                   pre-commit hooks under $(DESTDIR)$(PREFIX) (default /usr/local)
+#   make uninstall  removes exactly what install wrote
+#   make deb        a Debian package (dpkg-buildpackage) in build/deb/
 
 CC       ?= gcc
 PREFIX   ?= /usr/local
@@ -20,6 +24,12 @@ OPT      ?= -O2 -g
 CFLAGS   += $(OPT) -pthread -std=c11 -Wall -Wextra -Werror -MMD -MP $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS))
 BUILD    ?= build
+# the version, in one place: dslc --version, the man pages, the Debian package
+VERSION  := $(shell cat VERSION)
+CPPFLAGS += -DDSLC_VERSION='"$(VERSION)"'
+# the man pages' date: the last commit's (dpkg-buildpackage sets its own)
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+export SOURCE_DATE_EPOCH
 
 # every stage folder of compiler/ (ARCHITECTURE.md) and every target: no
 # hand list to keep in step; the command line's main() is not in the library
@@ -28,7 +38,10 @@ GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
 OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o
 UNIT_SRC = $(wildcard tests/unit/*.c)
 
-all: $(BUILD)/dslc
+MAN         = $(BUILD)/man/dslc.1 $(BUILD)/man/dslc-language.5 $(BUILD)/man/dslc-rules.7
+COMPLETIONS = $(BUILD)/completion/dslc.bash $(BUILD)/completion/_dslc $(BUILD)/completion/dslc.fish
+
+all: $(BUILD)/dslc $(MAN) $(COMPLETIONS)
 
 $(BUILD)/parser.c $(BUILD)/parser.h &: grammar/parser.y
 	@mkdir -p $(BUILD)
@@ -52,8 +65,30 @@ $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 $(BUILD)/libdslc.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
 
+$(BUILD)/obj/compiler/cli/main.o: VERSION
+
 $(BUILD)/dslc: $(BUILD)/obj/compiler/cli/main.o $(BUILD)/libdslc.a
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# man pages and completions are printed by dslc from its own tables
+$(MAN): $(BUILD)/dslc
+	@mkdir -p $(dir $@)
+	$(BUILD)/dslc manpage $(basename $(notdir $@)) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/completion/dslc.bash $(BUILD)/completion/_dslc $(BUILD)/completion/dslc.fish: $(BUILD)/dslc
+	@mkdir -p $(dir $@)
+	$(BUILD)/dslc completion $(patsubst _dslc,zsh,$(patsubst dslc.%,%,$(notdir $@))) >$@.tmp && mv $@.tmp $@
+
+# the test build: dslc with its two test seams compiled in (DSLC_TEST_CRASH_AFTER
+# in the journal, DSLC_TEST_CORRUPT in daos_server.yml); the objects given
+# first stand in for the library's, so the installed dslc has no seam
+HOOK_SRC = compiler/tree/journal.c targets/daos_server.c
+$(BUILD)/obj-hooks/%.o: %.c $(BUILD)/parser.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DDSLC_TEST_HOOKS $(CFLAGS) -c $< -o $@
+
+$(BUILD)/dslc-test-hooks: $(BUILD)/obj/compiler/cli/main.o $(HOOK_SRC:%.c=$(BUILD)/obj-hooks/%.o) $(BUILD)/libdslc.a
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
 	$(CC) $(CFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs check) -o $@
@@ -62,7 +97,7 @@ $(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-check: all $(BUILD)/unit_tests
+check: all $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
 	@tests/run_all.sh $(BUILD)
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" asan-suite
 	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
@@ -84,11 +119,11 @@ fuzz-build:
 fuzz: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests
+asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
 
 # every product mutation of tests/mutate.sh caught by a test (rebuilds in a
-# scratch copy, once per mutation: outside check)
+# scratch copy, once per mutation: outside check; about 15 minutes)
 mutate:
 	tests/mutate.sh
 
@@ -101,16 +136,49 @@ demo: all
 	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"
 	@cat out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
 
+# ---- install ------------------------------------------------------------------
+
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share/dslc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+SCHEMAS      = $(notdir $(wildcard schemas/*.json))
+# every file install writes, which uninstall removes
+INSTALLED = $(BINDIR)/dslc $(MANDIR)/man1/dslc.1 $(MANDIR)/man5/dslc-language.5 $(MANDIR)/man7/dslc-rules.7 \
+	$(BASHCOMPDIR)/dslc $(ZSHCOMPDIR)/_dslc $(FISHCOMPDIR)/dslc.fish \
+	$(addprefix $(DATADIR)/schemas/,$(SCHEMAS)) $(DATADIR)/pre-commit-hooks.yaml
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BUILD)/dslc $(DESTDIR)$(PREFIX)/bin/dslc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DATADIR)/schemas
+	install -m 0755 $(BUILD)/dslc $(DESTDIR)$(BINDIR)/dslc
+	install -m 0644 $(BUILD)/man/dslc.1 $(DESTDIR)$(MANDIR)/man1/dslc.1
+	install -m 0644 $(BUILD)/man/dslc-language.5 $(DESTDIR)$(MANDIR)/man5/dslc-language.5
+	install -m 0644 $(BUILD)/man/dslc-rules.7 $(DESTDIR)$(MANDIR)/man7/dslc-rules.7
+	install -m 0644 $(BUILD)/completion/dslc.bash $(DESTDIR)$(BASHCOMPDIR)/dslc
+	install -m 0644 $(BUILD)/completion/_dslc $(DESTDIR)$(ZSHCOMPDIR)/_dslc
+	install -m 0644 $(BUILD)/completion/dslc.fish $(DESTDIR)$(FISHCOMPDIR)/dslc.fish
+	install -m 0644 $(addprefix schemas/,$(SCHEMAS)) $(DESTDIR)$(DATADIR)/schemas/
+	install -m 0644 .pre-commit-hooks.yaml $(DESTDIR)$(DATADIR)/pre-commit-hooks.yaml
+
+# removes what install wrote, and dslc's own directories once empty
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) 2>/dev/null
+
+# the Debian package, built from a copy of the committed tree (dpkg-buildpackage
+# writes beside the source directory)
+deb:
+	tests/package.sh build-only
 
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-suite golden demo install clean spec bench fuzz fuzz-build shapes mutate
+.PHONY: all check asan-suite golden demo install uninstall deb clean spec bench fuzz fuzz-build shapes mutate
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-hooks -name '*.d' 2>/dev/null)
 
 spec: all
 	tests/update_spec.sh $(BUILD)/dslc

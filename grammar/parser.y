@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* parser.y - the dslc grammar. Thin: actions only build AST nodes with their
  * locations. Keywords and their arguments are checked by the resolver. */
 %code requires {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* clients.c - what a node gets as a DAOS client besides daos_agent.yml:
  * one systemd service per dfuse mount (with its mount point, a preset that
  * enables it, etc/fuse.conf for multi-user mounts and the interception

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* daos_agent.c - etc/daos/daos_agent.yml. The agent keeps the key
  * access_points in every release (src/control/cmd/daos_agent/config.go). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* daos_server.c - etc/daos/daos_server.yml, in the key names of the declared
  * release, with every value DAOS would otherwise derive at start written
  * out (scm_size, nr_hugepages, system_ram_reserved). */
@@ -72,12 +73,15 @@ static void engine_out(yaml_out *y, const model *m, const node_plan *p, const en
 		yo_seq(y);
 		for (int i = tp->first; i < tp->first + tp->n; i++)
 			yo_str(y, ep->nvmes[i]->pci);
-		/* A test seam: DSLC_TEST_CORRUPT=duplicate-drive writes engine 0's
-		 * first drive twice, a file DAOS refuses, so that the tests see the
-		 * build's own check (selfcheck.h) stop the build. */
+#ifdef DSLC_TEST_HOOKS
+		/* A test seam of the test build only (build/dslc-test-hooks):
+		 * DSLC_TEST_CORRUPT=duplicate-drive writes engine 0's first drive
+		 * twice, a file DAOS refuses, so that the tests see the build's own
+		 * check (selfcheck.h) stop the build. */
 		const char *corrupt = getenv("DSLC_TEST_CORRUPT");
 		if (corrupt && strcmp(corrupt, "duplicate-drive") == 0 && ep->index == 0 && t == 0)
 			yo_str(y, ep->nvmes[0]->pci);
+#endif
 		yo_seq_end(y);
 		if (tp->spec && tp->spec->nroles) {
 			yo_key(y, K_BDEV_ROLES);

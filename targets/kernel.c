@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kernel.c - the kernel command line, per OS family (node_os.h): a grub.d
  * drop-in where /etc/default/grub sources one (Debian, Ubuntu, Azure Linux 3);
  * a grubby script for BLS systems (RHEL, Rocky, Alma); a script that edits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kubelet.c - etc/kubernetes/kubelet.conf.d/50-dslc.conf, a
  * KubeletConfiguration drop-in (kubelet --config-dir) that keeps pods off the
  * OS and DAOS engine CPUs and off DAOS's memory. Field names from

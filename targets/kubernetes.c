@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kubernetes.c - cluster/kubernetes/: DAOS as DaemonSets (model B of
  * ../shared/facts/kubernetes.md, sections 2-4).
  *

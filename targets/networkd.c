@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* networkd.c - etc/systemd/network/: each storage (RoCE) NIC keeps its own
  * address, GID and MTU; in-band management runs over an active-backup bond
  * of macvlans stacked on those NICs (physical NICs are never enslaved);

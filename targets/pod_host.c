@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pod_host.c - what a node needs before DAOS can run in its pods
  * (../shared/facts/kubernetes.md section 3): containerd with unlimited
  * memlock and device nodes owned by the pod's user, and the engines' drives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pools.c - out/cluster/daos-pools.sh and out/cluster/pools.json: the pools
  * and containers as commands and as data. The script is idempotent (each
  * object is created only when a query does not find it), quotes every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* redfish.c - redfish/bios-settings.json, the Redfish PATCH body of a node's
  * BIOS settings (jansson), and redfish/apply.sh, which sends it as DMTF
  * DSP0266 describes: PATCH the settings resource that the Bios resource names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* targets.h - artifacts: each a function from a node's plan to bytes.
  * A target never decides policy; placement did. */
 #ifndef DSLC_TARGETS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_out.h - a thin layer over libyaml's emitter for the YAML targets.
  * Keys come from the release's key table (schemas/daos_keys.def), so a key
  * that does not exist in the declared release cannot be written. */

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Differential test of pool ACLs (issue 25): dslc's verdict on `acl`
 entries against DAOS's own ACL parser.
 
@@ -70,7 +71,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         oracle = build_oracle(tmp)
         if not oracle:
-            print("acl_diff: skipped (no C compiler)")
+            print("skip acl-diff: no C compiler, or tests/oracle/daos_acl is missing")
             return 0
         cases = []
         for _ in range(count):

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """make bench: dslc's build and lint figures on N-node variants of the
 reference example (wall time, peak memory), cold and unchanged rebuilds.
 Figures come from this script only, never from timed unit tests.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # SPEC.md against the tables: the generated references match dslc's output,
 # every keyword appears in a dsl example, every rule has a failing fixture
 # whose expected output carries that rule's ID.
@@ -11,11 +12,19 @@ tests_begin spec
 section() { # the text between the markers of one generated section
 	awk -v m="<!-- BEGIN GENERATED: $1 -->" '$0 == m {on = 1; next} /^<!-- END GENERATED -->$/ {on = 0} on' SPEC.md
 }
-for cmd in "dslc keywords --markdown" "dslc rules --markdown" "dslc disruptions"; do
-	if [ "$(section "$cmd")" = "$($DSLC ${cmd#dslc })" ]; then
+generated() { # what a marker's section holds: a command's output, or a file in a dsl fence
+	case $1 in
+	"file "*) printf '```dsl\n'; cat "${1#file }"; printf '```\n' ;;
+	toc) /usr/bin/python3 tests/spec_toc.py SPEC.md ;;
+	*) $DSLC ${1#dslc } ;;
+	esac
+}
+for cmd in "dslc keywords --markdown" "dslc rules --markdown" "dslc disruptions" "dslc help --markdown" \
+	"file examples/hgx-b200/cluster.dsl" toc; do
+	if [ "$(section "$cmd")" = "$(generated "$cmd")" ]; then
 		ok "section '$cmd' is current"
 	else
-		no "section '$cmd' differs from the tables: regenerate it (see SPEC.md's markers)"
+		no "section '$cmd' differs from the tables: regenerate it (make spec)"
 	fi
 done
 

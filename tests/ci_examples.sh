@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Runs the exact dslc commands of examples/ci/ (the GitHub workflow's `run:`
 # steps named "dslc ..." and the pre-commit hooks' entries) in a copy of a
 # repository holding the example and its committed tree.
@@ -10,8 +11,9 @@ PY=/usr/bin/python3
 . tests/lib.sh
 tests_begin ci
 if ! $PY -c 'import yaml' 2>/dev/null; then
-	echo "skip ci examples: /usr/bin/python3 with PyYAML is missing"
-	exit 0
+	skip_or_fail_in_ci "examples: /usr/bin/python3 with PyYAML is missing"
+	tests_end
+	exit
 fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -91,7 +93,7 @@ if command -v pre-commit >/dev/null && command -v git >/dev/null; then
 	rm -rf .git examples/broken.dsl examples/messy.dsl examples/hardware.dsl examples/hgx-b200.xml
 	unset PRE_COMMIT_HOME
 else
-	echo "skip ci pre-commit try-repo: pre-commit or git is missing (scripts/install-deps.sh installs them)"
+	skip_or_fail_in_ci "pre-commit try-repo: pre-commit or git is missing"
 fi
 # examples/ci/plan.yml: its "dslc plan" step, with the base branch checked
 # out beside the pull request as the workflow does; the exit status it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Issue 43 item 1: every row of the disruption table pinned. `dslc disruptions`
 # (the table the binary carries) is compared row by row with
 # tests/disruption_expected.tsv, a list kept apart from schemas/disruption.def

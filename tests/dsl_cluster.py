@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """A three-node cluster of the reference node type (examples/hgx-b200), as
 the differential tests write it: tiers_diff.py varies the engine's NVMe
 tiers, acl_diff.py a pool's ACL."""

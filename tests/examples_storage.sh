@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The storage-shape examples (issue 25): examples/aurora-like (PMem + NVMe,
 # Slingshot, 128 storage nodes, pool ACLs) and examples/md-on-ssd (split
 # MD-on-SSD tiers, mem_ratio on DAOS 2.8) build, DAOS's loaders accept every
@@ -14,7 +15,6 @@ cd "$(dirname "$0")/.."
 tests_begin examples-storage
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ORACLE=../shared/validators/daos-config-check
 REF=../shared/reference/hwloc/daos_tds-0002.xml
 
 # rejected RELEASE DIR: the daos_server.yml files under DIR/nodes that the
@@ -22,12 +22,13 @@ REF=../shared/reference/hwloc/daos_tds-0002.xml
 rejected() {
 	local bad=""
 	for y in "$2"/nodes/*/etc/daos/daos_server.yml; do
-		$ORACLE --release "$1" "$y" >/dev/null 2>&1 || bad="$bad $y"
+		loader_verdict --release "$1" "$y"
+		case $? in 1) bad="$bad $y" ;; 2) bad="$bad $y (${LOADER_OUT:0:200})" ;; esac
 	done
 	echo "$bad"
 }
 # the engine command lines DAOS derives (-T: the number of storage tiers)
-tiers_of() { $ORACLE --release "$1" -v "$2" 2>&1 | sed -n 's/.*daos_engine .* -T \([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
+tiers_of() { loader_verdict --release "$1" -v "$2"; echo "$LOADER_OUT" | sed -n 's/.*daos_engine .* -T \([0-9]*\) .*/\1/p' | sort -u | tr '\n' ' '; }
 
 # 1. Aurora-like
 $DSLC build examples/aurora-like/cluster.dsl -o "$T/au" >"$T/au.log" 2>&1
@@ -46,13 +47,11 @@ ok = d[\"provider\"] == \"ofi+cxi\" and [x[\"fabric_iface\"] for x in e] == [\"h
 ok = ok and [x[\"storage\"][0] for x in e] == [{\"class\": \"dcpm\", \"scm_mount\": \"/mnt/daos%d\" % i, \"scm_list\": [\"/dev/pmem%d\" % i]} for i in (0, 1)]
 ok = ok and all(x[\"storage\"][1][\"class\"] == \"nvme\" and \"bdev_roles\" not in x[\"storage\"][1] for x in e)
 sys.exit(0 if ok else 1)'"
-if [ -x "$ORACLE" ]; then
+if have_loader "aurora-like: DAOS 2.6's loader on its daos_server.yml files"; then
 	bad=$(rejected 2.6 "$T/au")
 	check "aurora-like: DAOS 2.6's loader accepts all $servers daos_server.yml" "[ -z '$bad' ] || { echo $bad | head -c 300; false; }"
 	t=$(tiers_of 2.6 "$Y")
 	check "aurora-like: DAOS derives 2 storage tiers per engine (-T 2: PMem, NVMe), got '$t'" "[ '$t' = '2 ' ]"
-else
-	echo "skip examples-storage: DAOS's loader ($ORACLE) is absent"
 fi
 check "aurora-like: daos-pools.sh passes cluster/acl/projects.acl with --acl-file" \
 	"grep -q -- \"pool create 'projects' .* --acl-file=\\\"\\\$ACL_DIR\\\"/'projects.acl'\" '$T/au/cluster/daos-pools.sh' && [ -s '$T/au/cluster/acl/projects.acl' ]"
@@ -83,7 +82,7 @@ if [ -f "$REF" ]; then
 	$DSLC lint "$T/ref/cluster.dsl" >"$T/ref2.log" 2>&1
 	check "... and a PMem namespace the export lacks is device-absent" "grep -q 'error\\[device-absent\\]: the topology export has no PMem namespace pmem2' '$T/ref2.log'"
 else
-	echo "skip examples-storage: $REF is absent"
+	skip_shared "aurora-like against DAOS's tds-0002 export: $REF is absent"
 fi
 
 # 2. MD-on-SSD with split tiers
@@ -101,7 +100,7 @@ import yaml, sys
 e = yaml.safe_load(open(\"$Y\"))[\"engines\"][1][\"storage\"][1:]
 want = [([\"0000:a1:00.0\"], [\"wal\"]), ([\"0000:a2:00.0\"], [\"meta\"]), ([\"0000:a3:00.0\"], [\"data\"])]
 sys.exit(0 if [(t[\"bdev_list\"], t[\"bdev_roles\"]) for t in e] == want else 1)'"
-if [ -x "$ORACLE" ]; then
+if have_loader "md-on-ssd: DAOS 2.8's loader on its daos_server.yml files"; then
 	bad=$(rejected 2.8 "$T/md")
 	check "md-on-ssd: DAOS 2.8's loader accepts every daos_server.yml" "[ -z '$bad' ]"
 	t=$(tiers_of 2.8 "$Y")

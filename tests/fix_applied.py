@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Every exact fix a golden fixture's findings carry, applied: `dslc lint --fix`
 on a copy of the fixtures (never the repository's files), then lint again.
 Each fixed finding must be gone and no new error may appear (issue 11: a help
@@ -102,7 +103,24 @@ def main():
             if not fixable:
                 continue
             fixed_any += 1
+            # --fix --diff first: nothing written, exit 1, and GNU patch applies
+            # the diff to a pristine copy (issue 39 item 7)
+            d = subprocess.run(dslc + ["lint", "--fix", "--diff"] + args[1:], cwd=work, capture_output=True, text=True)
+            with open(os.path.join(work, path), "rb") as f, open(os.path.join(REPO, path), "rb") as g:
+                untouched = f.read() == g.read()
+            pristine = os.path.join(tmp, "p")
+            shutil.rmtree(pristine, ignore_errors=True)
+            for t in TREES:
+                shutil.copytree(os.path.join(REPO, t), os.path.join(pristine, t))
+            pp = subprocess.run(["patch", "-s", "-p0"], input=d.stdout, cwd=pristine, capture_output=True, text=True)
+            result(d.returncode == 1 and untouched and d.stdout.startswith("--- ") and pp.returncode == 0,
+                   f"{path}: --fix --diff writes nothing, exits 1, and patch -p0 applies its diff",
+                   f"exit {d.returncode}, untouched {untouched}, patch {pp.returncode} {pp.stderr.strip()[:200]}")
             p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
+            if "(pass " not in p.stderr:  # one pass: the diff is exactly what --fix wrote
+                with open(os.path.join(work, path), "rb") as f, open(os.path.join(pristine, path), "rb") as g:
+                    same = f.read() == g.read()
+                result(same, f"{path}: the patched copy is the file --fix wrote")
             after = findings(dslc, args, work)
             key = lambda f: (f["ruleId"], f["message"])
             left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]

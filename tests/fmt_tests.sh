@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # `dslc fmt` (issue 26, part 2) over every example, fixture and fuzz seed:
 # idempotent, every comment kept, and the same program: an example builds
 # byte-identical trees, a fixture lints to the same findings (rule ids; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Writes DIR.dslc-cache claiming DIR as a dslc tree (issue 28's forged
 cache): the fingerprints tree_cache.c computes from stat (tree_fp, the
 splitmix64 finaliser over dev, ino, mode, size, mtime, ctime) of DIR, its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Golden tests: exact diagnostics of every fixture in tests/golden/diag, and
 # the exact output tree of the reference example in tests/golden/build.
 #   tests/golden.sh DSLC          compare; prints "ok"/"FAIL" lines
@@ -20,11 +21,14 @@ for f in tests/golden/diag/*.dsl tests/golden/yaml/*.yml; do
 	# a first line "# dslc-test-args: ..." replaces the arguments
 	args=$(sed -n '1s/^# dslc-test-args: //p' "$f")
 	# a line "# dslc-test-env: NAME=value" sets a test seam for this fixture
+	# (the seams are compiled into the test build only: dslc-test-hooks)
 	env=$(sed -n 's/^# dslc-test-env: \([A-Z_]*=[a-z-]*\)$/\1/p' "$f")
+	bin=$DSLC
+	[ -z "$env" ] || bin="${DSLC}-test-hooks"
 	if [ -n "$args" ]; then
-		act=$(env $env $DSLC $args 2>&1; echo "exit: $?")
+		act=$(env $env $bin $args 2>&1; echo "exit: $?")
 	else
-		act=$(env $env $DSLC lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
+		act=$(env $env $bin lint --max-findings 0 "$f" 2>&1; echo "exit: $?")
 	fi
 	if [ "$MODE" = update ]; then
 		printf '%s\n' "$act" > "$exp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Help lines that propose a value, applied: the value the help names is
 # written where the finding points, and the file is linted again; the finding
 # must be gone and no new error may appear (issue 11: "write 6" on an
@@ -63,7 +64,6 @@ check "the proposed fabric_port $v lints clean" "[ -n '$v' ] && [ $rc2 = 0 ] && 
 
 # 4. ABT_THREAD_STACKSIZE: the size each reason needs, applied; DAOS's own
 # loader must accept it too when it is here
-V=../shared/validators/daos-config-check
 for f in env-abt-dcpm env-abt-md; do
 	$DSLC lint --release 2.8 tests/golden/yaml/$f.yml >"$T/a" 2>&1
 	v=$(sed -n 's/.*write ABT_THREAD_STACKSIZE=\([0-9]*\),.*/\1/p' "$T/a" | head -n 1)
@@ -71,10 +71,8 @@ for f in env-abt-dcpm env-abt-md; do
 	$DSLC lint --release 2.8 "$T/$f.yml" >"$T/a2" 2>&1
 	rc=$?
 	check "$f: the proposed ABT_THREAD_STACKSIZE=$v lints clean" "[ -n '$v' ] && [ $rc = 0 ] || { cat '$T/a2'; false; }"
-	if [ -x $V ]; then
-		check "$f: DAOS 2.8's loader accepts ABT_THREAD_STACKSIZE=$v" "$V --release 2.8 '$T/$f.yml' >'$T/a3' 2>&1 || { cat '$T/a3'; false; }"
-	else
-		echo "skip help $f: DAOS's loader: $V is missing"
+	if have_loader "$f: DAOS 2.8's loader on ABT_THREAD_STACKSIZE=$v"; then
+		check "$f: DAOS 2.8's loader accepts ABT_THREAD_STACKSIZE=$v" "loader_accepts --release 2.8 '$T/$f.yml'"
 	fi
 done
 # 5. help lines that propose a statement, not an edit: numa-without-nic's
@@ -101,11 +99,13 @@ for k in 1 2; do
 done
 # 6. issue 22: the shapes DAOS refuses, fixed as the help lines say; DAOS's
 # loader must accept what the fixed description builds, when it is here
-loader_ok() { # out-dir release: every daos_server.yml of the tree accepted
-	[ -x $V ] || return 0
-	for y in "$1"/nodes/*/etc/daos/daos_server.yml; do
-		$V --release "$2" "$y" >"$T/loader" 2>&1 || { cat "$T/loader"; return 1; }
+loader_check() { # what out-dir release: every daos_server.yml of the tree accepted, a check of its own
+	have_loader "$1: DAOS $3's loader on what it builds" || return 0
+	local bad=""
+	for y in "$2"/nodes/*/etc/daos/daos_server.yml; do
+		[ -f "$y" ] && loader_accepts --release "$3" "$y" >"$T/loader" || bad="$bad $y"
 	done
+	check "$1: DAOS $3's loader accepts every daos_server.yml it builds" "[ -z '$bad' ] || { echo '$bad'; cat '$T/loader'; false; }"
 }
 for f in md-on-ssd-mixed md-on-ssd-mixed-roles; do
 	$DSLC lint $D/$f.dsl >"$T/h" 2>&1
@@ -113,8 +113,9 @@ for f in md-on-ssd-mixed md-on-ssd-mixed-roles; do
 	rel=$(sed -n 's/^daos \(2\.[0-9]\)$/\1/p' $D/$f.dsl)
 	sed "s/engine per numa {/$stmt {/" $D/$f.dsl >$D/.help-md.dsl
 	$DSLC build $D/.help-md.dsl -o "$T/md-$f" >"$T/h2" 2>&1; rc2=$?
-	check "$f: \`$stmt { ... }\` in place of \`engine per numa\` builds and DAOS $rel accepts it" \
-		"[ -n '$stmt' ] && [ $rc2 = 0 ] && loader_ok '$T/md-$f' $rel || { cat '$T/h' '$T/h2'; false; }"
+	check "$f: \`$stmt { ... }\` in place of \`engine per numa\` builds" \
+		"[ -n '$stmt' ] && [ $rc2 = 0 ] || { cat '$T/h' '$T/h2'; false; }"
+	loader_check "$f" "$T/md-$f" "$rel"
 done
 # md-on-ssd-mixed-nodes: roles added to the engine without them, the exclusion dropped
 $DSLC lint $D/md-on-ssd-mixed-nodes.dsl >"$T/h" 2>&1
@@ -122,15 +123,17 @@ roles=$(sed -n 's/.*add `\(nvme roles \[[a-z ]*\]\)` to this engine.s block.*/\1
 awk -v r="$roles" '/^  engine numa 1 \{/ { print; print "    " r; next } /^node gpu007 \{ exclude/ { next } { print }' \
 	$D/md-on-ssd-mixed-nodes.dsl >$D/.help-md.dsl
 $DSLC build $D/.help-md.dsl -o "$T/md-nodes" >"$T/h2" 2>&1; rc2=$?
-check "md-on-ssd-mixed-nodes: \`$roles\` on the other engine and no exclusion: builds, DAOS 2.6 accepts it" \
-	"[ -n '$roles' ] && [ $rc2 = 0 ] && grep -q 'stop excluding' '$T/h' && loader_ok '$T/md-nodes' 2.6 || { cat '$T/h' '$T/h2'; false; }"
+check "md-on-ssd-mixed-nodes: \`$roles\` on the other engine and no exclusion: builds" \
+	"[ -n '$roles' ] && [ $rc2 = 0 ] && grep -q 'stop excluding' '$T/h' || { cat '$T/h' '$T/h2'; false; }"
+loader_check md-on-ssd-mixed-nodes "$T/md-nodes" 2.6
 # memory-only-numa: the engine declared on GPU memory removed
 $DSLC lint $D/memory-only-numa.dsl >"$T/h" 2>&1
 n=$(sed -n 's/.*remove `engine numa \([0-9]*\)`; the NUMA nodes with cores are.*/\1/p' "$T/h" | head -n 1)
 grep -v "^  engine numa $n " $D/memory-only-numa.dsl >$D/.help-md.dsl
 $DSLC build $D/.help-md.dsl -o "$T/mem" >"$T/h2" 2>&1; rc2=$?
-check "memory-only-numa: without \`engine numa $n\` the POWER9 node builds, DAOS 2.6 accepts it" \
-	"[ -n '$n' ] && [ $rc2 = 0 ] && loader_ok '$T/mem' 2.6 || { cat '$T/h' '$T/h2'; false; }"
+check "memory-only-numa: without \`engine numa $n\` the POWER9 node builds" \
+	"[ -n '$n' ] && [ $rc2 = 0 ] || { cat '$T/h' '$T/h2'; false; }"
+loader_check memory-only-numa "$T/mem" 2.6
 # agent-config: the telemetry_port and the numa_node the help lines give
 A=$T/daos_agent.yml
 printf 'name: tier0\naccess_points:\n- gpu001:10001\ntelemetry_retain: 1m\nfabric_ifaces:\n- numa_node: 0\n  devices:\n  - iface: ens2f0np0\n    domain: mlx5_1\n' >"$A"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # `dslc import` (issue 26, part 1) on what it meets in practice: a built
 # tree imports as it is (hosts from the paths) and builds every node's
 # daos_server.yml byte for byte again, with and without the topology export;

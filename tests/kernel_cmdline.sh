@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The kernel command line per OS family, run in a sandbox on realistic stock
 # /etc/default/grub files (tests/os/grub-defaults) with the real tools Debian
 # has: sh sources the files as grub-mkconfig does, grub-script-check parses
@@ -61,7 +62,7 @@ S=$T/rhel9/out/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline
 check "rhel9: the grubby script, executable, sh -n" "[ -x '$S' ] && sh -n '$S' && grep -q -- '--update-kernel=ALL' '$S'"
 command -v shellcheck >/dev/null && check "rhel9: shellcheck" "shellcheck -s sh '$S'"
 for awk in mawk gawk; do
-	command -v $awk >/dev/null || { echo "skip kernel $awk: not installed"; continue; }
+	command -v $awk >/dev/null || { skip "$awk: not installed"; continue; }
 	R=$T/rhel9-$awk
 	mkdir -p "$R/entries" "$R/bin"
 	cp "$DEF/rhel9" "$R/grub"
@@ -166,7 +167,7 @@ if [ -f "$REF" ]; then
 	done
 	check "every emitted and known parameter is in the kernel's documented list" "[ -z '$unknown' ]"
 else
-	echo "skip kernel parameter names: $REF is absent"
+	skip_shared "parameter names: $REF is absent"
 fi
 if command -v grub-script-check >/dev/null; then
 	mkdir -p "$T/bad/default"

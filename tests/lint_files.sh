@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # `dslc lint` with several files (issue 26, part 3): every file is linted and
 # the exit status is the worst; a file another given description includes is
 # linted through it; a fragment given alone through the descriptions beside
@@ -110,6 +111,6 @@ if [ -x /usr/bin/time ]; then # the binary alone: under valgrind its own memory 
 	kb=$(tail -1 rss)
 	check "includer search beside 600 MiB of zero-filled .dsl files: under 64 MB resident ($kb KB)" "[ '$kb' -lt 65536 ]"
 else
-	echo "skip lint-files includer search memory: /usr/bin/time is not installed"
+	skip_or_fail_in_ci "includer search memory: /usr/bin/time is not installed"
 fi
 tests_end

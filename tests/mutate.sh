@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Issue 43: the tests catch what they claim to. Each mutation below breaks the
 # product in one small way, in a scratch copy of the working tree (this tree
 # is never touched); dslc is rebuilt there and the tests that should notice
@@ -16,7 +17,7 @@ trap 'rm -rf "$W"' EXIT
 # the working tree as it is (tracked and new files, not the builds)
 git ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$W" -xf -
 cd "$W"
-make -j2 build/dslc build/unit_tests >/dev/null 2>&1 || { no "the scratch copy does not build"; tests_end; exit 1; }
+make -j2 build/dslc build/unit_tests build/dslc-test-hooks >/dev/null 2>&1 || { no "the scratch copy does not build"; tests_end; exit 1; }
 
 # mutate NAME FILE FROM TO TEST...: replaces the one occurrence of FROM in FILE
 # by TO, rebuilds, runs each TEST (a command line, DSLC appended) until one
@@ -37,7 +38,7 @@ EOF
 		return
 	fi
 	local caught=""
-	if ! make -j2 build/dslc build/unit_tests >"$W/make.log" 2>&1; then
+	if ! make -j2 build/dslc build/unit_tests build/dslc-test-hooks >"$W/make.log" 2>&1; then
 		caught="the build (-Werror)"
 	else
 		for t in "$@"; do
@@ -87,4 +88,22 @@ mutate "relabel before the stop" compiler/plan/waves.c \
 mutate "a failed rebuild passes the gate" compiler/plan/rollout.c \
 	'"\t\t\tidle | done) break ;;\n"' '"\t\t\tidle | done | failed) break ;;\n"' \
 	"bash tests/rollout_gates.sh"
+# 9. the repository's lint settings: a disabled rule still reported (issue 39)
+mutate "a .dslc-lint disable ignored" compiler/cli/main.c \
+	'		if (!c->toggled[i] && cfg->disabled[i])' '		if (0 && !c->toggled[i] && cfg->disabled[i])' \
+	"bash tests/lint_config.sh"
+# 10. a command takes an option its table does not list (the help would lie)
+mutate "an option of another command accepted" compiler/cli/main.c \
+	'		if (!cli_command_option(cmd, c->opts[i])) {' '		if (0 && !cli_command_option(cmd, c->opts[i])) {' \
+	"bash tests/product_form.sh"
+# 11. the unified diff of fmt --diff / lint --fix --diff: an empty side's hunk start off by one
+mutate "a diff hunk header off by one" compiler/base/udiff.c \
+	'fprintf(out, " %c%zu", sign, count ? start + 1 : start);' 'fprintf(out, " %c%zu", sign, start + 1);' \
+	"env CK_RUN_SUITE=udiff build/unit_tests"
+# 12. a test seam left in the installed dslc (issue 43 item 6)
+mutate "the corruption seam in the shipped build" targets/daos_server.c \
+	'#ifdef DSLC_TEST_HOOKS
+		/* A test seam' '#if 1
+		/* A test seam' \
+	"bash tests/tree_tests.sh"
 tests_end

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Runs the real systemd-networkd on generated units inside a throw-away
 # network namespace, on veth pairs named like the node's NICs
 # (../shared/facts/node-artifacts.md 1.4). Fails on any log line about an
@@ -14,13 +15,15 @@ NETWORKD=/lib/systemd/systemd-networkd
 . tests/lib.sh
 tests_begin networkd
 if [ "$(id -u)" != 0 ] || [ ! -x $NETWORKD ] || ! command -v ip >/dev/null; then
-	echo "skip networkd: needs root, iproute2 and $NETWORKD"
-	exit 0
+	skip "the whole suite: needs root, iproute2 and $NETWORKD"
+	tests_end
+	exit
 fi
 NS=dslc-test-$$
 if ! ip netns add $NS 2>/dev/null; then
-	echo "skip networkd: network namespaces are not available here"
-	exit 0
+	skip "the whole suite: network namespaces are not available here"
+	tests_end
+	exit
 fi
 ip netns del $NS
 T=$(mktemp -d)
@@ -77,7 +80,7 @@ check "both macvlans exist, MTU 1500, bridge mode" \
 if [ -d /sys/module/bonding ]; then
 	check "bond0 carries the management address" "grep -q 'inet 10.10.0.10/24 .* bond0' '$T/example.addr'"
 else
-	echo "skip networkd bond0 address: this kernel has no bonding driver"
+	skip "bond0 address: this kernel has no bonding driver"
 fi
 
 # two storage NICs in one subnet: source-based routing
@@ -113,6 +116,6 @@ if [ -x /lib/systemd/systemd-sysctl ] && [ -f "$SYSCTL" ]; then
 		"[ \"\$(grep -c -E '(arp_ignore=1|arp_announce=2|rp_filter=2)\$' '$T/sysctl.out')\" = 6 ] || { cat '$T/sysctl.out'; false; }"
 	check "separate subnets: no sysctl file" "[ ! -e '$T/out/nodes/gpu001/etc/sysctl.d/60-dslc-storage-arp.conf' ]"
 else
-	echo "skip networkd sysctl: /lib/systemd/systemd-sysctl is missing"
+	skip "sysctl: /lib/systemd/systemd-sysctl is missing"
 fi
 tests_end

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The node OS artifacts, checked by their consumers where one runs here:
 # Redfish (DMTF schemas, a DSP0266 BMC on loopback) and the kubelet drop-in
 # (tests/validate/kubelet_check.py). The kernel command line has its own
@@ -47,7 +48,7 @@ if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
 	check "the nested dialect groups attributes and passes the project's schema" \
 		"$PY tests/validate/redfish_check.py --nested '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' >/dev/null && grep -q '\"AmdSetup\": {' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' && grep -q '\"Iommu\": true' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json'"
 else
-	echo "skip os redfish: python3-jsonschema or curl is missing (scripts/install-deps.sh installs them)"
+	skip_or_fail_in_ci "redfish: python3-jsonschema or curl is missing"
 fi
 
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
@@ -57,6 +58,6 @@ if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 		"$PY -c 'import sys,yaml; c=yaml.safe_load(open(sys.argv[1])); sys.exit(not (c[\"systemReserved\"][\"memory\"]==\"132Gi\" and [r[\"limits\"][\"memory\"] for r in c[\"reservedMemory\"]]==[\"68658Mi\"]*2))' '$N/etc/kubernetes/kubelet.conf.d/50-dslc.conf'"
 	check "every node's kubelet drop-in passes" "$PY tests/validate/kubelet_check.py \$(find '$T/out' -name 50-dslc.conf) >'$T/k2' 2>&1"
 else
-	echo "skip os kubelet: /usr/bin/python3 with PyYAML is missing"
+	skip_or_fail_in_ci "kubelet: /usr/bin/python3 with PyYAML is missing"
 fi
 tests_end

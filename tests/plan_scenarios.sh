@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Issue 27: what `dslc plan` says about realistic changes, against what DAOS
 # (and the kubelet) really do. Each scenario is one change to an example,
 # the class the plan must put first, its exit status (4: data loss or a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # dslc plan: the issue-13 cases, each a variant of the reference example
 # planned against its committed tree (tests/golden/build/hgx-b200) or against
 # the reference description, compared with tests/golden/plan/<case>.expected
@@ -124,7 +125,7 @@ import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '$T/$c.json' schemas/plan.schema.json"
 	done
 else
-	echo "skip plan JSON schema: python3-jsonschema is missing"
+	skip_or_fail_in_ci "JSON schema: python3-jsonschema is missing"
 fi
 
 if [ "$MODE" != quick ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Issue 27: the rollout waves of `dslc plan` on the reference example, and
 # the --format script rollout run against a fake dmg. The fake answers as
 # DAOS's dmg -j does (src/control/system/member.go: a member's "state" is its

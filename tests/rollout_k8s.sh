@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Issue 37 item 7: a change of the Kubernetes model rolls out one wave at a
 # time. The rollout script (`dslc plan --format script` against a tree with
 # DAOS in pods) runs against a fake kubectl and the cluster behind it

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Differential test by shape: generated cluster descriptions against DAOS's
 own loader (issue 22).
 
@@ -34,7 +35,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "validators", "daos-config-check")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daos_loader  # noqa: E402  the loader's path and verdict, shared by the oracle tests
 TOPO = os.path.join(ROOT, "tests", "topologies")
 AGENT_KEYS = None  # daos_agent.yml keys per release, from schemas/daos_keys.def
 
@@ -204,8 +206,8 @@ class Shape:
 
 
 def oracle(path, rel, mem_gib):
-    r = subprocess.run([ORACLE, "--release", rel, "-mem-gib", str(mem_gib), path], capture_output=True, text=True)
-    return r.returncode == 0, (r.stdout + r.stderr).strip().splitlines()[-1:]
+    accepted, out = daos_loader.run(["--release", rel, "-mem-gib", str(mem_gib), path])
+    return accepted, out.strip().splitlines()[-1:]
 
 
 def main(argv):
@@ -213,9 +215,7 @@ def main(argv):
     count = int(argv[argv.index("--count") + 1]) if "--count" in argv else int(os.environ.get("SHAPES_COUNT", "200"))
     seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else int(os.environ.get("SHAPES_SEED", "22"))
     keep = argv[argv.index("--keep") + 1] if "--keep" in argv else None
-    have_oracle = os.access(ORACLE, os.X_OK)
-    if not have_oracle:
-        print(f"skip shapes: the loader check: {ORACLE} is absent (DAOS's own loader, ../shared/validators)")
+    have_oracle = daos_loader.available("shapes: the loader check")
     tmp = keep or tempfile.mkdtemp(prefix="dslc-shapes-")
     os.makedirs(tmp, exist_ok=True)
     rng = random.Random(seed)
@@ -275,4 +275,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except daos_loader.LoaderBroken as e:  # the oracle failing is a failure, never a rejection
+        print(f"FAIL shapes: {e}")
+        sys.exit(1)

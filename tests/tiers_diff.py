@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Differential test of MD-on-SSD tier layouts (issue 25): dslc's verdict on
 `nvme tier` statements against DAOS's own loader.
 
@@ -32,7 +33,8 @@ import yaml
 from dsl_cluster import three_nodes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "validators", "daos-config-check")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import daos_loader  # noqa: E402  the loader's path and verdict, shared by the oracle tests
 ROLES = ["wal", "meta", "data"]
 
 
@@ -76,8 +78,7 @@ def yaml_for(base, layout):
 
 
 def oracle_ok(path, release):
-    r = subprocess.run([ORACLE, "--release", release, path], capture_output=True, text=True)
-    return r.returncode == 0, r.stdout + r.stderr
+    return daos_loader.run(["--release", release, path])
 
 
 def main():
@@ -85,9 +86,8 @@ def main():
     sample4 = 60
     if "--sample4" in sys.argv:
         sample4 = int(sys.argv[sys.argv.index("--sample4") + 1])
-    if not os.access(ORACLE, os.X_OK):
-        print("tiers_diff: skipped (no DAOS loader at %s)" % ORACLE)
-        return 0
+    if not daos_loader.available("tiers-diff"):
+        return 1 if os.environ.get("DSLC_REQUIRE_ORACLES") == "1" else 0
     rng = random.Random(25)
     all_layouts = layouts(sample4, rng)
     failures, checked, accepted = [], 0, 0
@@ -152,4 +152,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except daos_loader.LoaderBroken as e:  # the oracle failing is a failure, never a rejection
+        print(f"FAIL tiers-diff: {e}")
+        sys.exit(1)

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Output-tree tests: determinism, no rewrites, atomic replacement, --check,
 # safety of the output directory, scale, and DAOS's own rules on every file.
 #   tests/tree_tests.sh DSLC [quick]     (quick: skip the 1,000-node build)
 set -u
 DSLC=$1
 QUICK=${2:-}
+# the test build with the crash and corruption seams (Makefile: dslc-test-hooks;
+# under valgrind the same prefix)
+HOOKS="${DSLC}-test-hooks"
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
 CHECKER=tests/validate/daos_config_check.py
@@ -30,7 +34,7 @@ check "14 GPU nodes x 19 files, 4 client-only nodes x 14, 2 cluster files + mani
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.6's loader rules" "$PY $CHECKER --release 2.6 \$(find '$T/a' -name '*.yml') >'$T/v26' 2>&1"
 else
-	echo "skip tree DAOS loader rules: /usr/bin/python3 with PyYAML is missing (scripts/install-deps.sh installs it)"
+	skip_or_fail_in_ci "DAOS loader rules: /usr/bin/python3 with PyYAML is missing"
 fi
 check "daos-pools.sh passes sh -n, shellcheck and DAOS's CLI grammar" "$PY tests/validate/pools_check.py '$T/a/cluster/daos-pools.sh' >'$T/pc' 2>&1"
 check "daos-pools.sh is executable" "[ -x '$T/a/cluster/daos-pools.sh' ]"
@@ -55,7 +59,7 @@ if $PY -c 'import jsonschema' 2>/dev/null; then
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' '$T/a/manifest.json' schemas/manifest.schema.json"
 else
-	echo "skip tree manifest schema: python3-jsonschema is missing (scripts/install-deps.sh installs it)"
+	skip_or_fail_in_ci "manifest schema: python3-jsonschema is missing"
 fi
 
 # 2. an unchanged rebuild rewrites nothing
@@ -111,13 +115,13 @@ variant crash 's/gpu\[001-014\]/gpu[001-013,015]/g; $a node gpu003 { exclude nvm
 $DSLC build "$T/crash/cluster.dsl" -o "$T/crash-fresh" 2>/dev/null
 $DSLC build $EX/cluster.dsl -o "$T/k" 2>/dev/null
 snapshot "$T/k" >"$T/sk0"
-{ DSLC_TEST_CRASH_AFTER=0 $DSLC build "$T/crash/cluster.dsl" -o "$T/k"; } 2>/dev/null
+{ DSLC_TEST_CRASH_AFTER=0 $HOOKS build "$T/crash/cluster.dsl" -o "$T/k"; } 2>/dev/null
 check "the crash seam kills the build (SIGKILL) and leaves its journal" "[ $? = 137 ] && [ -s '$T/k.dslc-journal' ]"
 steps=$(($(grep -c '^move \|^put \|^exchange ' "$T/k.dslc-journal") + 1))
 check "the one-node change moves cluster/, gpu003, gpu015, gpu014 and nodes/: 5 renames, not one per node" "[ $steps = 6 ]"
 bad=""
 for step in $(seq 0 "$steps"); do
-	[ "$step" = 0 ] || { DSLC_TEST_CRASH_AFTER=$step $DSLC build "$T/crash/cluster.dsl" -o "$T/k"; } 2>/dev/null
+	[ "$step" = 0 ] || { DSLC_TEST_CRASH_AFTER=$step $HOOKS build "$T/crash/cluster.dsl" -o "$T/k"; } 2>/dev/null
 	if [ "$step" -lt "$steps" ]; then
 		$DSLC build $EX/cluster.dsl -o "$T/k" 2>"$T/lk"
 		snapshot "$T/k" >"$T/sk1"
@@ -160,7 +164,7 @@ if command -v valgrind >/dev/null && [ -x "$DSLC" ] && [ -z "${ASAN_OPTIONS:-}" 
 	done
 	check "helgrind finds no data race between the main and the tree thread${races:+:$races}" "[ -z '$races' ]"
 else
-	echo "skip tree helgrind: needs valgrind and a plain build (not ASan, not under memcheck)"
+	skip "helgrind: needs valgrind and a plain build (not ASan, not under memcheck)"
 fi
 
 # 3. --check
@@ -263,12 +267,17 @@ fi
 $DSLC build $EX/cluster.dsl -o "$T/sc" 2>/dev/null
 snapshot "$T/sc" >"$T/sc0"
 hashes "$T/sc" >"$T/sch0"
-DSLC_TEST_CORRUPT=duplicate-drive $DSLC build $EX/cluster.dsl -o "$T/sc" >"$T/sclog" 2>&1
+DSLC_TEST_CORRUPT=duplicate-drive $HOOKS build $EX/cluster.dsl -o "$T/sc" >"$T/sclog" 2>&1
 rc=$?
 check "a corrupted daos_server.yml stops the build (exit 1) at cluster.dsl:30:3 with internal-consistency" \
 	"[ $rc = 1 ] && grep -q '^examples/hgx-b200/cluster.dsl:30:3: error\\[internal-consistency\\]: .*listed twice in bdev_list \\[storage-tier\\]' '$T/sclog' || { cat '$T/sclog'; false; }"
 check "the old tree is untouched (files, inodes, times, bytes) and nothing is staged beside it" \
 	"snapshot '$T/sc' | cmp -s - '$T/sc0' && hashes '$T/sc' | cmp -s - '$T/sch0' && [ -z \"\$(ls -d '$T'/sc.dslc-new-* 2>/dev/null)\" ]"
-DSLC_TEST_CORRUPT=duplicate-drive $DSLC build $EX/cluster.dsl -o "$T/sc" --check >"$T/sclog" 2>&1
+DSLC_TEST_CORRUPT=duplicate-drive $HOOKS build $EX/cluster.dsl -o "$T/sc" --check >"$T/sclog" 2>&1
 check "--check stops on the same error (exit 1) instead of comparing" "[ $? = 1 ] && grep -q 'internal-consistency' '$T/sclog'"
+# the dslc that is installed has no seam: both variables change nothing
+DSLC_TEST_CORRUPT=duplicate-drive DSLC_TEST_CRASH_AFTER=0 $DSLC build $EX/cluster.dsl -o "$T/seams" >"$T/seamlog" 2>&1
+rc=$?
+check "the shipped dslc ignores DSLC_TEST_CORRUPT and DSLC_TEST_CRASH_AFTER (built whole, no journal left, same bytes)" \
+	"[ $rc = 0 ] && [ ! -e '$T/seams.dslc-journal' ] && ! grep -q internal-consistency '$T/seamlog' && hashes '$T/seams' | cmp -s - '$T/sch0' || { tail -3 '$T/seamlog'; false; }"
 tests_end

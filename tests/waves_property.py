@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Property test of the plan's rollout waves (issue 27): random fault-domain
 layouts, random sets of nodes whose engines restart, and the limits computed
 here, from the description's own numbers, never from dslc's:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* arena.c - bump allocator in chained blocks. */
 #include "arena.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* arena.h - one allocation policy: every object of a compilation lives in one
  * arena and is freed at once with arena_free(). Nothing else owns memory. */
 #ifndef DSLC_ARENA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* buf.h - a growable byte buffer for rendered artifacts (heap, not arena:
  * artifacts are rendered, hashed, written and dropped one node at a time so
  * memory stays bounded per node). */

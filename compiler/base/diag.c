@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "diag.h"
 
 #include "value.h"
@@ -369,10 +370,26 @@ static void print_snippet(diag_ctx *dc, FILE *out, src_loc loc)
 	fputc('\n', out);
 }
 
+static diag_colour_mode colour_mode = COLOUR_AUTO;
+
+void diag_set_colour(diag_colour_mode m)
+{
+	colour_mode = m;
+}
+
+/* --color first; then, for auto, NO_COLOR (no-color.org) and FORCE_COLOR
+ * (force-color.org), each when set and not empty, NO_COLOR winning; then a
+ * terminal whose TERM is set and not dumb. */
 bool diag_use_colour(FILE *out)
 {
-	const char *term = getenv("TERM");
-	return isatty(fileno(out)) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
+	if (colour_mode != COLOUR_AUTO)
+		return colour_mode == COLOUR_ALWAYS;
+	const char *no = getenv("NO_COLOR"), *force = getenv("FORCE_COLOR"), *term = getenv("TERM");
+	if (no && *no)
+		return false;
+	if (force && *force)
+		return true;
+	return isatty(fileno(out)) && term && strcmp(term, "dumb") != 0;
 }
 
 void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* diag.h - diagnostics are queued while compiling and printed at the end, in
  * source order, in any format. A finding reported twice at the same place
  * with the same text (a profile applied to 1,000 nodes) is kept once. */
@@ -87,7 +88,12 @@ void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 void diag_sort(diag_ctx *dc);
 /* Prints at most max_shown diagnostics (0 = all) as text. */
 void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown);
-/* Colour on a terminal, never with NO_COLOR set or TERM=dumb. */
+typedef enum diag_colour_mode { COLOUR_AUTO, COLOUR_ALWAYS, COLOUR_NEVER } diag_colour_mode;
+/* --color: the process's choice (auto by default). */
+void diag_set_colour(diag_colour_mode m);
+/* Whether text to out is coloured: --color always/never; for auto, never
+ * with NO_COLOR set, always with FORCE_COLOR set, else on a terminal that is
+ * not TERM=dumb. */
 bool diag_use_colour(FILE *out);
 
 #endif

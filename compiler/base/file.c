@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* file.c - see file.h. */
 #include "file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* file.h - existing files read and compared never through a symbolic link
  * and never blocking on a FIFO: how the build judges a file of the old
  * tree, `dslc plan` reads it, and `lint --fix` checks what it wrote. */

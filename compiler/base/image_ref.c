@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* image_ref.c - see image_ref.h. Each check names the production of
  * distribution/reference regexp.go it implements. */
 #include "image_ref.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* image_ref.h - container image references as containerd reads them: the
  * distribution reference grammar (github.com/distribution/reference,
  * regexp.go and reference.go) after Docker's normalization

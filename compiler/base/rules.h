@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* rules.h - the rule registry (see rules.def). */
 #ifndef DSLC_RULES_H
 #define DSLC_RULES_H

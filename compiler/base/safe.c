@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* safety.c - output contexts and the gate that reports what they refuse. */
 #include "safe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* safe.h - what a byte of the description may become in an output.
  *
  * dslc's output runs as root on every node (scripts, units, the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* sandbox.h - a function run in a child process, for code dslc does not
  * own that a crafted input can crash or hang: hwloc's XML import
  * dereferences NULL on an object without its complete_cpuset and asserts on

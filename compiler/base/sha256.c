@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* sha256.c - see sha256.h (nettle). */
 #include "sha256.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* sha256.h - the digests of rendered files, manifests and cache keys. */
 #ifndef DSLC_SHA256_H
 #define DSLC_SHA256_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* source.h - source files and the one location type.
  *
  * A location is a file id and a byte range; it flows from the lexer into every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* strmap.h - string -> pointer hash map in the arena (open addressing). */
 #ifndef DSLC_STRMAP_H
 #define DSLC_STRMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* value.h - parsing of typed values: sizes, durations, host lists, address
  * templates, PCI addresses. Pure functions: on failure they return false and
  * set *why to a static explanation that the caller turns into a diagnostic. */

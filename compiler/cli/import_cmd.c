@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* import_cmd.c - see import_cmd.h. */
 #include "import_cmd.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* import_cmd.h - `dslc import FILE.yml...`: the description on stdout, the
  * findings (why the import stopped, or the imported cluster's) on stderr. */
 #ifndef DSLC_IMPORT_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* lint_files.c - see lint_files.h. */
 #include "lint_files.h"
 
@@ -166,7 +167,8 @@ static void includers(arena *a, const dsl_file *frag, path_list *out, path_list 
 	unsigned long long budget = 0;
 	for (size_t i = 0; i < tree.n; i++) {
 		if (budget >= LINT_SEARCH_MAX_BYTES) {
-			fprintf(notes, "dslc: stopped looking for files that include %s after reading %llu MiB under %s: "
+			fprintf(notes ? notes : stderr, /* an incomplete search is said even with -q */
+				"dslc: stopped looking for files that include %s after reading %llu MiB under %s: "
 				       "%zu files not read; name the description with the fragment to lint it there\n",
 				frag->path, budget >> 20, root, tree.n - i);
 			break;
@@ -220,7 +222,8 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 			if (j != i && dsl[j].real && !ch.skip[j] && includes(&dsl[j], f->real))
 				by = j;
 		if (by < n) {
-			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
+			if (notes)
+				fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
 			ch.skip[i] = true;
 			continue;
 		}
@@ -228,11 +231,12 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 			continue;
 		path_list inc = {0}, inc_real = {0};
 		includers(a, f, &inc, &inc_real, notes);
-		if (!inc.n)
+		if (!inc.n && notes)
 			fprintf(notes, "dslc: %s has no cluster block and no description under %s includes it: linted alone\n",
 				f->path, search_root(a, f->path));
 		for (size_t k = 0; k < inc.n; k++) {
-			fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, inc.items[k]);
+			if (notes)
+				fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, inc.items[k]);
 			if (among(real, n, inc_real.items[k]) || among(extra_real.items, extra_real.n, inc_real.items[k]))
 				continue;
 			ARENA_PUSH(a, ch.extra, ch.nextra, cap, inc.items[k]);

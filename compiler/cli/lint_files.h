@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* lint_files.h - which files `dslc lint A B ...` lints. Each file given,
  * except a DSL file that another given description includes (its findings
  * come through that description, with the including line), and, in place of
@@ -29,7 +30,8 @@ typedef struct lint_choice {
 
 /* Chooses from the n files given, each already compiled by the caller
  * (comps[i]: its lint, so that a file is compiled once); says on `notes`
- * which file stands in for which. A file is DSL unless it is "-" or
+ * (NULL: -q, only a search cut short is said, on stderr) which file stands
+ * in for which. A file is DSL unless it is "-" or
  * yaml_lint_is_yaml says so; stdin is never skipped. */
 lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes);
 

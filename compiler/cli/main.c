@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* main.c - the dslc command line. */
 #include <errno.h>
 #include <jansson.h>
@@ -10,6 +11,7 @@
 #include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
 #include "compiler/lint/fix.h"
+#include "compiler/lint/lint_config.h"
 #include "compiler/lint/yaml_lint.h"
 #include "compiler/model/kw.h"
 #include "compiler/place/place.h"
@@ -18,56 +20,22 @@
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
+#include "commands.h"
+#include "completion.h"
 #include "lint_files.h"
 #include "fmt_files.h"
 #include "import_cmd.h"
+#include "manpage.h"
+#include "reference.h"
 #include "report.h"
 #include "show.h"
 #include "targets/targets.h"
 
 #ifndef DSLC_VERSION
-#define DSLC_VERSION "0.1.0"
+#error "DSLC_VERSION comes from the VERSION file (the Makefile defines it)"
 #endif
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
-
-static const char usage[] =
-	"usage: dslc <command> [options]\n"
-	"\n"
-	"commands:\n"
-	"  build FILE -o DIR [--check] [--strict]  compile FILE into DIR/nodes/<host>/... and DIR/manifest.json;\n"
-	"                                --check compares with DIR instead of writing (exit 1 when stale);\n"
-	"                                --strict reads every file instead of trusting DIR.dslc-cache\n"
-	"  lint FILE... [--fix]          report findings only, of every file (- : stdin); an included file\n"
-	"                                is linted through the descriptions that include it; --fix applies\n"
-	"                                the exact edits findings carry (SARIF/JSON `fixes`), then lints again\n"
-	"  lint daos_server.yml [--topology node.xml] [--release 2.6|2.8] [--mem-gib N] [--hugepage-size 2MiB|1GiB]\n"
-	"                                lint a hand-written DAOS server or agent config\n"
-	"  fmt [--check] FILE...         rewrite descriptions in the canonical layout (- : stdin to stdout);\n"
-	"                                --check names the files that would change and exits 1\n"
-	"  import FILE.yml... [--host HOSTLIST] [--topology node.xml] [--release 2.6|2.8]\n"
-	"                                write a description of the servers whose daos_server.yml files\n"
-	"                                are given (one per node; the host from nodes/<host>/etc/daos/...\n"
-	"                                or --host, one name per file) to stdout, and lint it\n"
-	"  show FILE NODE [--format json] print a node's plan: per NUMA node its CPUs, cores for the OS,\n"
-	"                                the engine and Kubernetes, NICs, drives and memory budget\n"
-	"  plan FILE --against DIR | --against-source OLD.dsl [--format text|markdown|json|script] [--max-values N]\n"
-	"       [--max-wave N] [--unsafe-wave N] [--rebuild-timeout DURATION]\n"
-	"                                what the change does to each node, grouped, with its disruption\n"
-	"                                (exit 0 none, 3 changes, 4 data loss or not applicable)\n"
-	"  disruptions                   the disruption table (markdown)\n"
-	"  explain ID                    print a rule's explanation\n"
-	"  rules [--markdown|--format json]  list every rule\n"
-	"  keywords [--markdown]         list every keyword (--markdown: the reference in SPEC.md)\n"
-	"  version                       print the version\n"
-	"\n"
-	"options:\n"
-	"  --format text|json|sarif|github  findings format of lint (show: text or json)\n"
-	"  --fail-on error|warning|note  lowest severity that fails (default: error)\n"
-	"  --disable ID[,ID] / --enable ID[,ID]  switch rules off or back on (in order)\n"
-	"  --max-findings N              print at most N findings (default 100, 0 = all)\n"
-	"\n"
-	"exit status: 0 clean, 1 findings (or a stale tree with --check), 2 usage or I/O error\n";
 
 typedef struct cli {
 	const char *cmd, *file, *out, *node, *format, *topology, *release, *hosts;
@@ -84,7 +52,25 @@ typedef struct cli {
 	long long rebuild_timeout; /* plan --rebuild-timeout, seconds */
 	const char **files;      /* lint: every file given (file is the first) */
 	size_t nfiles;
+	bool help;               /* -h, --help */
+	bool quiet;              /* -q: findings only, no summary */
+	bool diff;               /* fmt --diff, lint --fix --diff: show, write nothing */
+	const char *stdin_name;  /* --stdin-filename: the path `-` stands for */
+	const char *config;      /* --config: the lint settings file instead of the .dslc-lint found */
+	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
+	bool fail_on_given;      /* --fail-on, over the settings file */
+	const char **opts;       /* every option given, checked against the command's table */
+	size_t nopts;
 } cli;
+
+/* A rule id that is none, with the closest one. */
+static int no_such_rule(const char *id)
+{
+	const char *sug = kw_suggest_rule(id);
+	fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", id, sug ? "; did you mean '" : "", sug ? sug : "",
+		sug ? "'?" : "");
+	return EXIT_USAGE;
+}
 
 /* --disable a,b / --enable a: every id must be a rule. */
 static int toggle_rules(cli *c, const char *list, bool disable)
@@ -93,15 +79,8 @@ static int toggle_rules(cli *c, const char *list, bool disable)
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *id = strtok(buf, ","); id; id = strtok(NULL, ",")) {
 		const rule_info *r = rule_find(id);
-		if (!r) {
-			const char *names[R__COUNT];
-			for (int i = 0; i < R__COUNT; i++)
-				names[i] = rule_table[i].id;
-			const char *sug = kw_suggest(id, names, R__COUNT);
-			fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", id, sug ? "; did you mean '" : "",
-				sug ? sug : "", sug ? "'?" : "");
-			return EXIT_USAGE;
-		}
+		if (!r)
+			return no_such_rule(id);
 		if (disable && !rule_silenceable(r)) {
 			fprintf(stderr, "dslc: %s cannot be disabled: %s\n", id,
 				r->rule == R_UNSAFE_VALUE ? "it keeps unsafe bytes out of the output"
@@ -111,16 +90,36 @@ static int toggle_rules(cli *c, const char *list, bool disable)
 			return EXIT_USAGE;
 		}
 		c->disabled[r->rule] = disable;
+		c->toggled[r->rule] = true;
 	}
 	return -1;
 }
 
+/* The command being parsed, for the usage line of an error. */
+static const cli_command *usage_cmd;
+
+/* An error, then the command's synopsis (or the commands) and where its
+ * whole usage is. */
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "dslc: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
+	fputc('\n', stderr);
+	if (usage_cmd)
+		fprintf(stderr, "usage: dslc %s%s%s%s\nrun `dslc help %s` for its options and examples\n", usage_cmd->name,
+			*usage_cmd->args ? " " : "", usage_cmd->args, usage_cmd->options[0] ? " [options]" : "", usage_cmd->name);
+	else
+		fprintf(stderr, "run `dslc help` for the commands\n");
 	return EXIT_USAGE;
+}
+
+/* The index of word in a NULL-terminated list of names, or -1. */
+static int choice_index(const char *word, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(word, names[i]) == 0)
+			return i;
+	return -1;
 }
 
 /* A decimal option value within [min, max]: the whole word, as strtoll reads it. */
@@ -131,14 +130,42 @@ static bool number_arg(const char *s, long long min, long long max, long long *v
 	return !*end && *v >= min && *v <= max;
 }
 
+/* The command exists and takes every option given (the table in
+ * commands.c is what help, the man page and the completions show). */
+static int check_command(const cli *c)
+{
+	const cli_command *cmd = cli_command_find(c->cmd);
+	if (!cmd) {
+		const char *names[64];
+		size_t n = 0;
+		for (size_t i = 0; i < cli_command_count && n < 64; i++)
+			names[n++] = cli_commands[i].name;
+		const char *sug = kw_suggest(c->cmd, names, n);
+		fprintf(stderr, "dslc: unknown command '%s'%s%s%s\nrun `dslc help` for the commands\n", c->cmd,
+			sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c->nopts; i++)
+		if (!cli_command_option(cmd, c->opts[i])) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s does not take %.200s", cmd->name, c->opts[i]);
+			return usage_error("%s", msg);
+		}
+	return -1;
+}
+
 static int parse_args(int argc, char **argv, cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->fail_on = SEV_ERROR;
 	c->max_findings = 100;
 	c->max_values = 10;
+	if (!(c->opts = malloc((size_t)argc * sizeof(*c->opts))))
+		return usage_error("%s", "out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (a[0] == '-' && a[1])
+			c->opts[c->nopts++] = a;
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs a directory", a);
@@ -205,6 +232,25 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error("%s needs 2MiB or 1GiB", a);
 			if (!val_size(argv[i], &c->hugepage_size, &why) || (c->hugepage_size != 2 * MiB && c->hugepage_size != GiB))
 				return usage_error("--hugepage-size takes 2MiB or 1GiB, not '%s'", argv[i]);
+		} else if (strcmp(a, "--color") == 0) {
+			static const char *const modes[] = {"auto", "always", "never", NULL}; /* diag_colour_mode's order */
+			int k = ++i == argc ? -2 : choice_index(argv[i], modes);
+			if (k < 0)
+				return usage_error(k == -2 ? "%s needs auto, always or never" : "--color takes auto, always or never, not '%s'",
+						   k == -2 ? a : argv[i]);
+			diag_set_colour((diag_colour_mode)k);
+		} else if (strcmp(a, "--config") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs the lint settings file", a);
+			c->config = argv[i];
+		} else if (strcmp(a, "--stdin-filename") == 0) {
+			if (++i == argc)
+				return usage_error("%s needs the path the description on stdin stands for", a);
+			c->stdin_name = argv[i];
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			c->quiet = true;
+		} else if (strcmp(a, "--diff") == 0) {
+			c->diff = true;
 		} else if (strcmp(a, "--check") == 0) {
 			c->check = true;
 		} else if (strcmp(a, "--strict") == 0) {
@@ -214,16 +260,14 @@ static int parse_args(int argc, char **argv, cli *c)
 		} else if (strcmp(a, "--fix") == 0) {
 			c->fix = true;
 		} else if (strcmp(a, "--fail-on") == 0) {
-			if (++i == argc)
-				return usage_error("%s needs error, warning or note", a);
-			if (strcmp(argv[i], "error") == 0)
-				c->fail_on = SEV_ERROR;
-			else if (strcmp(argv[i], "warning") == 0)
-				c->fail_on = SEV_WARNING;
-			else if (strcmp(argv[i], "note") == 0)
-				c->fail_on = SEV_NOTE;
-			else
-				return usage_error("--fail-on takes error, warning or note, not '%s'", argv[i]);
+			static const char *const sevs[] = {"error", "warning", "note", NULL};
+			static const diag_severity sev[] = {SEV_ERROR, SEV_WARNING, SEV_NOTE};
+			int k = ++i == argc ? -2 : choice_index(argv[i], sevs);
+			if (k < 0)
+				return usage_error(k == -2 ? "%s needs error, warning or note" : "--fail-on takes error, warning or note, not '%s'",
+						   k == -2 ? a : argv[i]);
+			c->fail_on_given = true;
+			c->fail_on = sev[k];
 		} else if (strcmp(a, "--max-findings") == 0) {
 			long long v;
 			if (++i == argc)
@@ -232,13 +276,14 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error("--max-findings takes a number, not '%s'", argv[i]);
 			c->max_findings = (unsigned)v;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			c->cmd = "help";
+			c->help = true;
 		} else if (strcmp(a, "--version") == 0) {
 			c->cmd = "version";
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else if (!c->cmd) {
 			c->cmd = a;
+			usage_cmd = cli_command_find(a);
 		} else {
 			if (strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && strcmp(c->cmd, "import") && c->file && c->node)
 				return usage_error("unexpected argument '%s'", a);
@@ -251,9 +296,13 @@ static int parse_args(int argc, char **argv, cli *c)
 				c->node = a;
 		}
 	}
+	if (!c->cmd && c->help) { /* dslc --help: the commands */
+		c->cmd = "help";
+		c->help = false;
+	}
 	if (!c->cmd)
 		return usage_error("%s", "no command given");
-	return -1;
+	return check_command(c);
 }
 
 /* The counts of one compilation; with several (lint A B), named. */
@@ -282,8 +331,7 @@ static const char *read_error(void)
 static int compile_or_fail(compilation *comp, const char *file, const bool *disabled)
 {
 	if (!file) {
-		fprintf(stderr, "dslc: no input file\n%s", usage);
-		return EXIT_USAGE; /* nothing to free: compile_file was not called */
+		return usage_error("%s", "no input file"); /* nothing to free: compile_file was not called */
 	}
 	if (!compile_file_with(comp, file, disabled)) {
 		fprintf(stderr, "dslc: cannot read '%s': %s\n", file, read_error());
@@ -303,8 +351,17 @@ static void drop_disabled(const cli *c, compilation *comp)
 
 static bool compile_lint_input(const cli *c, const char *path, compilation *comp)
 {
-	if (strcmp(path, "-") == 0) /* read as every source is: bounded, no NUL */
-		return compile_file_as(comp, "/dev/stdin", "<stdin>", c->disabled);
+	if (lint_config_is_name(path)) { /* a changed .dslc-lint, from pre-commit: its own checks */
+		lint_config cfg;
+		if (lint_config_read(&cfg, comp, path))
+			return true;
+		if (cfg.refused) /* not read: said as a finding at the file */
+			diag_help(&comp->dc, diag_report(&comp->dc, R_IO, (src_loc){src_add(&comp->src, path, "", 0), 0, 0},
+							 "%s not read: %s", path, cfg.refused), "make it a regular file");
+		return !!cfg.refused;
+	}
+	if (strcmp(path, "-") == 0) /* read as every source is: bounded, no NUL; includes from the name's directory */
+		return compile_file_as(comp, "/dev/stdin", c->stdin_name ? c->stdin_name : "<stdin>", c->disabled);
 	if (yaml_lint_is_yaml(path))
 		return compile_yaml(comp, path, c->release, c->topology, c->mem_gib, c->hugepage_size);
 	return compile_file_with(comp, path, c->disabled);
@@ -335,6 +392,13 @@ static int lint_one(const cli *c, const char *path, report_format fmt, compilati
 		diag_sort(&comp->dc);
 		if (!c->fix || rc != EXIT_CLEAN || pass == 10)
 			return rc;
+		if (c->diff) { /* one pass: nothing written, so nothing new to lint */
+			fix_result fr = fix_preview(&comp->dc, stderr, stdout);
+			if (!c->quiet)
+				fprintf(stderr, "dslc: --fix --diff: %u finding%s would be fixed in %u file%s\n", fr.applied,
+					fr.applied == 1 ? "" : "s", fr.files, fr.files == 1 ? "" : "s");
+			return fr.files ? EXIT_FINDINGS : EXIT_CLEAN;
+		}
 		fix_result fr = fix_apply(&comp->dc, stderr);
 		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
 			fr.files == 1 ? "" : "s");
@@ -351,23 +415,63 @@ static int lint_one(const cli *c, const char *path, report_format fmt, compilati
 	}
 }
 
-static int cmd_lint(const cli *c)
+/* The lint settings (--config, or the .dslc-lint found from here up) under
+ * the command line's choices, into eff; its roots when no file is given.
+ * comp holds the file's text (the caller frees it when cfg->path is set).
+ * Returns -1, or the exit status of a settings file that is wrong. */
+static int apply_config(const cli *c, arena *a, lint_config *cfg, compilation *comp, cli *eff)
+{
+	*eff = *c;
+	memset(cfg, 0, sizeof(*cfg));
+	const char *path = c->config ? c->config : lint_config_find(a);
+	if (!path)
+		return -1;
+	if (!lint_config_read(cfg, comp, path)) {
+		fprintf(stderr, "dslc: cannot read the lint settings '%s': %s\n", path, cfg->refused ? cfg->refused : read_error());
+		compile_free(comp);
+		cfg->path = NULL;
+		return EXIT_USAGE;
+	}
+	if (diag_count(&comp->dc, SEV_ERROR)) {
+		diag_print_text(&comp->dc, stderr, 0);
+		fprintf(stderr, "dslc: %s is wrong: fix it (or name another with --config)\n", path);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < R__COUNT; i++)
+		if (!c->toggled[i] && cfg->disabled[i])
+			eff->disabled[i] = true;
+	if (!c->fail_on_given && cfg->has_fail_on)
+		eff->fail_on = cfg->fail_on;
+	if (!c->nfiles && cfg->nroots) {
+		eff->files = arena_alloc(a, cfg->nroots * sizeof(*eff->files));
+		for (size_t i = 0; i < cfg->nroots; i++)
+			eff->files[i] = cfg->roots[i][0] == '/' ? cfg->roots[i] : arena_printf(a, "%s%s", cfg->dir, cfg->roots[i]);
+		eff->nfiles = cfg->nroots;
+		eff->file = eff->files[0];
+	}
+	return -1;
+}
+
+static int lint_files_given(const cli *c)
 {
 	report_format fmt = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &fmt))
 		return usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
-	if (!c->nfiles) {
-		fprintf(stderr, "dslc: no input file\n%s", usage);
-		return EXIT_USAGE;
-	}
+	if (!c->nfiles)
+		return usage_error("%s", "no input file, and no " LINT_CONFIG_NAME " with roots from here up to the repository's top");
 	size_t nstdin = 0, ndsl = 0;
 	for (size_t i = 0; i < c->nfiles; i++) {
 		bool in = strcmp(c->files[i], "-") == 0;
 		nstdin += in;
 		ndsl += in || !yaml_lint_is_yaml(c->files[i]);
 	}
-	if (nstdin > 1 || (nstdin && c->fix))
-		return usage_error("%s", nstdin > 1 ? "stdin ('-') can be read once" : "--fix rewrites files, not stdin ('-')");
+	if (nstdin > 1 || (nstdin && c->fix && !c->diff))
+		return usage_error("%s", nstdin > 1 ? "stdin ('-') can be read once"
+					     : "--fix rewrites files, not stdin ('-'); --fix --diff shows its edits");
+	if (c->diff && !c->fix)
+		return usage_error("%s", "--diff shows the edits of --fix: give both");
+	if (c->stdin_name && !nstdin)
+		return usage_error("%s", "--stdin-filename names what `-` stands for: give `-`");
 	if (ndsl && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
 		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
 			"a DSL file names its topology and release itself\n");
@@ -384,7 +488,7 @@ static int cmd_lint(const cli *c)
 	int *rcs = arena_alloc(&a, (c->nfiles + 1) * sizeof(*rcs));
 	for (size_t i = 0; i < c->nfiles; i++)
 		rcs[i] = lint_one(&plain, c->files[i], fmt, &comps[i]);
-	lint_choice ch = lint_files_choose(&a, c->files, comps, c->nfiles, stderr);
+	lint_choice ch = lint_files_choose(&a, c->files, comps, c->nfiles, c->quiet ? NULL : stderr);
 	int rc = EXIT_CLEAN;
 	for (size_t i = 0; i < c->nfiles; i++) {
 		if (c->fix && !ch.skip[i] && rcs[i] == EXIT_CLEAN) {
@@ -413,12 +517,13 @@ static int cmd_lint(const cli *c)
 		dcs[n] = &shown[n]->dc;
 		n++;
 	}
-	if (report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+	/* --fix --diff printed the diff where the findings go; its status is whether a file would change */
+	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
 		rc = EXIT_USAGE;
 	fflush(stdout);
 	bool failed = false;
-	for (size_t i = 0; i < n; i++) {
-		if (fmt == REPORT_TEXT)
+	for (size_t i = 0; i < n && !(c->fix && c->diff); i++) {
+		if (fmt == REPORT_TEXT && !c->quiet)
 			print_summary(shown[i], stderr, n > 1 ? names[i] : NULL);
 		failed |= fails(shown[i], c->fail_on);
 	}
@@ -426,6 +531,23 @@ static int cmd_lint(const cli *c)
 		compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);
 	if (rc == EXIT_CLEAN && failed)
 		rc = EXIT_FINDINGS;
+	arena_free(&a);
+	return rc;
+}
+
+/* `dslc lint`: the settings applied, then the files (or the settings' roots). */
+static int cmd_lint(const cli *c)
+{
+	arena a;
+	arena_init(&a);
+	lint_config cfg;
+	compilation cfg_comp;
+	cli eff;
+	int rc = apply_config(c, &a, &cfg, &cfg_comp, &eff);
+	if (rc < 0)
+		rc = lint_files_given(&eff);
+	if (cfg.path)
+		compile_free(&cfg_comp);
 	arena_free(&a);
 	return rc;
 }
@@ -463,12 +585,10 @@ static void describe_placement(const model *m, FILE *out)
 	}
 }
 
-static int cmd_build(const cli *c)
+static int build_with(const cli *c)
 {
-	if (!c->out) {
-		fprintf(stderr, "dslc: build needs -o DIR\n%s", usage);
-		return EXIT_USAGE;
-	}
+	if (!c->out)
+		return usage_error("%s", "build needs -o DIR");
 	compilation comp;
 	int rc = compile_or_fail(&comp, c->file, c->disabled);
 	if (rc >= 0)
@@ -479,7 +599,8 @@ static int cmd_build(const cli *c)
 	if (!diag_count(&comp.dc, SEV_ERROR) && selfcheck_model(&comp.m, c->disabled, memo))
 		diag_sort(&comp.dc);
 	diag_print_text(&comp.dc, stderr, c->max_findings);
-	print_summary(&comp, stderr, NULL);
+	if (!c->quiet)
+		print_summary(&comp, stderr, NULL);
 	if (diag_count(&comp.dc, SEV_ERROR)) {
 		fprintf(stderr, "dslc: nothing written: fix the errors above\n");
 		compile_free(&comp);
@@ -488,12 +609,12 @@ static int cmd_build(const cli *c)
 	output_stats st;
 	output_opts opts = {c->check, c->strict, "dslc " DSLC_VERSION, memo};
 	rc = output_build(&comp.m, c->out, &opts, &st);
-	if (rc == 0 && !c->check) {
+	if (rc == 0 && !c->check && !c->quiet) {
 		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,
 			comp.m.nnodes, c->out, st.written, st.unchanged, st.removed);
 		describe_placement(&comp.m, stderr);
 	} else if (c->check) {
-		if (rc == 0)
+		if (rc == 0 && !c->quiet)
 			fprintf(stderr, "dslc: %s is up to date (%zu files)\n", c->out, st.files);
 		else if (rc == 1 && st.files)
 			fprintf(stderr, "dslc: %s is stale: %zu of %zu files differ, are missing or extra; run dslc build\n",
@@ -505,12 +626,32 @@ static int cmd_build(const cli *c)
 	return rc;
 }
 
+/* `dslc build`: the lint settings' disabled rules and fail_on apply too
+ * (they silence reports and set the exit status; what is built is the same). */
+static int cmd_build(const cli *c)
+{
+	arena a;
+	arena_init(&a);
+	lint_config cfg;
+	compilation cfg_comp;
+	cli eff;
+	int rc = apply_config(c, &a, &cfg, &cfg_comp, &eff);
+	if (rc < 0) {
+		eff.files = c->files; /* build compiles FILE: roots are lint's */
+		eff.nfiles = c->nfiles;
+		eff.file = c->file;
+		rc = build_with(&eff);
+	}
+	if (cfg.path)
+		compile_free(&cfg_comp);
+	arena_free(&a);
+	return rc;
+}
+
 static int cmd_plan(const cli *c)
 {
-	if (!c->file || (!c->against == !c->against_source)) {
-		fprintf(stderr, "dslc: plan needs FILE and one of --against DIR or --against-source OLD.dsl\n%s", usage);
-		return EXIT_USAGE;
-	}
+	if (!c->file || (!c->against == !c->against_source))
+		return usage_error("%s", "plan needs FILE and one of --against DIR or --against-source OLD.dsl");
 	plan_opts o = {c->file, c->against, c->against_source, PLAN_TEXT, false, c->max_values, c->max_wave, c->unsafe_wave,
 		       c->rebuild_timeout};
 	if (c->format && strcmp(c->format, "markdown") == 0)
@@ -527,14 +668,19 @@ static int cmd_plan(const cli *c)
 
 static int cmd_show(const cli *c)
 {
-	if (!c->node) {
-		fprintf(stderr, "dslc: show needs a node name: dslc show FILE NODE\n");
-		return EXIT_USAGE;
-	}
 	compilation comp;
 	int rc = compile_or_fail(&comp, c->file, c->disabled);
 	if (rc >= 0)
 		return rc;
+	if (!c->node) { /* the names a NODE can be (the shell completions ask) */
+		for (size_t i = 0; i < comp.m.nnodes; i++)
+			printf("%s\n", comp.m.nodes[i].host);
+		diag_print_text(&comp.dc, stderr, c->max_findings);
+		print_summary(&comp, stderr, NULL);
+		rc = diag_count(&comp.dc, SEV_ERROR) ? EXIT_FINDINGS : EXIT_CLEAN;
+		compile_free(&comp);
+		return rc;
+	}
 	const node *nd = model_node(&comp.m, c->node);
 	if (diag_count(&comp.dc, SEV_ERROR) || !nd || !nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
 		diag_print_text(&comp.dc, stderr, c->max_findings);
@@ -573,15 +719,8 @@ static int cmd_explain(const cli *c)
 		return EXIT_USAGE;
 	}
 	const rule_info *r = rule_find(c->file);
-	if (!r) {
-		const char *names[R__COUNT];
-		for (int i = 0; i < R__COUNT; i++)
-			names[i] = rule_table[i].id;
-		const char *sug = kw_suggest(c->file, names, R__COUNT);
-		fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", c->file, sug ? "; did you mean '" : "",
-			sug ? sug : "", sug ? "'?" : "");
-		return EXIT_USAGE;
-	}
+	if (!r)
+		return no_such_rule(c->file);
 	print_rule(r, false);
 	return EXIT_CLEAN;
 }
@@ -611,53 +750,54 @@ static int cmd_rules(const cli *c)
 	return EXIT_CLEAN;
 }
 
-static void print_table(const kw_table *t, const char *title)
+static int cmd_keywords(const cli *c)
 {
-	printf("### %s\n\n| keyword | syntax | meaning |\n|---|---|---|\n", title);
-	for (size_t i = 0; i < t->n; i++)
-		printf("| `%s` | `%s` | %s |\n", t->kws[i].name, t->kws[i].syntax, t->kws[i].doc);
-	printf("\n");
+	if (c->format && strcmp(c->format, "json") == 0)
+		return reference_print_json(stdout) ? EXIT_CLEAN : EXIT_USAGE;
+	if (c->format)
+		return usage_error("keywords --format takes json, not '%s'", c->format);
+	if (c->markdown)
+		reference_print_markdown(stdout);
+	else
+		reference_print_keywords(stdout);
+	return EXIT_CLEAN;
 }
 
-static int cmd_keywords(bool markdown)
+static bool stdin_given(const cli *c)
 {
-	if (!markdown) {
-		const kw_table *all[] = {&kw_top, &kw_cluster, &kw_fabric, &kw_hardware, &kw_numa, &kw_profile,
-			&kw_engine, &kw_kernel, &kw_kubelet, &kw_network, &kw_kube, &kw_bmc, &kw_node_addr, &kw_pool, &kw_container, &kw_mount};
-		for (size_t t = 0; t < sizeof(all) / sizeof(all[0]); t++)
-			for (size_t i = 0; i < all[t]->n; i++)
-				printf("%s\t%s\n", all[t]->block, all[t]->kws[i].name);
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0)
+			return true;
+	return false;
+}
+
+/* `dslc help [COMMAND]` */
+static int cmd_help(const cli *c)
+{
+	if (c->markdown) {
+		cli_print_markdown(stdout);
 		return EXIT_CLEAN;
 	}
-	print_table(&kw_top, "Top level");
-	print_table(&kw_cluster, "`cluster` block");
-	print_table(&kw_fabric, "`fabric` block (in `cluster`)");
-	print_table(&kw_hardware, "`hardware` block");
-	print_table(&kw_numa, "`numa` block (in `hardware`)");
-	print_table(&kw_profile, "`profile` block (also in `nodes` and `node` blocks)");
-	print_table(&kw_engine, "`engine` block (in `profile`, `nodes` and `node` blocks)");
-	print_table(&kw_kernel, "`kernel` block (in `profile`, `nodes` and `node` blocks)");
-	print_table(&kw_kubelet, "`kubelet` block (in `profile`, `nodes` and `node` blocks)");
-	print_table(&kw_network, "`network` block (in `profile`, `nodes` and `node` blocks)");
-	print_table(&kw_kube, "`kubernetes` block (in `cluster`)");
-	print_table(&kw_bmc, "`bmc redfish` block (in `hardware`)");
-	print_table(&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)");
-	print_table(&kw_pool, "`pool` block");
-	print_table(&kw_container, "`container` block");
-	print_table(&kw_mount, "`mount` block");
-	printf("### Artifacts\n\n| target | path | content |\n|---|---|---|\n");
-	for (size_t i = 0; i < target_count; i++)
-		printf("| `%s` | `out/nodes/<host>/%s` | %s |\n", target_table[i].name, target_table[i].path, target_table[i].doc);
-	for (size_t i = 0; i < cluster_target_count; i++)
-		printf("| `%s` | `out/cluster/%s` | %s |\n", cluster_target_table[i].name, cluster_target_table[i].path,
-		       cluster_target_table[i].doc);
-	printf("| `manifest` | `out/manifest.json` | Every file with its node, target, size and sha256 (schemas/manifest.schema.json). |\n\n");
+	if (!c->file) {
+		cli_print_overview(stdout);
+		return EXIT_CLEAN;
+	}
+	const cli_command *cmd = cli_command_find(c->file);
+	if (c->node)
+		return usage_error("%s", "help takes one command");
+	if (!cmd)
+		return check_command(&(cli){.cmd = c->file});
+	cli_print_command_help(cmd, stdout);
 	return EXIT_CLEAN;
 }
 
 /* The command, once its arguments are read. */
 static int run(const cli *c)
 {
+	if (c->help) { /* dslc CMD --help, whatever else is given */
+		cli_print_command_help(cli_command_find(c->cmd), stdout);
+		return EXIT_CLEAN;
+	}
 	if (strcmp(c->cmd, "build") == 0)
 		return cmd_build(c);
 	if (strcmp(c->cmd, "lint") == 0)
@@ -665,7 +805,10 @@ static int run(const cli *c)
 	if (strcmp(c->cmd, "fmt") == 0) {
 		if (!c->nfiles)
 			return usage_error("%s", "fmt needs files (- for stdin)");
-		return fmt_files((const char *const *)c->files, c->nfiles, c->check);
+		if (c->stdin_name && !stdin_given(c))
+			return usage_error("%s", "--stdin-filename names what `-` stands for: give `-`");
+		fmt_opts o = {c->check, c->diff, c->quiet, c->stdin_name};
+		return fmt_files((const char *const *)c->files, c->nfiles, &o);
 	}
 	if (strcmp(c->cmd, "import") == 0) {
 		if (!c->nfiles)
@@ -689,24 +832,64 @@ static int run(const cli *c)
 	if (strcmp(c->cmd, "rules") == 0)
 		return cmd_rules(c);
 	if (strcmp(c->cmd, "keywords") == 0)
-		return cmd_keywords(c->markdown);
+		return cmd_keywords(c);
 	if (strcmp(c->cmd, "version") == 0) {
 		printf("dslc %s\n", DSLC_VERSION);
 		return EXIT_CLEAN;
 	}
-	if (strcmp(c->cmd, "help") == 0) {
-		fputs(usage, stdout);
+	if (strcmp(c->cmd, "help") == 0)
+		return cmd_help(c);
+	if (strcmp(c->cmd, "completion") == 0) {
+		if (!c->file || c->node || !completion_print(c->file, stdout))
+			return usage_error("%s", "completion takes bash, zsh or fish");
+		return EXIT_CLEAN;
+	}
+	if (strcmp(c->cmd, "manpage") == 0) {
+		if (!c->file || c->node || !manpage_print(c->file, DSLC_VERSION, stdout))
+			return usage_error("%s", "manpage takes dslc, dslc-language or dslc-rules");
 		return EXIT_CLEAN;
 	}
 	return usage_error("unknown command '%s'", c->cmd);
 }
 
+/* `--name=value` as `--name value` for an option that takes a value
+ * (--color=never, as GNU tools spell it); argv's strings are cut at '='. */
+static char **split_equals(int argc, char **argv, int *nargc)
+{
+	char **v = malloc((size_t)(2 * argc + 1) * sizeof(*v));
+	int n = 0;
+	for (int i = 0; v && i < argc; i++) {
+		char *eq = i && strncmp(argv[i], "--", 2) == 0 ? strchr(argv[i], '=') : NULL;
+		v[n++] = argv[i];
+		if (eq) {
+			*eq = '\0';
+			if (cli_option_takes_value(argv[i])) {
+				v[n++] = eq + 1;
+			} else {
+				*eq = '='; /* a flag or no option: reported as given */
+			}
+		}
+	}
+	if (v)
+		v[n] = NULL;
+	*nargc = n;
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	cli c;
-	int rc = parse_args(argc, argv, &c);
+	int nargc;
+	char **args = split_equals(argc, argv, &nargc);
+	if (!args) {
+		fprintf(stderr, "dslc: out of memory\n");
+		return EXIT_USAGE;
+	}
+	int rc = parse_args(nargc, args, &c);
 	if (rc < 0)
 		rc = run(&c);
 	free(c.files);
+	free(c.opts);
+	free(args);
 	return rc;
 }

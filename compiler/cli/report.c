@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "report.h"
 
 #include <jansson.h>
@@ -237,9 +238,11 @@ static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char 
 	for (size_t k = 0; k < ndcs; k++)
 		sarif_results(dcs[k], results);
 	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
+	/* no informationUri: dslc has no web site to point at; each rule's help,
+	 * fullDescription and `dslc explain ID` carry its documentation */
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:s, s:o}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
-		"name", "dslc", "semanticVersion", semver, "informationUri", "https://dslc.invalid/", "rules", rules,
+		"name", "dslc", "semanticVersion", semver, "rules", rules,
 		"columnKind", "unicodeCodePoints", "results", results);
 	return dump(root, out);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* report.h - findings in the formats CI tools read: text (diag.c), JSON
  * (schemas/findings.schema.json), SARIF 2.1.0 for code scanning, and GitHub
  * workflow-command annotations. Every format stays valid with no finding,

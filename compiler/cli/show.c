@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* show.c - a node's plan as a person or a script wants to read it. */
 #include "show.h"
 

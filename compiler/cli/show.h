@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* show.h - `dslc show NODE`: a node's resolved plan, per NUMA node. */
 #ifndef DSLC_SHOW_H
 #define DSLC_SHOW_H

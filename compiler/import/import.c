@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* import.c - see import.h: the files are named, linted, read, shaped into
  * a description, and the description is compiled and checked against them. */
 #include "import.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* import.h - `dslc import`: hand-written daos_server.yml files (one per
  * node) into one description whose build gives DAOS the same engines. The
  * input is linted first (DAOS's own rules: a file DAOS refuses is not

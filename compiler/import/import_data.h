@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* import_data.h - what the importer reads from each daos_server.yml and
  * decides about it, shared by its stages (private to compiler/import/):
  * read.c (a file into an imp_node), shape.c (NUMA nodes, node types,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* read.c - one daos_server.yml into an imp_node. The file has passed the
  * YAML linter (DAOS's strict loading and validation), so keys and types are
  * DAOS's; what is left here is whether the description can say each value.

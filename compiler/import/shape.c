@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* shape.c - what the imported nodes have in common: one cluster (settings
  * every file must agree on), each engine's NUMA node, and groups of nodes
  * with the same engines (one node type and profile each). A node that

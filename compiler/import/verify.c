@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* verify.c - the imported description is built in memory and each node's
  * daos_server.yml compared with the file it came from: every key the file
  * sets must come back with the same meaning (lists of environment entries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* write.c - the imported description as text: what dslc derives by itself
  * is left out (a value is written only where it differs from what the
  * build would derive), so the description reads like one written by hand,

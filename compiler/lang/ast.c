@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "ast.h"
 
 ast_value *ast_value_new(arena *a, ast_kind kind, src_loc loc, const char *text)

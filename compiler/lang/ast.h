@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* ast.h - the syntax tree. The grammar is deliberately generic: a block is a
  * list of statements, a statement is a run of values optionally followed by a
  * block. Which words are keywords, and what arguments they take, is decided by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* format.c - see format.h: one canonical layout for a description.
  *
  * The formatter changes only what lies between the scanner's tokens: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* format.h - `dslc fmt`: a description in one canonical layout (SPEC.md,
  * "dslc fmt"). Only what lies between tokens changes: indentation (2 blanks
  * per block, 4 more for a continued line), one blank between tokens that do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* parse.c - runs the scanner and parser on one file, and expands includes. */
 #include "parse.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* parse.h - from files to one AST: the grammar, plus include expansion. */
 #ifndef DSLC_PARSE_H
 #define DSLC_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_doc.h - a YAML file read with libyaml's parser into a small tree
  * whose keys and values keep their byte ranges, so findings in hand-written
  * daos_server.yml files use the same locations as the DSL. */

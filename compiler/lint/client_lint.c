@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* client_lint.c - see client_lint.h. */
 #include "client_lint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* compile.h - one compilation: source -> AST -> model -> plans -> findings.
  * Everything it allocates lives in its arena. */
 #ifndef DSLC_COMPILE_H

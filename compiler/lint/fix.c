@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fix.c - see fix.h. */
 #include "fix.h"
 
@@ -6,6 +7,7 @@
 
 #include "compiler/base/buf.h"
 #include "compiler/base/file.h"
+#include "compiler/base/udiff.h"
 
 typedef struct edit {
 	src_loc at;
@@ -57,11 +59,12 @@ static int edit_cmp(const void *a, const void *b)
 	return x->at.start < y->at.start ? -1 : x->at.start > y->at.start;
 }
 
-/* True when the file was rewritten with its edits. */
-static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log)
+/* True when the file was rewritten with its edits (with diff: when the
+ * diff of the edits was printed there, the file left as it is). */
+static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n, fix_result *r, FILE *log, FILE *diff)
 {
 	const char *why;
-	if (!file_unchanged(dc->ar, f->path, f->text, f->len, "run --fix", &why)) {
+	if (!diff && !file_unchanged(dc->ar, f->path, f->text, f->len, "run --fix", &why)) {
 		fprintf(log, "dslc: --fix: %s not rewritten: %s\n", f->path, why);
 		r->refused++;
 		return false;
@@ -75,6 +78,12 @@ static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n,
 		at = e[i].at.end;
 	}
 	buf_add(&b, f->text + at, f->len - at);
+	if (diff) {
+		bool changed = udiff_print(dc->ar, diff, f->path, f->text, f->len, b.data ? b.data : "", b.len);
+		r->files += changed;
+		buf_free(&b);
+		return changed;
+	}
 	bool ok = file_replace(dc->ar, f->path, b.data ? b.data : "", b.len, "fix", &why);
 	if (ok)
 		r->files++;
@@ -86,7 +95,8 @@ static bool write_file(diag_ctx *dc, const src_file *f, const edit *e, size_t n,
 	return ok;
 }
 
-fix_result fix_apply(diag_ctx *dc, FILE *log)
+/* The fixes written (diff NULL) or printed as a diff. */
+static fix_result fix_edits(diag_ctx *dc, FILE *log, FILE *diff)
 {
 	fix_result r = {0};
 	edit_list l = {0};
@@ -116,7 +126,7 @@ fix_result fix_apply(diag_ctx *dc, FILE *log)
 		size_t j = i;
 		while (j < l.n && l.v[j].at.file == l.v[i].at.file)
 			j++;
-		written[l.v[i].at.file] = write_file(dc, src_get(dc->src, l.v[i].at.file), l.v + i, j - i, &r, log);
+		written[l.v[i].at.file] = write_file(dc, src_get(dc->src, l.v[i].at.file), l.v + i, j - i, &r, log, diff);
 		i = j;
 	}
 	/* a finding is fixed when every file of its edits was written: a file
@@ -128,4 +138,14 @@ fix_result fix_apply(diag_ctx *dc, FILE *log)
 		r.applied += all;
 	}
 	return r;
+}
+
+fix_result fix_apply(diag_ctx *dc, FILE *log)
+{
+	return fix_edits(dc, log, NULL);
+}
+
+fix_result fix_preview(diag_ctx *dc, FILE *log, FILE *diff)
+{
+	return fix_edits(dc, log, diff);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fix.h - `dslc lint --fix`: applies the exact edits findings carry
  * (diag_fix) to the files they point into. */
 #ifndef DSLC_FIX_H
@@ -21,5 +22,8 @@ typedef struct fix_result {
  * its directory, then rename) and only if it still holds what was linted.
  * Says what it did and refused on log. */
 fix_result fix_apply(diag_ctx *dc, FILE *log);
+/* The same edits printed to diff as a unified diff of each file (`lint --fix
+ * --diff`), nothing written; `files` counts the files that would change. */
+fix_result fix_preview(diag_ctx *dc, FILE *log, FILE *diff);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* isolation_lint.c - see isolation_lint.h. The kernel reads these lists with
  * cpulist_parse (lib/bitmap.c: "N", "N-M", comma-separated; isolcpus may
  * start with flags such as "managed_irq,domain,": kernel/sched/isolation.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* isolation_lint.h - kernel CPU isolation against the placement: a
  * hand-written isolcpus, nohz_full or rcu_nocbs must name the engines' CPUs,
  * whole cores, and no OS core's (kernel-cpu-isolation). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kube_lint.c - see kube_lint.h. */
 #include "kube_lint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kube_lint.h - the k8s-* rules: a `deploy kubernetes` cluster and each
  * spec whose engines run in pods, against the pod figures (kube.h) and the
  * node OS plans (node_os.h). */

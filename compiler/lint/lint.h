@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* lint.h - rules over the cluster settings and the placed plans. Placement
  * reports what makes a plan impossible; these rules judge the settings. */
 #ifndef DSLC_LINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* os_lint.c - see os_lint.h. */
 #include "os_lint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* os_lint.h - the node OS rules (kernel-*, kubelet-*, bios-*, network-*,
  * and through kube_lint.h the k8s-* rules of a spec in pods), once per spec,
  * against the plans of node_os.h. */

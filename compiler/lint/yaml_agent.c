@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_agent.c - daos_agent.yml: keys, fabric_ifaces against the
  * topology, the settings daos_agent refuses (yaml_rules.h). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_engines.c - each engine of daos_server.yml: its values and
  * environment, its cores and fabric against the topology, and what engines
  * must share or keep apart (yaml_rules.h). */

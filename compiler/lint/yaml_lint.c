@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_lint.c - see yaml_lint.h: the file, its keys and types, the
  * server's top level; the rest in yaml_engines.c, yaml_storage.c and
  * yaml_agent.c (yaml_rules.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_lint.h - lint of hand-written daos_server.yml and daos_agent.yml:
  * DAOS's own strict loading and validation rules, the checks DAOS misses,
  * and with a topology export the placement and locality rules. */

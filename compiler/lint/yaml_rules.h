@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_rules.h - the YAML linter's state and the checks its files share
  * (compiler/lint/; compiler/import/ reads values with its scalar helpers, so
  * that a value means to the importer what it means to the linter):

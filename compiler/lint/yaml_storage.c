@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* yaml_storage.c - the storage tiers of daos_server.yml, the drives of
  * every engine against the topology, and the memory the engines take
  * (yaml_rules.h). */

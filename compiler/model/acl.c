@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* acl.c - DAOS ACE strings, parsed as src/common/acl_util.c
  * (create_ace_from_mutable_str) and judged as src/common/acl_api.c
  * (daos_ace_is_valid) does. */

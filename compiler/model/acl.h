@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* acl.h - DAOS access control entries (ACEs) as `dmg pool create
  * --acl-file` sends them and the pool service parses them: the short form
  * TYPES:FLAGS:PRINCIPAL:PERMS of src/common/acl_util.c (daos_ace_from_str)

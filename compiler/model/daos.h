@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* daos.h - DAOS releases and their configuration keys (tables in schemas/). */
 #ifndef DSLC_DAOS_H
 #define DSLC_DAOS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fabric.c - the storage fabric's needs, as data. Sources: libfabric's
  * providers (man/fi_verbs.7.md: verbs needs an RDMA device, InfiniBand or
  * RoCE/iWARP on Ethernet; fi_cxi.7.md: HPE Slingshot's Cassini NICs;

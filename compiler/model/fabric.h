@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fabric.h - which network interfaces can carry the cluster's storage
  * fabric: the link type `fabric` names and what the provider needs. One
  * table read by `nic auto` (which NICs get role storage), placement (which

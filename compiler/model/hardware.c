@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* hardware.c - a node type's topology: built from its hand description, or
  * loaded from an lstopo export and checked against whatever the block also
  * states by hand (at the line that states it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* keywords.c - the vocabulary of the language: one table per block kind.
  * SPEC.md's keyword reference is generated from these tables
  * (`dslc keywords --markdown`) and checked by the tests. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kube_keywords.c - the `kubernetes { ... }` block of the cluster: what the
  * pods of every `deploy kubernetes` profile share, each word checked against
  * the rule of the consumer that reads it (the API server, containerd, the

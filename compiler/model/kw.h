@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kw.h - keyword tables and the dispatcher that applies them (resolver
  * internals).
  *
@@ -104,6 +105,8 @@ void kw_missing(kw_ctx *k, const char *what);
 void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "did you mean" over a NULL-terminated list, or NULL. */
 const char *kw_suggest(const char *word, const char *const *names, size_t n);
+/* The rule id closest to a misspelt one, or NULL. */
+const char *kw_suggest_rule(const char *id);
 
 /* The tables (keywords.c). */
 extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kwargs.c - the keyword dispatcher and the typed argument readers. */
 #include "kw.h"
 
@@ -275,6 +276,14 @@ const char *kw_suggest(const char *word, const char *const *names, size_t n)
 		}
 	}
 	return bd <= limit ? best : NULL;
+}
+
+const char *kw_suggest_rule(const char *id)
+{
+	const char *names[R__COUNT];
+	for (int i = 0; i < R__COUNT; i++)
+		names[i] = rule_table[i].id;
+	return kw_suggest(id, names, R__COUNT);
 }
 
 /* ---- typed settings, straight from the table ---------------------------- */

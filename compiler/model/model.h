@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* model.h - the cluster model: what the source says, resolved.
  *
  * Every setting carries the location of the statement that set it, so lint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* mounts.c - `mount <path> { ... }`: dfuse mounts of containers on client
  * (and converged) nodes. The block is read in pass 1 like a pool; its host
  * lists, pool and container are resolved once every node and container is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* oclass.h - DAOS object class names: the grammar DAOS registers
  * (src/object/obj_class_def.c), what each class tolerates and how wide its
  * redundancy group is. Matching is exact and case-sensitive, as in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* resolve.c - from the AST to the cluster model.
  *
  * Pass 1 applies the top-level table: the release, the cluster, hardware,

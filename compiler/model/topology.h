@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* topology.h - what placement needs to know about a node type's CPUs and
  * memory, however it was learned (a hand description here; an lstopo XML
  * export later). Cores are indexed by their hwloc logical index: the order

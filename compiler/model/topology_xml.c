@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* topology_xml.c - a node type's topology from an `lstopo --of xml` export.
  * Facts in ../shared/facts/hwloc.md: I/O filters must be set before loading
  * (P3), a failed set_xml must never be followed by a load of this machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* clients.c - see clients.h. */
 #include "clients.h"
 

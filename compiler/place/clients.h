@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* clients.h - what a node gets as a DAOS client: its dfuse mounts and the
  * NCCL HCA list that keeps collectives off the storage NICs. */
 #ifndef DSLC_CLIENTS_H

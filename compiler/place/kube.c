@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kube.c - see kube.h. */
 #include "kube.h"
 

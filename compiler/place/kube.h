@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* kube.h - DAOS in pods (deploy kubernetes): the figures of a spec's
  * daos-server pod, planned from the placement, and the rules of the
  * Kubernetes model. Facts: ../shared/facts/kubernetes.md. */

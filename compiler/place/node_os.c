@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* node_os.c - see node_os.h. Facts: ../shared/facts/node-artifacts.md
  * sections 2 (kernel command line) and 4 (kubelet). */
 #include "node_os.h"

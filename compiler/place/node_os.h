@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* node_os.h - what a node's OS gets: the kernel command line and the
  * kubelet's CPU and memory reservations, planned from the placement. */
 #ifndef DSLC_NODE_OS_H

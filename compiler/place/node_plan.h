@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* node_plan.h - the per-node plan placement makes and the targets render:
  * the data only (place.h has the functions that make and read it). */
 #ifndef DSLC_NODE_PLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* place.h - placement: the per-node plan the targets render.
  *
  * Placement decides everything a target writes: which physical cores each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pools.c - see pools.h. Facts: ../shared/facts/daos-config.md section 4. */
 #include "pools.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pools.h - pools and containers: redundancy goals compiled into object
  * classes, rd_fac, cell and chunk sizes for the fault domains the cluster
  * really has, and the rules on explicit values. */

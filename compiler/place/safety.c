@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* safety.c - see safety.h: the gate over the model. */
 #include "safety.h"
 

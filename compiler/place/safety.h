@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* safety.h - the gate: every value of the model that reaches an output is
  * checked with the predicates of safe.h at the source line that gave it,
  * after suppressions, so that it cannot be silenced (SPEC.md, "Security

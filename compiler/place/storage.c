@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* storage.c - an engine's storage as placed: which NVMe drives it gets
  * (its NUMA node's, minus exclusions, or its own list) and how they split
  * into MD-on-SSD tiers. */

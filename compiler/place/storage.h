@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* storage.h - an engine's drives and NVMe tiers (placement). */
 #ifndef DSLC_STORAGE_H
 #define DSLC_STORAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* context.c - see context.h. Sources: src/control/server/instance_storage.go
  * and server_utils.go on release/2.6 (a tmpfs without MD-on-SSD stays
  * mounted across daos_server restarts and is lost at a reboot; with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* context.h - what a change means on this node: the disruption table gives
  * a key's class; the node's storage and role can make it worse (a reboot
  * empties RAM SCM without MD-on-SSD; a server's control address cannot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* plan.c - see plan.h. */
 #include "plan.h"
 

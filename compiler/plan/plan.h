@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* plan.h - `dslc plan`: what a change to a description does to the fleet.
  * The new description is compiled and rendered in memory, compared file by
  * file (semantically: semdiff.h) with an existing output tree or with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* plan_print.c - see plan_print.h. */
 #include "plan_print.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* plan_print.h - the planner's state (plan.c fills it, file by file and
  * node by node) and its three views: text, markdown and JSON
  * (plan_print.c). Internal to compiler/plan/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pods.c - see pods.h. The files are dslc's own (targets/kubernetes.c): a
  * group file is its ConfigMap, "---", its DaemonSet; label-nodes.sh has a
  * table, a line "HOST SERVER AGENT" a node, in a here-document (dslc before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* pods.h - the nodes of a Kubernetes tree (cluster/kubernetes/), read back
  * from its files: the daos-server and daos-agent group each node is labeled
  * for (label-nodes.sh), and each group's daos_server.yml or daos_agent.yml

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* rollout.c - see rollout.h. */
 #include "rollout.h"
 

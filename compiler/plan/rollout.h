@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* rollout.h - the plan's waves (waves.h) as text, markdown, JSON and a
  * POSIX sh script that runs them, gate by gate. */
 #ifndef DSLC_PLAN_ROLLOUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* semdiff.c - see semdiff.h. Every file kind is read into one small tree
  * (scalars, maps in file order, sequences) and the trees are compared. */
 #include "semdiff.h"

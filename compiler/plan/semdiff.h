@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* semdiff.h - what changed between two versions of a generated file, as key
  * paths with old and new values: parsed YAML and JSON (lists of objects with
  * a "label" matched by label), INI sections for systemd units, lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* waves.c - see waves.h. */
 #include "waves.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* waves.h - the order of a rollout: the nodes whose change stops engines or
  * the node, in waves that keep the data and the management service up.
  * A wave stops at most max(1, rd_fac - 1) fault domains of the weakest

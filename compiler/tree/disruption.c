@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* disruption.c - see disruption.h. */
 #include "disruption.h"
 

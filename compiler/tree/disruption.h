@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* disruption.h - the disruption table (schemas/disruption.def): what a
  * change to a key of a target's file does to a node, and each class's steps.
  * Read by the manifest (each file's on_change class), by `dslc plan` (every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* journal.h - the renames that assemble a new output tree from the old
  * one's unchanged directories, written to DIR.dslc-journal (and fsync'ed)
  * before the first of them happens, so that a build that fails or dies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* manifest.h - out/manifest.json: every generated file with its node,
  * target, sha256, size, mode and on_change class, the digest of each
  * node's tree and the groups of identical nodes.

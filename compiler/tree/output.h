@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* output.h - the output tree: out/nodes/<host>/..., out/cluster/... and
  * out/manifest.json.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* output_dir.c - the output directory: its lock, what may be replaced, the
  * stage beside it; output_build and output_read_lock. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* output_sync.h - the build's state, shared by the three files of the
  * output tree writer (private to compiler/tree/): output_units.c judges and writes
  * units through the pipeline, output_top.c handles the top level (stray

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* output_top.c - the top level of the tree (stray entries, manifest.json),
  * the commit of a staged tree under the journal, and the cache after it. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* output_units.c - see output.h: units rendered, judged and written through the
  * pipeline (output_sync.h). */
 #include "output.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* render.h - the files of a node or of the cluster, rendered in memory with
  * their sha256, in the order the tree and the manifest list them: what
  * `dslc build` writes and `dslc plan` compares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* selfcheck.h - the build checks what it writes.
  *
  * Before a tree is written (or compared with --check), every distinct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* tree_cache.h - what the last build left in its output tree, kept beside
  * it in DIR.dslc-cache: per node directory (and cluster/) the key of its
  * generated files (paths, modes, sha256) and a fingerprint of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* tree_unit.c - see tree_unit.h. */
 #include "tree_unit.h"
 

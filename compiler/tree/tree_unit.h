@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* tree_unit.h - a unit of the output tree (a node's directory, or
  * cluster/) as its cache sees it: its entries in fingerprint order, its
  * key, its manifest digest, and whether the tree still holds it exactly as

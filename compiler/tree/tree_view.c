@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* tree_view.c - see tree_view.h. */
 #include "tree_view.h"
 

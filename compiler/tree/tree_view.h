@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* tree_view.h - a built output tree seen through its cache
  * (DIR.dslc-cache), for dslc plan: which units hold exactly what a
  * rendering gives, without reading them, and each unit's entries of

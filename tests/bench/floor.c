@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* floor.c - the write floor of `make bench`: creates the directories and
  * files a dslc tree has (paths and sizes read from stdin, one "path size"
  * per line, grouped by directory as dslc writes them) with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fuzz_dsl.c - libFuzzer target: the DSL front end, resolver, placement,
  * lint, the build's own check and every target rendered in memory.
  *

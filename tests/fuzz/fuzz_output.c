@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fuzz_output.c - libFuzzer target: the output writer. Each input is a
  * description; when it compiles cleanly it is built into a scratch
  * directory, and nothing may appear beside the tree but its lock and its

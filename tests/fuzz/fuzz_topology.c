@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fuzz_topology.c - libFuzzer target: an `lstopo --of xml` export as dslc
  * reads it (hwloc's XML import, then topology_xml.c's conversion), and
  * what follows from it: a description over that node type is resolved,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* fuzz_yaml.c - libFuzzer target: the linter of hand-written
  * daos_server.yml files (libyaml parse, key tables, DAOS's checks, the
  * checks DAOS misses), with and without a topology; and `dslc import` of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Runs each libFuzzer target for SECONDS and prints, per target, its execs and
 # crashes, then "fuzz: N passed, N failed". A crash, a sanitizer report, an
 # input slower than 10 s (25 s for the topology: -timeout; a hang guard with a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Injects PCI NICs and NVMe drives into an hwloc 2.x XML export (typically one
 made from a synthetic description, which has no I/O), following the rules of
 ../shared/facts/hwloc.md section 6: the I/O subtree goes under the object

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Regenerates the project's topology XMLs: hwloc synthetic CPU/memory trees
 # (lstopo -i "<description>") plus injected I/O (add_io.py). None of them is
 # a real machine; each file says so in its root's info attributes.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Gives the NUMA nodes of an hwloc 2.x XML export other OS indexes, as real
 machines number them: POWER9 numbers its sockets' nodes 0 and 8 and the GPU
 memory nodes 252-255; a Xeon Max in SNC4 gives the DDR nodes 0-3 and the HBM

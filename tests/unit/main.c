@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,7 @@ int main(void)
 	srunner_add_suite(sr, suite_plan());
 	srunner_add_suite(sr, suite_buf());
 	srunner_add_suite(sr, suite_image_ref());
+	srunner_add_suite(sr, suite_udiff());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

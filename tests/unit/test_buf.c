@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* buf_printf and arena_printf format once into the room they have and
  * again only when it is short: every length around that room must come
  * out whole. */

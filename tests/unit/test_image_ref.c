@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* Image references as containerd parses them: cases from
  * distribution/reference's own tests (reference_test.go TestReferenceParse,
  * normalize_test.go TestValidateReferenceName) and the rules of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* dslc plan's pieces: host lists compressed, semantic diffs of each file
  * kind, and the disruption table's longest match. */
 #include <string.h>

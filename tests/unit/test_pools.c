@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* Redundancy goals compiled for the fault domains a cluster really has. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* test_safety.c - the output contexts of compiler/base/safe.c, checked arithmetic
  * and bounded diagnostics. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "compiler/model/topology.h"
 #include "compiler/place/place.h"
 #include "unit.h"

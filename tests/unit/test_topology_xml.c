@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* Loading lstopo exports: the shared reference exports (skipped when
  * ../shared/reference is absent) and the project's own synthetic ones. */
 #include <stdio.h>

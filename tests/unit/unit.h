@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* unit.h - the Check suites of dslc's unit tests. */
 #ifndef DSLC_UNIT_H
 #define DSLC_UNIT_H
@@ -16,6 +17,7 @@ Suite *suite_safety(void);
 Suite *suite_plan(void);
 Suite *suite_buf(void);
 Suite *suite_image_ref(void);
+Suite *suite_udiff(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);

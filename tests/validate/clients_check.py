@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The client side of a build, checked by its consumers where they run here:
 
 - every dfuse service by systemd itself: `systemd-analyze verify --root` over a

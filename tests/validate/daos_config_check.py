@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """An independent check of generated daos_server.yml / daos_agent.yml files.
 
 It re-implements what DAOS does when it loads a config (yaml.v2

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Runs `dslc lint` on every fixture (plus an unreadable path) in the machine
 formats and validates them: SARIF against the OASIS 2.1.0 schema in
 ../shared/reference/sarif/ (skipped when absent) and GitHub code scanning's

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The Kubernetes model's objects (cluster/kubernetes/) against Kubernetes'
 own OpenAPI schema of the declared version (tests/validate/k8s/, extracted by
 extract.py from the upstream spec), made strict the way the API server's

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Checks generated KubeletConfiguration drop-ins without a kubelet (none is
 packaged for Debian 12): YAML syntax, every field name against
 ../shared/reference/kubelet/kubelet-config-v1beta1-fields.txt (skipped when

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Checks a generated daos-pools.sh against DAOS's CLI grammar, independently
 of dslc: flags of `dmg pool create` (src/control/cmd/dmg/pool.go) and of
 `daos container create`, container property keys and values
@@ -99,7 +100,7 @@ def main(argv):
         if r.returncode:
             errors.append(f"shellcheck:\n{r.stdout}")
     else:
-        print("pools_check: shellcheck is not installed; skipped it")
+        print("skip pools_check shellcheck: shellcheck is not installed")
     creates = 0
     for n, line in enumerate(open(path), 1):
         words = shlex.split(line, comments=True)

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Checks redfish/bios-settings.json and runs redfish/apply.sh against a
 small Redfish service on 127.0.0.1 (no other address is ever contacted).
 

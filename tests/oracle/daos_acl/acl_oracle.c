@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* acl_oracle.c - DAOS's own ACL parser and validator (the vendored
  * src/common/acl_*.c of release/2.6) over ACLs read from stdin: one ACL per
  * line, its entries separated by tabs, as daos_acl_from_strs gets them from

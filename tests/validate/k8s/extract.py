@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Writes openapi-v1.NN.json: the definitions of Kubernetes' OpenAPI v2 spec
 (api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
 vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,

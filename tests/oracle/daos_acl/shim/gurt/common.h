@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* A shim for DAOS's gurt, enough to compile src/common/acl_*.c unchanged
  * (tests/oracle/daos_acl/README.md). Not DAOS code. */
 #ifndef SHIM_GURT_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* A shim of gurt's hash table as validate_aces uses it (find, insert,
  * destroy): a list searched with the table's own key comparison. */
 #ifndef SHIM_GURT_HASH_H

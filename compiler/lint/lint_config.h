@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* lint_config.h - a repository's lint settings, in one file that CI,
+ * pre-commit and a person's shell all read: `.dslc-lint`, written in the
+ * description language (no other parser), found from the working directory
+ * upward to the repository's top (the directory that holds .git).
+ *
+ *     lint {
+ *       roots   "clusters/prod/cluster.dsl" "clusters/lab/cluster.dsl"
+ *       fail_on warning
+ *       disable log-mask-debug "tracing ticket 4711"
+ *     }
+ *
+ * `dslc lint` with no file lints the roots; `dslc lint FILE` and `dslc
+ * build` take its disabled rules and fail_on. The command line comes after
+ * it: --fail-on replaces fail_on, --disable/--enable are applied after its
+ * disables. A disabled rule needs its reason, and a rule that cannot be
+ * disabled (unsafe-value...) cannot be disabled here either. */
+#ifndef DSLC_LINT_CONFIG_H
+#define DSLC_LINT_CONFIG_H
+
+#include "compiler/model/kw.h"
+#include "compile.h"
+
+#define LINT_CONFIG_NAME ".dslc-lint"
+
+typedef struct lint_config {
+	const char *path;             /* the file read */
+	const char *dir;              /* its directory, "" for the working directory: roots are relative to it */
+	bool disabled[R__COUNT];
+	const char *reason[R__COUNT]; /* each disabled rule's reason */
+	bool has_fail_on;
+	diag_severity fail_on;
+	const char **roots;           /* as written, relative to dir */
+	size_t nroots, roots_cap;
+	compilation *comp;            /* the file's parse and findings: errors are printed as any lint's */
+	const char *refused;          /* why the file was not read, when it is not a regular file */
+} lint_config;
+
+/* The keywords of the file, for `dslc keywords`, SPEC.md and dslc-language(5). */
+extern const kw_table kw_lint;
+
+/* The settings file that applies in the working directory: .dslc-lint in it
+ * or in a parent, up to and including the first directory holding .git;
+ * NULL when there is none (in the arena). */
+const char *lint_config_find(arena *a);
+/* Whether path names a settings file (its base name is .dslc-lint). */
+bool lint_config_is_name(const char *path);
+/* Reads path into cfg, whose strings live in comp (compiled here; the
+ * caller frees it with compile_free). False when it cannot be read (errno,
+ * or cfg->refused for a link or a device: its lines are never quoted);
+ * its findings are in comp->dc, an error among them when a setting is wrong. */
+bool lint_config_read(lint_config *cfg, compilation *comp, const char *path);
+
+#endif
