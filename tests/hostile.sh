@@ -237,8 +237,12 @@ $DSLC build "$EX" -o "$O/out" >/dev/null 2>&1
 check "stale staging directories of a dead build are removed" \
 	"[ $? = 0 ] && [ ! -e '$O/out.dslc-new-999999' ] && [ ! -e '$O/out.dslc-old-999998' ]"
 if command -v flock >/dev/null; then
-	flock "$O/out.dslc-lock" sleep 2 &
-	sleep 0.5
+	# the holder keeps the lock until the build says it waits (60 s at most),
+	# and the build starts once the lock is held: no timing to lose under load
+	: >"$O/lock.err"
+	flock "$O/out.dslc-lock" sh -c 'i=0; while [ $i -lt 600 ] && ! grep -q "another dslc is building" "$1"; do sleep 0.1; i=$((i + 1)); done' sh "$O/lock.err" &
+	i=0
+	while [ $i -lt 200 ] && flock -n "$O/out.dslc-lock" true; do sleep 0.05; i=$((i + 1)); done
 	$DSLC build "$EX" -o "$O/out" >/dev/null 2>"$O/lock.err"
 	rc=$?
 	wait
