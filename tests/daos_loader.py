@@ -18,6 +18,11 @@ LOADER = os.environ.get("DSLC_DAOS_LOADER") or os.path.join(os.path.dirname(ROOT
                                                             "daos-config-check")
 
 
+# the exit status of a suite that cannot run for want of the loader
+REQUIRED = os.environ.get("DSLC_REQUIRE_ORACLES") == "1"
+ABSENT_STATUS = 1 if REQUIRED else 0
+
+
 class LoaderBroken(Exception):
     """The loader did not give a verdict."""
 
@@ -27,7 +32,7 @@ def available(suite):
     (or, under DSLC_REQUIRE_ORACLES=1, a FAIL line) and returns False."""
     if os.access(LOADER, os.X_OK):
         return True
-    if os.environ.get("DSLC_REQUIRE_ORACLES") == "1":
+    if REQUIRED:
         print(f"FAIL {suite}: DAOS's loader {LOADER} is absent, and DSLC_REQUIRE_ORACLES=1")
     else:
         print(f"skip {suite}: DAOS's loader is absent (set DSLC_DAOS_LOADER, or put ../shared/validators beside the repository)")

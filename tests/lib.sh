@@ -28,11 +28,7 @@ skip_shared() { # what: reason
 # True when the loader is here; otherwise says skip (or FAIL) for what needs it.
 have_loader() { # what-needs-it
 	[ -x "$DAOS_LOADER" ] && return 0
-	if [ "${DSLC_REQUIRE_ORACLES:-}" = 1 ]; then
-		no "$1: DAOS's loader $DAOS_LOADER is absent, and DSLC_REQUIRE_ORACLES=1"
-	else
-		skip "$1: DAOS's loader is absent (set DSLC_DAOS_LOADER, or put ../shared/validators beside the repository)"
-	fi
+	skip_shared "$1: DAOS's loader $DAOS_LOADER is absent (set DSLC_DAOS_LOADER, or put ../shared/validators beside the repository)"
 	return 1
 }
 # The loader's verdict on a daos_server.yml, told from its failure to run

@@ -27,6 +27,16 @@ const char *severity_name(diag_severity s)
 	return "error";
 }
 
+bool severity_parse(const char *name, diag_severity *out)
+{
+	for (int s = SEV_NOTE; s <= SEV_ERROR; s++)
+		if (strcmp(name, severity_name((diag_severity)s)) == 0) {
+			*out = (diag_severity)s;
+			return true;
+		}
+	return false;
+}
+
 bool rule_silenceable(const rule_info *r)
 {
 	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && r->rule != R_UNSAFE_VALUE &&

@@ -28,6 +28,8 @@ extern const rule_info rule_table[R__COUNT];
 
 const rule_info *rule_find(const char *id);
 const char *severity_name(diag_severity s);
+/* The severity severity_name gives that name (--fail-on, fail_on). */
+bool severity_parse(const char *name, diag_severity *out);
 /* False for the rules no suppression or --disable may silence: the input
  * could not be read, or a value cannot be written safely. */
 bool rule_silenceable(const rule_info *r);

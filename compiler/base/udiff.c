@@ -56,8 +56,10 @@ static bool myers(arena *a, const line *x, size_t n, const line *y, size_t m, ch
 		for (long k = -d; k <= d; k += 2) {
 			long xx = k == -d || (k != d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
 			long yy = xx - k;
-			while (xx < (long)n && yy < (long)m && same(&x[xx], &y[yy]))
-				xx++, yy++;
+			while (xx < (long)n && yy < (long)m && same(&x[xx], &y[yy])) {
+				xx++;
+				yy++;
+			}
 			v[off + k] = xx;
 			if (xx >= (long)n && yy >= (long)m) {
 				found = d;
@@ -77,16 +79,16 @@ static bool myers(arena *a, const line *x, size_t n, const line *y, size_t m, ch
 		long k = xx - yy;
 		long pk = k == -d || (k != d && pv[k - 1 + d - 1] < pv[k + 1 + d - 1]) ? k + 1 : k - 1;
 		long px = pv[pk + d - 1], py = px - pk;
-		while (xx > px && yy > py)
-			op[--w] = ' ', xx--, yy--;
+		for (; xx > px && yy > py; xx--, yy--)
+			op[--w] = ' ';
 		op[--w] = xx == px ? '+' : '-';
 		if (xx == px)
 			yy--;
 		else
 			xx--;
 	}
-	while (xx > 0)
-		op[--w] = ' ', xx--;
+	for (; xx > 0; xx--) /* round 0's diagonal: xx == yy */
+		op[--w] = ' ';
 	memmove(op, op + w, n + m - w);
 	*nop = n + m - w;
 	return true;
@@ -140,7 +142,8 @@ bool udiff_print(arena *a, FILE *out, const char *path, const char *old, size_t 
 	/* position of each op in both texts */
 	size_t *oi = arena_alloc(a, (s.n + 1) * sizeof(size_t)), *ni = arena_alloc(a, (s.n + 1) * sizeof(size_t));
 	for (size_t i = 0, x = 0, y = 0; i <= s.n; i++) {
-		oi[i] = x, ni[i] = y;
+		oi[i] = x;
+		ni[i] = y;
 		if (i < s.n) {
 			x += s.op[i] != '+';
 			y += s.op[i] != '-';

@@ -58,8 +58,7 @@ static void print_valued_options(FILE *out, const char *sep)
 		}
 }
 
-/* What a positional argument at index npos (0-based, after the command)
- * completes to: the second kind repeats when it is a file (lint A B C). */
+/* An argument kind as the scripts' `kind` variable names it. */
 static const char *shell_kind(cli_arg k)
 {
 	switch (k) {
@@ -113,7 +112,8 @@ static void print_command_cases(FILE *out, const char *indent)
 
 /* The walk and the decision, in the POSIX-ish subset bash and zsh share;
  * `words`/`cword` are set by each shell's wrapper. The result: `kind` and
- * `choices`, or `opts` when the word is an option. */
+ * `choices`, or `opts` when the word is an option. A positional after the
+ * second takes the second's kind when that is a file (lint A B C). */
 static void print_walk(FILE *out)
 {
 	fprintf(out, "\tlocal cmd='' first='' npos=0 i w kind=none choices='' opts='' pos0=none pos1=none pchoices=''\n"

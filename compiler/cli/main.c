@@ -234,10 +234,11 @@ static int parse_args(int argc, char **argv, cli *c)
 				return usage_error("--hugepage-size takes 2MiB or 1GiB, not '%s'", argv[i]);
 		} else if (strcmp(a, "--color") == 0) {
 			static const char *const modes[] = {"auto", "always", "never", NULL}; /* diag_colour_mode's order */
-			int k = ++i == argc ? -2 : choice_index(argv[i], modes);
+			if (++i == argc)
+				return usage_error("%s needs auto, always or never", a);
+			int k = choice_index(argv[i], modes);
 			if (k < 0)
-				return usage_error(k == -2 ? "%s needs auto, always or never" : "--color takes auto, always or never, not '%s'",
-						   k == -2 ? a : argv[i]);
+				return usage_error("--color takes auto, always or never, not '%s'", argv[i]);
 			diag_set_colour((diag_colour_mode)k);
 		} else if (strcmp(a, "--config") == 0) {
 			if (++i == argc)
@@ -260,14 +261,11 @@ static int parse_args(int argc, char **argv, cli *c)
 		} else if (strcmp(a, "--fix") == 0) {
 			c->fix = true;
 		} else if (strcmp(a, "--fail-on") == 0) {
-			static const char *const sevs[] = {"error", "warning", "note", NULL};
-			static const diag_severity sev[] = {SEV_ERROR, SEV_WARNING, SEV_NOTE};
-			int k = ++i == argc ? -2 : choice_index(argv[i], sevs);
-			if (k < 0)
-				return usage_error(k == -2 ? "%s needs error, warning or note" : "--fail-on takes error, warning or note, not '%s'",
-						   k == -2 ? a : argv[i]);
+			if (++i == argc)
+				return usage_error("%s needs error, warning or note", a);
+			if (!severity_parse(argv[i], &c->fail_on))
+				return usage_error("--fail-on takes error, warning or note, not '%s'", argv[i]);
 			c->fail_on_given = true;
-			c->fail_on = sev[k];
 		} else if (strcmp(a, "--max-findings") == 0) {
 			long long v;
 			if (++i == argc)
@@ -416,10 +414,10 @@ static int lint_one(const cli *c, const char *path, report_format fmt, compilati
 }
 
 /* The lint settings (--config, or the .dslc-lint found from here up) under
- * the command line's choices, into eff; its roots when no file is given.
- * comp holds the file's text (the caller frees it when cfg->path is set).
- * Returns -1, or the exit status of a settings file that is wrong. */
-static int apply_config(const cli *c, arena *a, lint_config *cfg, compilation *comp, cli *eff)
+ * the command line's choices, into eff; with roots, its roots when no file
+ * is given. comp holds the file's text (the caller frees it when cfg->path
+ * is set). Returns -1, or the exit status of a settings file that is wrong. */
+static int apply_config(const cli *c, bool roots, arena *a, lint_config *cfg, compilation *comp, cli *eff)
 {
 	*eff = *c;
 	memset(cfg, 0, sizeof(*cfg));
@@ -442,14 +440,29 @@ static int apply_config(const cli *c, arena *a, lint_config *cfg, compilation *c
 			eff->disabled[i] = true;
 	if (!c->fail_on_given && cfg->has_fail_on)
 		eff->fail_on = cfg->fail_on;
-	if (!c->nfiles && cfg->nroots) {
-		eff->files = arena_alloc(a, cfg->nroots * sizeof(*eff->files));
-		for (size_t i = 0; i < cfg->nroots; i++)
-			eff->files[i] = cfg->roots[i][0] == '/' ? cfg->roots[i] : arena_printf(a, "%s%s", cfg->dir, cfg->roots[i]);
+	if (roots && !c->nfiles && cfg->nroots) {
+		eff->files = cfg->roots;
 		eff->nfiles = cfg->nroots;
 		eff->file = eff->files[0];
 	}
 	return -1;
+}
+
+/* A command run under the lint settings (lint, with their roots; build). */
+static int with_settings(const cli *c, bool roots, int (*run)(const cli *))
+{
+	arena a;
+	arena_init(&a);
+	lint_config cfg;
+	compilation cfg_comp;
+	cli eff;
+	int rc = apply_config(c, roots, &a, &cfg, &cfg_comp, &eff);
+	if (rc < 0)
+		rc = run(&eff);
+	if (cfg.path)
+		compile_free(&cfg_comp);
+	arena_free(&a);
+	return rc;
 }
 
 static int lint_files_given(const cli *c)
@@ -538,18 +551,7 @@ static int lint_files_given(const cli *c)
 /* `dslc lint`: the settings applied, then the files (or the settings' roots). */
 static int cmd_lint(const cli *c)
 {
-	arena a;
-	arena_init(&a);
-	lint_config cfg;
-	compilation cfg_comp;
-	cli eff;
-	int rc = apply_config(c, &a, &cfg, &cfg_comp, &eff);
-	if (rc < 0)
-		rc = lint_files_given(&eff);
-	if (cfg.path)
-		compile_free(&cfg_comp);
-	arena_free(&a);
-	return rc;
+	return with_settings(c, true, lint_files_given);
 }
 
 static void describe_placement(const model *m, FILE *out)
@@ -630,22 +632,7 @@ static int build_with(const cli *c)
  * (they silence reports and set the exit status; what is built is the same). */
 static int cmd_build(const cli *c)
 {
-	arena a;
-	arena_init(&a);
-	lint_config cfg;
-	compilation cfg_comp;
-	cli eff;
-	int rc = apply_config(c, &a, &cfg, &cfg_comp, &eff);
-	if (rc < 0) {
-		eff.files = c->files; /* build compiles FILE: roots are lint's */
-		eff.nfiles = c->nfiles;
-		eff.file = c->file;
-		rc = build_with(&eff);
-	}
-	if (cfg.path)
-		compile_free(&cfg_comp);
-	arena_free(&a);
-	return rc;
+	return with_settings(c, false, build_with); /* build compiles FILE: the roots are lint's */
 }
 
 static int cmd_plan(const cli *c)

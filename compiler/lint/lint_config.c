@@ -37,16 +37,13 @@ const char *lint_config_find(arena *a)
 	if (!getcwd(cwd, sizeof(cwd)))
 		return NULL;
 	/* shown relative to the working directory: "", "../", "../../" ... */
-	const char *up = "";
-	for (char *end = cwd + strlen(cwd);;) {
+	for (const char *up = "";; up = arena_printf(a, "%s../", up)) {
 		if (is_dir_entry(cwd, LINT_CONFIG_NAME))
 			return arena_printf(a, "%s%s", up, LINT_CONFIG_NAME);
-		if (is_dir_entry(cwd, ".git") || end == cwd + 1 || !strrchr(cwd, '/'))
+		char *slash = strrchr(cwd, '/');
+		if (is_dir_entry(cwd, ".git") || !slash || strcmp(cwd, "/") == 0)
 			return NULL;
-		end = strrchr(cwd, '/');
-		end[end == cwd] = '\0'; /* "/a" -> "/" */
-		end = cwd + strlen(cwd);
-		up = arena_printf(a, "%s../", up);
+		slash[slash == cwd] = '\0'; /* "/a/b" -> "/a", "/a" -> "/" */
 	}
 }
 
@@ -88,20 +85,16 @@ static void read_roots(lint_config *cfg, const ast_stmt *st, const ast_value *v)
 			diag_help(&cfg->comp->dc, d, "name a description (*.dsl), relative to this file");
 			continue;
 		}
-		ARENA_PUSH(&cfg->comp->ar, cfg->roots, cfg->nroots, cfg->roots_cap, v->text);
+		ARENA_PUSH(&cfg->comp->ar, cfg->roots, cfg->nroots, cfg->roots_cap, path);
 	}
 }
 
 static void read_fail_on(lint_config *cfg, const ast_stmt *st, const ast_value *v)
 {
-	static const char *const names[] = {"error", "warning", "note"};
-	static const diag_severity sev[] = {SEV_ERROR, SEV_WARNING, SEV_NOTE};
-	for (int i = 0; i < 3 && word_or_string(v) && !v->next; i++)
-		if (strcmp(v->text, names[i]) == 0) {
-			cfg->has_fail_on = true;
-			cfg->fail_on = sev[i];
-			return;
-		}
+	if (word_or_string(v) && !v->next && severity_parse(v->text, &cfg->fail_on)) {
+		cfg->has_fail_on = true;
+		return;
+	}
 	diag *d = diag_report(&cfg->comp->dc, R_BAD_VALUE, v ? v->loc : st->loc, "fail_on takes error, warning or note");
 	diag_help(&cfg->comp->dc, d, "write `fail_on warning`");
 }

@@ -30,7 +30,7 @@ typedef struct lint_config {
 	const char *reason[R__COUNT]; /* each disabled rule's reason */
 	bool has_fail_on;
 	diag_severity fail_on;
-	const char **roots;           /* as written, relative to dir */
+	const char **roots;           /* as lint opens them: a relative one joined to dir */
 	size_t nroots, roots_cap;
 	compilation *comp;            /* the file's parse and findings: errors are printed as any lint's */
 	const char *refused;          /* why the file was not read, when it is not a regular file */
