@@ -33,7 +33,7 @@ export SOURCE_DATE_EPOCH
 
 # every stage folder of compiler/ (ARCHITECTURE.md) and every target: no
 # hand list to keep in step; the command line's main() is not in the library
-SRC_LIB = $(filter-out compiler/cli/main.c,$(wildcard compiler/*/*.c)) $(wildcard targets/*.c)
+SRC_LIB = $(filter-out compiler/driver/main.c,$(wildcard compiler/*/*.c)) $(wildcard targets/*.c)
 GEN     = $(BUILD)/parser.c $(BUILD)/lexer.c
 OBJ_LIB = $(SRC_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/parser.o $(BUILD)/obj/lexer.o
 UNIT_SRC = $(wildcard tests/unit/*.c)
@@ -41,7 +41,11 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 MAN         = $(BUILD)/man/dslc.1 $(BUILD)/man/dslc-language.5 $(BUILD)/man/dslc-rules.7
 COMPLETIONS = $(BUILD)/completion/dslc.bash $(BUILD)/completion/_dslc $(BUILD)/completion/dslc.fish
 
-all: $(BUILD)/dslc $(MAN) $(COMPLETIONS)
+# editor support: syntax printed by dslc from its keyword tables, beside the
+# hand-written filetype detection and client configurations of editors/
+EDITOR = $(BUILD)/editor/vim/syntax/dslc.vim $(BUILD)/editor/dslc.tmLanguage.json
+
+all: $(BUILD)/dslc $(MAN) $(COMPLETIONS) $(EDITOR)
 
 $(BUILD)/parser.c $(BUILD)/parser.h &: grammar/parser.y
 	@mkdir -p $(BUILD)
@@ -65,9 +69,9 @@ $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 $(BUILD)/libdslc.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
 
-$(BUILD)/obj/compiler/cli/main.o: VERSION
+$(BUILD)/obj/compiler/driver/main.o: VERSION
 
-$(BUILD)/dslc: $(BUILD)/obj/compiler/cli/main.o $(BUILD)/libdslc.a
+$(BUILD)/dslc: $(BUILD)/obj/compiler/driver/main.o $(BUILD)/libdslc.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # man pages and completions are printed by dslc from its own tables
@@ -79,6 +83,14 @@ $(BUILD)/completion/dslc.bash $(BUILD)/completion/_dslc $(BUILD)/completion/dslc
 	@mkdir -p $(dir $@)
 	$(BUILD)/dslc completion $(patsubst _dslc,zsh,$(patsubst dslc.%,%,$(notdir $@))) >$@.tmp && mv $@.tmp $@
 
+$(BUILD)/editor/vim/syntax/dslc.vim: $(BUILD)/dslc
+	@mkdir -p $(dir $@)
+	$(BUILD)/dslc syntax vim >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/editor/dslc.tmLanguage.json: $(BUILD)/dslc
+	@mkdir -p $(dir $@)
+	$(BUILD)/dslc syntax textmate >$@.tmp && mv $@.tmp $@
+
 # the test build: dslc with its two test seams compiled in (DSLC_TEST_CRASH_AFTER
 # in the journal, DSLC_TEST_CORRUPT in daos_server.yml); the objects given
 # first stand in for the library's, so the installed dslc has no seam
@@ -87,7 +99,7 @@ $(BUILD)/obj-hooks/%.o: %.c $(BUILD)/parser.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DDSLC_TEST_HOOKS $(CFLAGS) -c $< -o $@
 
-$(BUILD)/dslc-test-hooks: $(BUILD)/obj/compiler/cli/main.o $(HOOK_SRC:%.c=$(BUILD)/obj-hooks/%.o) $(BUILD)/libdslc.a
+$(BUILD)/dslc-test-hooks: $(BUILD)/obj/compiler/driver/main.o $(HOOK_SRC:%.c=$(BUILD)/obj-hooks/%.o) $(BUILD)/libdslc.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
@@ -101,12 +113,12 @@ check: all $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
 	@tests/run_all.sh $(BUILD)
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" asan-suite
 	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
-	@$(MAKE) --no-print-directory fuzz-build && tests/fuzz/run.sh build-fuzz $${FUZZ_CHECK_SECONDS:-60}
+	@$(MAKE) --no-print-directory fuzz-build && tests/fuzz/run.sh build-fuzz $${FUZZ_CHECK_SECONDS:-20}
 
 # ---- fuzzing (clang + libFuzzer) --------------------------------------------
 
 FUZZ_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output fuzz_topology
+FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp
 FUZZ_SECONDS ?= 600
 
 fuzz-build:
@@ -119,7 +131,7 @@ fuzz-build:
 fuzz: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
-asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
+asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks $(EDITOR)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
 
 # every product mutation of tests/mutate.sh caught by a test (rebuilds in a
@@ -144,11 +156,18 @@ DATADIR     ?= $(PREFIX)/share/dslc
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# Vim's and Neovim's system-wide runtime directories (Debian's vim reads
+# vimfiles, Neovim its XDG data directory's site)
+VIMDIR      ?= $(PREFIX)/share/vim/vimfiles
+NVIMDIR     ?= $(PREFIX)/share/nvim/site
+VSCODE       = package.json extension.js language-configuration.json
 SCHEMAS      = $(notdir $(wildcard schemas/*.json))
 # every file install writes, which uninstall removes
 INSTALLED = $(BINDIR)/dslc $(MANDIR)/man1/dslc.1 $(MANDIR)/man5/dslc-language.5 $(MANDIR)/man7/dslc-rules.7 \
 	$(BASHCOMPDIR)/dslc $(ZSHCOMPDIR)/_dslc $(FISHCOMPDIR)/dslc.fish \
-	$(addprefix $(DATADIR)/schemas/,$(SCHEMAS)) $(DATADIR)/pre-commit-hooks.yaml
+	$(addprefix $(DATADIR)/schemas/,$(SCHEMAS)) $(DATADIR)/pre-commit-hooks.yaml \
+	$(VIMDIR)/syntax/dslc.vim $(VIMDIR)/ftdetect/dslc.vim $(NVIMDIR)/syntax/dslc.vim $(NVIMDIR)/ftdetect/dslc.vim \
+	$(addprefix $(DATADIR)/editors/vscode/,$(VSCODE) dslc.tmLanguage.json) $(DATADIR)/editors/nvim/dslc.lua
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
@@ -162,11 +181,20 @@ install: all
 	install -m 0644 $(BUILD)/completion/dslc.fish $(DESTDIR)$(FISHCOMPDIR)/dslc.fish
 	install -m 0644 $(addprefix schemas/,$(SCHEMAS)) $(DESTDIR)$(DATADIR)/schemas/
 	install -m 0644 .pre-commit-hooks.yaml $(DESTDIR)$(DATADIR)/pre-commit-hooks.yaml
+	for d in $(VIMDIR) $(NVIMDIR); do \
+		install -d $(DESTDIR)$$d/syntax $(DESTDIR)$$d/ftdetect && \
+		install -m 0644 $(BUILD)/editor/vim/syntax/dslc.vim $(DESTDIR)$$d/syntax/dslc.vim && \
+		install -m 0644 editors/vim/ftdetect/dslc.vim $(DESTDIR)$$d/ftdetect/dslc.vim || exit 1; \
+	done
+	install -d $(DESTDIR)$(DATADIR)/editors/vscode $(DESTDIR)$(DATADIR)/editors/nvim
+	install -m 0644 $(addprefix editors/vscode/,$(VSCODE)) $(BUILD)/editor/dslc.tmLanguage.json $(DESTDIR)$(DATADIR)/editors/vscode/
+	install -m 0644 editors/nvim/dslc.lua $(DESTDIR)$(DATADIR)/editors/nvim/dslc.lua
 
 # removes what install wrote, and dslc's own directories once empty
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR)/editors/vscode $(DESTDIR)$(DATADIR)/editors/nvim \
+		$(DESTDIR)$(DATADIR)/editors $(DESTDIR)$(DATADIR) 2>/dev/null
 
 # the Debian package, built from a copy of the committed tree (dpkg-buildpackage
 # writes beside the source directory)
@@ -190,3 +218,4 @@ shapes: all
 
 bench: all
 	/usr/bin/python3 tests/bench.py $(BUILD)/dslc
+	/usr/bin/python3 tests/bench_lsp.py $(BUILD)/dslc

@@ -113,4 +113,12 @@ if [ -x /usr/bin/time ]; then # the binary alone: under valgrind its own memory 
 else
 	skip_or_fail_in_ci "includer search memory: /usr/bin/time is not installed"
 fi
+# found by fuzz_lint_files: a fragment whose name does not end in .dsl, in a
+# directory with no .dsl file, searched an empty list (qsort of NULL: undefined,
+# an abort under the sanitizers)
+mkdir -p odd/hw
+cp ex/a/hardware.dsl odd/hw/hardware.frag
+lint odd/hw/hardware.frag
+check "a fragment not named .dsl with no description near it: linted alone, said so" \
+	"[ \$(cat rc) -le 1 ] && grep -q 'odd/hw/hardware.frag has no cluster block and no description under odd includes it' err"
 tests_end

@@ -89,11 +89,11 @@ mutate "a failed rebuild passes the gate" compiler/plan/rollout.c \
 	'"\t\t\tidle | done) break ;;\n"' '"\t\t\tidle | done | failed) break ;;\n"' \
 	"bash tests/rollout_gates.sh"
 # 9. the repository's lint settings: a disabled rule still reported (issue 39)
-mutate "a .dslc-lint disable ignored" compiler/cli/main.c \
+mutate "a .dslc-lint disable ignored" compiler/driver/main.c \
 	'		if (!c->toggled[i] && cfg->disabled[i])' '		if (0 && !c->toggled[i] && cfg->disabled[i])' \
 	"bash tests/lint_config.sh"
 # 10. a command takes an option its table does not list (the help would lie)
-mutate "an option of another command accepted" compiler/cli/main.c \
+mutate "an option of another command accepted" compiler/driver/main.c \
 	'		if (!cli_command_option(cmd, c->opts[i])) {' '		if (0 && !cli_command_option(cmd, c->opts[i])) {' \
 	"bash tests/product_form.sh"
 # 11. the unified diff of fmt --diff / lint --fix --diff: an empty side's hunk start off by one
@@ -106,4 +106,29 @@ mutate "the corruption seam in the shipped build" targets/daos_server.c \
 		/* A test seam' '#if 1
 		/* A test seam' \
 	"bash tests/tree_tests.sh"
+# 13. dslc lsp reads the disk, not the editor's buffer, for a file the description includes (issue 40)
+mutate "an open buffer ignored by the compilation" compiler/base/source.c \
+	'	s->overlay = installed;' '	s->overlay = NULL;' \
+	"/usr/bin/python3 tests/lsp_client.py"
+# 14. a quick fix's edit one byte off
+mutate "a quick fix's edit off by one" compiler/lsp/analysis.c \
+	'json_pack("{s:o, s:o}", "range", analysis_loc_range(c, f->at, utf8), "newText"' \
+	'json_pack("{s:o, s:o}", "range", analysis_loc_range(c, (src_loc){f->at.file, f->at.start + 1, f->at.end + 1}, utf8), "newText"' \
+	"/usr/bin/python3 tests/lsp_client.py"
+# 15. the block a '{' opens taken from the statement's first keyword, not its last
+mutate "completion in the wrong block" compiler/lsp/context.c \
+	'	for (size_t i = cx->ntok; i-- > 0;) {' '	for (size_t i = 0; i < cx->ntok; i++) {' \
+	"env CK_RUN_SUITE=lsp build/unit_tests"
+# 16. UTF-16 positions counted in bytes
+mutate "positions in bytes for a UTF-16 client" compiler/lsp/position.c \
+	'		n += *p >= 0xF0 && *p <= 0xF4 ? 2 : 1;' '		n += 1;' \
+	"env CK_RUN_SUITE=lsp build/unit_tests"
+# 17. a syntax file without the keywords of one block
+mutate "a block's keywords missing from the syntax files" compiler/lsp/syntax.c \
+	'	for (size_t t = 0; t < kw_section_count; t++)
+		for (size_t i = 0; i < kw_sections[t].table->n; i++) {
+			const char *name' '	for (size_t t = 1; t < kw_section_count; t++)
+		for (size_t i = 0; i < kw_sections[t].table->n; i++) {
+			const char *name' \
+	"bash tests/editors.sh"
 tests_end

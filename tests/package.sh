@@ -85,6 +85,17 @@ if [ "$(id -u)" = 0 ] && ! dpkg-query -W dslc >/dev/null 2>&1 && [ ! -e /usr/bin
 		check "dslc --version from /usr/bin" '[ "$(/usr/bin/dslc --version)" = "dslc $VERSION" ]'
 		check "man -w dslc" '[ "$(man -w dslc)" = /usr/share/man/man1/dslc.1.gz ]'
 		check "bash finds the completion where bash-completion looks" '[ -f /usr/share/bash-completion/completions/dslc ]'
+		# Vim and Neovim read the package's syntax and detection from their own runtime paths
+		for ed in vim nvim; do
+			if command -v $ed >/dev/null; then
+				$ed -es -N -u NONE -i NONE -c 'filetype on' -c 'syntax on' -c "edit $PWD/examples/hgx-b200/cluster.dsl" \
+					-c "call writefile([&filetype, b:current_syntax], '$W/$ed.ft')" -c 'qa!' >/dev/null 2>&1
+				check "$ed, with no configuration, detects a description and highlights it from the package's files" \
+					"[ \"\$(tr '\n' ' ' <'$W/$ed.ft')\" = 'dslc dslc ' ]"
+			else
+				skip_or_fail_in_ci "$ed: not installed"
+			fi
+		done
 		dpkg -r dslc >>"$W/dpkg.log" 2>&1
 		check "dpkg -r removes it: no /usr/bin/dslc, no /usr/share/dslc" '[ ! -e /usr/bin/dslc ] && [ ! -e /usr/share/dslc ] && ! man -w dslc >/dev/null 2>&1'
 	else

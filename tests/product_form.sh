@@ -172,8 +172,10 @@ D="$W/destdir"
 if [ "$BIN" = build/dslc ] && make -s install DESTDIR="$D" PREFIX=/opt/tools >"$W/install.log" 2>&1; then
 	ok "make install DESTDIR=... PREFIX=/opt/tools"
 	(cd "$D" && find . -type f | sort) >"$W/installed"
-	check "it installs the binary, 3 man pages, 3 completions, the schemas and the hooks, under PREFIX only" \
-		'[ "$(wc -l <"$W/installed")" = $((8 + $(ls schemas/*.json | wc -l))) ] && ! grep -qv "^\./opt/tools/" "$W/installed"'
+	check "it installs the binary, 3 man pages, 3 completions, the schemas, the hooks and the editor files (Vim and Neovim syntax and detection, the VS Code extension, the Neovim client), under PREFIX only" \
+		'[ "$(wc -l <"$W/installed")" = $((17 + $(ls schemas/*.json | wc -l))) ] && ! grep -qv "^\./opt/tools/" "$W/installed" &&
+		 grep -qx ./opt/tools/share/vim/vimfiles/syntax/dslc.vim "$W/installed" && grep -qx ./opt/tools/share/nvim/site/ftdetect/dslc.vim "$W/installed" &&
+		 grep -qx ./opt/tools/share/dslc/editors/vscode/dslc.tmLanguage.json "$W/installed"'
 	check "the installed dslc runs; man -w finds its pages" \
 		'[ "$("$D/opt/tools/bin/dslc" --version)" = "dslc $(cat VERSION)" ] && MANPATH="$D/opt/tools/share/man" man -w dslc-rules | grep -q man7/dslc-rules.7'
 	make -s uninstall DESTDIR="$D" PREFIX=/opt/tools >>"$W/install.log" 2>&1

@@ -96,6 +96,8 @@ suite tests/rollout_k8s.sh "$DSLC"
 suite tests/disruption_pinned.sh "$DSLC"
 # help, man pages, completions, make install (issue 39)
 suite tests/product_form.sh "$DSLC"
+suite /usr/bin/python3 tests/lsp_client.py "$DSLC"
+suite tests/editors.sh "$DSLC" "$BUILD"
 # issue 38: builds the 160-node Aurora-like example a dozen times, too slow
 # under valgrind; ASan covers its paths
 if [ "$MODE" != valgrind ]; then

@@ -43,3 +43,15 @@ bool rule_silenceable(const rule_info *r)
 	       r->rule != R_INTERNAL_CONSISTENCY &&
 	       r->rule != R_PLAN_INCOMPLETE;
 }
+
+void rule_print(const rule_info *r, bool markdown, FILE *out)
+{
+	if (markdown) {
+		fprintf(out, "### `%s`\n\n", r->id);
+		fprintf(out, "- severity: %s\n- category: %s\n- summary: %s\n\n", severity_name(r->severity), r->category, r->summary);
+		fprintf(out, "%s\n\nFix: %s\n\n", r->explanation, r->fix);
+		return;
+	}
+	fprintf(out, "%s (%s, %s): %s\n\n%s\n\nfix: %s\n", r->id, severity_name(r->severity), r->category, r->summary,
+		r->explanation, r->fix);
+}

@@ -4,6 +4,7 @@
 #define DSLC_RULES_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef enum diag_severity { SEV_NOTE, SEV_WARNING, SEV_ERROR } diag_severity;
 
@@ -30,6 +31,8 @@ const rule_info *rule_find(const char *id);
 const char *severity_name(diag_severity s);
 /* The severity severity_name gives that name (--fail-on, fail_on). */
 bool severity_parse(const char *name, diag_severity *out);
+/* `dslc explain`'s text of a rule (markdown: SPEC.md's and the editor's hover). */
+void rule_print(const rule_info *r, bool markdown, FILE *out);
 /* False for the rules no suppression or --disable may silence: the input
  * could not be read, or a value cannot be written safely. */
 bool rule_silenceable(const rule_info *r);

@@ -9,9 +9,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const src_overlay *installed;
+
+void src_overlay_install(const src_overlay *o)
+{
+	installed = o;
+}
+
 void src_set_init(src_set *s, arena *ar)
 {
 	s->ar = ar;
+	s->overlay = installed;
 	s->files = NULL;
 	s->nfiles = 0;
 	s->cap = 0;
@@ -116,7 +124,12 @@ uint32_t src_load(src_set *s, const char *path, bool regular_only)
 uint32_t src_load_as(src_set *s, const char *path, const char *name, bool regular_only)
 {
 	size_t len;
-	char *text = src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, regular_only, &len);
+	const char *over = s->overlay ? s->overlay->find(s->overlay->ctx, path, &len) : NULL;
+	if (over && len > SRC_MAX_FILE_BYTES) {
+		errno = EFBIG;
+		return 0;
+	}
+	char *text = over ? arena_strndup(s->ar, over, len) : src_read_file(s->ar, path, SRC_MAX_FILE_BYTES, regular_only, &len);
 	if (!text)
 		return 0;
 	if (memchr(text, '\0', len)) {

@@ -31,15 +31,30 @@ typedef struct src_file {
 	src_loc included_from; /* where an include statement pulled it in */
 } src_file;
 
+/* Texts that stand in for files on disk: an editor's unsaved buffers
+ * (`dslc lsp`). find returns the text of path (NUL-terminated, len bytes)
+ * or NULL to read the disk. */
+typedef struct src_overlay {
+	const char *(*find)(void *ctx, const char *path, size_t *len);
+	void *ctx;
+} src_overlay;
+
 typedef struct src_set {
 	arena *ar;
 	src_file *files; /* index 0 unused */
 	uint32_t nfiles, cap;
+	const src_overlay *overlay; /* NULL: every source from disk */
 } src_set;
 
 enum { SRC_MAX_FILE_BYTES = 16 * 1024 * 1024 };
 
+/* A set whose loads consult the process's overlay (src_overlay_install). */
 void src_set_init(src_set *s, arena *ar);
+/* The overlay every source set made after this call consults (NULL: none).
+ * Process-wide, as the editor's buffers are: `dslc lsp` installs it once,
+ * and every compilation it runs (includes, the includer search's
+ * candidates, hand-written YAML) then reads the buffers. */
+void src_overlay_install(const src_overlay *o);
 /* Adds a file whose text is in memory; the set keeps its own copy, so the
  * caller may free text at once. Returns its id. */
 uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
@@ -55,8 +70,9 @@ char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, s
 #define SRC_ENOTREG ENOTSUP
 /* strerror, with dslc's own words for EFBIG, EILSEQ and SRC_ENOTREG. */
 const char *src_strerror(int err);
-/* Reads a text file; returns its id, or 0 with errno set (EFBIG over the
- * bound, EILSEQ for a NUL byte). */
+/* Reads a text file (the overlay's text when it has one for path);
+ * returns its id, or 0 with errno set (EFBIG over the bound, EILSEQ for a
+ * NUL byte). */
 uint32_t src_load(src_set *s, const char *path, bool regular_only);
 /* The same, the file known by another name in diagnostics ("/dev/stdin"
  * as "<stdin>"). */

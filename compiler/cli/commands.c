@@ -54,6 +54,8 @@ OPT(opt_markdown, "--markdown", NULL, ARG_NONE, NULL, NULL, "the reference as in
 OPT(opt_keywords_format, "--format", NULL, ARG_CHOICE, "json", NULL, "every keyword as JSON: block, keyword, syntax, meaning");
 OPT(opt_color, "--color", NULL, ARG_CHOICE, "auto|always|never", "auto",
     "colour the text: auto colours a terminal unless NO_COLOR is set (FORCE_COLOR: also when not a terminal)");
+OPT(opt_stdio, "--stdio", NULL, ARG_NONE, NULL, NULL,
+    "speak the protocol over standard input and output (the only transport; editors' clients pass it)");
 OPT(opt_quiet, "--quiet", "-q", ARG_NONE, NULL, NULL, "print the findings only: no summary, no notes on what was done");
 OPT(opt_fmt_diff, "--diff", NULL, ARG_NONE, NULL, NULL,
     "print what would change as a unified diff and write nothing (with --check: exit 1 when a file would change)");
@@ -90,6 +92,10 @@ static const cli_option *const import_opts_[] = {&opt_host, &opt_topology, &opt_
 						 &opt_max_findings, &opt_color, NULL};
 static const cli_exit import_exits[] = {{0, "the description is on stdout (its findings on stderr)"},
 					{1, "nothing imported: a file is refused, at its line"}, EXIT_USAGE_ROW, END_EXITS};
+
+static const cli_option *const lsp_opts[] = {&opt_stdio, NULL};
+static const cli_exit lsp_exits[] = {{0, "the client sent shutdown, then exit"},
+				     {1, "exit without shutdown, or the input ended"}, EXIT_USAGE_ROW, END_EXITS};
 
 static const cli_option *const show_opts[] = {&opt_show_format, &opt_disable, &opt_enable, &opt_max_findings, &opt_color,
 					      NULL};
@@ -143,6 +149,12 @@ const cli_command cli_commands[] = {
 	 "dslc plan cluster.dsl --against out\ndslc plan cluster.dsl --against out --format script > rollout.sh"},
 	{"disruptions", "", "print the disruption table", "Prints what a change to each file does to a node, as markdown.",
 	 no_opts, {ARG_NONE, ARG_NONE}, NULL, plain_exits, "dslc disruptions"},
+	{"lsp", "", "serve editors: a language server over stdio",
+	 "Speaks the Language Server Protocol (3.17) on standard input and output, for one editor: findings as you type "
+	 "(a fragment such as hardware.dsl through the descriptions that include it, open buffers read instead of the disk), "
+	 "quick fixes from the findings' exact edits, hover (keywords, rules, a node's plan), completion, go to definition, "
+	 "the outline and formatting equal to dslc fmt. It reads the .dslc-lint settings of its working directory.",
+	 lsp_opts, {ARG_NONE, ARG_NONE}, NULL, lsp_exits, "dslc lsp </dev/null   # the editor starts it: editors/nvim/dslc.lua, editors/vscode"},
 	{"explain", "ID", "print a rule's explanation",
 	 "Prints the rule's severity, category, summary, explanation with its DAOS source, and fix.", no_opts,
 	 {ARG_RULE, ARG_NONE}, NULL, explain_exits, "dslc explain first-core-outside-numa"},
@@ -155,6 +167,10 @@ const cli_command cli_commands[] = {
 	 "Prints the completion script of the shell: commands, options, rule ids after --disable, --enable and explain, "
 	 "node names after show FILE.",
 	 no_opts, {ARG_CHOICE, ARG_NONE}, "bash|zsh|fish", plain_exits, "dslc completion bash > /etc/bash_completion.d/dslc"},
+	{"syntax", "vim|textmate", "print a syntax file for editors",
+	 "Prints syntax highlighting for cluster descriptions, from the keyword tables: a Vim syntax file (syntax/dslc.vim) "
+	 "or a TextMate grammar (VS Code, GitHub). make install installs both.",
+	 no_opts, {ARG_CHOICE, ARG_NONE}, "vim|textmate", plain_exits, "dslc syntax vim > ~/.vim/syntax/dslc.vim"},
 	{"manpage", "dslc|dslc-language|dslc-rules", "print a man page (for packagers)",
 	 "Prints dslc(1), dslc-language(5) or dslc-rules(7) in man(7) markup; make install installs them.", no_opts,
 	 {ARG_CHOICE, ARG_NONE}, "dslc|dslc-language|dslc-rules", plain_exits, "dslc manpage dslc | man -l -"},

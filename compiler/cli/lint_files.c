@@ -162,7 +162,8 @@ static void includers(arena *a, const dsl_file *frag, path_list *out, path_list 
 	path_list tree = {0};
 	const char *root = search_root(a, frag->path);
 	find_dsl(a, root, 0, &tree);
-	qsort(tree.items, tree.n, sizeof(*tree.items), by_name);
+	if (tree.n) /* qsort wants an array, even of none */
+		qsort(tree.items, tree.n, sizeof(*tree.items), by_name);
 	const char *base = strrchr(frag->path, '/') ? strrchr(frag->path, '/') + 1 : frag->path;
 	unsigned long long budget = 0;
 	for (size_t i = 0; i < tree.n; i++) {

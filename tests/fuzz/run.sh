@@ -4,7 +4,9 @@
 # crashes, then "fuzz: N passed, N failed". A crash, a sanitizer report, an
 # input slower than 10 s (25 s for the topology: -timeout; a hang guard with a
 # margin for a loaded machine, the inputs take milliseconds) or one over 2 GiB (-rss_limit_mb) fails
-# the target; the input that did it is kept in BUILD/fuzz-<target>/.
+# the target; the input that did it is kept in BUILD/fuzz-<target>/. FUZZ_TIMEOUT sets
+# the hang guard for the long runs outside CI, niced beside other work: a starved
+# process is no hang (an input that took 10 s there ran in 0.8 s alone).
 #   tests/fuzz/run.sh BUILD SECONDS [TARGET ...]
 set -u
 cd "$(dirname "$0")/../.."
@@ -13,7 +15,7 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSA
 BUILD=$1
 SECONDS_EACH=${2:-60}
 shift $(($# < 2 ? $# : 2))
-ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology}
+ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp}
 . tests/lib.sh
 tests_begin fuzz
 for t in $ONLY; do
@@ -40,8 +42,24 @@ for t in $ONLY; do
 		# the sandboxed child, which dslc stops at 20 s
 		# (topology_xml.c): a hang is what outlives that limit
 		timeout=25 ;;
+	fuzz_lint_files)
+		# small repositories ("--- NAME" starts a file): the DSL's words
+		# and the splitter's
+		seeds="tests/fuzz/seeds/lint"
+		{ cat tests/fuzz/dsl.dict; printf '%s\n' '"\x0a--- "' '"\x0a--- !"' '"include \"../"' '"hw/hardware.dsl"' '"daos_server.yml"'; } >"$work/dict"
+		dict="-dict=$work/dict" ;;
+	fuzz_lsp)
+		# whole sessions as an editor writes them: the protocol's words and the DSL's
+		seeds="tests/fuzz/seeds/lsp"
+		{ cat tests/fuzz/dsl.dict; printf '%s\n' '"Content-Length: "' '"\x0d\x0a\x0d\x0a"' '"\"jsonrpc\":\"2.0\""' \
+			'"\"method\":"' '"\"id\":"' '"\"params\":"' '"textDocument/didOpen"' '"textDocument/didChange"' \
+			'"textDocument/hover"' '"textDocument/completion"' '"textDocument/definition"' '"textDocument/formatting"' \
+			'"textDocument/codeAction"' '"textDocument/documentSymbol"' '"initialize"' '"shutdown"' '"exit"' \
+			'"\"position\":{\"line\":"' '"\"character\":"' '"file:///"' '"\\u0000"'; } >"$work/dict"
+		dict="-dict=$work/dict" ;;
 	*) seeds="tests/fuzz/seeds/dsl tests/golden/diag"; dict="-dict=tests/fuzz/dsl.dict" ;;
 	esac
+	timeout=${FUZZ_TIMEOUT:-$timeout}
 	# shellcheck disable=SC2086
 	"$bin" -max_total_time="$SECONDS_EACH" -timeout=$timeout -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 		-artifact_prefix="$work/" $dict "$work/corpus" $seeds >"$work/log" 2>&1

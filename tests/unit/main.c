@@ -52,6 +52,7 @@ int main(void)
 	srunner_add_suite(sr, suite_buf());
 	srunner_add_suite(sr, suite_image_ref());
 	srunner_add_suite(sr, suite_udiff());
+	srunner_add_suite(sr, suite_lsp());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -18,6 +18,7 @@ Suite *suite_plan(void);
 Suite *suite_buf(void);
 Suite *suite_image_ref(void);
 Suite *suite_udiff(void);
+Suite *suite_lsp(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);
