@@ -213,9 +213,8 @@ static bool is_fragment(const lsp_doc *d, const compilation *c)
 	return d->path && !d->yaml && c->parsed && c->m.ar && !c->m.release && !c->m.cluster.defined;
 }
 
-json_t *analysis_run(doc_store *s, lsp_doc *d, bool utf8)
+json_t *analysis_run(lsp_doc *d, bool utf8)
 {
-	(void)s;
 	docs_forget_analysis(d);
 	d->actions = json_array();
 	bool disabled[R__COUNT];

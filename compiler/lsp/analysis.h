@@ -12,7 +12,7 @@
 
 /* Analyses d (its previous results replaced) and returns the params of its
  * textDocument/publishDiagnostics notification. */
-json_t *analysis_run(doc_store *s, lsp_doc *d, bool utf8);
+json_t *analysis_run(lsp_doc *d, bool utf8);
 /* The quick fixes of d whose finding overlaps [start, end]. */
 json_t *analysis_actions(const lsp_doc *d, size_t start, size_t end);
 /* The range of loc as an LSP range in its own file (sources of comp). */

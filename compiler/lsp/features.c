@@ -282,7 +282,7 @@ static json_t *location(compilation *c, src_loc loc, bool utf8)
 }
 
 /* An include's file, relative to the document's directory. */
-static json_t *include_target(const lsp_doc *d, const lsp_context *cx, size_t offset)
+static json_t *include_target(const lsp_doc *d, const lsp_context *cx)
 {
 	if (!d->path || !cx->in_string || !cx->has_first || cx->first_tok_end - cx->first_tok_start != 7 ||
 	    strncmp(d->text + cx->first_tok_start, "include", 7) != 0)
@@ -290,7 +290,6 @@ static json_t *include_target(const lsp_doc *d, const lsp_context *cx, size_t of
 	size_t s = cx->string_start + 1, e = s;
 	while (e < d->len && d->text[e] != '"' && d->text[e] != '\n')
 		e++;
-	(void)offset;
 	char *rel = text_of(d, s, e), *dir = strdup(d->path);
 	if (!dir)
 		abort();
@@ -313,7 +312,7 @@ json_t *feature_definition(lsp_doc *d, size_t offset, bool utf8)
 	lsp_context cx;
 	lsp_context_at(d->text, d->len, offset, &cx);
 	if (cx.in_string)
-		return include_target(d, &cx, offset);
+		return include_target(d, &cx);
 	compilation *c = d->comp && d->comp->m.ar ? d->comp : d->good;
 	if (cx.in_comment || cx.word_end == cx.word_start || !c)
 		return NULL;

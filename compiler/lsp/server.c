@@ -12,7 +12,7 @@
 
 /* JSON-RPC and LSP error codes (LSP 3.17, "Response Message") */
 enum { ERR_PARSE = -32700, ERR_INVALID_REQUEST = -32600, ERR_METHOD_NOT_FOUND = -32601, ERR_INVALID_PARAMS = -32602,
-       ERR_NOT_INITIALIZED = -32002, ERR_REQUEST_FAILED = -32803 };
+       ERR_NOT_INITIALIZED = -32002 };
 
 typedef struct server {
 	FILE *out, *log;
@@ -68,7 +68,7 @@ static bool offers_utf8(json_t *params)
 
 static void publish(server *sv, lsp_doc *d)
 {
-	notify(sv, "textDocument/publishDiagnostics", analysis_run(&sv->docs, d, sv->utf8));
+	notify(sv, "textDocument/publishDiagnostics", analysis_run(d, sv->utf8));
 }
 
 /* d changed: d, then every other open document whose last analysis read
@@ -162,8 +162,6 @@ static void code_action(server *sv, json_t *id, json_t *params)
 	}
 	reply(sv, id, analysis_actions(d, start, end));
 }
-
-typedef enum method_kind { NOTE, REQUEST } method_kind;
 
 /* A request on a position of a document. */
 static void at_position(server *sv, json_t *id, json_t *params, json_t *(*fn)(lsp_doc *, size_t, bool))
