@@ -109,7 +109,7 @@ static bool is_word(const ast_value *v, const char *w)
 	return v && v->kind == AST_WORD && strcmp(v->text, w) == 0;
 }
 
-static const char *resolve_relative(arena *ar, const char *from, const char *path)
+const char *parse_include_path(arena *ar, const char *from, const char *path)
 {
 	if (path[0] == '/')
 		return arena_strdup(ar, path);
@@ -138,7 +138,7 @@ static ast_stmt *include_one(arena *ar, diag_ctx *dc, ast_stmt *st, uint32_t fil
 		diag_help(dc, d, "include the files from a shallower level");
 		return NULL;
 	}
-	const char *path = resolve_relative(ar, src_get(dc->src, file)->path, arg->text);
+	const char *path = parse_include_path(ar, src_get(dc->src, file)->path, arg->text);
 	char real[PATH_MAX];
 	if (!realpath(path, real)) {
 		diag *d = diag_report(dc, R_INCLUDE, arg->loc, "cannot read '%s': %s", path, strerror(errno));

@@ -41,6 +41,10 @@ ast_block *parse_program(arena *ar, diag_ctx *dc, src_set *src, const char *path
  * includes then relative to the working directory). */
 ast_block *parse_program_as(arena *ar, diag_ctx *dc, src_set *src, const char *path, const char *name);
 
+/* The path an `include "path"` in the file from names: relative to from's
+ * directory, or absolute (in the arena). */
+const char *parse_include_path(arena *ar, const char *from, const char *path);
+
 /* A token as the scanner returns it: comments and blanks are not tokens, a
  * newline is one only where it ends a statement (not inside [ ] or after a
  * comma). For `dslc fmt`, which changes only what lies between tokens. */

@@ -34,9 +34,7 @@ static void settings_disabled(bool disabled[R__COUNT])
 
 static compilation *compile_doc(const lsp_doc *d, const char *path, const bool disabled[R__COUNT])
 {
-	compilation *c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
+	compilation *c = docs_new_compilation();
 	if (!path) /* untitled: its includes relative to the working directory */
 		compile_text(c, "untitled.dsl", d->text);
 	else if (d->yaml && strcmp(path, d->path) == 0)
@@ -50,9 +48,7 @@ static compilation *compile_doc(const lsp_doc *d, const char *path, const bool d
  * gone, a FIFO): the reason, at its first line or at the NUL byte. */
 static compilation *unreadable(const lsp_doc *d, int err)
 {
-	compilation *c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
+	compilation *c = docs_new_compilation();
 	compile_init(c);
 	const char *nul = memchr(d->text, '\0', d->len);
 	uint32_t id = src_add(&c->src, d->path ? d->path : "untitled.dsl", d->text, d->len);
@@ -61,12 +57,6 @@ static compilation *unreadable(const lsp_doc *d, int err)
 			      src_strerror(nul ? EILSEQ : err));
 	diag_help(&c->dc, g, "%s", nul ? "remove the NUL byte: a description is text" : "save it as a regular, readable file");
 	return c;
-}
-
-static void free_comp(compilation *c)
-{
-	compile_free(c);
-	free(c);
 }
 
 uint32_t analysis_doc_file(compilation *c, const lsp_doc *d)
@@ -206,13 +196,6 @@ static void remember_reads(lsp_doc *d, compilation *c)
 	}
 }
 
-/* A fragment (no `daos` line, no cluster block): the descriptions that
- * include it, as `dslc lint hardware.dsl` finds them. */
-static bool is_fragment(const lsp_doc *d, const compilation *c)
-{
-	return d->path && !d->yaml && c->parsed && c->m.ar && !c->m.release && !c->m.cluster.defined;
-}
-
 json_t *analysis_run(lsp_doc *d, bool utf8)
 {
 	docs_forget_analysis(d);
@@ -223,12 +206,12 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 	if (!own || !own->parsed) {
 		int err = errno;
 		if (own)
-			free_comp(own);
+			docs_drop_compilation(own);
 		own = unreadable(d, err);
 	}
 	json_t *diags = json_array();
 	compilation *kept = own;
-	if (is_fragment(d, own)) {
+	if (d->path) { /* a fragment: the descriptions that include it, as `dslc lint hardware.dsl` finds them */
 		arena a;
 		arena_init(&a);
 		const char *given[1] = {d->path};
@@ -242,7 +225,7 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 				if (!kept)
 					kept = c;
 				else
-					free_comp(c);
+					docs_drop_compilation(c);
 			}
 		}
 		arena_free(&a);
@@ -251,12 +234,12 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 		collect(own, d, true, diags, utf8);
 	remember_reads(d, own);
 	if (kept != own)
-		free_comp(own);
+		docs_drop_compilation(own);
 	d->comp = kept;
 	d->file = analysis_doc_file(kept, d);
 	if (kept->parsed && kept->m.ar) { /* resolved: its names serve completion until the next one */
 		if (d->good && d->good != kept)
-			free_comp(d->good);
+			docs_drop_compilation(d->good);
 		d->good = kept;
 	}
 	json_t *params = json_pack("{s:s, s:o}", "uri", d->uri, "diagnostics", diags);

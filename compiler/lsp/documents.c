@@ -48,19 +48,26 @@ static void free_reads(lsp_doc *d)
 	d->nreads = 0;
 }
 
-static void free_comp(compilation **c)
+compilation *docs_new_compilation(void)
 {
-	if (*c) {
-		compile_free(*c);
-		free(*c);
-		*c = NULL;
+	compilation *c = calloc(1, sizeof(*c));
+	if (!c)
+		abort();
+	return c;
+}
+
+void docs_drop_compilation(compilation *c)
+{
+	if (c) {
+		compile_free(c);
+		free(c);
 	}
 }
 
 void docs_forget_analysis(lsp_doc *d)
 {
 	if (d->comp != d->good) /* the good one stays until a newer one resolves */
-		free_comp(&d->comp);
+		docs_drop_compilation(d->comp);
 	d->comp = NULL;
 	d->file = 0;
 	json_decref(d->actions);
@@ -71,7 +78,7 @@ void docs_forget_analysis(lsp_doc *d)
 static void doc_free(lsp_doc *d)
 {
 	docs_forget_analysis(d);
-	free_comp(&d->good);
+	docs_drop_compilation(d->good);
 	text_lines_free(&d->lines);
 	free(d->uri);
 	free(d->path);
@@ -91,12 +98,11 @@ void docs_free(doc_store *s)
 
 lsp_doc *docs_find(doc_store *s, const char *uri)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; uri && i < s->n; i++)
 		if (strcmp(s->v[i]->uri, uri) == 0)
 			return s->v[i];
 	return NULL;
 }
-
 void docs_set_text(lsp_doc *d, const char *text, size_t len, long long version)
 {
 	free(d->text);

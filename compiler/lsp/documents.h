@@ -38,11 +38,16 @@ typedef struct doc_store {
 
 void docs_init(doc_store *s);
 void docs_free(doc_store *s);
+/* The open document of uri (NULL for none, and for a NULL uri). */
 lsp_doc *docs_find(doc_store *s, const char *uri);
 /* Opens (or replaces the text of) uri. */
 lsp_doc *docs_open(doc_store *s, const char *uri, const char *text, size_t len, long long version);
 void docs_set_text(lsp_doc *d, const char *text, size_t len, long long version);
 void docs_close(doc_store *s, lsp_doc *d);
+/* A compilation on the heap (a document's outlives the request that made
+ * it), zeroed; and its end: its arena, then itself (NULL: nothing). */
+compilation *docs_new_compilation(void);
+void docs_drop_compilation(compilation *c);
 /* Drops the last analysis' results. */
 void docs_forget_analysis(lsp_doc *d);
 /* Whether the document's last analysis read the file real. */

@@ -2,7 +2,6 @@
 /* features.c - see features.h. */
 #include "features.h"
 
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,10 @@
 #include "compiler/lang/parse.h"
 #include "context.h"
 
-enum { KIND_TEXT = 1, KIND_PROPERTY = 10, KIND_VALUE = 12, KIND_KEYWORD = 14, KIND_REFERENCE = 18 };
-enum { SYM_FILE = 1, SYM_MODULE = 2, SYM_NAMESPACE = 3, SYM_PACKAGE = 4, SYM_CLASS = 5, SYM_PROPERTY = 7, SYM_FIELD = 8,
-       SYM_INTERFACE = 11, SYM_OBJECT = 19, SYM_STRUCT = 23 };
+/* CompletionItemKind and SymbolKind (LSP 3.17) */
+enum { KIND_VALUE = 12, KIND_KEYWORD = 14, KIND_REFERENCE = 18 };
+enum { SYM_FILE = 1, SYM_MODULE = 2, SYM_NAMESPACE = 3, SYM_PACKAGE = 4, SYM_CLASS = 5, SYM_FIELD = 8, SYM_INTERFACE = 11,
+       SYM_OBJECT = 19, SYM_STRUCT = 23 };
 
 static char *text_of(const lsp_doc *d, size_t start, size_t end)
 {
@@ -258,10 +258,9 @@ json_t *feature_completion(lsp_doc *d, size_t offset, bool utf8)
 			complete_rules(items);
 	} else if (!cx.in_string) {
 		name_kind k = names_wanted(d, &cx);
-		const compilation *names = d->comp && d->comp->m.ar ? d->comp : d->good;
 		if (k != NAMES_NONE) {
-			if (names)
-				complete_names(&names->m, k, items);
+			if (d->good) /* the last compilation that resolved: the current one when it did */
+				complete_names(&d->good->m, k, items);
 		} else {
 			complete_keywords(&cx, items);
 		}
@@ -290,20 +289,18 @@ static json_t *include_target(const lsp_doc *d, const lsp_context *cx)
 	size_t s = cx->string_start + 1, e = s;
 	while (e < d->len && d->text[e] != '"' && d->text[e] != '\n')
 		e++;
-	char *rel = text_of(d, s, e), *dir = strdup(d->path);
-	if (!dir)
-		abort();
-	char path[PATH_MAX * 2], real[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", dirname(dir), rel);
+	char *rel = text_of(d, s, e), real[PATH_MAX];
+	arena a;
+	arena_init(&a);
 	json_t *r = NULL;
-	if (realpath(rel[0] == '/' ? rel : path, real)) {
+	if (realpath(parse_include_path(&a, d->path, rel), real)) {
 		char *uri = lsp_path_uri(real);
 		r = json_pack("{s:s, s:{s:{s:i, s:i}, s:{s:i, s:i}}}", "uri", uri, "range", "start", "line", 0, "character", 0,
 			      "end", "line", 0, "character", 0);
 		free(uri);
 	}
 	free(rel);
-	free(dir);
+	arena_free(&a);
 	return r;
 }
 
@@ -313,7 +310,7 @@ json_t *feature_definition(lsp_doc *d, size_t offset, bool utf8)
 	lsp_context_at(d->text, d->len, offset, &cx);
 	if (cx.in_string)
 		return include_target(d, &cx);
-	compilation *c = d->comp && d->comp->m.ar ? d->comp : d->good;
+	compilation *c = d->good;
 	if (cx.in_comment || cx.word_end == cx.word_start || !c)
 		return NULL;
 	char *w = text_of(d, cx.word_start, cx.word_end);

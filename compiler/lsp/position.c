@@ -41,17 +41,20 @@ static size_t line_of(const text_lines *tl, size_t offset)
 	return lo;
 }
 
-/* UTF-16 code units of the UTF-8 bytes [from, to): a 4-byte sequence is
- * two (a surrogate pair), a continuation byte none; an invalid byte one,
- * as an editor shows it (U+FFFD). */
+/* UTF-16 code units of the character a UTF-8 lead byte starts: a 4-byte
+ * sequence is two (a surrogate pair); an invalid byte one, as an editor
+ * shows it (U+FFFD). A continuation byte is part of its lead's. */
+static size_t units_of_lead(unsigned char b)
+{
+	return b >= 0xF0 && b <= 0xF4 ? 2 : 1;
+}
+
 static size_t utf16_units(const char *from, const char *to)
 {
 	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)from; p < (const unsigned char *)to; p++) {
-		if ((*p & 0xC0) == 0x80)
-			continue;
-		n += *p >= 0xF0 && *p <= 0xF4 ? 2 : 1;
-	}
+	for (const unsigned char *p = (const unsigned char *)from; p < (const unsigned char *)to; p++)
+		if ((*p & 0xC0) != 0x80)
+			n += units_of_lead(*p);
 	return n;
 }
 
@@ -88,8 +91,7 @@ bool lsp_offset(const text_lines *tl, const json_t *pos, bool utf8, size_t *offs
 	}
 	size_t units = 0;
 	while (p < end && units < ch) {
-		unsigned char b = (unsigned char)tl->text[p];
-		units += b >= 0xF0 && b <= 0xF4 ? 2 : 1;
+		units += units_of_lead((unsigned char)tl->text[p]);
 		p++;
 		while (p < end && ((unsigned char)tl->text[p] & 0xC0) == 0x80)
 			p++;

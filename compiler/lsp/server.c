@@ -88,6 +88,13 @@ static const char *uri_of(json_t *params)
 	return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
 
+/* The version of a textDocument object (-1: none given). */
+static long long version_of(json_t *td)
+{
+	json_t *v = json_object_get(td, "version");
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
 static void did_open(server *sv, json_t *params)
 {
 	json_t *td = json_object_get(params, "textDocument");
@@ -95,36 +102,33 @@ static void did_open(server *sv, json_t *params)
 	json_t *text = json_object_get(td, "text");
 	if (!uri || !json_is_string(text))
 		return;
-	json_t *v = json_object_get(td, "version");
-	lsp_doc *d = docs_open(&sv->docs, uri, json_string_value(text), json_string_length(text),
-			       json_is_integer(v) ? json_integer_value(v) : -1);
+	lsp_doc *d = docs_open(&sv->docs, uri, json_string_value(text), json_string_length(text), version_of(td));
 	changed(sv, d);
 }
 
 static void did_change(server *sv, json_t *params)
 {
-	lsp_doc *d = uri_of(params) ? docs_find(&sv->docs, uri_of(params)) : NULL;
+	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
 	json_t *changes = json_object_get(params, "contentChanges");
 	/* full sync: the last change holds the whole text */
 	json_t *last = json_array_get(changes, json_array_size(changes) ? json_array_size(changes) - 1 : 0);
 	json_t *text = json_object_get(last, "text");
 	if (!d || !json_is_string(text))
 		return;
-	json_t *v = json_object_get(json_object_get(params, "textDocument"), "version");
-	docs_set_text(d, json_string_value(text), json_string_length(text), json_is_integer(v) ? json_integer_value(v) : -1);
+	docs_set_text(d, json_string_value(text), json_string_length(text), version_of(json_object_get(params, "textDocument")));
 	changed(sv, d);
 }
 
 static void did_save(server *sv, json_t *params)
 {
-	lsp_doc *d = uri_of(params) ? docs_find(&sv->docs, uri_of(params)) : NULL;
+	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
 	if (d) /* the disk now holds what the buffer does: the includer search reads the disk */
 		changed(sv, d);
 }
 
 static void did_close(server *sv, json_t *params)
 {
-	lsp_doc *d = uri_of(params) ? docs_find(&sv->docs, uri_of(params)) : NULL;
+	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
 	if (!d)
 		return;
 	/* its findings go with it (the protocol leaves them to the server) */
@@ -136,7 +140,7 @@ static void did_close(server *sv, json_t *params)
  * the error sent) when either is not there. */
 static lsp_doc *doc_at(server *sv, json_t *id, json_t *params, size_t *offset)
 {
-	lsp_doc *d = uri_of(params) ? docs_find(&sv->docs, uri_of(params)) : NULL;
+	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
 	if (!d) {
 		reply_error(sv, id, ERR_INVALID_PARAMS, "the document is not open (textDocument/didOpen first)");
 		return NULL;
