@@ -219,3 +219,4 @@ shapes: all
 bench: all
 	/usr/bin/python3 tests/bench.py $(BUILD)/dslc
 	/usr/bin/python3 tests/bench_lsp.py $(BUILD)/dslc
+	/usr/bin/python3 tests/bench_doctor.py $(BUILD)/dslc

@@ -131,4 +131,24 @@ mutate "a block's keywords missing from the syntax files" compiler/lsp/syntax.c 
 		for (size_t i = 0; i < kw_sections[t].table->n; i++) {
 			const char *name' \
 	"bash tests/editors.sh"
+
+# 18. doctor: '-' and '_' no longer the same in a kernel parameter's name
+mutate "doctor: parameq without the dash rule" compiler/doctor/kernel.c \
+	"if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))" "if (*a != *b)" \
+	"/usr/bin/python3 tests/doctor.py"
+
+# 19. doctor: an absolute link under --root followed to the host's file
+mutate "doctor: an absolute link leaves the root" compiler/doctor/rootfs.c \
+	"		if (target[0] == '/') { /* from the root again */" "		if (0) { /* from the root again */" \
+	"/usr/bin/python3 tests/doctor.py" "bash tests/golden.sh"
+
+# 20. doctor: a NIC's NUMA node not compared
+mutate "doctor: a NIC on the other NUMA node passes" compiler/doctor/machine.c \
+	"		if (n->numa >= 0 && d->numa != n->numa) {" "		if (n->numa >= 0 && d->numa != n->numa && 0) {" \
+	"bash tests/golden.sh"
+
+# 21. doctor: the collected snapshot without the node's files
+mutate "doctor: --collect drops the files it read" compiler/doctor/doctor.c \
+	"		record(c, (seen){SEEN_FILE, rel, f.data, f.len, f.mode, NULL, 0});" "		(void)0;" \
+	"/usr/bin/python3 tests/doctor.py"
 tests_end

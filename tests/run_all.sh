@@ -97,6 +97,7 @@ suite tests/disruption_pinned.sh "$DSLC"
 # help, man pages, completions, make install (issue 39)
 suite tests/product_form.sh "$DSLC"
 suite /usr/bin/python3 tests/lsp_client.py "$DSLC"
+suite /usr/bin/python3 tests/doctor.py "$DSLC"
 suite tests/editors.sh "$DSLC" "$BUILD"
 # issue 38: builds the 160-node Aurora-like example a dozen times, too slow
 # under valgrind; ASan covers its paths

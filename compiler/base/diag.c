@@ -307,6 +307,15 @@ void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	d->fixes_tail = &f->next;
 }
 
+void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev)
+{
+	if (d == &dc->sink)
+		return; /* a duplicate, already counted once */
+	dc->counts[d->severity]--;
+	d->severity = sev;
+	dc->counts[sev]++;
+}
+
 unsigned diag_count(const diag_ctx *dc, diag_severity sev)
 {
 	return dc->counts[sev];

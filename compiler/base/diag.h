@@ -77,6 +77,9 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
+/* Raises or lowers one finding's severity (doctor --strict: a note becomes
+ * an error), keeping the counts. */
+void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev);
 /* Records a `# dslc:` comment (text without the newline). */
 void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_loc loc);
 /* Drops the findings that resolved suppressions cover; reports unused ones. */

@@ -32,6 +32,14 @@ OPT(opt_release, "--release", NULL, ARG_CHOICE, "2.6|2.8", "2.8 when the file ha
     "the DAOS release the YAML files are for (any release `dslc` knows, such as 2.6.5-rc1)");
 OPT(opt_mem_gib, "--mem-gib", NULL, ARG_WORD, "N", "the topology's, else unknown",
     "the node's memory in GiB, for hand-written YAML");
+OPT(opt_node, "--node", NULL, ARG_NODE, "HOST", NULL, "the node this machine is (with --snapshots: check only it)");
+OPT(opt_root, "--root", NULL, ARG_DIR, "DIR", "/", "read the node's files under DIR: a mounted image, a chroot or a snapshot");
+OPT(opt_doctor_topology, "--topology", NULL, ARG_FILE, "X.xml", "the running machine, through hwloc",
+    "read the machine from an `lstopo --of xml` export");
+OPT(opt_doctor_strict, "--strict", NULL, ARG_NONE, NULL, NULL, "a source absent under the root is an error, not a note");
+OPT(opt_collect, "--collect", NULL, ARG_DIR, "DIR", NULL,
+    "also write what was read (hwloc's export, cmdline, meminfo, the /sys values, the node's files) to DIR, a new directory");
+OPT(opt_snapshots, "--snapshots", NULL, ARG_DIR, "DIR", NULL, "check every node's collected snapshot DIR/HOST at once");
 OPT(opt_hugepage, "--hugepage-size", NULL, ARG_CHOICE, "2MiB|1GiB", "the topology's, else 2MiB",
     "the node's hugepage size, for hand-written YAML");
 OPT(opt_fmt_check, "--check", NULL, ARG_NONE, NULL, NULL, "name the files that would change and exit 1; write nothing");
@@ -109,13 +117,19 @@ static const cli_exit plan_exits[] = {{0, "no node changes"}, {1, "errors in a d
 				      {3, "changes, none losing data"},
 				      {4, "a change loses data, or cannot be applied to a running system"}, END_EXITS};
 
+static const cli_option *const doctor_opts_[] = {&opt_node, &opt_root, &opt_doctor_topology, &opt_lint_format,
+						 &opt_doctor_strict, &opt_collect, &opt_snapshots, &opt_disable, &opt_enable,
+						 &opt_max_findings, &opt_color, NULL};
+static const cli_exit doctor_exits[] = {{0, "the node is what the description says (notes say what was not checked)"},
+					{1, "drift: the node contradicts the description"},
+					{2, "usage error, a description with errors, or a topology, root or snapshot that cannot be read"},
+					END_EXITS};
 static const cli_option *const no_opts[] = {NULL};
 static const cli_option *const rules_opts[] = {&opt_markdown, &opt_rules_format, NULL};
 static const cli_option *const markdown_opts[] = {&opt_markdown, NULL};
 static const cli_option *const keywords_opts[] = {&opt_markdown, &opt_keywords_format, NULL};
 static const cli_exit plain_exits[] = {{0, "printed"}, {2, "usage error"}, END_EXITS};
 static const cli_exit explain_exits[] = {{0, "printed"}, {2, "no such rule (the closest id is proposed)"}, END_EXITS};
-
 const cli_command cli_commands[] = {
 	{"build", "FILE -o DIR", "compile a description into every node's files",
 	 "Compiles FILE and writes DIR/nodes/<host>/..., laid out like each node's root file system, DIR/cluster/... "
@@ -147,6 +161,16 @@ const cli_command cli_commands[] = {
 	 "grouped, with their disruption: reformat, restart, reboot. --format script writes the rollout in waves.",
 	 plan_opts_, {ARG_FILE, ARG_NONE}, NULL, plan_exits,
 	 "dslc plan cluster.dsl --against out\ndslc plan cluster.dsl --against out --format script > rollout.sh"},
+	{"doctor", "FILE --node HOST | --snapshots DIR", "check that a node is what the description says",
+	 "On the node (read-only, before DAOS starts): the machine through hwloc (NUMA nodes, cores, SMT, memory, the "
+	 "described NICs and the engines' drives with their NUMA node and driver), the running kernel (every parameter "
+	 "dslc wrote in /proc/cmdline, the IOMMU, hugepages, sysctl values), the network (MTUs, macvlans, the bond, "
+	 "addresses) and every file of the node's built tree (bytes and mode). Each finding points at the description's "
+	 "line the node contradicts; what cannot be read is a note. --collect writes what was read, to check later "
+	 "off the node; --snapshots checks a fleet's.",
+	 doctor_opts_, {ARG_FILE, ARG_NONE}, NULL, doctor_exits,
+	 "dslc doctor cluster.dsl --node gpu005\ndslc doctor cluster.dsl --node gpu005 --root /mnt/image --topology gpu005.xml\n"
+	 "dslc doctor cluster.dsl --node gpu005 --collect /var/tmp/gpu005\ndslc doctor cluster.dsl --snapshots snapshots/"},
 	{"disruptions", "", "print the disruption table", "Prints what a change to each file does to a node, as markdown.",
 	 no_opts, {ARG_NONE, ARG_NONE}, NULL, plain_exits, "dslc disruptions"},
 	{"lsp", "", "serve editors: a language server over stdio",

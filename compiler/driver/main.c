@@ -31,6 +31,7 @@
 #include "compiler/cli/reference.h"
 #include "compiler/cli/report.h"
 #include "compiler/cli/show.h"
+#include "compiler/doctor/doctor.h"
 #include "targets/targets.h"
 
 #ifndef DSLC_VERSION
@@ -59,6 +60,7 @@ typedef struct cli {
 	bool diff;               /* fmt --diff, lint --fix --diff: show, write nothing */
 	const char *stdin_name;  /* --stdin-filename: the path `-` stands for */
 	const char *config;      /* --config: the lint settings file instead of the .dslc-lint found */
+	const char *root, *collect, *snapshots; /* doctor --root, --collect, --snapshots */
 	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
 	bool fail_on_given;      /* --fail-on, over the settings file */
 	const char **opts;       /* every option given, checked against the command's table */
@@ -217,6 +219,11 @@ static int parse_args(int argc, char **argv, cli *c)
 			if (strcmp(a, "--release") == 0 && !daos_release_find(argv[i]))
 				return usage_error("--release takes a DAOS release such as 2.6 or 2.8, not '%s'", argv[i]);
 			*(strcmp(a, "--topology") == 0 ? &c->topology : &c->release) = argv[i];
+		} else if (strcmp(a, "--node") == 0 || strcmp(a, "--root") == 0 || strcmp(a, "--collect") == 0 ||
+			   strcmp(a, "--snapshots") == 0) {
+			if (++i == argc)
+				return usage_error(strcmp(a, "--node") == 0 ? "%s needs a host name" : "%s needs a directory", a);
+			*(a[2] == 'n' ? &c->node : a[2] == 'r' ? &c->root : a[2] == 'c' ? &c->collect : &c->snapshots) = argv[i];
 		} else if (strcmp(a, "--host") == 0) {
 			if (++i == argc)
 				return usage_error("%s needs host names", a);
@@ -287,7 +294,8 @@ static int parse_args(int argc, char **argv, cli *c)
 			c->cmd = a;
 			usage_cmd = cli_command_find(a);
 		} else {
-			if (strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && strcmp(c->cmd, "import") && c->file && c->node)
+			if ((strcmp(c->cmd, "lint") && strcmp(c->cmd, "fmt") && strcmp(c->cmd, "import") && c->file && c->node) ||
+			    (strcmp(c->cmd, "doctor") == 0 && c->file))
 				return usage_error("unexpected argument '%s'", a);
 			if (!c->files && !(c->files = malloc((size_t)argc * sizeof(*c->files))))
 				return usage_error("%s", "out of memory");
@@ -691,6 +699,22 @@ static int cmd_show(const cli *c)
 	return rc > 0 ? rc : EXIT_CLEAN;
 }
 
+static int cmd_doctor(const cli *c)
+{
+	if (!c->file)
+		return usage_error("%s", "no input file");
+	if (!c->node && !c->snapshots)
+		return usage_error("%s", "doctor needs --node HOST (this machine) or --snapshots DIR (a fleet's)");
+	if (c->snapshots && (c->root || c->topology || c->collect))
+		return usage_error("%s", "--snapshots reads each node's root and export from DIR/HOST: no --root, --topology or --collect");
+	report_format f = REPORT_TEXT;
+	if (c->format && !report_format_parse(c->format, &f))
+		return usage_error("doctor --format takes text, json, sarif or github, not '%s'", c->format);
+	doctor_opts o = {c->file, c->node, c->root, c->topology, c->collect, c->snapshots, f, c->strict, c->max_findings,
+			 c->disabled};
+	return doctor_run(&o, "dslc " DSLC_VERSION);
+}
+
 static int cmd_explain(const cli *c)
 {
 	if (!c->file) {
@@ -800,6 +824,8 @@ static int run(const cli *c)
 	}
 	if (strcmp(c->cmd, "show") == 0)
 		return cmd_show(c);
+	if (strcmp(c->cmd, "doctor") == 0)
+		return cmd_doctor(c);
 	if (strcmp(c->cmd, "plan") == 0)
 		return cmd_plan(c);
 	if (strcmp(c->cmd, "disruptions") == 0) {

@@ -94,6 +94,10 @@ topology *topo_load_xml(arena *a, const char *path, bool regular_only, const cha
 /* The same from XML text already in memory: xml[len] must be '\0' (hwloc
  * is given len + 1 bytes). The fuzz target's way in. */
 topology *topo_parse_xml(arena *a, const char *xml, size_t len, const char **why);
+/* The machine dslc runs on, as `lstopo --of xml` exports it (I/O devices
+ * kept as the build keeps them): the text topo_parse_xml reads, so a live
+ * machine and an export are read alike. NULL with *why. */
+char *topo_export_live(arena *a, size_t *len, const char **why);
 /* The device at pci; a drive behind VMD named by its backing address is
  * found as its endpoint (topo_vmd_endpoint). */
 const topo_device *topo_find_device(const topology *t, const char *pci);

@@ -286,6 +286,31 @@ static topology *parse(arena *a, const char *xml, size_t len, const char **why)
 	return topo;
 }
 
+char *topo_export_live(arena *a, size_t *len, const char **why)
+{
+	setenv("HWLOC_HIDE_ERRORS", "1", 0);
+	hwloc_topology_t t;
+	if (hwloc_topology_init(&t) < 0) {
+		*why = "hwloc could not be initialised";
+		return NULL;
+	}
+	hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	char *xml = NULL, *out = NULL;
+	int buflen = 0;
+	if (hwloc_topology_load(t) < 0)
+		*why = "hwloc could not read this machine's topology";
+	else if (hwloc_topology_export_xmlbuffer(t, &xml, &buflen, 0) < 0 || buflen < 1)
+		*why = "hwloc could not export this machine's topology";
+	else {
+		*len = (size_t)buflen - 1; /* buflen counts the final NUL */
+		out = arena_strndup(a, xml, *len);
+	}
+	if (xml)
+		hwloc_free_xmlbuffer(t, xml);
+	hwloc_topology_destroy(t);
+	return out;
+}
+
 typedef struct probe {
 	const char *xml;
 	size_t len;

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* checks.h - one node held against its description: what the checks share.
+ * Each check reads the node through the context (so --collect records what
+ * was read), reports drift at the description's line, and says what it
+ * could not read as a node-unchecked note. */
+#ifndef DSLC_DOCTOR_CHECKS_H
+#define DSLC_DOCTOR_CHECKS_H
+
+#include "compiler/model/model.h"
+#include "compiler/place/node_plan.h"
+#include "compiler/tree/render.h"
+#include "rootfs.h"
+
+/* What was read, in order: --collect writes it back as a root. */
+typedef enum seen_kind { SEEN_FILE, SEEN_LINK, SEEN_DIR, SEEN_EXISTS } seen_kind;
+typedef struct seen {
+	seen_kind kind;
+	const char *rel;
+	const char *data; /* FILE: the bytes; LINK: the target's name */
+	size_t len;
+	unsigned mode;
+	const char **names; /* DIR: the entries */
+	int nnames;
+} seen;
+
+typedef struct doctor_ctx {
+	arena *ar;
+	const model *m;
+	const node *nd;
+	const node_plan *p;
+	diag_ctx *dc;
+	const rootfs *root;
+	const topology *topo; /* the machine as hwloc reads it; NULL when it could not be */
+	bool strict;
+	rendered *files; /* the node's built tree */
+	size_t nfiles, files_cap;
+	bool topo_unchecked; /* the machine's note is given already (why it was not read) */
+	seen *seen; /* NULL unless collecting */
+	size_t nseen, seen_cap;
+	bool collecting;
+} doctor_ctx;
+
+/* Bounds: a proc or sys file that passes them is not one (a hostile root). */
+enum { DOCTOR_MAX_PROC = 1 << 20, DOCTOR_MAX_SYS = 64 * 1024, DOCTOR_MAX_FILE = 16 << 20 };
+
+/* Reads rel under the root (recorded when collecting). */
+rootfs_file doctor_read(doctor_ctx *c, const char *rel, size_t max);
+/* A link's target name (a sysfs driver), NULL when there is none. */
+const char *doctor_link(doctor_ctx *c, const char *rel, int *err);
+/* Entries of a directory, -1 with *err. */
+int doctor_list(doctor_ctx *c, const char *rel, const char **names, int max, int *err);
+/* rel exists (a sysfs adjacency link, a bonding directory). */
+bool doctor_exists(doctor_ctx *c, const char *rel);
+
+/* A drift finding, its message prefixed with the node's name. */
+diag *doctor_report(doctor_ctx *c, rule_id rule, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* What could not be checked and why (a note; an error with --strict). */
+void doctor_unchecked(doctor_ctx *c, const char *what, const char *rel, const rootfs_file *f);
+/* The node's own line: where a finding without a better place points. */
+src_loc doctor_node_loc(const doctor_ctx *c);
+/* 755.3 GiB: a size for a message. */
+const char *doctor_size(arena *a, uint64_t bytes);
+/* The first of two locations that is set. */
+src_loc doctor_loc_or(src_loc a, src_loc b);
+
+/* The node's files as the build renders them (memo: shared per spec);
+ * false when a target refused. */
+bool doctor_render(doctor_ctx *c, render_memo *memo);
+/* Every check; c->topo NULL: the machine's part is a note. */
+void doctor_check(doctor_ctx *c);
+
+void doctor_check_machine(doctor_ctx *c);
+void doctor_check_kernel(doctor_ctx *c);
+void doctor_check_network(doctor_ctx *c);
+void doctor_check_files(doctor_ctx *c);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* fleet.h - `dslc doctor FILE --snapshots DIR`: every node's collected
+ * snapshot (DIR/HOST, written by --collect) checked at once, and the
+ * machines' exports parsed once per distinct machine. */
+#ifndef DSLC_FLEET_H
+#define DSLC_FLEET_H
+
+#include "checks.h"
+
+typedef struct topo_cache topo_cache;
+
+topo_cache *topo_cache_new(arena *a);
+/* The topology of an export (xml[len] == '\0'; xml is changed). Exports
+ * that differ only in the Machine's HostName and the NICs' hardware
+ * addresses are one machine to every check (the checks read neither, and
+ * an address keeps its length, which tells Ethernet from InfiniBand), so
+ * they are parsed once. NULL with *why. */
+const topology *topo_cache_get(topo_cache *tc, char *xml, size_t len, const char **why);
+/* How many exports were parsed (distinct machines). */
+size_t topo_cache_parsed(const topo_cache *tc);
+
+/* Checks the nodes with a snapshot under dir (only `only` when not NULL)
+ * into dc, with a note for nodes without one and for snapshots of no node.
+ * 2 when dir cannot be read, else 0. */
+int fleet_run(const model *m, const char *dir, const char *only, bool strict, diag_ctx *dc);
+
+#endif

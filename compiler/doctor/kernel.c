@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* kernel.c - the running kernel against what dslc wrote for it: every
+ * parameter on /proc/cmdline, an IOMMU for the drives, the hugepages the
+ * engines need, the sysctl values of etc/sysctl.d. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "compiler/place/node_os.h"
+#include "compiler/place/place.h"
+
+enum { MAX_WORDS = 4096 };
+
+typedef struct cmd_word {
+	const char *name, *value; /* value NULL: a bare flag */
+} cmd_word;
+
+/* The command line's words as the kernel splits them (lib/cmdline.c
+ * next_arg): spaces separate, double quotes group and are dropped, and
+ * "--" ends the kernel's part (the rest is init's). */
+static int split_cmdline(arena *a, const char *s, cmd_word *w, int max)
+{
+	int n = 0;
+	while (*s && n < max) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		char *word = arena_alloc(a, strlen(s) + 1), *o = word;
+		bool quoted = false;
+		for (; *s && (quoted || !isspace((unsigned char)*s)); s++)
+			if (*s == '"')
+				quoted = !quoted;
+			else
+				*o++ = *s;
+		*o = '\0';
+		if (strcmp(word, "--") == 0)
+			break;
+		char *eq = strchr(word, '=');
+		if (eq)
+			*eq = '\0';
+		w[n++] = (cmd_word){word, eq ? eq + 1 : NULL};
+	}
+	return n;
+}
+
+/* kernel/params.c parameq: '-' and '_' are the same in a name. */
+static bool param_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+			return false;
+	return *a == *b;
+}
+
+static void check_cmdline(doctor_ctx *c, const kernel_plan *k, const char *text)
+{
+	cmd_word *w = arena_alloc(c->ar, MAX_WORDS * sizeof(*w));
+	int n = split_cmdline(c->ar, text, w, MAX_WORDS);
+	const node_spec *s = c->nd->spec;
+	for (size_t i = 0; i < k->params.n; i++) {
+		const env_entry *e = &k->params.items[i];
+		const char *other = NULL;
+		bool found = false;
+		for (int j = 0; j < n && !found; j++) {
+			if (!param_eq(w[j].name, e->name))
+				continue;
+			const char *v = w[j].value ? w[j].value : "";
+			if (strcmp(v, e->value) == 0)
+				found = true;
+			else
+				other = w[j].value ? arena_printf(c->ar, "%s=%s", w[j].name, w[j].value) : w[j].name;
+		}
+		if (found)
+			continue;
+		const char *want = *e->value ? arena_printf(c->ar, "%s=%s", e->name, e->value) : e->name;
+		src_loc at = doctor_loc_or(e->loc, doctor_loc_or(s->kernel.loc, doctor_node_loc(c)));
+		diag *d = other ? doctor_report(c, R_NODE_CMDLINE, at, "the running kernel has %s, not %s", other, want)
+				: doctor_report(c, R_NODE_CMDLINE, at, "%s is not on the running kernel's command line", want);
+		diag_note_at(c->dc, d, SRC_LOC_NONE, "%s/proc/cmdline: %.*s", c->root->live ? "" : c->root->path,
+			     (int)strcspn(text, "\n"), text);
+		diag_help(c->dc, d, "regenerate the boot configuration from dslc's file (update-grub, grub2-mkconfig -o "
+				    "/boot/grub2/grub.cfg, or usr/local/sbin/dslc-kernel-cmdline) and reboot");
+	}
+}
+
+static void check_iommu(doctor_ctx *c, const kernel_plan *k)
+{
+	const env_entry *iommu = k ? env_find(&k->params, "iommu") : NULL;
+	if (!node_has_nvme(c->p) || (iommu && strcmp(iommu->value, "off") == 0))
+		return;
+	const char *names[4];
+	int err = 0;
+	int n = doctor_list(c, "sys/class/iommu", names, 4, &err);
+	if (n > 0)
+		return;
+	if (n < 0 && err == ENOENT && !doctor_exists(c, "sys/class")) {
+		rootfs_file f = {.status = ROOTFS_ABSENT};
+		doctor_unchecked(c, "the IOMMU", "sys/class", &f);
+		return;
+	}
+	if (n < 0 && err != ENOENT) {
+		rootfs_file f = {.status = ROOTFS_UNREADABLE, .err = err};
+		doctor_unchecked(c, "the IOMMU", "sys/class/iommu", &f);
+		return;
+	}
+	const node_spec *s = c->nd->spec;
+	src_loc at = doctor_loc_or(s->kernel.iommu.loc, doctor_loc_or(iommu ? iommu->loc : SRC_LOC_NONE, doctor_node_loc(c)));
+	diag *d = doctor_report(c, R_NODE_IOMMU, at, "the engines' NVMe drives need an IOMMU and /sys/class/iommu is empty");
+	diag_help(c->dc, d, "switch VT-d (Intel) or the IOMMU (AMD) on in the BIOS");
+}
+
+/* "Name:   123 kB" of a meminfo text (the per-NUMA files prefix "Node N "). */
+static bool meminfo_value(const char *text, const char *name, uint64_t *v)
+{
+	size_t n = strlen(name);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *p = l;
+		if (strncmp(p, "Node ", 5) == 0) { /* Node 0 MemFree: */
+			p += 5;
+			p += strspn(p, "0123456789");
+			p += strspn(p, " ");
+		}
+		if (strncmp(p, name, n) == 0 && p[n] == ':') {
+			char *end;
+			unsigned long long x = strtoull(p + n + 1, &end, 10);
+			while (*end == ' ')
+				end++;
+			*v = strncmp(end, "kB", 2) == 0 ? x * 1024 : x;
+			return true;
+		}
+	}
+	return false;
+}
+
+static src_loc hugepages_loc(const doctor_ctx *c, const env_entry *boot)
+{
+	const node_spec *s = c->nd->spec;
+	if (s->hugepages.set)
+		return s->hugepages.loc;
+	if (boot && boot->loc.file)
+		return boot->loc;
+	for (int e = 0; e < c->p->nengines; e++)
+		if (c->p->engines[e].spec && c->p->engines[e].spec->loc.file)
+			return c->p->engines[e].spec->loc;
+	return doctor_node_loc(c);
+}
+
+/* Pages of the plan's size the node has: /proc/meminfo for the default
+ * size, /sys/kernel/mm/hugepages otherwise. */
+static bool pages_have(doctor_ctx *c, const char *meminfo, uint64_t *have)
+{
+	uint64_t size = 0;
+	if (meminfo && meminfo_value(meminfo, "Hugepagesize", &size) && size == c->p->hugepage_size)
+		return meminfo_value(meminfo, "HugePages_Total", have);
+	char *rel = arena_printf(c->ar, "sys/kernel/mm/hugepages/hugepages-%llukB/nr_hugepages",
+				 (unsigned long long)(c->p->hugepage_size / 1024));
+	rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
+	if (f.status != ROOTFS_OK) {
+		doctor_unchecked(c, "the hugepages", rel, &f);
+		return false;
+	}
+	*have = strtoull(f.data, NULL, 10);
+	return true;
+}
+
+/* daos_server grows each engine NUMA node's pool at start: the node must
+ * have the free memory for what it lacks. */
+static void check_daos_hugepages(doctor_ctx *c, const char *meminfo)
+{
+	const node_plan *p = c->p;
+	for (int e = 0; e < p->nengines; e++) {
+		int n = p->engines[e].numa;
+		uint64_t want = place_hugepages_on(p, n) / p->hugepage_size;
+		if (!want || n < 0 || !c->topo || n >= c->topo->nnuma)
+			continue;
+		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", c->topo->numa[n].os_index);
+		rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
+		const char *text = f.status == ROOTFS_OK ? f.data : NULL;
+		uint64_t have = 0, free_b = 0;
+		if (!text || !meminfo_value(text, "HugePages_Total", &have) || !meminfo_value(text, "MemFree", &free_b)) {
+			doctor_unchecked(c, arena_printf(c->ar, "the hugepages of NUMA node %d", n), rel, &f);
+			continue;
+		}
+		if (have >= want || (want - have) * p->hugepage_size <= free_b)
+			continue;
+		diag *d = doctor_report(c, R_NODE_HUGEPAGES, hugepages_loc(c, NULL),
+					"engine %d needs %llu hugepages on NUMA node %d: it has %llu and %s free for the other %llu (%s)",
+					p->engines[e].index, (unsigned long long)want, n, (unsigned long long)have,
+					doctor_size(c->ar, free_b), (unsigned long long)(want - have),
+					doctor_size(c->ar, (want - have) * p->hugepage_size));
+		diag_help(c->dc, d, "start daos_server before what holds NUMA node %d's memory, or reserve the pages at "
+				    "boot (hugepages=%llu)", n, (unsigned long long)(p->nr_hugepages));
+		(void)meminfo;
+	}
+}
+
+static void check_hugepages(doctor_ctx *c, const kernel_plan *k)
+{
+	if (!c->p->nr_hugepages || !c->p->hugepage_size)
+		return;
+	const env_entry *boot = k ? env_find(&k->params, "hugepages") : NULL;
+	if (!boot && c->p->client)
+		return;
+	rootfs_file f = doctor_read(c, "proc/meminfo", DOCTOR_MAX_PROC);
+	if (f.status != ROOTFS_OK) {
+		doctor_unchecked(c, "the hugepages", "proc/meminfo", &f);
+		return;
+	}
+	if (!boot) {
+		check_daos_hugepages(c, f.data);
+		return;
+	}
+	uint64_t have = 0, want = strtoull(boot->value, NULL, 10);
+	if (!pages_have(c, f.data, &have) || have >= want)
+		return;
+	diag *d = doctor_report(c, R_NODE_HUGEPAGES, hugepages_loc(c, boot),
+				"%llu hugepages of %s are reserved, the kernel command line dslc wrote asks for %llu",
+				(unsigned long long)have, doctor_size(c->ar, c->p->hugepage_size), (unsigned long long)want);
+	diag_help(c->dc, d, "reboot with hugepages=%llu on the command line; fewer reserved means the memory was "
+			    "fragmented or short at boot", (unsigned long long)want);
+}
+
+/* A sysctl.d key as a path under proc/sys (sysctl.d(5): '.' separates,
+ * '/' stands for a '.' in a name). */
+static char *sysctl_rel(arena *a, const char *key, size_t n)
+{
+	char *rel = arena_printf(a, "proc/sys/%.*s", (int)n, key);
+	for (char *p = rel + 9; *p; p++)
+		*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
+	return rel;
+}
+
+static bool same_words(const char *a, const char *b, size_t blen)
+{
+	const char *bend = b + blen;
+	for (;;) {
+		while (isspace((unsigned char)*a))
+			a++;
+		while (b < bend && isspace((unsigned char)*b))
+			b++;
+		if (!*a || b == bend)
+			return !*a && b == bend;
+		while (*a && !isspace((unsigned char)*a) && b < bend && *a == *b)
+			a++, b++;
+		if ((*a && !isspace((unsigned char)*a)) || (b < bend && !isspace((unsigned char)*b)))
+			return false;
+	}
+}
+
+static void check_sysctl_file(doctor_ctx *c, const rendered *r)
+{
+	const node_spec *s = c->nd->spec;
+	src_loc at = s->nstorage ? s->storage[0].loc : doctor_node_loc(c);
+	for (const char *l = r->data; l < r->data + r->len;) {
+		const char *nl = memchr(l, '\n', (size_t)(r->data + r->len - l));
+		const char *end = nl ? nl : r->data + r->len;
+		const char *eq = memchr(l, '=', (size_t)(end - l));
+		if (*l != '#' && *l != ';' && eq) {
+			const char *ke = eq;
+			while (ke > l && ke[-1] == ' ')
+				ke--;
+			const char *v = eq + 1;
+			while (v < end && *v == ' ')
+				v++;
+			char *rel = sysctl_rel(c->ar, l, (size_t)(ke - l));
+			rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
+			if (f.status != ROOTFS_OK)
+				doctor_unchecked(c, arena_printf(c->ar, "sysctl %.*s", (int)(ke - l), l), rel, &f);
+			else if (!same_words(f.data, v, (size_t)(end - v))) {
+				size_t fl = strcspn(f.data, "\n");
+				diag *d = doctor_report(c, R_NODE_SYSCTL, at, "%.*s is %.*s on the node, %s wrote %.*s", (int)(ke - l), l,
+							(int)fl, f.data, r->path, (int)(end - v), v);
+				diag_help(c->dc, d, "apply it: /lib/systemd/systemd-sysctl /%s (and look for a later file in "
+						    "/etc/sysctl.d that sets it)", r->path);
+			}
+		}
+		l = nl ? nl + 1 : end;
+	}
+}
+
+void doctor_check_kernel(doctor_ctx *c)
+{
+	const kernel_plan *k = node_kernel_plan(c->m, c->nd->spec);
+	if (k) {
+		rootfs_file f = doctor_read(c, "proc/cmdline", DOCTOR_MAX_PROC);
+		if (f.status == ROOTFS_OK)
+			check_cmdline(c, k, f.data);
+		else
+			doctor_unchecked(c, "the kernel command line", "proc/cmdline", &f);
+	}
+	check_iommu(c, k);
+	check_hugepages(c, k);
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strncmp(c->files[i].path, "etc/sysctl.d/", 13) == 0)
+			check_sysctl_file(c, &c->files[i]);
+}

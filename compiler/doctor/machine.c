@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* machine.c - the machine against its node type: NUMA nodes, cores, SMT and
+ * memory per NUMA node; the NICs the description names; the engines' drives
+ * (present, NUMA node, driver). The machine is an hwloc topology, read as
+ * the build reads an export (topology_xml.c), so both sides count alike. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include <errno.h>
+
+/* Where the node type says what the machine contradicts: the keyword when
+ * written, else its topology export's line, else the hardware block. */
+static src_loc hw_loc(const hardware *hw, const opt_int *field)
+{
+	if (field && field->set)
+		return field->loc;
+	return hw->topology_file.set ? hw->topology_file.loc : hw->loc;
+}
+
+static const char *numa_name(arena *a, int n)
+{
+	return n == TOPO_NUMA_UNKNOWN ? "no known NUMA node"
+	       : n == TOPO_NUMA_SEVERAL ? "several NUMA nodes"
+					: arena_printf(a, "NUMA node %d", n);
+}
+
+static void check_counts(doctor_ctx *c)
+{
+	const topology *want = c->p->topo, *have = c->topo;
+	const hardware *hw = c->nd->spec->hw;
+	if (want->nnuma != have->nnuma) {
+		diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->numa_per_socket),
+					"the machine has %d NUMA node%s, its node type %s has %d", have->nnuma,
+					have->nnuma == 1 ? "" : "s", hw->name, want->nnuma);
+		diag_help(c->dc, d, "set the BIOS NUMA mode (NPS, SNC) the node type was described with, or describe "
+				    "the machine as it is");
+		return; /* per-node comparisons would repeat it */
+	}
+	for (int n = 0; n < want->nnuma; n++) {
+		const topo_numa *w = &want->numa[n], *h = &have->numa[n];
+		if (w->ncores != h->ncores) {
+			doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->cores_per_socket),
+				      "NUMA node %d has %d cores, its node type %s has %d", n, h->ncores, hw->name, w->ncores);
+			continue;
+		}
+		int wt = w->ncores ? want->cores[w->first_core].npus : 0, ht = h->ncores ? have->cores[h->first_core].npus : 0;
+		if (wt != ht) {
+			diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->threads_per_core),
+						"NUMA node %d has %d thread%s per core, its node type %s has %d", n, ht,
+						ht == 1 ? "" : "s", hw->name, wt);
+			diag_help(c->dc, d, "switch SMT %s in the BIOS: engines and the kubelet are pinned to CPU numbers "
+					    "that assume it", wt > ht ? "on" : "off");
+		}
+		const opt_int *mf = hw->numa_memory[n].set ? &hw->numa_memory[n] : &hw->memory_per_numa;
+		uint64_t wm = mf->set ? (uint64_t)mf->v : w->memory;
+		if (wm && h->memory && h->memory < wm / 10 * 9) {
+			diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, mf), "NUMA node %d has %s of memory, its node type %s has %s",
+						n, doctor_size(c->ar, h->memory), hw->name, doctor_size(c->ar, wm));
+			diag_help(c->dc, d, "check the DIMMs of NUMA node %d (a failed or missing one), or describe the "
+					    "memory the machine has", n);
+		}
+	}
+}
+
+static void check_nics(doctor_ctx *c)
+{
+	const hardware *hw = c->nd->spec->hw;
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (!n->name)
+			continue;
+		const topo_device *d = topo_find_nic(c->topo, n->pci, n->name);
+		if (!d) {
+			const topo_device *by_name = topo_find_iface(c->topo, n->name);
+			const char *at = topo_nic_names(c->ar, c->topo, n->pci);
+			diag *f;
+			if (by_name)
+				f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s is at PCI %s on the machine, not at %s", n->name,
+						  by_name->pci, n->pci);
+			else if (at)
+				f = doctor_report(c, R_NODE_NIC, n->loc, "the NIC at %s is named %s on the machine, not %s",
+						  n->pci, at, n->name);
+			else
+				f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s (%s) is not on the machine", n->name, n->pci);
+			diag_help(c->dc, f, "name the interface and PCI address `lstopo` shows, or check the card");
+			continue;
+		}
+		if (n->numa >= 0 && d->numa != n->numa) {
+			diag *f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s is on %s of the machine, not NUMA node %d",
+						n->name, numa_name(c->ar, d->numa), n->numa);
+			diag_help(c->dc, f, "move the card to a slot of NUMA node %d, or describe it under %s", n->numa,
+				  numa_name(c->ar, d->numa));
+		}
+	}
+}
+
+/* Drivers SPDK (through daos_server) takes a drive from: vfio-pci and the
+ * uio ones directly, nvme by rebinding it at prepare (SPDK scripts/setup.sh). */
+static bool daos_driver(const char *drv)
+{
+	static const char *const ok[] = {"nvme", "vfio-pci", "uio_pci_generic", "igb_uio", NULL};
+	for (int i = 0; ok[i]; i++)
+		if (strcmp(drv, ok[i]) == 0)
+			return true;
+	return false;
+}
+
+static void check_driver(doctor_ctx *c, const nvme_desc *n, bool *unchecked)
+{
+	/* a drive behind VMD is bound through its endpoint */
+	const char *pci = n->endpoint[0] ? n->endpoint : n->pci;
+	char rel[96];
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s/driver", pci);
+	int err = 0;
+	const char *drv = doctor_link(c, rel, &err);
+	if (drv) {
+		if (!daos_driver(drv)) {
+			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is bound to %s, which SPDK cannot take", n->pci, drv);
+			diag_help(c->dc, d, "bind it to nvme or vfio-pci (driverctl set-override %s vfio-pci)", pci);
+		}
+		return;
+	}
+	if (err == EINVAL || err == ENOENT) {
+		/* the device is there (hwloc saw it) and has no driver link */
+		char dev[80];
+		snprintf(dev, sizeof(dev), "sys/bus/pci/devices/%s", pci);
+		if (doctor_exists(c, dev)) {
+			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is bound to no driver", n->pci);
+			diag_help(c->dc, d, "bind it to nvme (echo %s > /sys/bus/pci/drivers/nvme/bind)", pci);
+			return;
+		}
+	}
+	if (!*unchecked) {
+		rootfs_file f = {.status = err == ENOENT || err == ENOTDIR ? ROOTFS_ABSENT : ROOTFS_UNREADABLE, .err = err};
+		doctor_unchecked(c, "the drives' drivers", "sys/bus/pci/devices", &f);
+		*unchecked = true;
+	}
+}
+
+static void check_drives(doctor_ctx *c)
+{
+	bool unchecked = false;
+	for (int e = 0; e < c->p->nengines; e++) {
+		const engine_plan *ep = &c->p->engines[e];
+		for (int i = 0; i < ep->nnvmes; i++) {
+			const nvme_desc *n = ep->nvmes[i];
+			const topo_device *d = c->topo ? topo_find_device(c->topo, n->pci) : NULL;
+			if (c->topo && (!d || d->kind == TOPO_NIC)) {
+				diag *f = doctor_report(c, R_NODE_NVME, n->loc, "drive %s of engine %d is not on the machine",
+							n->pci, ep->index);
+				diag_help(c->dc, f, "reseat or replace it, or exclude it on this node: node %s { exclude nvme %s }",
+					  c->nd->host, n->pci);
+				continue;
+			}
+			if (d && ep->numa >= 0 && d->numa != ep->numa && d->numa != TOPO_NUMA_SEVERAL) {
+				diag *f = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is on %s of the machine, engine %d is on "
+							"NUMA node %d", n->pci, numa_name(c->ar, d->numa), ep->index, ep->numa);
+				diag_help(c->dc, f, "move it to a slot of NUMA node %d, or give it to that NUMA node's engine", ep->numa);
+			}
+			check_driver(c, n, &unchecked);
+		}
+	}
+}
+
+void doctor_check_machine(doctor_ctx *c)
+{
+	if (c->topo) {
+		check_counts(c);
+		check_nics(c);
+	}
+	check_drives(c);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* snapshot.h - `dslc doctor --collect DIR`: what the checks read on the
+ * node, written as a root of its own (DIR/proc/cmdline, DIR/sys/...,
+ * DIR/etc/...) with the machine's hwloc export beside it, so the same
+ * checks run later off the node (`--root DIR`, or a fleet's with
+ * `--snapshots`). */
+#ifndef DSLC_SNAPSHOT_H
+#define DSLC_SNAPSHOT_H
+
+#include "checks.h"
+
+/* The machine's export inside a snapshot. */
+#define SNAPSHOT_TOPOLOGY "dslc-topology.xml"
+
+/* Writes c's reads and xml (may be NULL) to dir, which must not exist or be
+ * empty: into a directory beside it, renamed when complete, so a snapshot is
+ * whole or absent. False with *why. */
+bool snapshot_write(const doctor_ctx *c, const char *dir, const char *xml, size_t xml_len, const char **why);
+
+#endif

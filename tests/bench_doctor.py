@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+"""make bench: `dslc doctor --snapshots` over a fleet of N collected
+snapshots (issue 42: 16,384 nodes). The reference example widened to N
+nodes is built; node 1's root is made as tests/doctor.py makes one
+(doctor_roots.py) and collected with `dslc doctor --collect`; every other
+node's snapshot is that one's layout with the node's own files (hard links
+to its built tree), its own addresses in proc/net/fib_trie, and one of 64
+exports of the machine that differ in host name and NIC hardware addresses,
+as a real fleet's do. One node gets a drift, which must be the one finding.
+Prints wall time and peak memory of the check.
+usage: bench_doctor.py DSLC [N]"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doctor_roots import make_root  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EX = os.path.join(ROOT, "examples", "hgx-b200")
+DSLC = os.path.abspath(sys.argv[1])
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 16384
+VARIANTS = 64
+
+
+def description(d):
+    """The example with N converged nodes (no clients), addresses spread over /16s."""
+    for f in ("hardware.dsl", "hgx-b200.xml"):
+        shutil.copy(os.path.join(EX, f), d)
+    src = open(os.path.join(EX, "cluster.dsl")).read()
+    for block in (r"profile client : ", r"nodes cn\[", r"mount /"):
+        src = re.sub(r"(?m)^" + block + r".*?\n}\n", "", src, flags=re.S)
+    src = re.sub(r"\n  nccl on[^\n]*", "", src)
+    w = len(str(N))
+    src = src.replace("gpu[001-014]", f"gpu[{1:0{w}d}-{N:0{w}d}]").replace("gpu[001-003]", f"gpu[{1:0{w}d}-{3:0{w}d}]")
+    src = src.replace("node gpu007", f"node gpu{7:0{w}d}")
+    src = re.sub(r"\.0\.\{10\+i\}", ".{i/200}.{10+i%200}", src)
+    open(os.path.join(d, "cluster.dsl"), "w").write(src)
+    return os.path.join(d, "cluster.dsl"), w
+
+
+def variants(xml, d):
+    """Exports of VARIANTS machines of the same type: host name and MACs differ."""
+    text = open(xml).read()
+    out = []
+    for k in range(VARIANTS):
+        t = re.sub(r'(name="HostName" value=")[^"]*', rf"\g<1>gpu-{k:05d}", text)
+        t = re.sub(r'(name="Address" value="[0-9a-f:]*)[0-9a-f]{2}"', rf'\g<1>{k:02x}"', t)
+        p = os.path.join(d, f"machine-{k}.xml")
+        open(p, "w").write(t)
+        out.append(p)
+    return out
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="dslc-bench-doctor-")
+    try:
+        desc, w = description(tmp)
+        out = os.path.join(tmp, "out")
+        t0 = time.time()
+        subprocess.run([DSLC, "build", desc, "-o", out], capture_output=True, check=True)
+        print(f"doctor bench: built {N} nodes in {time.time() - t0:.1f} s")
+        host = lambda i: f"gpu{i:0{w}d}"  # noqa: E731
+        xml = os.path.join(tmp, "hgx-b200.xml")
+        first = make_root(os.path.join(out, "nodes", host(1)), xml, os.path.join(tmp, "root1"))
+        snaps = os.path.join(tmp, "snapshots")
+        os.makedirs(snaps)
+        subprocess.run([DSLC, "doctor", desc, "--node", host(1), "--root", first, "--topology", xml, "--collect",
+                        os.path.join(snaps, host(1))], capture_output=True, check=True)
+        tmpl = os.path.join(snaps, host(1))
+        layout = []  # (rel, kind, data)
+        for d, dirs, files in os.walk(tmpl):
+            for x in dirs + files:
+                p = os.path.join(d, x)
+                rel = os.path.relpath(p, tmpl)
+                kind = "link" if os.path.islink(p) else "dir" if os.path.isdir(p) else "file"
+                layout.append((rel, kind, os.readlink(p) if kind == "link" else None))
+        machines = variants(xml, tmp)
+        t0 = time.time()
+        for i in range(2, N + 1):
+            h, s = host(i), os.path.join(snaps, host(i))
+            os.mkdir(s)
+            tree = os.path.join(out, "nodes", h)
+            trie = open(os.path.join(tree, "etc/systemd/network/10-ens1f0np0.network")).read()
+            addrs = [a.split("/")[0] for f in ("10-ens1f0np0.network", "10-ens2f0np0.network", "30-bond0.network")
+                     for a in re.findall(r"^Address=(\S+)$", open(os.path.join(tree, "etc/systemd/network", f)).read(),
+                                         re.M)]
+            for rel, kind, target in layout:
+                p = os.path.join(s, rel)
+                if kind == "dir":
+                    os.mkdir(p)
+                elif kind == "link":
+                    os.symlink(target, p)
+                elif rel == "dslc-topology.xml":
+                    os.link(machines[i % VARIANTS], p)
+                elif rel == "proc/net/fib_trie":
+                    trie = "Main:\n  +-- 0.0.0.0/0 3 0 5\n" + "".join(f"     |-- {a}\n        /32 host LOCAL\n" for a in addrs)
+                    with open(p, "w") as f:
+                        f.write(trie)
+                elif rel.startswith("etc/"):
+                    os.link(os.path.join(tree, rel), p)
+                else:
+                    os.link(os.path.join(tmpl, rel), p)
+        os.replace(os.path.join(snaps, host(1), "dslc-topology.xml"), os.path.join(tmp, "x"))
+        os.link(machines[1], os.path.join(snaps, host(1), "dslc-topology.xml"))
+        # one drift: a hand-edited daos_server.yml on the last node
+        y = os.path.join(snaps, host(N), "etc/daos/daos_server.yml")
+        text = open(y).read().replace("targets: 16", "targets: 12", 1)
+        os.unlink(y)
+        open(y, "w").write(text)
+        os.chmod(y, 0o644)
+        print(f"doctor bench: {N} snapshots written in {time.time() - t0:.1f} s")
+        t0 = time.time()
+        with open(os.path.join(tmp, "o"), "w") as o, open(os.path.join(tmp, "e"), "w") as e:
+            proc = subprocess.Popen([DSLC, "doctor", desc, "--snapshots", snaps, "--format", "json"], stdout=o, stderr=e)
+            _, status, ru = os.wait4(proc.pid, 0)  # this process's peak memory alone
+        wall = time.time() - t0
+        rc, rss = os.waitstatus_to_exitcode(status), ru.ru_maxrss
+        p = subprocess.CompletedProcess([], rc, open(os.path.join(tmp, "o")).read(), open(os.path.join(tmp, "e")).read())
+        found = json.loads(p.stdout)["findings"] if p.stdout else []
+        ok = rc == 1 and len(found) == 1 and found[0]["ruleId"] == "node-file" and host(N) in found[0]["message"]
+        print(f"doctor bench: --snapshots over {N} nodes: {wall:.2f} s wall, peak RSS {rss / 1024:.0f} MiB; "
+              f"{p.stderr.strip()}")
+        print(f"doctor bench: {'ok' if ok else 'WRONG'}: {len(found)} finding(s), exit {p.returncode}: "
+              f"{[f['message'] for f in found][:3]}")
+        return 0 if ok else 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

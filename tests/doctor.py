@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+"""`dslc doctor` (issue 42) against fake node roots.
+
+Each root is made from an example's built tree and a topology export the way
+a node gets there, never from dslc's code: the tree's files are installed
+with their modes; /proc/cmdline is what the boot loader passes after the
+kernel artifact ran (the grub.d drop-in sourced by the OS's /etc/default/grub,
+or the grubby script run against a BLS entry with tests/os/fake-grubby);
+/sys and /proc/net are laid out as the kernel lays them out (sysfs class
+links relative to /sys/devices, net/core/dev.c lower_* adjacency links,
+bonding/mode as bond_sysfs.c prints it, fib_trie as net/ipv4/fib_trie.c
+prints it; cited where written). A clean root exits 0 with no finding; then
+one drift at a time, each found by its rule at the description's line that
+the node contradicts, in text, JSON and SARIF. Then --strict, --collect and
+the checks off the node from the snapshot, --snapshots over a fleet, the live
+machine (a smoke test: hwloc's view of this host), and hostile roots.
+
+usage: tests/doctor.py DSLC   (DSLC may be "valgrind ... build/dslc")
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.chdir(REPO)
+DSLC = shlex.split(sys.argv[1])
+VALGRIND = DSLC[0].endswith("valgrind")
+REF = os.path.join(REPO, "..", "shared", "reference", "hwloc")
+T = tempfile.mkdtemp(prefix="dslc-doctor-")
+passed = failed = 0
+
+
+def result(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   doctor {name}")
+    else:
+        failed += 1
+        print(f"FAIL doctor {name}{': ' + str(detail)[:1500] if detail else ''}")
+
+
+def skip(name, why):
+    print(f"skip doctor {name}: {why}")
+
+
+def run(args, timeout=300, **kw):
+    p = subprocess.run(DSLC + args, capture_output=True, text=True, timeout=timeout, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def doctor(desc, host, root, xml=None, extra=()):
+    args = ["doctor", desc, "--node", host, "--root", root, "--format", "json"] + list(extra)
+    if xml:
+        args += ["--topology", xml]
+    rc, out, err = run(args)
+    try:
+        found = json.loads(out)["findings"]
+    except ValueError:
+        found = None
+    return rc, found, err
+
+
+def line_of(path, pattern):
+    """The 1-based line of the description that holds pattern (a regex)."""
+    with open(path) as f:
+        for i, l in enumerate(f, 1):
+            if re.search(pattern, l):
+                return i
+    raise AssertionError(f"{pattern} not in {path}")
+
+
+from doctor_roots import link, make_root, numa_nodes, write  # noqa: E402
+
+
+def build(desc, out):
+    if not os.path.isdir(out):
+        subprocess.run(DSLC[-1:] + ["build", desc, "-o", out], capture_output=True, check=True)
+    return out
+
+
+def fresh(name, tree, xml, **kw):
+    root = os.path.join(T, name)
+    shutil.rmtree(root, ignore_errors=True)
+    return make_root(tree, xml, root, **kw)
+
+
+def summary(f):
+    return [(x["ruleId"], os.path.basename(x["file"]), x["line"], x["message"]) for x in (f or [])]
+
+
+def expect(name, desc, host, root, xml, rule, where, words, extra=()):
+    """One drift: exit 1, exactly the findings of rule, the first at where (file, line)."""
+    rc, found, err = doctor(desc, host, root, xml, extra)
+    got = summary(found)
+    ok = (rc == 1 and got and all(r == rule for r, *_ in got) and (got[0][1], got[0][2]) == where
+          and all(w in got[0][3] for w in words))
+    result(ok, name, f"exit {rc}, want {rule} at {where} saying {words}: {got} {err[-300:]}")
+    return found
+
+
+# ---- the examples: a clean root each, then one drift at a time -------------------
+
+EX = "examples/hgx-b200"
+CL, HW = f"{EX}/cluster.dsl", f"{EX}/hardware.dsl"
+XML = f"{EX}/hgx-b200.xml"
+out = build(CL, os.path.join(T, "out-hgx"))
+tree = os.path.join(out, "nodes/gpu005")
+
+clean = fresh("clean", tree, XML)
+rc, found, err = doctor(CL, "gpu005", clean, XML)
+result(rc == 0 and found == [], "hgx-b200 gpu005: a clean root exits 0 with no finding", f"exit {rc}: {summary(found)} {err}")
+rc, text, err = run(["doctor", CL, "--node", "gpu005", "--root", clean, "--topology", XML])
+result(rc == 0 and text == "" and "0 drifts, 0 notes" in err, "text format: nothing on stdout, the count on stderr",
+       text + err)
+
+md = build("examples/md-on-ssd/cluster.dsl", os.path.join(T, "out-md"))
+r = fresh("clean-md", os.path.join(md, "nodes/st04"), XML)
+rc, found, err = doctor("examples/md-on-ssd/cluster.dsl", "st04", r, XML)
+result(rc == 0 and found == [], "md-on-ssd st04 (rhel9: the grubby script's cmdline, a drive excluded): clean",
+       f"exit {rc}: {summary(found)} {err}")
+
+tds = os.path.join(REF, "daos_tds-0002.xml")
+if os.path.exists(tds):
+    au = build("examples/aurora-like/cluster.dsl", os.path.join(T, "out-aurora"))
+    r = fresh("clean-aurora", os.path.join(au, "nodes/daos0001"), tds)
+    rc, found, err = doctor("examples/aurora-like/cluster.dsl", "daos0001", r, tds)
+    result(rc == 0 and found == [], "aurora-like daos0001 on DAOS's tds-0002 export (VMD domains, PMem): clean",
+           f"exit {rc}: {summary(found)} {err}")
+else:
+    skip("aurora-like on tds-0002", "../shared/reference/hwloc is absent")
+
+# 1. a kernel parameter that never reached the boot entry
+r = fresh("cmdline", tree, XML)
+write(f"{r}/proc/cmdline", re.sub(r" irqaffinity=\S+", "", open(f"{r}/proc/cmdline").read()), 0o444)
+expect("a parameter missing from /proc/cmdline: node-cmdline at `irqaffinity os`", CL, "gpu005", r, XML, "node-cmdline",
+       ("cluster.dsl", line_of(CL, r"irqaffinity os")), ["irqaffinity=0-3,96-99,192-195,288-291", "not on the running"])
+write(f"{r}/proc/cmdline", open(f"{clean}/proc/cmdline").read().replace("iommu=pt", "iommu=off"), 0o444)
+expect("a parameter with another value: the value the kernel has", CL, "gpu005", r, XML, "node-cmdline",
+       ("cluster.dsl", line_of(CL, r"kernel \{ iommu pt")), ["has iommu=off, not iommu=pt"])
+# a parameter with '_' in its name, written with '-' on the node
+pq = os.path.join(T, "parameq-desc")
+shutil.copytree(EX, pq)
+c = open(f"{pq}/cluster.dsl").read().replace("kernel { iommu pt  irqaffinity os }",
+                                             "kernel { iommu pt  irqaffinity os  param transparent_hugepage=never }")
+write(f"{pq}/cluster.dsl", c)
+pq_out = build(f"{pq}/cluster.dsl", os.path.join(T, "out-parameq"))
+r = fresh("parameq", os.path.join(pq_out, "nodes/gpu005"), XML)
+write(f"{r}/proc/cmdline", open(f"{r}/proc/cmdline").read().replace("transparent_hugepage", "transparent-hugepage"),
+      0o444)
+rc, found, _ = doctor(f"{pq}/cluster.dsl", "gpu005", r, XML)
+result(rc == 0 and "transparent-hugepage=never" in open(f"{r}/proc/cmdline").read(),
+       "kernel/params.c parameq: transparent-hugepage is transparent_hugepage", summary(found))
+write(f"{r}/proc/cmdline", open(f"{r}/proc/cmdline").read().replace("transparent-hugepage=never", ""), 0o444)
+expect("... and without it, node-cmdline at its param line", f"{pq}/cluster.dsl", "gpu005", r, XML, "node-cmdline",
+       ("cluster.dsl", line_of(f"{pq}/cluster.dsl", r"param transparent_hugepage")), ["transparent_hugepage=never"])
+r = fresh("cmdline-init", tree, XML)
+write(f"{r}/proc/cmdline", re.sub(r" irqaffinity=\S+", "", open(f"{clean}/proc/cmdline").read()).rstrip("\n")
+      + " -- irqaffinity=0-3,96-99,192-195,288-291\n", 0o444)
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+result(rc == 1 and [x[0] for x in summary(found)] == ["node-cmdline"], "words after -- are init's, not the kernel's",
+       summary(found))
+
+# 2. hugepages: daos_server cannot grow NUMA node 0's pool at start (this layout
+# asks for all of nr_hugepages there: `dslc show` says so)
+r = fresh("hugepages", tree, XML)
+nodes = numa_nodes(XML)
+nr = int(re.search(r"^nr_hugepages: (\d+)$", open(f"{tree}/etc/daos/daos_server.yml").read(), re.M).group(1))
+write(f"{r}/sys/devices/system/node/node{nodes[0][0]}/meminfo",
+      f"Node {nodes[0][0]} MemTotal: 805306368 kB\nNode {nodes[0][0]} MemFree:    1048576 kB\n"
+      f"Node {nodes[0][0]} HugePages_Total:   100\n", 0o444)
+expect("a hugepage shortfall on NUMA node 0: node-hugepages at the engine", CL, "gpu005", r, XML, "node-hugepages",
+       ("cluster.dsl", line_of(CL, r"engine per numa")), [f"needs {nr} hugepages on NUMA node 0", "it has 100", "1 GiB free"])
+write(f"{r}/sys/devices/system/node/node{nodes[0][0]}/meminfo",
+      f"Node {nodes[0][0]} MemTotal: 805306368 kB\nNode {nodes[0][0]} MemFree:    1048576 kB\n"
+      f"Node {nodes[0][0]} HugePages_Total: {nr}\n", 0o444)
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+result(rc == 0, "pages already reserved need no free memory (server_utils.go: a pool that is large enough is kept)",
+       summary(found))
+
+# 3. a drive gone from the export
+x = ET.parse(XML)
+for parent in x.iter():
+    for o in list(parent):
+        if o.get("type") == "PCIDev" and o.get("pci_busid") == "0000:22:00.0":
+            parent.remove(o)
+gone = os.path.join(T, "drive-gone.xml")
+x.write(gone)
+r = fresh("drive", tree, XML)
+expect("a drive missing from the machine: node-nvme at its nvme line, with the exclude to write", CL, "gpu005", r, gone,
+       "node-nvme", ("hardware.dsl", line_of(HW, r"nvme 0000:21:00.0")), ["0000:22:00.0", "not on the machine"])
+# the help applied: the exclude it proposes, built, installed: the node is clean
+ex = os.path.join(T, "exclude-desc")
+shutil.copytree(EX, ex)
+c = open(f"{ex}/cluster.dsl").read()
+found = doctor(CL, "gpu005", r, gone)[1] or [{"help": ""}]
+prop = re.search(r"node gpu005 \{ exclude nvme [0-9a-f:.]+ \}", found[0]["help"] or "")
+write(f"{ex}/cluster.dsl", c + "\n" + (prop.group(0) if prop else "") + "\n")
+ex_out = build(f"{ex}/cluster.dsl", os.path.join(T, "out-exclude"))
+r2 = fresh("drive-excluded", os.path.join(ex_out, "nodes/gpu005"), gone)
+rc, found2, _ = doctor(f"{ex}/cluster.dsl", "gpu005", r2, gone)
+result(prop and rc == 0 and found2 == [], "its help applied (the exclude, built and installed): clean",
+       f"{found[0]['help']} -> exit {rc} {summary(found2)}")
+link(f"{r}/sys/devices/pci0000:00/0000:23:00.0/driver", "../../../bus/pci/drivers/ahci")
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-nvme" and "bound to ahci" in got[0][3],
+       "a drive bound to another driver (sysfs driver link)", got)
+m = re.search(r"driverctl set-override (\S+) (\S+)\)", found[0]["help"] or "") if found else None
+if m:  # driverctl's override, as the kernel shows it: the device's driver link
+    link(f"{r}/sys/devices/pci0000:00/{m.group(1)}/driver", "../../../bus/pci/drivers/" + m.group(2))
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+result(m and rc == 0, "its help applied (vfio-pci): clean", summary(found))
+os.unlink(f"{r}/sys/devices/pci0000:00/0000:23:00.0/driver")
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and "bound to no driver" in got[0][3], "a drive bound to no driver", got)
+
+# 4. a NIC on the other NUMA node (the slot moved)
+moved = "tests/topologies/hgx-b200-nic-moved.xml"
+r = fresh("nic", tree, XML)
+expect("a NIC on the other NUMA node: node-nic at its nic line", CL, "gpu005", r, moved, "node-nic",
+       ("hardware.dsl", line_of(HW, r"nic  ens1f0np0")), ["ens1f0np0", "NUMA node 1", "not NUMA node 0"])
+
+# 5. a daos_server.yml edited by hand, and a file's mode
+r = fresh("yaml", tree, XML)
+y = f"{r}/etc/daos/daos_server.yml"
+write(y, open(y).read().replace("targets: 16", "targets: 12", 1))
+expect("a hand-edited daos_server.yml: node-file naming the key", CL, "gpu005", r, XML, "node-file",
+       ("cluster.dsl", line_of(CL, r"^nodes gpu")), ["daos_server.yml", "engines[0].targets is 12 there, 16 built"])
+r = fresh("mode", tree, XML)
+os.chmod(f"{r}/etc/daos/daos_agent.yml", 0o666)
+found = expect("a file with another mode", CL, "gpu005", r, XML, "node-file", ("cluster.dsl", line_of(CL, r"^nodes gpu")),
+               ["daos_agent.yml has mode 0666, built 0644"])
+m = re.match(r"chmod (\d+) /(\S+)$", (found or [{}])[0].get("help") or "")
+if m:
+    os.chmod(os.path.join(r, m.group(2)), int(m.group(1), 8))
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+result(m and rc == 0, "its help applied (chmod): clean", summary(found))
+r = fresh("missing-file", tree, XML)
+os.unlink(f"{r}/etc/nccl.conf")
+expect("a file never installed", CL, "gpu005", r, XML, "node-file", ("cluster.dsl", line_of(CL, r"^nodes gpu")),
+       ["/etc/nccl.conf is missing"])
+
+# 6. the network
+r = fresh("mtu", tree, XML)
+write(f"{r}/sys/devices/virtual/net/ens2f0np0/mtu", "1500\n", 0o444)
+expect("a storage NIC at MTU 1500: node-network at `storage mtu 9000`", CL, "gpu005", r, XML, "node-network",
+       ("cluster.dsl", line_of(CL, r"storage mtu 9000")), ["ens2f0np0 has MTU 1500", "says 9000"])
+r = fresh("bond", tree, XML)
+write(f"{r}/sys/devices/virtual/net/bond0/bonding/mode", "balance-rr 0\n", 0o444)
+expect("a bond in another mode", CL, "gpu005", r, XML, "node-network", ("cluster.dsl", line_of(CL, r"^  mgmt    10")),
+       ["bond0 runs mode balance-rr", "active-backup"])
+r = fresh("macvlan", tree, XML)
+os.unlink(f"{r}/sys/devices/virtual/net/mv1/lower_ens2f0np0")
+expect("a macvlan on another NIC", CL, "gpu005", r, XML, "node-network", ("cluster.dsl", line_of(CL, r"^  mgmt    10")),
+       ["macvlan mv1 is not on ens2f0np0"])
+r = fresh("address", tree, XML)
+write(f"{r}/proc/net/fib_trie", open(f"{r}/proc/net/fib_trie").read().replace("10.21.0.14", "10.21.0.99"), 0o444)
+expect("an address the node does not have: at its storage line", CL, "gpu005", r, XML, "node-network",
+       ("cluster.dsl", line_of(CL, r"^  storage ens1f0np0")), ["10.21.0.14/24 is not an address"])
+
+# 7. the machine: a NUMA node short of memory, SMT off, and the IOMMU off
+x = ET.parse(XML)
+numa = [o for o in x.iter("object") if o.get("type") == "NUMANode"]
+numa[1].set("local_memory", str(int(numa[1].get("local_memory")) // 2))
+half = os.path.join(T, "half-memory.xml")
+x.write(half)
+r = fresh("memory", tree, XML)
+expect("half the memory on NUMA node 1: node-topology at memory_per_numa", CL, "gpu005", r, half, "node-topology",
+       ("hardware.dsl", line_of(HW, r"memory_per_numa")), ["NUMA node 1 has 384 GiB", "768 GiB"])
+r = fresh("iommu", tree, XML)
+os.unlink(f"{r}/sys/class/iommu/dmar0")
+expect("no IOMMU: node-iommu at `iommu pt`", CL, "gpu005", r, XML, "node-iommu",
+       ("cluster.dsl", line_of(CL, r"kernel \{ iommu pt")), ["/sys/class/iommu is empty"])
+for f in ["interleaved-2s6c.xml", "snc4-nics3-2s32c.xml"]:
+    rc, found, _ = doctor(CL, "gpu005", clean, "tests/topologies/" + f)
+    rules = {x[0] for x in summary(found)}
+    result(rc == 1 and "node-topology" in rules and "node-nvme" in rules,
+           f"another machine ({f}): its NUMA layout and the drives it lacks", summary(found)[:4])
+
+# formats: SARIF and GitHub carry the same finding
+r = fresh("formats", tree, XML)
+write(f"{r}/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro iommu=pt\n", 0o444)
+rc, sarif, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--format", "sarif"])
+try:
+    res = json.loads(sarif)["runs"][0]["results"]
+    ok = rc == 1 and len(res) == 1 and res[0]["ruleId"] == "node-cmdline"
+except (ValueError, KeyError, IndexError):
+    ok = False
+result(ok, "SARIF: one result, node-cmdline", sarif[:400])
+rc, gh, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--format", "github"])
+result(rc == 1 and f"::error file={CL},line={line_of(CL, r'irqaffinity os')}" in gh, "GitHub annotations", gh[:300])
+rc, text, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--disable", "node-cmdline"])
+result(rc == 0, "--disable node-cmdline silences it (exit 0)", text[:300])
+
+# ---- absent sources: notes, and errors with --strict -------------------------------
+image = os.path.join(T, "image")
+shutil.rmtree(image, ignore_errors=True)
+shutil.copytree(clean, image, symlinks=True)
+shutil.rmtree(f"{image}/proc")
+shutil.rmtree(f"{image}/sys")
+rc, found, err = doctor(CL, "gpu005", image, XML)
+notes = [x for x in summary(found) if x[0] == "node-unchecked"]
+result(rc == 0 and notes and len(notes) == len(found) and all(x["severity"] == "note" for x in found)
+       and any("proc/cmdline is absent" in m for *_, m in notes),
+       "a mounted image without /proc and /sys: notes saying what was not checked, exit 0", summary(found))
+rc, found, err = doctor(CL, "gpu005", image, XML, ["--strict"])
+result(rc == 1 and found and all(x["severity"] == "error" for x in found), "--strict: the same, as errors, exit 1",
+       summary(found))
+rc, found, err = doctor(CL, "gpu005", image)
+result(rc == 0 and any("the machine" in m and "dslc-topology.xml is absent" in m for *_, m in summary(found)),
+       "a root without an export and no --topology: the machine is a note", summary(found))
+
+# ---- usage and I/O: exit 2 ------------------------------------------------------
+for name, args in [("no --node", ["doctor", CL]), ("an unknown node", ["doctor", CL, "--node", "gpu500"]),
+                   ("a topology that cannot be read", ["doctor", CL, "--node", "gpu005", "--topology", "/nonexistent.xml"]),
+                   ("a root that is no directory", ["doctor", CL, "--node", "gpu005", "--root", "/nonexistent"]),
+                   ("--snapshots with --root", ["doctor", CL, "--snapshots", T, "--root", T]),
+                   ("a description with errors", ["doctor", "tests/golden/diag/bad-value.dsl", "--node", "x"])]:
+    rc, o, e = run(args)
+    result(rc == 2 and "dslc:" in e, f"exit 2: {name}", f"exit {rc}: {e[-300:]}")
+
+# ---- --collect on the node, the same checks off it ------------------------------------
+r = fresh("collect-src", tree, XML)
+write(f"{r}/sys/devices/virtual/net/ens2f0np0/mtu", "1500\n", 0o444)
+os.unlink(f"{r}/etc/nccl.conf")
+snap = os.path.join(T, "snapshots", "gpu005")
+shutil.rmtree(os.path.dirname(snap), ignore_errors=True)
+os.makedirs(os.path.dirname(snap))
+rc1, on_node, _ = doctor(CL, "gpu005", r, XML, ["--collect", snap])
+rc2, off_node, _ = doctor(CL, "gpu005", snap)
+a = [(x[0], x[2], x[3]) for x in summary(on_node)]
+b = [(x[0], x[2], x[3]) for x in summary(off_node)]
+result(rc1 == 1 and rc2 == 1 and len(a) == 2 and a == b,
+       "--collect writes a snapshot; --root SNAPSHOT alone finds the same drift (MTU, a missing file)", f"{a} vs {b}")
+result(os.path.isfile(f"{snap}/dslc-topology.xml") and not os.path.exists(f"{snap}/redfish")
+       and os.path.isfile(f"{snap}/proc/cmdline"), "the snapshot holds the export, the proc files, not the BMC's files")
+rc, _, e = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--collect", snap])
+result(rc == 2 and "not an empty directory" in e, "--collect never writes over a snapshot", e[-200:])
+
+# a fleet: two snapshots, one node without one, one snapshot of no node
+r2 = fresh("collect-src2", os.path.join(out, "nodes/gpu006"), XML)
+rc, _, e = run(["doctor", CL, "--node", "gpu006", "--root", r2, "--topology", XML, "--collect",
+                os.path.join(T, "snapshots", "gpu006")])
+shutil.copytree(snap, os.path.join(T, "snapshots", "gpu099"), symlinks=True)
+rc, fleet, err = run(["doctor", CL, "--snapshots", os.path.join(T, "snapshots"), "--format", "json"])
+try:
+    got = summary(json.loads(fleet)["findings"])
+except ValueError:
+    got = []
+drift = [x for x in got if x[0] != "node-unchecked"]
+unchecked = [x[3] for x in got if x[0] == "node-unchecked"]
+result(rc == 1 and [x[3].split(":")[0] for x in drift] == ["gpu005", "gpu005"]
+       and any("16 nodes have no snapshot" in m for m in unchecked) and any("gpu099" in m for m in unchecked)
+       and "2 nodes checked" in err and "1 distinct machine" in err,
+       "--snapshots: each node's drift with its name, the nodes without a snapshot, a stray, one machine parsed",
+       f"{got} {err}")
+
+# ---- the live machine: hwloc's own view of this host --------------------------------
+rc, found, err = doctor(CL, "gpu005", "/")
+result(rc in (0, 1) and found is not None and "Traceback" not in err,
+       "the live machine: a report, no crash (this host is no hgx-b200)", f"exit {rc}: {err[-300:]}")
+live = os.path.join(T, "live-snapshot")
+rc1, a, _ = doctor(CL, "gpu005", "/", None, ["--collect", live])
+rc2, b, _ = doctor(CL, "gpu005", live)
+sa = [(x[0], x[2]) for x in summary(a) if x[0] != "node-unchecked"]
+sb = [(x[0], x[2]) for x in summary(b) if x[0] != "node-unchecked"]
+result(rc1 == rc2 and sa == sb and os.path.isfile(f"{live}/dslc-topology.xml"),
+       "the live machine collected and checked off the node: the same drift", f"{sa} vs {sb}")
+if shutil.which("lstopo-no-graphics") or shutil.which("lstopo"):
+    lst = shutil.which("lstopo-no-graphics") or shutil.which("lstopo")
+    p = subprocess.run([lst, "--if", "xml", "--input", f"{live}/dslc-topology.xml", "--of", "console"],
+                       capture_output=True, text=True)
+    result(p.returncode == 0 and "Machine" in p.stdout, "hwloc's lstopo reads the collected export", p.stderr[-300:])
+elif os.environ.get("CI") == "true":
+    result(False, "lstopo reads the snapshot", "hwloc is not installed (scripts/install-deps.sh installs it)")
+else:
+    skip("lstopo reads the snapshot", "hwloc is not installed")
+
+# ---- hostile roots ----------------------------------------------------------------
+outside = os.path.join(T, "outside")
+os.makedirs(outside, exist_ok=True)
+write(f"{outside}/cmdline", open(f"{clean}/proc/cmdline").read())
+h = fresh("hostile-link", tree, XML)
+os.unlink(f"{h}/proc/cmdline")
+os.symlink(f"{outside}/cmdline", f"{h}/proc/cmdline")  # absolute: the root's own /tmp/...
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(any(x[0] == "node-unchecked" and "proc/cmdline is absent" in x[3] for x in summary(found)),
+       "an absolute link out of the root resolves inside it (as chroot would), never to the host's file",
+       summary(found))
+os.unlink(f"{h}/proc/cmdline")
+write(f"{h}/boot-args/cmdline", open(f"{clean}/proc/cmdline").read())
+os.symlink("/boot-args/cmdline", f"{h}/proc/cmdline")  # an image's absolute link: its own /boot-args
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(rc == 0 and found == [], "an absolute link resolves from the root: the image's own file", summary(found))
+os.unlink(f"{h}/proc/cmdline")
+os.symlink("../" * 12 + outside.lstrip("/") + "/cmdline", f"{h}/proc/cmdline")
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(any("proc/cmdline is absent" in x[3] for x in summary(found)), "`..` links stop at the root", summary(found))
+os.unlink(f"{h}/proc/cmdline")
+os.symlink("cmdline", f"{h}/proc/cmdline")
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(any("proc/cmdline is unreadable" in x[3] and "links" in x[3].lower() for x in summary(found)),
+       "a link loop: a note (too many levels of links)", summary(found))
+os.unlink(f"{h}/proc/cmdline")
+os.mkfifo(f"{h}/proc/cmdline")
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(rc == 0 and any("proc/cmdline is not a regular file" in x[3] for x in summary(found)),
+       "a FIFO: a note, no hang", summary(found))
+os.unlink(f"{h}/proc/cmdline")
+with open(f"{h}/proc/cmdline", "wb") as f:
+    f.write(b"iommu=pt\0irqaffinity=0\n")
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(any("proc/cmdline is binary" in x[3] for x in summary(found)), "a binary proc file: a note", summary(found))
+os.unlink(f"{h}/proc/meminfo")
+with open(f"{h}/proc/meminfo", "wb") as f:
+    f.truncate(8 << 30)  # sparse: 8 GiB of NULs
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(any("proc/meminfo is larger than" in x[3] for x in summary(found)), "an 8 GiB proc file: read to its bound",
+       summary(found))
+os.unlink(f"{h}/etc/daos/daos_server.yml")
+os.mkdir(f"{h}/etc/daos/daos_server.yml")
+rc, found, _ = doctor(CL, "gpu005", h, XML)
+result(rc == 1 and any(x[0] == "node-file" and "daos_server.yml is not a regular file" in x[3] for x in summary(found)),
+       "a directory where daos_server.yml belongs: drift", summary(found))
+if os.geteuid() == 0 and shutil.which("setpriv"):
+    u = fresh("hostile-perm", tree, XML)
+    os.chmod(f"{u}/sys/class", 0o000)
+    bin_dir = os.path.join(T, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    shutil.copy(DSLC[-1], f"{bin_dir}/dslc")
+    for d in [T, bin_dir]:
+        os.chmod(d, 0o755)
+    for d, dirs, files in os.walk(u):
+        for x in dirs:
+            p = os.path.join(d, x)
+            if not os.path.islink(p) and os.path.relpath(p, u) != "sys/class":
+                os.chmod(p, 0o755)
+    desc = os.path.join(T, "desc")
+    shutil.rmtree(desc, ignore_errors=True)
+    shutil.copytree(EX, desc)
+    os.chmod(desc, 0o755)
+    for f in os.listdir(desc):
+        os.chmod(os.path.join(desc, f), 0o644)
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *DSLC[:-1], f"{bin_dir}/dslc",
+                        "doctor", f"{desc}/cluster.dsl", "--node", "gpu005", "--root", u, "--topology",
+                        f"{desc}/hgx-b200.xml", "--format", "json"], capture_output=True, text=True)
+    try:
+        got = summary(json.loads(p.stdout)["findings"])
+    except ValueError:
+        got = p.stderr
+    result(p.returncode == 0 and any("unreadable (Permission denied)" in x[3] for x in got),
+           "an unreadable directory (as nobody): notes, exit 0", got)
+    os.chmod(f"{u}/sys/class", 0o755)
+else:
+    skip("an unreadable directory", "needs root and setpriv to run as another user")
+
+shutil.rmtree(T, ignore_errors=True)
+print(f"doctor: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

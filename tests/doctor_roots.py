@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+"""A node's root made from its built tree and a topology export, the way a
+node gets there and never from dslc's code: the tree's files installed with
+their modes; /proc/cmdline as the boot loader passes it after the kernel
+artifact ran (the grub.d drop-in sourced by the OS's /etc/default/grub, or
+the grubby script run against a BLS entry with tests/os/fake-grubby); /sys
+and /proc/net laid out as the kernel lays them out (each source cited where
+it is written). Used by tests/doctor.py and tests/bench_doctor.py."""
+import os
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write(path, data, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(data)
+    os.chmod(path, mode)
+
+
+def link(path, target):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.lexists(path):
+        os.unlink(path)
+    os.symlink(target, path)
+
+
+def units(tree):
+    """The networkd units of a built node: name -> {key: [values]}."""
+    out = []
+    d = os.path.join(tree, "etc/systemd/network")
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        keys, section = {}, ""
+        for l in open(os.path.join(d, f)):
+            l = l.strip()
+            if l.startswith("["):
+                section = l
+            elif "=" in l and not l.startswith("#"):
+                k, v = l.split("=", 1)
+                keys.setdefault(section + k, []).append(v)
+        out.append((f, keys))
+    return out
+
+
+def cmdline_of(tree, work):
+    """What the boot loader hands the kernel once the node's kernel artifact ran."""
+    dropin = os.path.join(tree, "etc/default/grub.d/60-dslc.cfg")
+    script = os.path.join(tree, "usr/local/sbin/dslc-kernel-cmdline")
+    if os.path.exists(dropin):
+        # grub-mkconfig sources /etc/default/grub, which sources grub.d/*.cfg
+        # (tests/os/grub-defaults/azurelinux3), and writes GRUB_CMDLINE_LINUX
+        # on the linux line
+        defaults = open(os.path.join(REPO, "tests/os/grub-defaults/azurelinux3")).read().split("for x in")[0]
+        sh = defaults + f'. "{dropin}"\nprintf %s "$GRUB_CMDLINE_LINUX"\n'
+        args = subprocess.run(["sh", "-c", sh], capture_output=True, text=True, check=True).stdout
+        return "BOOT_IMAGE=/boot/vmlinuz-6.6.47.1-1.azl3 root=PARTUUID=1b2e ro " + args + "\n"
+    if os.path.exists(script):
+        r = os.path.join(work, "grubby")
+        os.makedirs(os.path.join(r, "entries"), exist_ok=True)
+        shutil.copy(os.path.join(REPO, "tests/os/grub-defaults/rhel9"), os.path.join(r, "grub"))
+        write(os.path.join(r, "entries/a-5.14.0.conf"),
+              "title RHEL\nversion 5.14.0\nlinux /vmlinuz-5.14.0\noptions root=/dev/mapper/rhel-root ro quiet\n")
+        env = dict(os.environ, GRUB_DEFAULTS=os.path.join(r, "grub"), GRUBBY=os.path.join(REPO, "tests/os/fake-grubby"),
+                   GRUBBY_BLS_DIR=os.path.join(r, "entries"))
+        subprocess.run(["sh", script], env=env, capture_output=True, check=True)
+        opts = re.search(r"^options (.*)$", open(os.path.join(r, "entries/a-5.14.0.conf")).read(), re.M).group(1)
+        return "BOOT_IMAGE=(hd0,gpt2)/vmlinuz-5.14.0 " + opts + "\n"
+    return "BOOT_IMAGE=/vmlinuz ro quiet\n"
+
+
+def numa_nodes(xml):
+    """(os_index, local_memory) of each NUMA node, in hwloc's logical order."""
+    out = []
+    for o in ET.parse(xml).iter("object"):
+        if o.get("type") == "NUMANode":
+            out.append((int(o.get("os_index")), int(o.get("local_memory", "0"))))
+    return out
+
+
+def bdevs(tree):
+    """Every PCI address of the engines' bdev_list (the drives SPDK binds)."""
+    y = os.path.join(tree, "etc/daos/daos_server.yml")
+    if not os.path.exists(y):
+        return []
+    return re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)
+
+
+def make_root(tree, xml, root, free_gib=700):
+    """The root of a node installed from its built tree, on the machine xml."""
+    work = root + ".work"
+    os.makedirs(work, exist_ok=True)
+    for d, _, files in os.walk(tree):
+        for f in files:
+            rel = os.path.relpath(os.path.join(d, f), tree)
+            if rel.startswith("redfish/"):
+                continue  # sent to the BMC from the admin host, not installed
+            dst = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(os.path.join(d, f), dst)
+    write(os.path.join(root, "proc/cmdline"), cmdline_of(tree, work), 0o444)
+    nodes = numa_nodes(xml)
+    total = sum(m for _, m in nodes) // 1024
+    write(os.path.join(root, "proc/meminfo"),
+          f"MemTotal:       {total} kB\nMemFree:        {free_gib * 1024 * 1024 * len(nodes)} kB\n"
+          f"HugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n", 0o444)
+    # drivers/base/node.c node_read_meminfo: "Node %d MemTotal: %8lu kB", HugePages_* at the end
+    for os_index, mem in nodes:
+        write(os.path.join(root, f"sys/devices/system/node/node{os_index}/meminfo"),
+              f"Node {os_index} MemTotal:       {mem // 1024} kB\nNode {os_index} MemFree:        {free_gib << 20} kB\n"
+              f"Node {os_index} HugePages_Total:     0\nNode {os_index} HugePages_Free:      0\n", 0o444)
+    # drivers/iommu/iommu-sysfs.c: the iommu class, one entry per IOMMU unit
+    os.makedirs(os.path.join(root, "sys/devices/virtual/iommu/dmar0"), exist_ok=True)
+    link(os.path.join(root, "sys/class/iommu/dmar0"), "../../devices/virtual/iommu/dmar0")
+    # sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/ADDR, driver -> the driver's directory
+    os.makedirs(os.path.join(root, "sys/bus/pci/drivers/nvme"), exist_ok=True)
+    for pci in bdevs(tree):
+        dev = os.path.join(root, "sys/devices/pci0000:00", pci)
+        os.makedirs(dev, exist_ok=True)
+        link(os.path.join(dev, "driver"), "../../../bus/pci/drivers/nvme")
+        link(os.path.join(root, "sys/bus/pci/devices", pci), "../../../devices/pci0000:00/" + pci)
+    # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
+    trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]
+    for f, keys in units(tree):
+        name = (keys.get("[Match]Name") or keys.get("[NetDev]Name"))[0]
+        dev = os.path.join(root, "sys/devices/virtual/net", name)
+        os.makedirs(dev, exist_ok=True)
+        link(os.path.join(root, "sys/class/net", name), "../../devices/virtual/net/" + name)
+        mtu = (keys.get("[Link]MTUBytes") or keys.get("[NetDev]MTUBytes") or [None])[0]
+        if mtu:
+            write(os.path.join(dev, "mtu"), mtu + "\n", 0o444)
+        elif not os.path.exists(os.path.join(dev, "mtu")):
+            write(os.path.join(dev, "mtu"), "1500\n", 0o444)
+        if keys.get("[NetDev]Kind") == ["bond"]:
+            # bond_sysfs.c bonding_show_mode: "%s %d\n", the mode's name and number
+            write(os.path.join(dev, "bonding/mode"), keys["[Bond]Mode"][0] + " 1\n", 0o444)
+        for mv in keys.get("[Network]MACVLAN", []):
+            # net/core/dev.c netdev_adjacent_sysfs_add: upper_X in the lower, lower_X in the upper
+            link(os.path.join(root, "sys/devices/virtual/net", mv, "lower_" + name), "../" + name)
+            link(os.path.join(dev, "upper_" + mv), "../" + mv)
+        for a in keys.get("[Network]Address", []):
+            # fib_trie_seq_show: "|-- %pI4" per leaf, then "/%d %s %s" (prefix, scope, type)
+            trie += [f"     |-- {a.split('/')[0]}", "        /32 host LOCAL"]
+    write(os.path.join(root, "proc/net/fib_trie"), "\n".join(trie) + "\n", 0o444)
+    write(os.path.join(root, "proc/net/if_inet6"), "", 0o444)
+    for d, _, files in os.walk(os.path.join(tree, "etc/sysctl.d")):
+        for f in files:
+            for l in open(os.path.join(d, f)):
+                m = re.match(r"^([a-z0-9_./-]+)\s*=\s*(.*)$", l)
+                if m:
+                    key = m.group(1).replace(".", "\0").replace("/", ".").replace("\0", "/")
+                    write(os.path.join(root, "proc/sys", key), m.group(2) + "\n")
+    shutil.rmtree(work)
+    return root
