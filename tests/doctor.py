@@ -385,6 +385,38 @@ elif os.environ.get("CI") == "true":
 else:
     skip("lstopo reads the snapshot", "hwloc is not installed")
 
+# ---- the real kernel's /sys and /proc/net, in a network namespace ------------------
+# veth pairs named as the storage NICs, with the units' MTU and addresses: the
+# live root's interfaces, MTUs and fib_trie as Linux itself lays them out (this
+# kernel has no macvlan or bond driver: those three interfaces stay missing)
+def netns_doctor(setup):
+    sh = ("mount -t sysfs sysfs /sys && ip link set lo up && "
+          "ip link add ens1f0np0 type veth peer name p1 && ip link add ens2f0np0 type veth peer name p2 && "
+          "ip link set ens1f0np0 mtu 9000 up && ip link set ens2f0np0 mtu 9000 up && "
+          "ip addr add 10.20.0.14/24 dev ens1f0np0 && ip addr add 10.21.0.14/24 dev ens2f0np0 && " + setup + " && "
+          "exec " + " ".join(shlex.quote(a) for a in DSLC) + f" doctor {CL} --node gpu005 --topology {XML} --format json")
+    p = subprocess.run(["unshare", "-n", "-m", "sh", "-c", sh], capture_output=True, text=True, timeout=300)
+    try:
+        return p.returncode, [x for x in summary(json.loads(p.stdout)["findings"]) if x[0] == "node-network"], p.stderr
+    except ValueError:
+        return p.returncode, None, p.stderr
+
+
+probe = subprocess.run(["unshare", "-n", "-m", "sh", "-c", "mount -t sysfs sysfs /sys && ip link add x1 type veth peer name x2"],
+                       capture_output=True, text=True)
+if probe.returncode == 0:
+    rc, net, err = netns_doctor("true")
+    names = sorted(re.sub(r"^gpu005: interface (\S+) .*", r"\1", m) for *_, m in net or [])
+    result(net is not None and names == ["bond0", "mv0", "mv1"],
+           "a network namespace: the veth NICs' sysfs MTU and fib_trie addresses read as Linux writes them",
+           f"{net} {err[-300:]}")
+    rc, net, err = netns_doctor("ip link set ens2f0np0 mtu 1500 && ip addr del 10.20.0.14/24 dev ens1f0np0")
+    msgs = [m for *_, m in net or []]
+    result(any("ens2f0np0 has MTU 1500" in m for m in msgs) and any("10.20.0.14/24 is not an address" in m for m in msgs),
+           "... and an MTU and an address changed on the live interfaces are found", f"{msgs} {err[-300:]}")
+else:
+    skip("a network namespace", f"unshare or veth is not available here: {probe.stderr.strip()[:100]}")
+
 # ---- hostile roots ----------------------------------------------------------------
 outside = os.path.join(T, "outside")
 os.makedirs(outside, exist_ok=True)

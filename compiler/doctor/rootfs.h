@@ -41,6 +41,10 @@ void rootfs_close(rootfs *r);
 /* An fd of rel (relative to the root, '/'-separated) opened with flags
  * (O_RDONLY, or O_DIRECTORY), links resolved inside the root; -1 with errno. */
 int rootfs_openat(const rootfs *r, const char *rel, int flags);
+/* The same without openat2(2) (RESOLVE_IN_ROOT), which rootfs_openat uses
+ * where the kernel has it: where it does not, and in the unit test that
+ * holds this one against it. */
+int rootfs_openat_portable(const rootfs *r, const char *rel, int flags);
 /* The regular file rel: at most max bytes; text: refuse NUL bytes. */
 rootfs_file rootfs_read(arena *a, const rootfs *r, const char *rel, size_t max, bool text);
 /* The last component of the target of the link rel (a sysfs `driver` link:
