@@ -127,6 +127,35 @@ rc, found, err = doctor("examples/md-on-ssd/cluster.dsl", "st04", r, XML)
 result(rc == 0 and found == [], "md-on-ssd st04 (rhel9: the grubby script's cmdline, a drive excluded): clean",
        f"exit {rc}: {summary(found)} {err}")
 
+k8 = build("examples/hgx-b200-k8s/cluster.dsl", os.path.join(T, "out-k8s"))
+r = fresh("clean-k8s", os.path.join(k8, "nodes/gpu002"), XML)
+rc, found, err = doctor("examples/hgx-b200-k8s/cluster.dsl", "gpu002", r, XML)
+result(rc == 0 and found == [], "hgx-b200-k8s gpu002 (pods: hugepages reserved at boot, drives on vfio-pci): clean",
+       f"exit {rc}: {summary(found)} {err}")
+m = open(f"{r}/proc/meminfo").read()
+write(f"{r}/proc/meminfo", re.sub(r"HugePages_Total: +\d+", "HugePages_Total:   9000", m), 0o444)
+expect("pods: fewer pages than hugepages= reserved at boot", "examples/hgx-b200-k8s/cluster.dsl", "gpu002", r, XML,
+       "node-hugepages", ("cluster.dsl", line_of("examples/hgx-b200-k8s/cluster.dsl", r"^  deploy")),
+       ["9000 hugepages of 2 MiB are reserved", "asks for"])
+
+# 1 GiB pages: reserved at boot (hugepagesz=1G hugepages=N default_hugepagesz=1G)
+g1 = os.path.join(T, "desc-1g")
+shutil.copytree(EX, g1)
+write(f"{g1}/hardware.dsl", open(f"{g1}/hardware.dsl").read().replace(
+    "  memory_per_numa  768GiB", "  memory_per_numa  768GiB\n  hugepage_size    1GiB"))
+g1_out = build(f"{g1}/cluster.dsl", os.path.join(T, "out-1g"))
+r = fresh("clean-1g", os.path.join(g1_out, "nodes/gpu005"), XML)
+rc, found, err = doctor(f"{g1}/cluster.dsl", "gpu005", r, XML)
+result(rc == 0 and found == [] and "hugepagesz=1G" in open(f"{r}/proc/cmdline").read(),
+       "1 GiB pages reserved at boot: clean", f"exit {rc}: {summary(found)} {err}")
+m = open(f"{r}/proc/meminfo").read()
+write(f"{r}/proc/meminfo", re.sub(r"HugePages_Total: +\d+", "HugePages_Total:   20", m), 0o444)
+rc, found, err = doctor(f"{g1}/cluster.dsl", "gpu005", r, XML)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-hugepages" and "20 hugepages of 1 GiB" in got[0][3]
+       and (got[0][1], got[0][2]) == ("hardware.dsl", line_of(f"{g1}/hardware.dsl", "hugepage_size")),
+       "1 GiB pages: a shortfall at boot (fragmented memory)", got)
+
 tds = os.path.join(REF, "daos_tds-0002.xml")
 if os.path.exists(tds):
     au = build("examples/aurora-like/cluster.dsl", os.path.join(T, "out-aurora"))
@@ -134,6 +163,16 @@ if os.path.exists(tds):
     rc, found, err = doctor("examples/aurora-like/cluster.dsl", "daos0001", r, tds)
     result(rc == 0 and found == [], "aurora-like daos0001 on DAOS's tds-0002 export (VMD domains, PMem): clean",
            f"exit {rc}: {summary(found)} {err}")
+    x = ET.parse(tds)
+    for parent in x.iter():
+        for o in list(parent):
+            if o.get("type") == "PCIDev" and o.get("pci_busid") == "0000:7d:00.5":
+                parent.remove(o)
+    tds_gone = os.path.join(T, "tds-vmd-gone.xml")
+    x.write(tds_gone)
+    expect("tds-0002 without one VMD domain: node-nvme at its nvme line", "examples/aurora-like/cluster.dsl", "daos0001",
+           r, tds_gone, "node-nvme", ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
+           ["0000:7d:00.5", "not on the machine"])
 else:
     skip("aurora-like on tds-0002", "../shared/reference/hwloc is absent")
 

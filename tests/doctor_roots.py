@@ -83,11 +83,17 @@ def numa_nodes(xml):
 
 
 def bdevs(tree):
-    """Every PCI address of the engines' bdev_list (the drives SPDK binds)."""
+    """The engines' drives and the driver they have before DAOS starts: on a
+    host, each bdev_list entry, bound to nvme (daos_server rebinds it at
+    start); in pods, the drives usr/local/sbin/dslc-vfio-bind binds to vfio-pci
+    at boot (`bind ADDR` lines)."""
+    bind = os.path.join(tree, "usr/local/sbin/dslc-vfio-bind")
+    if os.path.exists(bind):
+        return [(a, "vfio-pci") for a in re.findall(r"^bind ([0-9a-f:.]+)$", open(bind).read(), re.M)]
     y = os.path.join(tree, "etc/daos/daos_server.yml")
     if not os.path.exists(y):
         return []
-    return re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)
+    return [(a, "nvme") for a in re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)]
 
 
 def make_root(tree, xml, root, free_gib=700):
@@ -102,12 +108,22 @@ def make_root(tree, xml, root, free_gib=700):
             dst = os.path.join(root, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(os.path.join(d, f), dst)
-    write(os.path.join(root, "proc/cmdline"), cmdline_of(tree, work), 0o444)
+    cmdline = cmdline_of(tree, work)
+    write(os.path.join(root, "proc/cmdline"), cmdline, 0o444)
     nodes = numa_nodes(xml)
     total = sum(m for _, m in nodes) // 1024
+    # hugepages=N after hugepagesz=S reserves N pages of S at boot
+    # (Documentation/admin-guide/mm/hugetlbpage.rst); /proc/meminfo shows the
+    # default size's, /sys/kernel/mm/hugepages every size's
+    args = dict(w.split("=", 1) for w in cmdline.split() if "=" in w)
+    kb = {"2M": 2048, "1G": 1048576}
+    size, default = kb.get(args.get("hugepagesz", "2M"), 2048), kb.get(args.get("default_hugepagesz", "2M"), 2048)
+    boot = int(args.get("hugepages", "0"))
+    write(os.path.join(root, f"sys/kernel/mm/hugepages/hugepages-{size}kB/nr_hugepages"), f"{boot}\n", 0o444)
+    shown = boot if size == default else 0
     write(os.path.join(root, "proc/meminfo"),
           f"MemTotal:       {total} kB\nMemFree:        {free_gib * 1024 * 1024 * len(nodes)} kB\n"
-          f"HugePages_Total:       0\nHugePages_Free:        0\nHugepagesize:       2048 kB\n", 0o444)
+          f"HugePages_Total:   {shown}\nHugePages_Free:    {shown}\nHugepagesize:       {default} kB\n", 0o444)
     # drivers/base/node.c node_read_meminfo: "Node %d MemTotal: %8lu kB", HugePages_* at the end
     for os_index, mem in nodes:
         write(os.path.join(root, f"sys/devices/system/node/node{os_index}/meminfo"),
@@ -118,10 +134,10 @@ def make_root(tree, xml, root, free_gib=700):
     link(os.path.join(root, "sys/class/iommu/dmar0"), "../../devices/virtual/iommu/dmar0")
     # sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/ADDR, driver -> the driver's directory
     os.makedirs(os.path.join(root, "sys/bus/pci/drivers/nvme"), exist_ok=True)
-    for pci in bdevs(tree):
+    for pci, driver in bdevs(tree):
         dev = os.path.join(root, "sys/devices/pci0000:00", pci)
         os.makedirs(dev, exist_ok=True)
-        link(os.path.join(dev, "driver"), "../../../bus/pci/drivers/nvme")
+        link(os.path.join(dev, "driver"), "../../../bus/pci/drivers/" + driver)
         link(os.path.join(root, "sys/bus/pci/devices", pci), "../../../devices/pci0000:00/" + pci)
     # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
     trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]

@@ -29,7 +29,7 @@ typedef struct doctor_ctx {
 	const node *nd;
 	const node_plan *p;
 	diag_ctx *dc;
-	const rootfs *root;
+	rootfs *root;
 	const topology *topo; /* the machine as hwloc reads it; NULL when it could not be */
 	bool strict;
 	rendered *files; /* the node's built tree */

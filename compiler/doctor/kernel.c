@@ -142,6 +142,8 @@ static src_loc hugepages_loc(const doctor_ctx *c, const env_entry *boot)
 		return s->hugepages.loc;
 	if (boot && boot->loc.file)
 		return boot->loc;
+	if (boot && s->hw->hugepage_size.set) /* 1 GiB pages: reserved at boot because of it */
+		return s->hw->hugepage_size.loc;
 	for (int e = 0; e < c->p->nengines; e++)
 		if (c->p->engines[e].spec && c->p->engines[e].spec->loc.file)
 			return c->p->engines[e].spec->loc;

@@ -12,9 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <linux/openat2.h>
-#include <stdint.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "compiler/base/source.h"
@@ -23,6 +20,7 @@ enum { ROOTFS_MAX_LINKS = 40, ROOTFS_PATH = 4096 }; /* 40: Linux's MAXSYMLINKS *
 
 bool rootfs_open(rootfs *r, const char *dir, const char **why)
 {
+	r->ndirs = r->next_dir = 0;
 	r->path = dir;
 	r->live = strcmp(dir, "/") == 0;
 	r->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -118,9 +116,45 @@ static int resolve(const rootfs *r, const char *rel, bool follow_last, char out[
 	return 0;
 }
 
-int rootfs_openat_portable(const rootfs *r, const char *rel, int flags)
+/* The directory part of rel resolved, through the cache: NULL when it
+ * cannot be (the full walk then says why). */
+static const char *resolved_dir(rootfs *r, const char *rel, size_t n, char out[ROOTFS_PATH])
+{
+	if (n >= ROOTFS_CACHE_PATH)
+		return NULL;
+	for (int i = 0; i < r->ndirs; i++)
+		if (strlen(r->dirs[i].rel) == n && memcmp(r->dirs[i].rel, rel, n) == 0)
+			return r->dirs[i].resolved;
+	char dir[ROOTFS_CACHE_PATH];
+	memcpy(dir, rel, n);
+	dir[n] = '\0';
+	if (resolve(r, dir, true, out) != 0 || strlen(out) >= ROOTFS_CACHE_PATH)
+		return NULL;
+	int k = r->next_dir;
+	r->next_dir = (k + 1) % ROOTFS_CACHE;
+	if (r->ndirs < ROOTFS_CACHE)
+		r->ndirs++;
+	memcpy(r->dirs[k].rel, dir, n + 1);
+	memcpy(r->dirs[k].resolved, out, strlen(out) + 1);
+	return r->dirs[k].resolved;
+}
+
+int rootfs_openat(rootfs *r, const char *rel, int flags)
 {
 	char path[ROOTFS_PATH];
+	/* the directory through the cache, its last component opened without
+	 * following a link: one call; a link there (ELOOP, or ENXIO... never
+	 * for O_PATH) takes the full walk */
+	const char *slash = strrchr(rel, '/');
+	const char *dir = slash ? resolved_dir(r, rel, (size_t)(slash - rel), path) : NULL;
+	if (dir && slash[1] && strcmp(slash + 1, "..") && strcmp(slash + 1, ".")) {
+		char full[ROOTFS_PATH];
+		if (snprintf(full, sizeof(full), "%s%s%s", dir, *dir ? "/" : "", slash + 1) < (int)sizeof(full)) {
+			int fd = openat(r->fd, full, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			if (fd >= 0 || (errno != ELOOP && errno != ENOTDIR))
+				return fd;
+		}
+	}
 	int e = resolve(r, rel, true, path);
 	if (e) {
 		errno = e;
@@ -129,41 +163,12 @@ int rootfs_openat_portable(const rootfs *r, const char *rel, int flags)
 	return openat(r->fd, path[0] ? path : ".", flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 }
 
-/* openat2(2) resolves in one call what resolve() walks a component at a
- * time (Linux 5.6; a seccomp profile may refuse it): a fleet's snapshots
- * are some 50 files a node. Magic links (/proc/PID/fd/...) are refused:
- * nothing doctor reads is one. */
-static int kernel_openat(const rootfs *r, const char *rel, int flags)
-{
-	static int works = -1; /* unknown, then 0 or 1 */
-	if (!works)
-		return -2;
-	/* openat2 refuses O_PATH with any flag but O_DIRECTORY, O_NOFOLLOW and
-	 * O_CLOEXEC (open_how's checks, fs/open.c build_open_flags) */
-	int extra = flags & O_PATH ? O_CLOEXEC : O_NONBLOCK | O_CLOEXEC;
-	struct open_how how = {.flags = (uint64_t)(flags | extra),
-			       .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
-	int fd = (int)syscall(SYS_openat2, r->fd, *rel ? rel : ".", &how, sizeof(how));
-	if (fd < 0 && (errno == ENOSYS || errno == EPERM) && works < 0) {
-		works = 0;
-		return -2;
-	}
-	works = 1;
-	return fd;
-}
-
-int rootfs_openat(const rootfs *r, const char *rel, int flags)
-{
-	int fd = kernel_openat(r, rel, flags);
-	return fd == -2 ? rootfs_openat_portable(r, rel, flags) : fd;
-}
-
 static rootfs_status status_of(int err)
 {
 	return err == ENOENT || err == ENOTDIR ? ROOTFS_ABSENT : ROOTFS_UNREADABLE;
 }
 
-rootfs_file rootfs_read(arena *a, const rootfs *r, const char *rel, size_t max, bool text)
+rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool text)
 {
 	rootfs_file f = {0};
 	int fd = rootfs_openat(r, rel, O_RDONLY);
@@ -221,7 +226,7 @@ rootfs_file rootfs_read(arena *a, const rootfs *r, const char *rel, size_t max, 
 	return f;
 }
 
-const char *rootfs_link_name(arena *a, const rootfs *r, const char *rel)
+const char *rootfs_link_name(arena *a, rootfs *r, const char *rel)
 {
 	char path[ROOTFS_PATH], target[ROOTFS_PATH];
 	int e = resolve(r, rel, false, path);
@@ -239,7 +244,7 @@ const char *rootfs_link_name(arena *a, const rootfs *r, const char *rel)
 	return arena_strdup(a, slash ? slash + 1 : target);
 }
 
-int rootfs_list(arena *a, const rootfs *r, const char *rel, const char **names, int max)
+int rootfs_list(arena *a, rootfs *r, const char *rel, const char **names, int max)
 {
 	int fd = rootfs_openat(r, rel, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)

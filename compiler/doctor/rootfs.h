@@ -12,10 +12,19 @@
 
 #include "compiler/base/arena.h"
 
+/* Directories already resolved: a node's reads share them (sys/class/net/X
+ * for its mtu, its bonding mode, its lower links), and each then costs one
+ * openat instead of a lookup per component. */
+enum { ROOTFS_CACHE = 32, ROOTFS_CACHE_PATH = 192 };
+
 typedef struct rootfs {
 	int fd;           /* the root directory */
 	const char *path; /* as given, for messages */
 	bool live;        /* "/": the machine dslc runs on */
+	struct {
+		char rel[ROOTFS_CACHE_PATH], resolved[ROOTFS_CACHE_PATH];
+	} dirs[ROOTFS_CACHE];
+	int ndirs, next_dir;
 } rootfs;
 
 typedef enum rootfs_status {
@@ -40,18 +49,14 @@ bool rootfs_open(rootfs *r, const char *dir, const char **why);
 void rootfs_close(rootfs *r);
 /* An fd of rel (relative to the root, '/'-separated) opened with flags
  * (O_RDONLY, or O_DIRECTORY), links resolved inside the root; -1 with errno. */
-int rootfs_openat(const rootfs *r, const char *rel, int flags);
-/* The same without openat2(2) (RESOLVE_IN_ROOT), which rootfs_openat uses
- * where the kernel has it: where it does not, and in the unit test that
- * holds this one against it. */
-int rootfs_openat_portable(const rootfs *r, const char *rel, int flags);
+int rootfs_openat(rootfs *r, const char *rel, int flags);
 /* The regular file rel: at most max bytes; text: refuse NUL bytes. */
-rootfs_file rootfs_read(arena *a, const rootfs *r, const char *rel, size_t max, bool text);
+rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool text);
 /* The last component of the target of the link rel (a sysfs `driver` link:
  * "nvme"), without following it; NULL with errno (EINVAL: not a link). */
-const char *rootfs_link_name(arena *a, const rootfs *r, const char *rel);
+const char *rootfs_link_name(arena *a, rootfs *r, const char *rel);
 /* The entries of directory rel (no . or ..), at most max; -1 with errno. */
-int rootfs_list(arena *a, const rootfs *r, const char *rel, const char **names, int max);
+int rootfs_list(arena *a, rootfs *r, const char *rel, const char **names, int max);
 /* What a status means, for a note: "absent", "unreadable (Permission denied)". */
 const char *rootfs_why(arena *a, const rootfs_file *f);
 
