@@ -115,7 +115,7 @@ static int check_snapshot(const model *m, const node *nd, const char *dir, bool 
 	doctor_ctx c = {.ar = &scratch, .m = m, .nd = nd, .p = nd->spec->plan, .dc = dc, .root = &root, .strict = strict};
 	rootfs_file x = rootfs_read(&scratch, &root, SNAPSHOT_TOPOLOGY, FLEET_MAX_XML, true);
 	if (x.status == ROOTFS_OK) {
-		c.topo = topo_cache_get(tc, (char *)x.data, x.len, &why);
+		c.topo = topo_cache_get(tc, (char *)x.data, x.len, &why); /* the read's own copy, made canonical */
 		if (!c.topo) {
 			diag *d = doctor_report(&c, R_NODE_UNCHECKED, doctor_node_loc(&c), "the machine not checked: %s/%s: %s",
 						path, SNAPSHOT_TOPOLOGY, why);

@@ -170,15 +170,17 @@ static bool pages_have(doctor_ctx *c, const char *meminfo, uint64_t *have)
 
 /* daos_server grows each engine NUMA node's pool at start: the node must
  * have the free memory for what it lacks. */
-static void check_daos_hugepages(doctor_ctx *c, const char *meminfo)
+static void check_daos_hugepages(doctor_ctx *c)
 {
 	const node_plan *p = c->p;
 	for (int e = 0; e < p->nengines; e++) {
 		int n = p->engines[e].numa;
 		uint64_t want = place_hugepages_on(p, n) / p->hugepage_size;
-		if (!want || n < 0 || !c->topo || n >= c->topo->nnuma)
+		/* sysfs names NUMA nodes by os index: the machine's, else the node type's */
+		const topology *t = c->topo && n < c->topo->nnuma ? c->topo : p->topo;
+		if (!want || n < 0 || n >= t->nnuma)
 			continue;
-		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", c->topo->numa[n].os_index);
+		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", t->numa[n].os_index);
 		rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
 		const char *text = f.status == ROOTFS_OK ? f.data : NULL;
 		uint64_t have = 0, free_b = 0;
@@ -195,7 +197,6 @@ static void check_daos_hugepages(doctor_ctx *c, const char *meminfo)
 					doctor_size(c->ar, (want - have) * p->hugepage_size));
 		diag_help(c->dc, d, "start daos_server before what holds NUMA node %d's memory, or reserve the pages at "
 				    "boot (hugepages=%llu)", n, (unsigned long long)(p->nr_hugepages));
-		(void)meminfo;
 	}
 }
 
@@ -206,13 +207,13 @@ static void check_hugepages(doctor_ctx *c, const kernel_plan *k)
 	const env_entry *boot = k ? env_find(&k->params, "hugepages") : NULL;
 	if (!boot && c->p->client)
 		return;
+	if (!boot) {
+		check_daos_hugepages(c);
+		return;
+	}
 	rootfs_file f = doctor_read(c, "proc/meminfo", DOCTOR_MAX_PROC);
 	if (f.status != ROOTFS_OK) {
 		doctor_unchecked(c, "the hugepages", "proc/meminfo", &f);
-		return;
-	}
-	if (!boot) {
-		check_daos_hugepages(c, f.data);
 		return;
 	}
 	uint64_t have = 0, want = strtoull(boot->value, NULL, 10);
