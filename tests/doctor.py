@@ -403,6 +403,12 @@ result(rc == 1 and [x[3].split(":")[0] for x in drift] == ["gpu005", "gpu005"]
        "--snapshots: each node's drift with its name, the nodes without a snapshot, a stray, one machine parsed",
        f"{got} {err}")
 
+rc, one, err = run(["doctor", CL, "--snapshots", os.path.join(T, "snapshots"), "--node", "gpu006", "--format", "json"])
+result(rc == 0 and json.loads(one or '{"findings": [1]}')["findings"] == [] and "1 node checked" in err,
+       "--snapshots --node gpu006: that node only (clean), no note for the others", f"exit {rc}: {one[:300]} {err}")
+rc, _, err = run(["doctor", CL, "--snapshots", os.path.join(T, "snapshots"), "--strict"])
+result(rc == 1, "--snapshots --strict: nodes without a snapshot are errors", err[-200:])
+
 # ---- the live machine: hwloc's own view of this host --------------------------------
 rc, found, err = doctor(CL, "gpu005", "/")
 result(rc in (0, 1) and found is not None and "Traceback" not in err,
