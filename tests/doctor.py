@@ -96,6 +96,18 @@ def summary(f):
     return [(x["ruleId"], os.path.basename(x["file"]), x["line"], x["message"]) for x in (f or [])]
 
 
+def without_device(xml, busid, name):
+    """The export xml with the PCI device at busid (and what hangs under it) gone."""
+    x = ET.parse(xml)
+    for parent in x.iter():
+        for o in list(parent):
+            if o.get("type") == "PCIDev" and o.get("pci_busid") == busid:
+                parent.remove(o)
+    out = os.path.join(T, name)
+    x.write(out)
+    return out
+
+
 def expect(name, desc, host, root, xml, rule, where, words, extra=()):
     """One drift: exit 1, exactly the findings of rule, the first at where (file, line)."""
     rc, found, err = doctor(desc, host, root, xml, extra)
@@ -163,13 +175,7 @@ if os.path.exists(tds):
     rc, found, err = doctor("examples/aurora-like/cluster.dsl", "daos0001", r, tds)
     result(rc == 0 and found == [], "aurora-like daos0001 on DAOS's tds-0002 export (VMD domains, PMem): clean",
            f"exit {rc}: {summary(found)} {err}")
-    x = ET.parse(tds)
-    for parent in x.iter():
-        for o in list(parent):
-            if o.get("type") == "PCIDev" and o.get("pci_busid") == "0000:7d:00.5":
-                parent.remove(o)
-    tds_gone = os.path.join(T, "tds-vmd-gone.xml")
-    x.write(tds_gone)
+    tds_gone = without_device(tds, "0000:7d:00.5", "tds-vmd-gone.xml")
     expect("tds-0002 without one VMD domain: node-nvme at its nvme line", "examples/aurora-like/cluster.dsl", "daos0001",
            r, tds_gone, "node-nvme", ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
            ["0000:7d:00.5", "not on the machine"])
@@ -225,13 +231,7 @@ result(rc == 0, "pages already reserved need no free memory (server_utils.go: a 
        summary(found))
 
 # 3. a drive gone from the export
-x = ET.parse(XML)
-for parent in x.iter():
-    for o in list(parent):
-        if o.get("type") == "PCIDev" and o.get("pci_busid") == "0000:22:00.0":
-            parent.remove(o)
-gone = os.path.join(T, "drive-gone.xml")
-x.write(gone)
+gone = without_device(XML, "0000:22:00.0", "drive-gone.xml")
 r = fresh("drive", tree, XML)
 expect("a drive missing from the machine: node-nvme at its nvme line, with the exclude to write", CL, "gpu005", r, gone,
        "node-nvme", ("hardware.dsl", line_of(HW, r"nvme 0000:21:00.0")), ["0000:22:00.0", "not on the machine"])

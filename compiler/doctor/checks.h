@@ -56,6 +56,9 @@ bool doctor_exists(doctor_ctx *c, const char *rel);
 diag *doctor_report(doctor_ctx *c, rule_id rule, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* What could not be checked and why (a note; an error with --strict). */
 void doctor_unchecked(doctor_ctx *c, const char *what, const char *rel, const rootfs_file *f);
+/* rel as the node names it: "/proc/cmdline" on the node, "ROOT/proc/cmdline"
+ * under --root. */
+const char *doctor_path(const doctor_ctx *c, const char *rel);
 /* The node's own line: where a finding without a better place points. */
 src_loc doctor_node_loc(const doctor_ctx *c);
 /* 755.3 GiB: a size for a message. */

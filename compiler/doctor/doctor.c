@@ -88,17 +88,17 @@ diag *doctor_report(doctor_ctx *c, rule_id rule, src_loc loc, const char *fmt, .
 	return diag_report(c->dc, rule, loc, "%s: %s", c->nd->host, msg);
 }
 
-static bool ends_slash(const char *s)
+const char *doctor_path(const doctor_ctx *c, const char *rel)
 {
-	size_t n = strlen(s);
-	return n && s[n - 1] == '/';
+	const char *root = c->root->live ? "" : c->root->path;
+	size_t n = strlen(root);
+	return arena_printf(c->ar, "%s%s%s", root, n && root[n - 1] == '/' ? "" : "/", rel);
 }
 
 void doctor_unchecked(doctor_ctx *c, const char *what, const char *rel, const rootfs_file *f)
 {
-	diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "%s not checked: %s%s%s is %s", what,
-				c->root->live ? "/" : c->root->path, c->root->live || ends_slash(c->root->path) ? "" : "/", rel,
-				rootfs_why(c->ar, f));
+	diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "%s not checked: %s is %s", what,
+				doctor_path(c, rel), rootfs_why(c->ar, f));
 	if (strcmp(rel, SNAPSHOT_TOPOLOGY) == 0)
 		diag_help(c->dc, d, "give the node's export: --topology node.xml (`lstopo --of xml` on the node)");
 	else
@@ -161,61 +161,41 @@ void doctor_check(doctor_ctx *c)
 
 /* ---- the command ------------------------------------------------------- */
 
-/* The machine: an export given, the running machine (on the node), or a
- * snapshot's export. xml keeps the text for --collect. A failure to read
- * --topology is the caller's I/O error; the others are notes. */
+/* The machine: an export given, else the running machine or the
+ * snapshot's (topo_cache_machine). xml keeps the text for --collect. A
+ * failure to read --topology is the caller's I/O error; the others are
+ * notes. */
 static bool machine_of(doctor_ctx *c, const doctor_opts *o, topo_cache *tc, const char **xml, size_t *len)
 {
-	const char *why = NULL;
-	*xml = NULL;
-	if (o->topology) {
-		char *text = src_read_file(c->ar, o->topology, 64 << 20, false, len);
-		if (!text || !*len || !(c->topo = topo_parse_xml(c->ar, text, *len, &why))) {
-			fprintf(stderr, "dslc: cannot read the topology '%s': %s\n", o->topology,
-				why ? why : !text ? src_strerror(errno) : "the file is empty");
-			return false;
-		}
-		*xml = text;
+	if (!o->topology) {
+		topo_cache_machine(c, tc, xml, len);
 		return true;
 	}
-	char *text = NULL;
-	const char *from;
-	if (c->root->live) {
-		from = "hwloc's view of this machine";
-		text = topo_export_live(c->ar, len, &why);
-	} else {
-		from = arena_printf(c->ar, "%s/%s", c->root->path, SNAPSHOT_TOPOLOGY);
-		rootfs_file f = rootfs_read(c->ar, c->root, SNAPSHOT_TOPOLOGY, 64 << 20, true);
-		if (f.status == ROOTFS_ABSENT)
-			return true; /* doctor_check says it: give --topology */
-		text = f.status == ROOTFS_OK ? (char *)f.data : NULL;
-		*len = f.len;
-		if (!text)
-			why = rootfs_why(c->ar, &f);
+	const char *why = NULL;
+	char *text = src_read_file(c->ar, o->topology, 64 << 20, false, len);
+	if (!text || !*len || !(c->topo = topo_parse_xml(c->ar, text, *len, &why))) {
+		fprintf(stderr, "dslc: cannot read the topology '%s': %s\n", o->topology,
+			why ? why : !text ? src_strerror(errno) : "the file is empty");
+		return false;
 	}
-	if (text) {
-		*xml = arena_strndup(c->ar, text, *len); /* the cache makes the text canonical */
-		c->topo = topo_cache_get(tc, text, *len, &why);
-	}
-	if (!c->topo) {
-		diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "the machine not checked: %s: %s", from, why);
-		diag_help(c->dc, d, "give the node's export: --topology node.xml (lstopo --of xml > node.xml on the node)");
-		if (c->strict)
-			diag_set_severity(c->dc, d, SEV_ERROR);
-		c->topo_unchecked = true;
-	}
+	*xml = text;
 	return true;
 }
 
-static int one_node(const model *m, const doctor_opts *o, diag_ctx *dc)
+/* --node's node, or NULL when the description has none of that name (said). */
+static const node *named_node(const model *m, const doctor_opts *o)
 {
 	const node *nd = model_node(m, o->node);
 	if (!nd) {
 		const char *sug = model_suggest_node(m, o->node);
 		fprintf(stderr, "dslc: %s is not a node of %s%s%s%s\n", o->node, o->file, sug ? "; did you mean '" : "",
 			sug ? sug : "", sug ? "'?" : "");
-		return 2;
 	}
+	return nd;
+}
+
+static int one_node(const model *m, const node *nd, const doctor_opts *o, diag_ctx *dc)
+{
 	if (!nd->spec || !nd->spec->plan || !nd->spec->plan->ok) {
 		fprintf(stderr, "dslc: %s has no plan to check against: build the description first\n", o->node);
 		return 2;
@@ -231,7 +211,7 @@ static int one_node(const model *m, const doctor_opts *o, diag_ctx *dc)
 	doctor_ctx c = {.ar = &scratch, .m = m, .nd = nd, .p = nd->spec->plan, .dc = dc, .root = &root,
 			.strict = o->strict, .collecting = o->collect != NULL};
 	topo_cache *tc = topo_cache_new(&scratch);
-	const char *xml;
+	const char *xml = NULL;
 	size_t len = 0;
 	int rc = 0;
 	if (!machine_of(&c, o, tc, &xml, &len))
@@ -275,11 +255,10 @@ int doctor_run(const doctor_opts *o, const char *version)
 	}
 	diag_ctx dc;
 	diag_init(&dc, &comp.ar, &comp.src);
-	int rc;
-	if (o->snapshots && o->node && !model_node(&comp.m, o->node))
-		rc = one_node(&comp.m, o, &dc); /* says it is no node */
-	else
-		rc = o->snapshots ? fleet_run(&comp.m, o->snapshots, o->node, o->strict, &dc) : one_node(&comp.m, o, &dc);
+	const node *nd = o->node ? named_node(&comp.m, o) : NULL;
+	int rc = o->node && !nd ? 2
+		 : o->snapshots ? fleet_run(&comp.m, o->snapshots, nd, o->strict, &dc)
+				: one_node(&comp.m, nd, o, &dc);
 	if (rc == 0) {
 		for (int i = 0; i < R__COUNT; i++)
 			if (o->disabled[i])

@@ -97,7 +97,40 @@ size_t topo_cache_parsed(const topo_cache *tc)
 	return tc->parsed;
 }
 
-enum { FLEET_MAX_XML = 64 << 20 };
+enum { MAX_EXPORT = 64 << 20 };
+
+void topo_cache_machine(doctor_ctx *c, topo_cache *tc, const char **xml, size_t *len)
+{
+	const char *why = NULL, *from;
+	char *text = NULL;
+	*xml = NULL;
+	*len = 0;
+	if (c->root->live) {
+		from = "hwloc's view of this machine";
+		text = topo_export_live(c->ar, len, &why);
+	} else {
+		from = doctor_path(c, SNAPSHOT_TOPOLOGY);
+		rootfs_file f = rootfs_read(c->ar, c->root, SNAPSHOT_TOPOLOGY, MAX_EXPORT, true);
+		if (f.status == ROOTFS_ABSENT)
+			return; /* doctor_check says it: give --topology */
+		text = (char *)f.data; /* the read's own copy: the cache makes it canonical */
+		*len = f.len;
+		if (!text)
+			why = rootfs_why(c->ar, &f);
+	}
+	if (text) {
+		if (c->collecting) /* as read, before the cache changes it */
+			*xml = arena_strndup(c->ar, text, *len);
+		c->topo = topo_cache_get(tc, text, *len, &why);
+	}
+	if (!c->topo) {
+		diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "the machine not checked: %s: %s", from, why);
+		diag_help(c->dc, d, "give the node's export: --topology node.xml (lstopo --of xml > node.xml on the node)");
+		if (c->strict)
+			diag_set_severity(c->dc, d, SEV_ERROR);
+		c->topo_unchecked = true;
+	}
+}
 
 /* One node's snapshot: 0, or -1 when it has none. */
 static int check_snapshot(const model *m, const node *nd, const char *dir, bool strict, diag_ctx *dc, topo_cache *tc,
@@ -109,24 +142,12 @@ static int check_snapshot(const model *m, const node *nd, const char *dir, bool 
 	const char *why;
 	if (!rootfs_open(&root, path, &why))
 		return -1;
-	root.live = false;
 	arena scratch;
 	arena_init(&scratch);
 	doctor_ctx c = {.ar = &scratch, .m = m, .nd = nd, .p = nd->spec->plan, .dc = dc, .root = &root, .strict = strict};
-	rootfs_file x = rootfs_read(&scratch, &root, SNAPSHOT_TOPOLOGY, FLEET_MAX_XML, true);
-	if (x.status == ROOTFS_OK) {
-		c.topo = topo_cache_get(tc, (char *)x.data, x.len, &why); /* the read's own copy, made canonical */
-		if (!c.topo) {
-			diag *d = doctor_report(&c, R_NODE_UNCHECKED, doctor_node_loc(&c), "the machine not checked: %s/%s: %s",
-						path, SNAPSHOT_TOPOLOGY, why);
-			if (strict)
-				diag_set_severity(dc, d, SEV_ERROR);
-			c.topo_unchecked = true;
-		}
-	} else if (x.status != ROOTFS_ABSENT) {
-		doctor_unchecked(&c, "the machine", SNAPSHOT_TOPOLOGY, &x);
-		c.topo_unchecked = true;
-	}
+	const char *xml;
+	size_t len;
+	topo_cache_machine(&c, tc, &xml, &len);
 	if (doctor_render(&c, memo))
 		doctor_check(&c);
 	arena_free(&scratch);
@@ -159,7 +180,7 @@ static void strays(const model *m, const char *dir, bool strict, diag_ctx *dc, s
 		diag_set_severity(dc, f, SEV_ERROR);
 }
 
-int fleet_run(const model *m, const char *dir, const char *only, bool strict, diag_ctx *dc)
+int fleet_run(const model *m, const char *dir, const node *only, bool strict, diag_ctx *dc)
 {
 	DIR *top = opendir(dir);
 	if (!top) {
@@ -176,7 +197,7 @@ int fleet_run(const model *m, const char *dir, const char *only, bool strict, di
 	src_loc first_missing = SRC_LOC_NONE;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
-		if (only && model_node(m, only) != nd)
+		if (only && only != nd)
 			continue;
 		if (check_snapshot(m, nd, dir, strict, dc, tc, memo) == 0) {
 			checked++;

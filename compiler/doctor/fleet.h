@@ -16,12 +16,18 @@ topo_cache *topo_cache_new(arena *a);
  * an address keeps its length, which tells Ethernet from InfiniBand), so
  * they are parsed once. NULL with *why. */
 const topology *topo_cache_get(topo_cache *tc, char *xml, size_t len, const char **why);
+/* The machine of c's root, through the cache: hwloc's view of the running
+ * machine for the live root, else the snapshot's export (dslc-topology.xml);
+ * a note (an error with --strict) when it cannot be read, none when a
+ * snapshot has no export (doctor_check says that). *xml: the text as read,
+ * when collecting. */
+void topo_cache_machine(doctor_ctx *c, topo_cache *tc, const char **xml, size_t *len);
 /* How many exports were parsed (distinct machines). */
 size_t topo_cache_parsed(const topo_cache *tc);
 
 /* Checks the nodes with a snapshot under dir (only `only` when not NULL)
  * into dc, with a note for nodes without one and for snapshots of no node.
  * 2 when dir cannot be read, else 0. */
-int fleet_run(const model *m, const char *dir, const char *only, bool strict, diag_ctx *dc);
+int fleet_run(const model *m, const char *dir, const node *only, bool strict, diag_ctx *dc);
 
 #endif

@@ -79,8 +79,7 @@ static void check_cmdline(doctor_ctx *c, const kernel_plan *k, const char *text)
 		src_loc at = doctor_loc_or(e->loc, doctor_loc_or(s->kernel.loc, doctor_node_loc(c)));
 		diag *d = other ? doctor_report(c, R_NODE_CMDLINE, at, "the running kernel has %s, not %s", other, want)
 				: doctor_report(c, R_NODE_CMDLINE, at, "%s is not on the running kernel's command line", want);
-		diag_note_at(c->dc, d, SRC_LOC_NONE, "%s/proc/cmdline: %.*s", c->root->live ? "" : c->root->path,
-			     (int)strcspn(text, "\n"), text);
+		diag_note_at(c->dc, d, SRC_LOC_NONE, "%s: %.*s", doctor_path(c, "proc/cmdline"), (int)strcspn(text, "\n"), text);
 		diag_help(c->dc, d, "regenerate the boot configuration from dslc's file (update-grub, grub2-mkconfig -o "
 				    "/boot/grub2/grub.cfg, or usr/local/sbin/dslc-kernel-cmdline) and reboot");
 	}

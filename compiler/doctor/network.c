@@ -204,18 +204,17 @@ void doctor_check_network(doctor_ctx *c)
 		doctor_unchecked(c, "the IPv4 addresses", "proc/net/fib_trie", &trie);
 	if (v6 && inet6.status != ROOTFS_OK)
 		doctor_unchecked(c, "the IPv6 addresses", "proc/net/if_inet6", &inet6);
-	/* a .netdev and its .network name one interface: check it once */
+	/* a .netdev and its .network name one interface: it is checked once,
+	 * with what both say, and its twin takes the verdict */
+	bool *present = arena_alloc(c->ar, (size_t)n * sizeof(*present));
 	for (int i = 0; i < n; i++) {
 		if (!units[i].name)
 			continue;
-		bool twin = false, exists = true;
-		for (int k = 0; k < i; k++)
-			twin |= units[k].name && strcmp(units[k].name, units[i].name) == 0;
-		if (twin) {
-			char rel[128];
-			snprintf(rel, sizeof(rel), "sys/class/net/%s", units[i].name);
-			exists = doctor_exists(c, rel);
-		} else {
+		int first = i;
+		for (int k = 0; k < i && first == i; k++)
+			if (units[k].name && strcmp(units[k].name, units[i].name) == 0)
+				first = k;
+		if (first == i) {
 			unit merged = units[i];
 			for (int k = i + 1; k < n; k++)
 				if (units[k].name && strcmp(units[k].name, units[i].name) == 0) {
@@ -226,9 +225,11 @@ void doctor_check_network(doctor_ctx *c)
 					if (!merged.bond_mode)
 						merged.bond_mode = units[k].bond_mode;
 				}
-			exists = check_unit(c, &merged, units, n);
+			present[i] = check_unit(c, &merged, units, n);
+		} else {
+			present[i] = present[first];
 		}
-		if (exists)
+		if (present[i])
 			check_addresses(c, &units[i], &trie, &inet6);
 	}
 }
