@@ -111,9 +111,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 check: all $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
 	@tests/run_all.sh $(BUILD)
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(SAN_FLAGS)" asan-suite
-	@DSLC_VALGRIND=1 tests/run_all.sh $(BUILD) valgrind
-	@$(MAKE) --no-print-directory fuzz-build && tests/fuzz/run.sh build-fuzz $${FUZZ_CHECK_SECONDS:-20}
+	@tests/check_modes.sh "$(MAKE)" $(BUILD) "$(SAN_FLAGS)"
 
 # ---- fuzzing (clang + libFuzzer) --------------------------------------------
 

@@ -80,9 +80,9 @@ def line_of(path, pattern):
 from doctor_roots import link, make_root, numa_nodes, write  # noqa: E402
 
 
-def build(desc, out):
+def build(desc, out, extra=()):
     if not os.path.isdir(out):
-        subprocess.run(DSLC[-1:] + ["build", desc, "-o", out], capture_output=True, check=True)
+        subprocess.run(DSLC[-1:] + ["build", desc, "-o", out] + list(extra), capture_output=True, check=True)
     return out
 
 
@@ -230,6 +230,69 @@ rc, found, _ = doctor(CL, "gpu005", r, XML)
 result(rc == 0, "pages already reserved need no free memory (server_utils.go: a pool that is large enough is kept)",
        summary(found))
 
+# transparent hugepages: daos_server 2.6.5+ starts only with [never] (sysfs/provider.go
+# IsTHPEnabled). dslc writes transparent_hugepage=never; a kernel whose default is
+# madvise (Debian's) shows [never] once booted with it
+THP = "sys/kernel/mm/transparent_hugepage/enabled"
+r = fresh("thp", tree, XML, thp="madvise")
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+result(rc == 0 and found == [] and "transparent_hugepage=never" in open(f"{r}/proc/cmdline").read()
+       and "[never]" in open(f"{r}/{THP}").read(), "booted with dslc's command line on a madvise kernel: clean",
+       summary(found))
+write(f"{r}/proc/cmdline", open(f"{r}/proc/cmdline").read().replace(" transparent_hugepage=never", ""), 0o444)
+write(f"{r}/{THP}", "always [madvise] never\n", 0o444)
+rc, found, _ = doctor(CL, "gpu005", r, XML)
+got = summary(found)
+thp = [f for f in found or [] if f["ruleId"] == "node-thp"]
+result(rc == 1 and sorted(x[0] for x in got) == ["node-cmdline", "node-thp"] and thp
+       and thp[0]["line"] == line_of(CL, r"kernel \{ iommu pt") and "transparent hugepages are madvise" in thp[0]["message"]
+       and "refuses to start unless it shows [never] (DAOS 2.6.5 and later)" in thp[0]["message"]
+       and "reboot with the command line dslc wrote" in (thp[0]["help"] or ""),
+       "booted without it: node-thp at the kernel block (and node-cmdline), saying to reboot with it", got)
+
+# the description's own transparent_hugepage=madvise (kernel-thp, disabled to run doctor)
+th = os.path.join(T, "thp-desc")
+shutil.rmtree(th, ignore_errors=True)
+shutil.copytree(EX, th)
+write(f"{th}/cluster.dsl", open(CL).read().replace("kernel { iommu pt  irqaffinity os }",
+                                                   "kernel { iommu pt  irqaffinity os  param transparent_hugepage=madvise }"))
+rc, text, _ = run(["lint", f"{th}/cluster.dsl"])
+result(rc == 1 and "error[kernel-thp]" in text, "lint: kernel-thp at the param", text[-300:])
+r = fresh("thp-param", os.path.join(build(f"{th}/cluster.dsl", os.path.join(T, "out-thp"), ["--disable", "kernel-thp"]),
+                                    "nodes/gpu005"), XML)
+found = expect("... and doctor: node-thp at the param", f"{th}/cluster.dsl", "gpu005", r, XML, "node-thp",
+               ("cluster.dsl", line_of(f"{th}/cluster.dsl", "param transparent_hugepage")),
+               ["transparent hugepages are madvise"], extra=["--disable", "kernel-thp"])
+m = re.search(r"remove `(param transparent_hugepage=\w+)`", (found or [{}])[0].get("help") or "")
+if m:
+    write(f"{th}/cluster.dsl", open(f"{th}/cluster.dsl").read().replace("  " + m.group(1), ""))
+    r = fresh("thp-fixed", os.path.join(build(f"{th}/cluster.dsl", os.path.join(T, "out-thp-fixed")), "nodes/gpu005"),
+              XML, thp="madvise")
+    rc, found, _ = doctor(f"{th}/cluster.dsl", "gpu005", r, XML)
+result(m and rc == 0 and found == [], "its help applied (the param removed, rebuilt, booted): clean", summary(found))
+
+# no OS named: dslc writes no command line, and says to name one
+write(f"{th}/cluster.dsl", open(CL).read().replace("  os azurelinux3\n", "").replace("kernel { iommu pt  irqaffinity os }", ""))
+r = fresh("thp-no-os", os.path.join(build(f"{th}/cluster.dsl", os.path.join(T, "out-thp-no-os")), "nodes/gpu005"), XML,
+          thp="madvise")
+found = expect("no OS, no command line: node-thp", f"{th}/cluster.dsl", "gpu005", r, XML, "node-thp",
+               ("cluster.dsl", line_of(f"{th}/cluster.dsl", r"^nodes gpu")), ["transparent hugepages are madvise"])
+m = re.search(r"name the node's OS in its profile \(`(os \w+)`", (found or [{}])[0].get("help") or "")
+if m:
+    write(f"{th}/cluster.dsl", open(f"{th}/cluster.dsl").read().replace("profile converged : hgx-b200 {",
+                                                                       "profile converged : hgx-b200 {\n  " + m.group(1), 1))
+    r = fresh("thp-os", os.path.join(build(f"{th}/cluster.dsl", os.path.join(T, "out-thp-os")), "nodes/gpu005"), XML,
+              thp="madvise")
+    rc, found, _ = doctor(f"{th}/cluster.dsl", "gpu005", r, XML)
+result(m and rc == 0 and found == [], "its help applied (an OS named, rebuilt, booted): clean", summary(found))
+
+write(f"{th}/cluster.dsl", open(CL).read().replace("daos 2.6", "daos 2.6.3", 1))
+r = fresh("thp-263", os.path.join(build(f"{th}/cluster.dsl", os.path.join(T, "out-thp-263")), "nodes/gpu005"), XML,
+          thp="always")
+rc, found, _ = doctor(f"{th}/cluster.dsl", "gpu005", r, XML)
+result(rc == 0 and found == [] and "transparent_hugepage" not in open(f"{r}/proc/cmdline").read(),
+       "daos 2.6.3 (before the test, 2.6.5): THP neither written nor checked", summary(found))
+
 # 3. a drive gone from the export
 gone = without_device(XML, "0000:22:00.0", "drive-gone.xml")
 r = fresh("drive", tree, XML)
@@ -267,6 +330,27 @@ moved = "tests/topologies/hgx-b200-nic-moved.xml"
 r = fresh("nic", tree, XML)
 expect("a NIC on the other NUMA node: node-nic at its nic line", CL, "gpu005", r, moved, "node-nic",
        ("hardware.dsl", line_of(HW, r"nic  ens1f0np0")), ["ens1f0np0", "NUMA node 1", "not NUMA node 0"])
+
+# a known drift silenced where the description says it (`# dslc: allow`), for
+# doctor only: lint does not call the allow unused, since only a machine can use it
+ad = os.path.join(T, "allow")
+shutil.rmtree(ad, ignore_errors=True)
+shutil.copytree(EX, ad)
+hw = open(f"{ad}/hardware.dsl").read()
+nic = re.search(r"^.*nic  ens1f0np0.*$", hw, re.M).group(0)
+
+
+def allowing(rule):
+    write(f"{ad}/hardware.dsl", hw.replace(nic, f"{nic}  # dslc: allow {rule} -- riser moved, reseat booked", 1))
+    return doctor(f"{ad}/cluster.dsl", "gpu005", r, moved)
+
+
+rc, found, err = allowing("node-nic")
+result(rc == 0 and found == [], "`# dslc: allow node-nic` on the nic line silences that drift", f"exit {rc}: {summary(found)} {err[-300:]}")
+rc, text, _ = run(["lint", f"{ad}/cluster.dsl", "--format", "json"])
+result("suppression-unused" not in text and rc == 0, "lint does not call a node-* allow unused", text[-400:])
+rc, found, _ = allowing("node-network")
+result(rc == 1 and [f[0] for f in summary(found)] == ["node-nic"], "an allow of another rule leaves the drift", summary(found))
 
 # 5. a daos_server.yml edited by hand, and a file's mode
 r = fresh("yaml", tree, XML)
@@ -327,7 +411,7 @@ for f in ["interleaved-2s6c.xml", "snc4-nics3-2s32c.xml"]:
 
 # formats: SARIF and GitHub carry the same finding
 r = fresh("formats", tree, XML)
-write(f"{r}/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro iommu=pt\n", 0o444)
+write(f"{r}/proc/cmdline", "BOOT_IMAGE=/vmlinuz ro iommu=pt transparent_hugepage=never\n", 0o444)
 rc, sarif, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--format", "sarif"])
 try:
     res = json.loads(sarif)["runs"][0]["results"]

@@ -96,8 +96,11 @@ def bdevs(tree):
     return [(a, "nvme") for a in re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)]
 
 
-def make_root(tree, xml, root, free_gib=700):
-    """The root of a node installed from its built tree, on the machine xml."""
+def make_root(tree, xml, root, free_gib=700, thp="never"):
+    """The root of a node installed from its built tree, on the machine xml;
+    thp is its kernel's transparent hugepage mode without a
+    transparent_hugepage= parameter (CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS,
+    _MADVISE or, since Linux 6.8, _NEVER)."""
     work = root + ".work"
     os.makedirs(work, exist_ok=True)
     for d, _, files in os.walk(tree):
@@ -129,6 +132,11 @@ def make_root(tree, xml, root, free_gib=700):
         write(os.path.join(root, f"sys/devices/system/node/node{os_index}/meminfo"),
               f"Node {os_index} MemTotal:       {mem // 1024} kB\nNode {os_index} MemFree:        {free_gib << 20} kB\n"
               f"Node {os_index} HugePages_Total:     0\nNode {os_index} HugePages_Free:      0\n", 0o444)
+    # mm/huge_memory.c: setup_transparent_hugepage takes the parameter,
+    # enabled_show prints the three modes with the one in force in brackets
+    mode = args.get("transparent_hugepage", thp)
+    write(os.path.join(root, "sys/kernel/mm/transparent_hugepage/enabled"),
+          " ".join(f"[{x}]" if x == mode else x for x in ("always", "madvise", "never")) + "\n", 0o444)
     # drivers/iommu/iommu-sysfs.c: the iommu class, one entry per IOMMU unit
     os.makedirs(os.path.join(root, "sys/devices/virtual/iommu/dmar0"), exist_ok=True)
     link(os.path.join(root, "sys/class/iommu/dmar0"), "../../devices/virtual/iommu/dmar0")

@@ -200,7 +200,7 @@ check "8: ucx+dc_x with DAOS 2.8: no ucx-dc-roce" "! grep -q ucx-dc-roce '$T/out
 $DSLC build $A/cluster.dsl -o "$T/ao" >/dev/null 2>&1
 y="$T/ao/nodes/daos0001/etc/daos/daos_server.yml"
 check "2: client_env FI_MR_CACHE_MONITOR=kdreg2 is daos_server.yml's client_env_vars" \
-	"python3 -c 'import sys,yaml; sys.exit(yaml.safe_load(open(sys.argv[1])).get(\"client_env_vars\")!=[\"FI_MR_CACHE_MONITOR=kdreg2\"])' '$y' || cat '$y'"
+	"python3 -c 'import sys,yaml; sys.exit(yaml.safe_load(open(sys.argv[1])).get(\"client_env_vars\")!=[\"FI_MR_CACHE_MONITOR=kdreg2\"])' '$y' || { cat '$y'; false; }"
 if have_loader "2: DAOS's loader on that daos_server.yml"; then
 	check "2: DAOS's loader accepts that daos_server.yml" "loader_accepts '$y'"
 fi
@@ -331,7 +331,7 @@ aurora 's/^  kernel { iommu pt }/  kernel { iommu pt  isolate engines }/'
 $DSLC build "$T/a/cluster.dsl" -o "$T/a/out" >"$T/out" 2>&1
 c=$(sed -n "s/^PARAMS='\\(.*\\)'\$/\\1/p" "$T/a/out/nodes/daos0001/usr/local/sbin/dslc-kernel-cmdline")
 check "10: isolate engines: isolcpus, nohz_full and rcu_nocbs of the engines' 44 cores with their siblings, no OS core" \
-	"[ \"$c\" = 'iommu=pt isolcpus=0-21,26-47,52-73,78-99 nohz_full=0-21,26-47,52-73,78-99 rcu_nocbs=0-21,26-47,52-73,78-99' ] && ! grep -q 'warning\\[' '$T/out' || { echo '$c'; cat '$T/out'; false; }"
+	"[ \"$c\" = 'iommu=pt transparent_hugepage=never isolcpus=0-21,26-47,52-73,78-99 nohz_full=0-21,26-47,52-73,78-99 rcu_nocbs=0-21,26-47,52-73,78-99' ] && ! grep -q 'warning\\[' '$T/out' || { echo '$c'; cat '$T/out'; false; }"
 for bad in '0-21,26-47:isolates part of an engine core' '0-21,52-73:leaves an engine core out' '0-25,52-77:isolates an OS core'; do
 	l=${bad%%:*} why=${bad#*:}
 	aurora "s/^  kernel { iommu pt }/  kernel { iommu pt  param isolcpus=$l }/"

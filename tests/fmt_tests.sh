@@ -13,16 +13,24 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 tests_begin fmt
 T=$(mktemp -d)
-trap 'rm -rf "$T"; find examples tests -name ".fmt-*" -delete' EXIT
+trap 'rm -rf "$T"' EXIT
+# the formatted copies are written beside copies of the files, so that their
+# relative includes and topologies resolve, and never into the repository
+# (another suite may be reading it: make check runs two modes at once)
+mkdir -p "$T/r/tests/golden" "$T/r/tests/fuzz/seeds"
+cp -r examples "$T/r/" && cp -r tests/topologies "$T/r/tests/" &&
+	cp -r tests/golden/diag "$T/r/tests/golden/" && cp -r tests/fuzz/seeds/dsl "$T/r/tests/fuzz/seeds/" ||
+	{ echo "FAIL fmt: the files could not be copied to $T/r"; exit 1; }
 
 comments() { grep -o '#.*' "$1" | sed 's/[ \t\r]*$//'; }
-rules() { $DSLC lint "$1" --format json 2>/dev/null | python3 -c 'import json,sys; print(sorted(f["ruleId"] for f in json.load(sys.stdin)["findings"]))' 2>/dev/null; }
+# the sorted rule ids of a file's findings (the JSON report has one "ruleId" per finding)
+rules() { $DSLC lint "$1" --format json 2>/dev/null | grep -o '"ruleId": *"[^"]*"' | sort; }
 
 n=0 not_idem="" lost="" changed="" refused=0 bad_refusal=""
 for f in examples/*/*.dsl tests/golden/diag/*.dsl tests/fuzz/seeds/dsl/*.dsl; do
 	n=$((n + 1))
 	d=$(dirname "$f") b=$(basename "$f")
-	out=$d/.fmt-$b
+	out=$T/r/$d/.fmt-$b
 	if ! $DSLC fmt - <"$f" >"$out" 2>"$T/err"; then
 		refused=$((refused + 1))
 		# only a file that does not parse is refused, with nothing on stdout

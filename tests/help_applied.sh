@@ -10,15 +10,21 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 tests_begin help
 T=$(mktemp -d)
-trap 'rm -rf "$T" tests/golden/diag/.help-*.dsl' EXIT
+trap 'rm -rf "$T"' EXIT
 D=tests/golden/diag
+# an edited fixture is written to H, a copy of its directory beside copies of
+# what its relative includes and topologies name, never into the repository
+# (another suite may be reading it: make check runs two modes at once)
+H=$T/r/$D
+mkdir -p "$T/r/tests/golden" && cp -r examples "$T/r/" && cp -r tests/topologies "$T/r/tests/" && cp -r $D "$T/r/tests/golden/" ||
+	{ echo "FAIL help: the fixtures could not be copied to $T/r"; exit 1; }
 
 # the value a help line proposes: "write `first_core 7`" or "write `first_core: 7`"
 proposed() { sed -n 's/.*write `[a-z_ ]*:\{0,1\} \{0,1\}\([0-9A-Za-z]*\)`.*/\1/p' "$1" | head -n 1; }
 
 # 1. first-core-linux-cpu on the socket-interleaved node: every Linux CPU of NUMA node 1
 for cpu in 1 3 5 13 15 17 19 21 23; do
-	f=$D/.help-$cpu.dsl
+	f=$H/.help-$cpu.dsl
 	sed "s/first_core 3 }/first_core $cpu }/" $D/first-core-linux-cpu.dsl >"$f"
 	$DSLC lint "$f" >"$T/out" 2>&1
 	v=$(proposed "$T/out")
@@ -31,8 +37,8 @@ done
 
 # 2. the same in a hand-written daos_server.yml, with --topology
 Y=$T/srv.yml
-sed 's/  engine numa 1 { first_core 3 }//' $D/first-core-linux-cpu.dsl >$D/.help-base.dsl
-$DSLC build $D/.help-base.dsl -o "$T/base" >/dev/null 2>&1
+sed 's/  engine numa 1 { first_core 3 }//' $D/first-core-linux-cpu.dsl >$H/.help-base.dsl
+$DSLC build $H/.help-base.dsl -o "$T/base" >/dev/null 2>&1
 XML=tests/topologies/interleaved-2s6c.xml
 set_fc2() { # file value: engine 1's first_core (the second in the file)
 	awk -v v="$2" '/^  first_core: / && ++n == 2 { print "  first_core: " v; next } { print }' "$1" >"$1.new" && mv "$1.new" "$1"
@@ -52,14 +58,14 @@ done
 for f in dsl-memory-formula dsl-memory-formula-2.8; do
 	$DSLC lint $D/$f.dsl >"$T/m" 2>&1
 	v=$(sed -n 's/.*write `scm ram \([0-9]*GiB\)`.*/\1/p' "$T/m" | head -n 1)
-	sed "s/scm ram [0-9]*GiB/scm ram $v/" $D/$f.dsl >$D/.help-m.dsl
-	$DSLC lint $D/.help-m.dsl >"$T/m2" 2>&1; rc2=$?
+	sed "s/scm ram [0-9]*GiB/scm ram $v/" $D/$f.dsl >$H/.help-m.dsl
+	$DSLC lint $H/.help-m.dsl >"$T/m2" 2>&1; rc2=$?
 	check "$f: the proposed scm ram $v lints clean" "[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/m2' || { cat '$T/m2'; false; }"
 done
 $DSLC lint $D/dsl-fabric-port-derived.dsl >"$T/p" 2>&1
 v=$(sed -n 's/.*write `fabric_port \([0-9]*\)`.*/\1/p' "$T/p" | head -n 1)
-sed "s/fabric_port 65000/fabric_port $v/" $D/dsl-fabric-port-derived.dsl >$D/.help-p.dsl
-$DSLC lint $D/.help-p.dsl >"$T/p2" 2>&1; rc2=$?
+sed "s/fabric_port 65000/fabric_port $v/" $D/dsl-fabric-port-derived.dsl >$H/.help-p.dsl
+$DSLC lint $H/.help-p.dsl >"$T/p2" 2>&1; rc2=$?
 check "the proposed fabric_port $v lints clean" "[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/p2' || { cat '$T/p2'; false; }"
 
 # 4. ABT_THREAD_STACKSIZE: the size each reason needs, applied; DAOS's own
@@ -80,11 +86,11 @@ done
 for f in numa-without-nic device-locality-unknown; do
 	$DSLC lint $D/$f.dsl >"$T/n" 2>&1
 	sed -n 's/.*`\(exclude nvme [0-9a-f:. ]*\)` in profile \([a-z0-9-]*\).*/\2\t\1/p' "$T/n" >"$T/ex"
-	cp $D/$f.dsl $D/.help-n.dsl
+	cp $D/$f.dsl $H/.help-n.dsl
 	while IFS=$'\t' read -r prof stmt; do
-		sed -i "/^profile $prof /a\\  $stmt" $D/.help-n.dsl
+		sed -i "/^profile $prof /a\\  $stmt" $H/.help-n.dsl
 	done <"$T/ex"
-	$DSLC lint $D/.help-n.dsl >"$T/n2" 2>&1; rc2=$?
+	$DSLC lint $H/.help-n.dsl >"$T/n2" 2>&1; rc2=$?
 	check "$f: the proposed exclude lines silence numa-without-nic, no new error" \
 		"[ -s '$T/ex' ] && [ $rc2 = 0 ] && ! grep -q 'numa-without-nic\\|error\\[' '$T/n2' || { cat '$T/ex' '$T/n2'; false; }"
 done
@@ -92,8 +98,8 @@ for k in 1 2; do
 	$DSLC lint $D/nic-ambiguous.dsl >"$T/f" 2>&1
 	v=$(sed -n 's/.*`fabric \([^`]*\)` (the engine takes [a-z0-9]*) or `fabric \([^`]*\)`.*/\'$k'/p' "$T/f" | head -n 1)
 	v=${v/<n>/3} # the RoCE v2 GID index is the operator's to look up
-	sed "s/^  access_points/  fabric $v\n  access_points/" $D/nic-ambiguous.dsl >$D/.help-f.dsl
-	$DSLC lint $D/.help-f.dsl >"$T/f2" 2>&1; rc2=$?
+	sed "s/^  access_points/  fabric $v\n  access_points/" $D/nic-ambiguous.dsl >$H/.help-f.dsl
+	$DSLC lint $H/.help-f.dsl >"$T/f2" 2>&1; rc2=$?
 	check "nic-ambiguous: the proposed \`fabric $v\` leaves no nic-ambiguous and no error" \
 		"[ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'nic-ambiguous\\|error\\[' '$T/f2' || { cat '$T/f2'; false; }"
 done
@@ -111,8 +117,8 @@ for f in md-on-ssd-mixed md-on-ssd-mixed-roles; do
 	$DSLC lint $D/$f.dsl >"$T/h" 2>&1
 	stmt=$(sed -n 's/.*declare engines only where the drives are: `\(engine numa [0-9]*\) { ... }` in place of `engine per numa`.*/\1/p' "$T/h" | head -n 1)
 	rel=$(sed -n 's/^daos \(2\.[0-9]\)$/\1/p' $D/$f.dsl)
-	sed "s/engine per numa {/$stmt {/" $D/$f.dsl >$D/.help-md.dsl
-	$DSLC build $D/.help-md.dsl -o "$T/md-$f" >"$T/h2" 2>&1; rc2=$?
+	sed "s/engine per numa {/$stmt {/" $D/$f.dsl >$H/.help-md.dsl
+	$DSLC build $H/.help-md.dsl -o "$T/md-$f" >"$T/h2" 2>&1; rc2=$?
 	check "$f: \`$stmt { ... }\` in place of \`engine per numa\` builds" \
 		"[ -n '$stmt' ] && [ $rc2 = 0 ] || { cat '$T/h' '$T/h2'; false; }"
 	loader_check "$f" "$T/md-$f" "$rel"
@@ -121,16 +127,16 @@ done
 $DSLC lint $D/md-on-ssd-mixed-nodes.dsl >"$T/h" 2>&1
 roles=$(sed -n 's/.*add `\(nvme roles \[[a-z ]*\]\)` to this engine.s block.*/\1/p' "$T/h" | head -n 1)
 awk -v r="$roles" '/^  engine numa 1 \{/ { print; print "    " r; next } /^node gpu007 \{ exclude/ { next } { print }' \
-	$D/md-on-ssd-mixed-nodes.dsl >$D/.help-md.dsl
-$DSLC build $D/.help-md.dsl -o "$T/md-nodes" >"$T/h2" 2>&1; rc2=$?
+	$D/md-on-ssd-mixed-nodes.dsl >$H/.help-md.dsl
+$DSLC build $H/.help-md.dsl -o "$T/md-nodes" >"$T/h2" 2>&1; rc2=$?
 check "md-on-ssd-mixed-nodes: \`$roles\` on the other engine and no exclusion: builds" \
 	"[ -n '$roles' ] && [ $rc2 = 0 ] && grep -q 'stop excluding' '$T/h' || { cat '$T/h' '$T/h2'; false; }"
 loader_check md-on-ssd-mixed-nodes "$T/md-nodes" 2.6
 # memory-only-numa: the engine declared on GPU memory removed
 $DSLC lint $D/memory-only-numa.dsl >"$T/h" 2>&1
 n=$(sed -n 's/.*remove `engine numa \([0-9]*\)`; the NUMA nodes with cores are.*/\1/p' "$T/h" | head -n 1)
-grep -v "^  engine numa $n " $D/memory-only-numa.dsl >$D/.help-md.dsl
-$DSLC build $D/.help-md.dsl -o "$T/mem" >"$T/h2" 2>&1; rc2=$?
+grep -v "^  engine numa $n " $D/memory-only-numa.dsl >$H/.help-md.dsl
+$DSLC build $H/.help-md.dsl -o "$T/mem" >"$T/h2" 2>&1; rc2=$?
 check "memory-only-numa: without \`engine numa $n\` the POWER9 node builds" \
 	"[ -n '$n' ] && [ $rc2 = 0 ] || { cat '$T/h' '$T/h2'; false; }"
 loader_check memory-only-numa "$T/mem" 2.6
@@ -150,8 +156,8 @@ check "agent-config: telemetry_port $port and numa_node $numa lint clean" \
 applied() { # fixture, sed program that prints the value, sed edit with @V@ for it
 	$DSLC lint $D/$1.dsl >"$T/a1" 2>&1
 	v=$(sed -n "$2" "$T/a1" | head -n 1)
-	sed "${3//@V@/$v}" $D/$1.dsl >$D/.help-$1.dsl
-	$DSLC lint $D/.help-$1.dsl >"$T/a2" 2>&1
+	sed "${3//@V@/$v}" $D/$1.dsl >$H/.help-$1.dsl
+	$DSLC lint $H/.help-$1.dsl >"$T/a2" 2>&1
 	rc2=$?
 }
 # dfuse-threads: the thread count the help proposes, written beside event_queues
@@ -175,14 +181,14 @@ check "nvme-tiers-left: dropping the last tier's count lints clean" \
 applied system-name 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' 's/^cluster production-tier0-cluster {/cluster @V@ {/'
 check "system-name: the proposed \`cluster $v\` lints clean" \
 	"grep -q 'error\\[system-name\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
-sed 's/^cluster production-tier0-cluster {/cluster "tier0.a" {/' $D/system-name.dsl >$D/.help-sn.dsl
-$DSLC lint $D/.help-sn.dsl >"$T/a1" 2>&1
+sed 's/^cluster production-tier0-cluster {/cluster "tier0.a" {/' $D/system-name.dsl >$H/.help-sn.dsl
+$DSLC lint $H/.help-sn.dsl >"$T/a1" 2>&1
 v=$(sed -n 's/.*e\.g\. `cluster \([^ ]*\) {`.*/\1/p' "$T/a1" | head -n 1)
-sed "s/^cluster \"tier0.a\" {/cluster $v {/" $D/.help-sn.dsl >$D/.help-sn2.dsl
-$DSLC lint $D/.help-sn2.dsl >"$T/a2" 2>&1; rc2=$?
+sed "s/^cluster \"tier0.a\" {/cluster $v {/" $H/.help-sn.dsl >$H/.help-sn2.dsl
+$DSLC lint $H/.help-sn2.dsl >"$T/a2" 2>&1; rc2=$?
 check "system-name: for \"tier0.a\" the proposed \`cluster $v\` lints clean" \
 	"[ '$v' = tier0_a ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
-rm -f $D/.help-sn.dsl $D/.help-sn2.dsl
+rm -f $H/.help-sn.dsl $H/.help-sn2.dsl
 
 # pool-acl: the corrected entry; pool-acl-perms: the entry without container permissions
 applied pool-acl 's/.*write `\(A:[^`]*\)`.*/\1/p' 's/"A::GROUP@:r"/"@V@"/'
@@ -199,5 +205,11 @@ check "k8s-resource-name: the proposed \`rdma_resource $v\` lints clean" \
 applied k8s-resource-name 's/.*or write `\(shared\)` after it.*/\1/p' 's|\(rdma_resource example.com/[a-z]*\)|\1 @V@|'
 check "k8s-resource-name: \`shared\` after the name lints clean" \
 	"[ '$v' = shared ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
+# kernel-thp: the param removed, as the help says; dslc then writes never itself
+applied kernel-thp 's/.*\(remove this param\): dslc writes transparent_hugepage=never.*/x/p' 's/ param transparent_hugepage=madvise//'
+$DSLC build $H/.help-kernel-thp.dsl -o "$T/thp" >/dev/null 2>&1
+check "kernel-thp: without the param it lints clean and the command line has transparent_hugepage=never" \
+	"grep -q 'error\\[kernel-thp\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' && grep -q 'transparent_hugepage=never' '$T/thp/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline' || { cat '$T/a1' '$T/a2'; false; }"
 
 tests_end

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 EX=examples/hgx-b200
 REF=../shared/reference/kernel/kernel-parameters-6.1.txt
 DEF=tests/os/grub-defaults
-P='iommu=pt irqaffinity=0-3,96-99,192-195,288-291'
+P='iommu=pt transparent_hugepage=never irqaffinity=0-3,96-99,192-195,288-291'
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . tests/lib.sh
@@ -74,7 +74,7 @@ for awk in mawk gawk; do
 	run() { PATH="$R/bin:$PATH" GRUB_DEFAULTS="$R/grub" GRUBBY=tests/os/fake-grubby GRUBBY_BLS_DIR="$R/entries" sh "$S" >"$R/log" 2>&1; }
 	run
 	check "rhel9/$awk: every BLS entry keeps its arguments, iommu=off becomes pt, irqaffinity added" \
-		"[ \$(cat '$R'/entries/*.conf | grep -c '^options root=/dev/mapper/rhel-root ro crashkernel=1G-4G:192M,4G-64G:256M,64G-:512M resume=/dev/mapper/rhel-swap rd.lvm.lv=rhel/root rd.lvm.lv=rhel/swap rhgb quiet iommu=pt \$tuned_params irqaffinity=0-3,96-99,192-195,288-291\$') = 2 ] || { cat '$R/log' '$R'/entries/*.conf; false; }"
+		"[ \$(cat '$R'/entries/*.conf | grep -c '^options root=/dev/mapper/rhel-root ro crashkernel=1G-4G:192M,4G-64G:256M,64G-:512M resume=/dev/mapper/rhel-swap rd.lvm.lv=rhel/root rd.lvm.lv=rhel/swap rhgb quiet iommu=pt \$tuned_params transparent_hugepage=never irqaffinity=0-3,96-99,192-195,288-291\$') = 2 ] || { cat '$R/log' '$R'/entries/*.conf; false; }"
 	check "rhel9/$awk: /etc/default/grub keeps the stock arguments and gets dslc's" \
 		"grep -qx 'GRUB_CMDLINE_LINUX=\"crashkernel=1G-4G:192M,4G-64G:256M,64G-:512M resume=/dev/mapper/rhel-swap rd.lvm.lv=rhel/root rd.lvm.lv=rhel/swap rhgb quiet $P\"' '$R/grub' && grep -qx 'GRUB_ENABLE_BLSCFG=true' '$R/grub'"
 	cp "$R/grub" "$R/grub.1"
@@ -102,7 +102,7 @@ for i in 1 2; do
 		sh "$T/rhel1g/out/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline" >/dev/null 2>&1
 done
 check "rhel9 with 1 GiB pages: after two runs the entry has hugepagesz=1G hugepages=34 default_hugepagesz=1G once each" \
-	"[ \"\$(sed -n 's/^options //p' '$R/entries/a-5.14.0.conf')\" = 'root=/dev/mapper/rhel-root ro quiet iommu=pt hugepagesz=1G hugepages=34 default_hugepagesz=1G irqaffinity=0-3,96-99,192-195,288-291' ] || cat '$R/entries/a-5.14.0.conf'"
+	"[ \"\$(sed -n 's/^options //p' '$R/entries/a-5.14.0.conf')\" = 'root=/dev/mapper/rhel-root ro quiet iommu=pt transparent_hugepage=never hugepagesz=1G hugepages=34 default_hugepagesz=1G irqaffinity=0-3,96-99,192-195,288-291' ] || { cat '$R/entries/a-5.14.0.conf'; false; }"
 
 # 3. SLES: the script edits /etc/default/grub and regenerates grub.cfg
 build sles15

@@ -151,4 +151,12 @@ mutate "doctor: a NIC on the other NUMA node passes" compiler/doctor/machine.c \
 mutate "doctor: --collect drops the files it read" compiler/doctor/doctor.c \
 	"		record(c, (seen){SEEN_FILE, rel, f.data, f.len, f.mode, NULL, 0});" "		(void)0;" \
 	"/usr/bin/python3 tests/doctor.py"
+# 22. THP left on where engines run: daos_server 2.6.5+ refuses to start
+mutate "no transparent_hugepage=never for engines outside pods" compiler/place/node_os.c \
+	"		env_set(m->ar, &k->params, \"transparent_hugepage\", \"never\", SRC_LOC_NONE);" "		(void)0;" \
+	tests/kernel_cmdline.sh
+# 23. doctor: madvise taken for never
+mutate "doctor: THP madvise passes" compiler/doctor/kernel.c \
+	"		if (n == 7 && strncmp(w, \"[never]\", 7) == 0)" "		if (n > 2 && w[0] == '[')" \
+	"/usr/bin/python3 tests/doctor.py"
 tests_end

@@ -54,7 +54,7 @@ print(d["summary"]["highest"], " ".join(sorted(tags)))' "$T/p.json" "$also" 2>/d
 S='s/^  log_mask \( *\)ERR/  log_mask \1DEBUG/'
 scenario "engine log mask" md "$S" live 3 "" "src/control/cmd/dmg/server.go: dmg server set-logmasks"
 scenario "engine log mask, RAM SCM" ram "$S" live 3 "" "a live change never empties the tmpfs"
-S='s/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param transparent_hugepage=never }/'
+S='s/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param nmi_watchdog=0 }/'
 scenario "kernel parameter, MD-on-SSD" md "$S" reboot 3 "" "server_utils.go: with meta roles the tmpfs is rebuilt from the SSDs at start"
 scenario "kernel parameter, RAM SCM" ram "$S" scm-lost 4 "" "instance_storage.go: a reboot empties the tmpfs; the engines wait for dmg storage format"
 S='s/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.SriovGlobalEnable = Enabled }/'

@@ -27,7 +27,7 @@ variant() { # name, sed program
 variant self ''
 variant exclude-nvme 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/'
 variant log-mask 's/^  log_mask \( *\)ERR/  log_mask \1DEBUG/'
-variant kernel-param 's/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param transparent_hugepage=never }/'
+variant kernel-param 's/kernel { iommu pt  irqaffinity os }/kernel { iommu pt  irqaffinity os  param nmi_watchdog=0 }/'
 variant bios-attribute 's/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.SriovGlobalEnable = Enabled }/'
 variant new-pool '$a pool scratch { size 5% svc_rf 2 }'
 variant container-property 's/  checksum crc32 server/  checksum crc64 server/'

@@ -84,6 +84,10 @@ void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev);
 void diag_suppression_comment(diag_ctx *dc, const char *text, size_t len, src_loc loc);
 /* Drops the findings that resolved suppressions cover; reports unused ones. */
 void diag_apply_suppressions(diag_ctx *dc);
+/* Drops the findings of another context that sups (a compilation's resolved
+ * suppressions) cover, saying nothing of unused ones: doctor's node-* findings
+ * are silenced by the description's `# dslc: allow` comments. */
+void diag_apply_allows(diag_ctx *dc, suppression *sups);
 /* Drops every finding of a rule (--disable). */
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 

@@ -260,6 +260,7 @@ int doctor_run(const doctor_opts *o, const char *version)
 		 : o->snapshots ? fleet_run(&comp.m, o->snapshots, nd, o->strict, &dc)
 				: one_node(&comp.m, nd, o, &dc);
 	if (rc == 0) {
+		diag_apply_allows(&dc, comp.dc.sups);
 		for (int i = 0; i < R__COUNT; i++)
 			if (o->disabled[i])
 				diag_drop_rule(&dc, &rule_table[i]);

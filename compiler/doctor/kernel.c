@@ -111,6 +111,50 @@ static void check_iommu(doctor_ctx *c, const kernel_plan *k)
 	diag_help(c->dc, d, "switch VT-d (Intel) or the IOMMU (AMD) on in the BIOS");
 }
 
+/* daos_server's own test (sysfs/provider.go IsTHPEnabled): the file's words
+ * include "[never]". It runs from 2.6.5 on (prepBdevStorage), for every
+ * engine, unless allow_thp, which dslc does not write. */
+static void check_thp(doctor_ctx *c, const kernel_plan *k)
+{
+	const model *m = c->m;
+	if (!c->p->nengines || !node_thp_checked(m))
+		return;
+	const char *rel = "sys/kernel/mm/transparent_hugepage/enabled";
+	rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
+	if (f.status != ROOTFS_OK) {
+		doctor_unchecked(c, "transparent hugepages", rel, &f);
+		return;
+	}
+	const char *shown = "";
+	int shown_len = 0;
+	for (const char *w = f.data; *w; w += strcspn(w, " \n")) {
+		w += strspn(w, " \n");
+		int n = (int)strcspn(w, " \n");
+		if (n == 7 && strncmp(w, "[never]", 7) == 0)
+			return;
+		if (n > 2 && w[0] == '[' && w[n - 1] == ']')
+			shown = w + 1, shown_len = n - 2;
+	}
+	const env_entry *want = k ? env_find(&k->params, "transparent_hugepage") : NULL;
+	const kernel_spec *ks = &c->nd->spec->kernel;
+	src_loc at = want && want->loc.file ? want->loc : doctor_loc_or(ks->loc, doctor_node_loc(c));
+	diag *d = doctor_report(c, R_NODE_THP, at,
+				"transparent hugepages are %.*s (/%s): daos_server refuses to start unless it shows [never] (DAOS %s)",
+				shown_len ? shown_len : 7, shown_len ? shown : "enabled", rel,
+				m->release && m->release->id == DAOS_2_6 ? "2.6.5 and later" : m->release ? m->release->name : "");
+	if (want && strcmp(want->value, "never") == 0)
+		diag_help(c->dc, d, "reboot with the command line dslc wrote, which has transparent_hugepage=never (node-cmdline "
+				    "says whether it reached the kernel); until then, `echo never > /%s` before daos_server starts",
+			  rel);
+	else if (want)
+		diag_help(c->dc, d, "remove `param transparent_hugepage=%s` (dslc then writes never), build and reboot with the "
+				    "new command line", want->value);
+	else /* no command line: the profile names no OS */
+		diag_help(c->dc, d, "name the node's OS in its profile (`os rhel9`, ...) so that dslc writes the kernel command "
+				    "line, with transparent_hugepage=never, and reboot with it; until then, `echo never > /%s` "
+				    "before daos_server starts", rel);
+}
+
 /* "Name:   123 kB" of a meminfo text (the per-NUMA files prefix "Node N "). */
 static bool meminfo_value(const char *text, const char *name, uint64_t *v)
 {
@@ -294,6 +338,7 @@ void doctor_check_kernel(doctor_ctx *c)
 			doctor_unchecked(c, "the kernel command line", "proc/cmdline", &f);
 	}
 	check_iommu(c, k);
+	check_thp(c, k);
 	check_hugepages(c, k);
 	for (size_t i = 0; i < c->nfiles; i++)
 		if (strncmp(c->files[i].path, "etc/sysctl.d/", 13) == 0)

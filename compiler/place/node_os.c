@@ -40,6 +40,13 @@ bool node_has_nvme(const node_plan *p)
 	return false;
 }
 
+/* Whether daos_server tests transparent hugepages at start: from 2.6.5 on
+ * (FaultTransparentHugepageEnabled); `daos 2.6` alone means the newest 2.6. */
+bool node_thp_checked(const model *m)
+{
+	return !(m->release && m->release->id == DAOS_2_6 && m->release_patch >= 0 && m->release_patch < 5);
+}
+
 static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
@@ -67,7 +74,12 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)kp->hugepages), s->deploy.loc);
 		if (p->hugepage_size == GiB)
 			env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
-	} else if (p->hugepage_size == GiB && p->nr_hugepages) {
+	} else if (p->nengines && node_thp_checked(m)) {
+		/* daos_server 2.6.5+ refuses to start unless THP shows [never]
+		 * (server_utils.go prepBdevStorage; dslc writes no allow_thp) */
+		env_set(m->ar, &k->params, "transparent_hugepage", "never", SRC_LOC_NONE);
+	}
+	if (!kp && p->hugepage_size == GiB && p->nr_hugepages) {
 		/* 1 GiB pages can only be reserved at boot. hugepagesz before its
 		 * hugepages (the kernel pairs them), and before default_hugepagesz:
 		 * grubby matches "hugepagesz=" as a substring (grubby-bls

@@ -35,5 +35,7 @@ kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s);
 uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa);
 /* Some engine of the plan has NVMe drives (VFIO, iommu=pt). */
 bool node_has_nvme(const node_plan *p);
+/* daos_server tests transparent hugepages at start (2.6.5 and later). */
+bool node_thp_checked(const model *m);
 
 #endif

@@ -1,0 +1,19 @@
+# THP left at madvise on nodes whose engines need it off: daos_server 2.6.5+ refuses to start
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
+  access_points gpu[001-003]
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  os rocky9
+  kernel { param transparent_hugepage=madvise }
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+nodes gpu[001-014] : converged
