@@ -7,9 +7,8 @@
 # whole when both have ended (never interleaved), then one line per job with
 # its exit status and seconds: the last lines CI shows.
 #   tests/check_modes.sh MAKE BUILD SAN_FLAGS
-# The suites share the repository read-only: a test that must write a file
-# beside the examples or fixtures writes a copy in its own temporary
-# directory or a name with its process id (tests/fmt_tests.sh, hostile.sh).
+# The suites share the repository read-only: a test that edits an example or
+# a fixture edits a copy in its own temporary directory (repo_copy, tests/lib.sh).
 set -u
 cd "$(dirname "$0")/.."
 MAKE=$1 BUILD=$2 SAN=$3

@@ -18,9 +18,6 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREES = ["tests/golden/diag", "tests/golden/yaml", "tests/golden/fix", "tests/topologies", "examples"]
-# another suite's scratch file beside the fixtures (make check runs two modes
-# at once): never copied, since it may vanish while the tree is copied
-TRANSIENT = shutil.ignore_patterns(".fmt-*", ".help-*", ".hostile-tmp-*")
 passed = failed = 0
 
 
@@ -67,7 +64,7 @@ def several(dslc, tmp):
     work = os.path.join(tmp, "w")
     shutil.rmtree(work, ignore_errors=True)
     for t in TREES:
-        shutil.copytree(os.path.join(REPO, t), os.path.join(work, t), ignore=TRANSIENT)
+        shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
     path = "tests/golden/fix/several.dsl"
     p = subprocess.run(dslc + ["lint", "--fix", path], cwd=work, capture_output=True, text=True)
     with open(os.path.join(work, path)) as f:
@@ -97,7 +94,7 @@ def main():
             work = os.path.join(tmp, "w")
             shutil.rmtree(work, ignore_errors=True)
             for t in TREES:
-                shutil.copytree(os.path.join(REPO, t), os.path.join(work, t), ignore=TRANSIENT)
+                shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
             before = findings(dslc, args, work)
             if before is None:
                 result(False, path, "no JSON findings")
@@ -114,7 +111,7 @@ def main():
             pristine = os.path.join(tmp, "p")
             shutil.rmtree(pristine, ignore_errors=True)
             for t in TREES:
-                shutil.copytree(os.path.join(REPO, t), os.path.join(pristine, t), ignore=TRANSIENT)
+                shutil.copytree(os.path.join(REPO, t), os.path.join(pristine, t))
             pp = subprocess.run(["patch", "-s", "-p0"], input=d.stdout, cwd=pristine, capture_output=True, text=True)
             result(d.returncode == 1 and untouched and d.stdout.startswith("--- ") and pp.returncode == 0,
                    f"{path}: --fix --diff writes nothing, exits 1, and patch -p0 applies its diff",

@@ -14,13 +14,8 @@ cd "$(dirname "$0")/.."
 tests_begin fmt
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# the formatted copies are written beside copies of the files, so that their
-# relative includes and topologies resolve, and never into the repository
-# (another suite may be reading it: make check runs two modes at once)
-mkdir -p "$T/r/tests/golden" "$T/r/tests/fuzz/seeds"
-cp -r examples "$T/r/" && cp -r tests/topologies "$T/r/tests/" &&
-	cp -r tests/golden/diag "$T/r/tests/golden/" && cp -r tests/fuzz/seeds/dsl "$T/r/tests/fuzz/seeds/" ||
-	{ echo "FAIL fmt: the files could not be copied to $T/r"; exit 1; }
+# the formatted copies are written beside copies of the files (repo_copy)
+repo_copy "$T/r" examples tests/topologies tests/golden/diag tests/fuzz/seeds/dsl || { tests_end; exit 1; }
 
 comments() { grep -o '#.*' "$1" | sed 's/[ \t\r]*$//'; }
 # the sorted rule ids of a file's findings (the JSON report has one "ruleId" per finding)

@@ -12,12 +12,9 @@ tests_begin help
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 D=tests/golden/diag
-# an edited fixture is written to H, a copy of its directory beside copies of
-# what its relative includes and topologies name, never into the repository
-# (another suite may be reading it: make check runs two modes at once)
+# an edited fixture is written to H, a copy of its directory (repo_copy)
 H=$T/r/$D
-mkdir -p "$T/r/tests/golden" && cp -r examples "$T/r/" && cp -r tests/topologies "$T/r/tests/" && cp -r $D "$T/r/tests/golden/" ||
-	{ echo "FAIL help: the fixtures could not be copied to $T/r"; exit 1; }
+repo_copy "$T/r" examples tests/topologies $D || { tests_end; exit 1; }
 
 # the value a help line proposes: "write `first_core 7`" or "write `first_core: 7`"
 proposed() { sed -n 's/.*write `[a-z_ ]*:\{0,1\} \{0,1\}\([0-9A-Za-z]*\)`.*/\1/p' "$1" | head -n 1; }

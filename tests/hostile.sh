@@ -213,10 +213,10 @@ mkdir "$O/outside"
 cp -r "$O/out/nodes/gpu001/." "$O/outside/"
 rm -rf "$O/out/nodes/gpu001"
 ln -s "$O/outside" "$O/out/nodes/gpu001"
-sed 's/crt_timeout \( *\)600s/crt_timeout \1601s/' "$EX" >"$ROOT/examples/hgx-b200/.hostile-tmp-$$.dsl"
-$DSLC build "$ROOT/examples/hgx-b200/.hostile-tmp-$$.dsl" -o "$O/out" >/dev/null 2>&1
+repo_copy "$O/src" examples/hgx-b200
+sed -i 's/crt_timeout \( *\)600s/crt_timeout \1601s/' "$O/src/examples/hgx-b200/cluster.dsl"
+$DSLC build "$O/src/examples/hgx-b200/cluster.dsl" -o "$O/out" >/dev/null 2>&1
 rc=$?
-rm -f "$ROOT/examples/hgx-b200/.hostile-tmp-$$.dsl"
 check "a symlinked node directory in the old tree: rebuilt as a real directory, nothing linked outside" \
 	"[ $rc = 0 ] && [ ! -L '$O/out/nodes/gpu001' ] && [ -d '$O/out/nodes/gpu001' ] && [ -z \"\$(find '$O/outside' -type f -links +1)\" ] && grep -q 600 '$O/outside/etc/daos/daos_server.yml'"
 mkdir "$O/stray"

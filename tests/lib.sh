@@ -13,6 +13,18 @@ skip() { skipped=$((skipped + 1)); echo "skip $T_NAME $1"; }
 # A precondition scripts/install-deps.sh provides: missing under CI (CI=true)
 # is a failure, elsewhere a skip.
 skip_or_fail_in_ci() { if [ "${CI:-}" = true ]; then no "$1 (CI has it: scripts/install-deps.sh installs it)"; else skip "$1"; fi; }
+# Copies repository directories (paths relative to the repository) under
+# DEST with their paths, so that a file edited there resolves its relative
+# includes and topologies: a test never writes beside the fixtures, which
+# another suite may be reading (make check runs two modes at once).
+repo_copy() { # DEST DIR...
+	local dest=$1 d
+	shift
+	for d in "$@"; do
+		mkdir -p "$dest/$(dirname "$d")" && cp -r "$d" "$dest/$(dirname "$d")/" ||
+			{ no "the repository's $d could not be copied to $dest"; return 1; }
+	done
+}
 tests_end() { echo "$T_NAME: $pass passed, $fail failed, $skipped skipped"; [ "$fail" = 0 ]; }
 
 # ---- DAOS's own config loader, the oracle of the differential tests -----------

@@ -141,7 +141,7 @@ static void check_thp(doctor_ctx *c, const kernel_plan *k)
 	diag *d = doctor_report(c, R_NODE_THP, at,
 				"transparent hugepages are %.*s (/%s): daos_server refuses to start unless it shows [never] (DAOS %s)",
 				shown_len ? shown_len : 7, shown_len ? shown : "enabled", rel,
-				m->release && m->release->id == DAOS_2_6 ? "2.6.5 and later" : m->release ? m->release->name : "");
+				node_thp_releases(m));
 	if (want && strcmp(want->value, "never") == 0)
 		diag_help(c->dc, d, "reboot with the command line dslc wrote, which has transparent_hugepage=never (node-cmdline "
 				    "says whether it reached the kernel); until then, `echo never > /%s` before daos_server starts",

@@ -113,7 +113,7 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 			/* pods: k8s-thp says it */
 			diag *d = diag_report(dc, R_KERNEL_THP, e->loc,
 					      "transparent_hugepage=%s: daos_server refuses to start unless THP is never (DAOS %s)",
-					      e->value, m->release->id == DAOS_2_6 ? "2.6.5 and later" : m->release->name);
+					      e->value, node_thp_releases(m));
 			diag_help(dc, d, "remove this param: dslc writes transparent_hugepage=never for nodes that run engines");
 		} else if (!known_param(e->name)) {
 			diag *d = diag_report(dc, R_KERNEL_PARAM_UNKNOWN, e->loc, "'%s' is not a kernel parameter dslc knows", e->name);

@@ -47,6 +47,11 @@ bool node_thp_checked(const model *m)
 	return !(m->release && m->release->id == DAOS_2_6 && m->release_patch >= 0 && m->release_patch < 5);
 }
 
+const char *node_thp_releases(const model *m)
+{
+	return !m->release ? "" : m->release->id == DAOS_2_6 ? "2.6.5 and later" : m->release->name;
+}
+
 static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;

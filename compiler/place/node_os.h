@@ -37,5 +37,7 @@ uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa);
 bool node_has_nvme(const node_plan *p);
 /* daos_server tests transparent hugepages at start (2.6.5 and later). */
 bool node_thp_checked(const model *m);
+/* The releases that test it, for a message: "2.6.5 and later", "2.8". */
+const char *node_thp_releases(const model *m);
 
 #endif
