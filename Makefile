@@ -109,9 +109,10 @@ $(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
+# every (program, mode) pair, plain, ASan+UBSan, valgrind and fuzz, from one
+# queue over the machine's cores; the ASan and fuzz builds are jobs of it
 check: all $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
-	@tests/run_all.sh $(BUILD)
-	@tests/check_modes.sh "$(MAKE)" $(BUILD) "$(SAN_FLAGS)"
+	@/usr/bin/python3 tests/check_queue.py --build $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) --------------------------------------------
 
@@ -129,8 +130,14 @@ fuzz-build:
 fuzz: fuzz-build
 	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
+# the ASan+UBSan binaries in ASAN_BUILD (make check's queue builds them as a job)
+ASAN_BUILD ?= build-asan
+asan-build:
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) OPT="$(SAN_FLAGS)" $(ASAN_BUILD)/dslc $(ASAN_BUILD)/unit_tests \
+		$(ASAN_BUILD)/dslc-test-hooks $(ASAN_BUILD)/editor/vim/syntax/dslc.vim $(ASAN_BUILD)/editor/dslc.tmLanguage.json
+
 asan-suite: $(BUILD)/dslc $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks $(EDITOR)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 tests/run_all.sh $(BUILD) asan
+	@tests/run_all.sh $(BUILD) asan
 
 # every product mutation of tests/mutate.sh caught by a test (rebuilds in a
 # scratch copy, once per mutation: outside check; about 15 minutes)
@@ -202,7 +209,7 @@ deb:
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-suite golden demo install uninstall deb clean spec bench fuzz fuzz-build shapes mutate
+.PHONY: all check asan-build asan-suite golden demo install uninstall deb clean spec bench fuzz fuzz-build shapes mutate
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-hooks -name '*.d' 2>/dev/null)
 

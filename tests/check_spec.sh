@@ -29,19 +29,22 @@ for cmd in "dslc keywords --markdown" "dslc rules --markdown" "dslc disruptions"
 done
 
 examples=$(awk '/^ *```dsl$/ {on = 1; next} /^ *```$/ {on = 0} on' SPEC.md)
-missing=""
+missing="" nkw=0
 while IFS=$'\t' read -r block kw; do
+	nkw=$((nkw + 1))
 	grep -qw -- "$kw" <<<"$examples" || missing="$missing $block/$kw"
 done < <($DSLC keywords)
-if [ -z "$missing" ]; then ok "every keyword has a dsl example"; else no "keywords without an example:$missing"; fi
+# (a keyword list that did not come is no pass: there are well over 100)
+if [ -z "$missing" ] && [ $nkw -gt 100 ]; then ok "every keyword ($nkw) has a dsl example"; else no "keywords ($nkw) without an example:$missing"; fi
 
-nofix=""
+nofix="" nrules=0
 for id in $($DSLC rules | awk '{print $1}'); do
+	nrules=$((nrules + 1))
 	f=tests/golden/diag/$id.dsl
 	[ -f "$f" ] && grep -q "\[$id\]" "${f%.dsl}.expected" 2>/dev/null || nofix="$nofix $id"
 	$DSLC explain "$id" >/dev/null || nofix="$nofix explain:$id"
 done
-if [ -z "$nofix" ]; then ok "every rule has a failing fixture and an explanation"; else no "rules without a fixture:$nofix"; fi
+if [ -z "$nofix" ] && [ $nrules -gt 100 ]; then ok "every rule ($nrules) has a failing fixture and an explanation"; else no "rules ($nrules) without a fixture:$nofix"; fi
 grep -q '^exit: 0$' tests/golden/diag/clean.expected && [ "$(wc -l <tests/golden/diag/clean.expected)" = 1 ] \
 	&& ok "the passing fixture is clean" || no "tests/golden/diag/clean.dsl has findings"
 

@@ -130,9 +130,11 @@ fi
 cp base/examples/hgx-b200/cluster.dsl examples/hgx-b200/cluster.dsl
 # a stale tree fails the check the workflow and the hook run
 echo "# edited" >>out/hgx-b200/nodes/gpu002/etc/daos/daos_agent.yml
-if PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200 --check >/dev/null 2>&1; then
-	no "a stale tree fails the build --check step"
+PATH="$T/repo/bin:$PATH" dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200 --check >"$T/out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q 'gpu002/etc/daos/daos_agent.yml: differs' "$T/out"; then
+	ok "a stale tree fails the build --check step (exit 1), the file named"
 else
-	ok "a stale tree fails the build --check step"
+	no "a stale tree fails the build --check step (exit $rc): $(cat "$T/out")"
 fi
 tests_end

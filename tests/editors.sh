@@ -68,7 +68,7 @@ EOF
 		 grep -qx 'ft .dslc-lint dslc' '$T/vim.out' && ! grep -q 'ft structurizr.dsl dslc' '$T/vim.out'"
 	n=$(wc -l <"$T/keywords")
 	hl=$(grep -cE '^kw [a-z_0-9]+ dslc(Keyword|Block)$' "$T/vim.out")
-	check "Vim highlights every keyword of dslc keywords ($hl of $n)" "[ '$hl' = '$n' ]"
+	check "Vim highlights every keyword of dslc keywords ($hl of $n)" "[ '$n' -gt 100 ] && [ '$hl' = '$n' ]"
 	check "Vim: a suppression, a comment, a size, a string, a PCI address; no keyword inside a host name" \
 		"grep -qx 'allow dslcAllow' '$T/vim.out' && grep -qx 'comment dslcComment' '$T/vim.out' &&
 		 grep -qx 'number dslcNumber' '$T/vim.out' && grep -qx 'string dslcString' '$T/vim.out' &&
@@ -159,7 +159,7 @@ errs = [d for d in out["diags"] if d["severity"] == 1]
 print("ft", out["ft"])
 print("diag", len(errs) == 1 and errs[0]["lnum"] == line and errs[0]["code"] == "bad-value" and errs[0]["source"] == "dslc")
 EOF
-	check "headless Neovim: the buffer is dslc, the server attached (exit $rc)" "[ $rc = 0 ] && grep -qx 'ft dslc' '$T/nvim.out'"
+	check "headless Neovim: the buffer is dslc (exit $rc)" "[ $rc = 0 ] && grep -qx 'ft dslc' '$T/nvim.out'"
 	check "headless Neovim receives the error of a broken description at its line ($line), rule id as code" \
 		"grep -qx 'diag True' '$T/nvim.out'"
 	$DSLC fmt - <"$T/ex/messy.dsl" >"$T/fmt.dsl" 2>/dev/null

@@ -12,15 +12,24 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 A=examples/aurora-like
 
+# dslc lint FILE >OUT: LRC is its exit status; `ended OUT` says the run ended
+# as dslc ends (exit 0 or 1, its closing summary last; a clean file prints
+# nothing), so that a check for absent text never passes on a crash
+lint_to() { $DSLC lint "$1" >"$2" 2>&1; LRC=$?; return $LRC; }
+ended() {
+	[ "$LRC" -le 1 ] || return
+	[ "$LRC" = 0 ] && [ ! -s "$1" ] || tail -n 1 "$1" | grep -q '^dslc: [0-9][0-9]* error'
+}
+
 # a copy of the Aurora-like example with one line changed: sed expression
 aurora() { rm -rf "$T/a" && cp -r $A "$T/a" && sed -i "$1" "$T/a/cluster.dsl"; }
 
 # 11. "daos 2.6.5-rc1" (the talk's release) is that release
 aurora 's/^daos 2.6$/daos 2.6.5-rc1/'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "11: daos 2.6.5-rc1 lints clean as 2.6.5 (exit 0)" "[ $? = 0 ] || { cat '$T/out'; false; }"
 aurora 's/^daos 2.6$/daos 2.6.5-RC1/'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "11: daos 2.6.5-RC1 (not a DAOS tag) is refused at the release" \
 	"grep -q \"cluster.dsl:10:6: error\\[bad-value\\]: '2.6.5-RC1' is not a release\" '$T/out' || { cat '$T/out'; false; }"
 
@@ -30,7 +39,7 @@ $DSLC build "$T/a/cluster.dsl" -o "$T/a/out" >"$T/out" 2>&1
 check "12: size 2PiB builds and dmg gets --size='2PiB' (go-humanize ParseBytes reads pib)" \
 	"grep -q \"pool create 'projects' --size='2PiB'\" '$T/a/out/cluster/daos-pools.sh' || { cat '$T/out'; false; }"
 aurora 's/size   90%/size   100PB/'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "12: size 100PB is one finding (decimal unit, write PiB) and no 'pool has no size' besides" \
 	"grep -q \"error\\[bad-value\\]: '100PB': decimal or ambiguous unit: write KiB, MiB, GiB, TiB or PiB\" '$T/out' && [ \$(grep -c 'error\\[' '$T/out') = 1 ] || { cat '$T/out'; false; }"
 
@@ -38,7 +47,7 @@ check "12: size 100PB is one finding (decimal unit, write PiB) and no 'pool has 
 # pinning: a note with an id, and its help applied gives it back
 H=examples/hgx-b200
 rm -rf "$T/h" && cp -r $H "$T/h"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 rc=$?
 check "9: examples/hgx-b200 gets note[numa-pin-dropped] at its reserve os line (exit 0: a note)" \
 	"[ $rc = 0 ] && grep -q 'cluster.dsl:29:3: note\\[numa-pin-dropped\\]: engine 0 starts at core 4, not NUMA node 0' '$T/out' || { cat '$T/out'; false; }"
@@ -53,19 +62,19 @@ check "9: dslc explain numa-pin-dropped names DAOS's SetEngineAffinities" "grep 
 
 # 13. RAM SCM without MD-on-SSD: a note that the pool metadata is in tmpfs
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^    nvme    roles \[wal meta data\]/d' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 rc=$?
 check "13: scm ram without roles: note[scm-ram-volatile] at the scm line, once for the node type (exit 0)" \
 	"[ $rc = 0 ] && grep -q 'cluster.dsl:34:5: note\\[scm-ram-volatile\\]: the engine on NUMA node 0 keeps its pool metadata in tmpfs' '$T/out' && [ \$(grep -c 'scm-ram-volatile' '$T/out') = 1 ] || { cat '$T/out'; false; }"
-$DSLC lint $H/cluster.dsl >"$T/out" 2>&1
-check "13: with nvme roles [wal meta data] (examples/hgx-b200) no scm-ram-volatile" "! grep -q scm-ram-volatile '$T/out'"
+lint_to $H/cluster.dsl "$T/out"
+check "13: with nvme roles [wal meta data] (examples/hgx-b200) no scm-ram-volatile" "ended '$T/out' && ! grep -q scm-ram-volatile '$T/out'"
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^    nvme    roles \[wal meta data\]/d' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 v=$(sed -n 's/^help: add `\(nvme roles \[[a-z ]*\]\)` to the engine for MD-on-SSD.*/\1/p' "$T/out")
 sed -i "s/^    scm     ram 64GiB .*/&\n    $v/" "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 check "13: the help's \`$v\` applied in the engine block: no scm-ram-volatile, no error" \
-	"[ -n '$v' ] && ! grep -q 'scm-ram-volatile\\|error\\[' '$T/out' || { cat '$T/out'; false; }"
+	"[ -n '$v' ] && ended '$T/out' && [ \$LRC = 0 ] && ! grep -q 'scm-ram-volatile\\|error\\[' '$T/out' || { cat '$T/out'; false; }"
 
 # 1. Slingshot clients keep their NICs: fabric_ifaces with the cxi domains,
 # and a summary line that claims only what daos_agent.yml holds
@@ -160,7 +169,7 @@ fi
 
 # 4. "--disable-caching: required if doing read/write from multiple nodes"
 aurora '/^  caching off /d'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "4: datasets mounted read-write on uan[001-032] with caching on: warning[mount-caching-shared] at the mount" \
 	"grep -q 'cluster.dsl:[0-9]*:7: warning\\[mount-caching-shared\\]: container datasets is mounted read-write on several nodes' '$T/out' || { cat '$T/out'; false; }"
 v=$(sed -n 's/^help: write `\(caching [a-z]*\)` in this mount block.*/\1/p' "$T/out")
@@ -169,31 +178,31 @@ $DSLC build "$T/a/cluster.dsl" -o "$T/a/out" >"$T/out" 2>&1
 check "4: the help's \`$v\` applied: no warning, and the dfuse unit runs with --disable-caching" \
 	"[ -n '$v' ] && ! grep -q 'warning\\[' '$T/out' && grep -q 'ExecStart=.*--disable-caching' '$T/a/out/nodes/uan001/etc/systemd/system/'dfuse-*.service || { cat '$T/out'; false; }"
 aurora 's/^  multi_user true$/  multi_user true\n  read_only true/; /^  caching off /d'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
-check "4: read_only true on every node: no mount-caching-shared" "! grep -q mount-caching-shared '$T/out'"
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "4: read_only true on every node: no mount-caching-shared" "ended '$T/out' && ! grep -q mount-caching-shared '$T/out'"
 aurora 's/^  on uan\[001-032\]$/  on uan001/; /^  caching off /d'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
-check "4: read-write with caching on one node only: no mount-caching-shared" "! grep -q mount-caching-shared '$T/out'"
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "4: read-write with caching on one node only: no mount-caching-shared" "ended '$T/out' && ! grep -q mount-caching-shared '$T/out'"
 
 # 8. RoCE as the talk runs it: a GID index even without `fabric roce` when
 # the export shows RoCE NICs; no ucx+dc_x on 2.6; a note on the fixed index
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^  fabric roce { gid_index 5 }/d' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 check "8: no fabric line, RoCE NICs in the export, verbs: error[roce-gid-index] at the provider line, noting the mlx5_ib reload" \
 	"grep -q 'cluster.dsl:17:3: error\\[roce-gid-index\\]: ens1f0np0 (mlx5_0) is an Ethernet port with an RDMA device' '$T/out' && grep -q 'after reloading mlx5_ib costs a reload on every boot, and a reload resets every RDMA user (NCCL jobs)' '$T/out' || { cat '$T/out'; false; }"
 sed -i 's/^  provider             "ofi+verbs;ofi_rxm"$/  provider             "ucx+dc_x"/' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 check "8: ucx+dc_x on those RoCE NICs with DAOS 2.6: warning[ucx-dc-roce] at the provider line, help verbs" \
 	"grep -q 'cluster.dsl:17:3: warning\\[ucx-dc-roce\\]: provider ucx+dc_x on RoCE with DAOS 2.6 hits DAOS-18828' '$T/out' && grep -q 'help: use \`provider \"ofi+verbs;ofi_rxm\"\`' '$T/out' || { cat '$T/out'; false; }"
 v=$(sed -n 's/^help: use `\(provider "[^`]*"\)`$/\1/p' "$T/out")
 cp "$T/h/cluster.dsl" "$T/h/ucx.dsl"
 sed -i "s/^  provider             \"ucx+dc_x\"\$/  $v; fabric roce { gid_index 5 }/" "$T/h/ucx.dsl"
-$DSLC lint "$T/h/ucx.dsl" >"$T/out2" 2>&1
+lint_to "$T/h/ucx.dsl" "$T/out2"
 check "8: the help's \`$v\` applied (with the talk's GID index): no ucx-dc-roce, no error" \
-	"[ -n '$v' ] && ! grep -q 'ucx-dc-roce\\|error\\[' '$T/out2' || { cat '$T/out2'; false; }"
+	"[ -n '$v' ] && ended '$T/out2' && [ \$LRC = 0 ] && ! grep -q 'ucx-dc-roce\\|error\\[' '$T/out2' || { cat '$T/out2'; false; }"
 sed -i 's/^daos 2.6$/daos 2.8/' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
-check "8: ucx+dc_x with DAOS 2.8: no ucx-dc-roce" "! grep -q ucx-dc-roce '$T/out'"
+lint_to "$T/h/cluster.dsl" "$T/out"
+check "8: ucx+dc_x with DAOS 2.8: no ucx-dc-roce" "ended '$T/out' && ! grep -q ucx-dc-roce '$T/out'"
 
 # 2. client environment: client_env -> client_env_vars (the agent hands them
 # to clients), a mount's env -> dfuse's Environment=, with DAOS's own names
@@ -208,7 +217,7 @@ for bad in 'D_LOG_MASK=DEBUG:daos_init reads it before' 'D_IL_REPORT=1:the inter
 	'FI_OFI_RXM_USE_SRX=1:refuses to start' 'CRT_TIMEOUT=60:use `crt_timeout`' 'D_CLIENT_METRICS_ENABLE=1:telemetry'; do
 	kv=${bad%%:*} why=${bad#*:}
 	aurora "s/^  client_env    FI_MR_CACHE_MONITOR=kdreg2 .*/  client_env    $kv/"
-	$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+	lint_to "$T/a/cluster.dsl" "$T/out"
 	check "2: client_env $kv: error[client-env] at its line ($why)" \
 		"grep -q 'cluster.dsl:18:17: error\\[client-env\\]: ${kv%%=*} in client_env: .*$why' '$T/out' || { cat '$T/out'; false; }"
 done
@@ -230,14 +239,18 @@ else
 	skip "2 systemd: systemd-analyze is not installed"
 fi
 aurora 's/^  caching off  .*/  caching off\n  env D_IL_COMPATIBLE=1/'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "2: a mount's env D_IL_COMPATIBLE=1: error[client-env] (it configures jobs, not dfuse)" \
 	"grep -q \"error\\[client-env\\]: D_IL_COMPATIBLE in dfuse's env\" '$T/out' || { cat '$T/out'; false; }"
 aurora 's/^  caching off  .*/  caching off\n  env D_LOG_MASK="INFO DEBUG"/'
+$DSLC build "$T/a/cluster.dsl" -o "$T/a/out2" >"$T/out" 2>&1
+rc=$?
+check "2: a dfuse env value with a space is refused at its value (exit $rc), and nothing is written" \
+	"[ $rc = 1 ] && grep -q \"cluster.dsl:[0-9]*:7: error\\[unsafe-value\\]: dfuse environment value 'INFO DEBUG' cannot be written\" '$T/out' && ! [ -e '$T/a/out2' ] || { cat '$T/out'; false; }"
 $DSLC build --disable unsafe-value "$T/a/cluster.dsl" -o "$T/a/out2" >"$T/out" 2>&1
 rc=$?
-check "2: a dfuse env value with a space is refused whatever --disable says, and nothing is written" \
-	"[ $rc != 0 ] && ! [ -e '$T/a/out2/nodes' ] || { cat '$T/out'; false; }"
+check "2: --disable unsafe-value is refused (exit $rc), and nothing is written" \
+	"[ $rc = 2 ] && grep -q 'unsafe-value cannot be disabled' '$T/out' && ! [ -e '$T/a/out2' ] || { cat '$T/out'; false; }"
 
 # 3. the interception library per job by default; login shells only with
 # `global`, and then a warning with the tutorials' caveat
@@ -301,11 +314,11 @@ rc=$?
 check "5: a refused create stops the script before its attributes (exit 1, no set-attr)" \
 	"[ $rc = 1 ] && ! grep -q 'set-attr' '$T/log3' && grep -q 'DER_NOSPACE' '$T/log3.out'"
 aurora 's|^  acl  *"A::OWNER@:rwdtTaAo" "A:G:aurora-users@:r" .*|  acl  "A::OWNER@:rwdtTaAo" "A:G:aurora-users:r"|'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "5: a container ACE without '@' in its principal: error[container-acl] at the entry" \
 	"grep -q 'cluster.dsl:[0-9]*:[0-9]*: error\\[container-acl\\]' '$T/out' || { cat '$T/out'; false; }"
 aurora 's|^  attr  *"description=curated training datasets" .*|  attr "description"|'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "5: attr without '=': error[bad-value] at the attribute" \
 	"grep -q \"error\\[bad-value\\]: 'description' is not an attribute\" '$T/out' || { cat '$T/out'; false; }"
 
@@ -317,12 +330,12 @@ R=$T/ho/nodes/gpu001/redfish
 check "7: examples/hgx-b200 (vendor ami): {\"Attributes\": {\"AmdSetup\": {\"ACSEnable\": \"Enabled\"}}} and DEFAULT_ETAG_SOURCE='bios'" \
 	"python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"Attributes\"]!={\"AmdSetup\":{\"ACSEnable\":\"Enabled\"}})' '$R/bios-settings.json' && grep -qx \"DEFAULT_ETAG_SOURCE='bios'\" '$R/apply.sh'"
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i 's/^  bios { AmdSetup.ACSEnable = Enabled }/  bios { ACSEnable = Enabled }/' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 v=$(sed -n 's/^help: write `\([A-Za-z.]*\)` (AMD CBS.*/\1/p' "$T/out")
 check "7: a flat name under vendor ami: error[bios-attribute-name] (a flat body returns 400), help \`$v\`" \
 	"grep -q \"error\\[bios-attribute-name\\]: 'ACSEnable' has no group: this BMC (vendor ami)\" '$T/out' && [ '$v' = AmdSetup.ACSEnable ] || { cat '$T/out'; false; }"
 sed -i "s/^  bios { ACSEnable = Enabled }/  bios { $v = Enabled }/" "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 check "7: the help applied lints clean" "[ $? = 0 ] && ! grep -q 'error\\[' '$T/out'"
 
 # 10. CPU isolation for clusters without Kubernetes (IO500): `isolate
@@ -335,19 +348,19 @@ check "10: isolate engines: isolcpus, nohz_full and rcu_nocbs of the engines' 44
 for bad in '0-21,26-47:isolates part of an engine core' '0-21,52-73:leaves an engine core out' '0-25,52-77:isolates an OS core'; do
 	l=${bad%%:*} why=${bad#*:}
 	aurora "s/^  kernel { iommu pt }/  kernel { iommu pt  param isolcpus=$l }/"
-	$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+	lint_to "$T/a/cluster.dsl" "$T/out"
 	check "10: isolcpus=$l by hand: warning[kernel-cpu-isolation] ($why)" \
 		"grep -q 'cluster.dsl:32:28: warning\\[kernel-cpu-isolation\\]: isolcpus=$l $why' '$T/out' || { cat '$T/out'; false; }"
 done
 v=$(sed -n 's/^help: write `\(isolate engines\)` in the kernel block in place of the param.*/\1/p' "$T/out")
 sed -i "s/param isolcpus=0-25,52-77/$v/" "$T/a/cluster.dsl"
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
-check "10: the help's \`$v\` applied in place of the param: no finding" "[ -n '$v' ] && [ $? = 0 ] && ! grep -q 'warning\\[\\|error\\[' '$T/out' || { cat '$T/out'; false; }"
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "10: the help's \`$v\` applied in place of the param: no finding" "[ -n '$v' ] && ended '$T/out' && [ \$LRC = 0 ] && ! grep -q 'warning\\[\\|error\\[' '$T/out' || { cat '$T/out'; false; }"
 aurora 's/^  kernel { iommu pt }/  kernel { iommu pt  param isolcpus=managed_irq,domain,0-21,26-47,52-73,78-99 }/'
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
-check "10: isolcpus with flags and the engines' exact CPUs: no finding" "! grep -q 'kernel-cpu-isolation\\|kernel-isolcpus' '$T/out' || { cat '$T/out'; false; }"
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "10: isolcpus with flags and the engines' exact CPUs: no finding" "ended '$T/out' && ! grep -q 'kernel-cpu-isolation\\|kernel-isolcpus' '$T/out' || { cat '$T/out'; false; }"
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i 's/^  kernel { iommu pt  irqaffinity os }/  kernel { iommu pt  irqaffinity os  isolate engines }/' "$T/h/cluster.dsl"
-$DSLC lint "$T/h/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/h/cluster.dsl" "$T/out"
 check "10: isolate engines beside a kubelet block: one warning[kernel-isolcpus], its help about the kubelet" \
 	"[ \$(grep -c 'warning\\[kernel-isolcpus\\]: isolate engines beside a kubelet' '$T/out') = 1 ] || { cat '$T/out'; false; }"
 
@@ -410,7 +423,7 @@ check "5: dslc plan: the container ACL change is pool-acl, the attribute change 
 # 4. two mount blocks of one container, one node each: the nodes add up
 aurora 's/^  on uan\[001-032\]$/  on uan001/; /^  caching off /d'
 printf 'mount /mnt/daos/datasets-b {\n  container datasets in projects\n  on uan002\n  user daos_user\n}\n' >>"$T/a/cluster.dsl"
-$DSLC lint "$T/a/cluster.dsl" >"$T/out" 2>&1
+lint_to "$T/a/cluster.dsl" "$T/out"
 check "4: two mount blocks of datasets, read-write on uan001 and uan002: mount-caching-shared at both" \
 	"[ \$(grep -c 'warning\\[mount-caching-shared\\]: container datasets' '$T/out') = 2 ] || { cat '$T/out'; false; }"
 tests_end

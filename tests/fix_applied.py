@@ -87,7 +87,12 @@ def main():
     tmp = tempfile.mkdtemp(prefix="dslc-fix-")
     try:
         fixed_any = 0
-        for path in fixtures():
+        # quick (make check's valgrind pass): every fourth fixture, which
+        # still applies fixes of each kind; the plain and ASan passes run all
+        quick = "quick" in sys.argv[2:]
+        for k, path in enumerate(fixtures()):
+            if quick and k % 4:
+                continue
             args = lint_args(path)
             if not args:
                 continue
@@ -129,7 +134,8 @@ def main():
             ok = after is not None and not left and not new_errors and said
             result(ok, f"{path}: {len(fixable)} fix(es) applied, the findings are gone, no new error",
                    f"left {left}, new errors {sorted(new_errors)}, stderr {p.stderr.strip()[-300:]}")
-        result(fixed_any >= 10, f"{fixed_any} fixtures carry fixes (at least 10)")
+        least = 3 if quick else 10
+        result(fixed_any >= least, f"{fixed_any} fixtures carry fixes (at least {least})")
         several(dslc, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -19,7 +19,14 @@ repo_copy "$T/r" examples tests/topologies tests/golden/diag tests/fuzz/seeds/ds
 
 comments() { grep -o '#.*' "$1" | sed 's/[ \t\r]*$//'; }
 # the sorted rule ids of a file's findings (the JSON report has one "ruleId" per finding)
-rules() { $DSLC lint "$1" --format json 2>/dev/null | grep -o '"ruleId": *"[^"]*"' | sort; }
+# (a lint that did not end, exit 2 or more, names its file, so that two never compare equal)
+rules() {
+	local o rc
+	o=$($DSLC lint "$1" --format json 2>/dev/null)
+	rc=$?
+	[ $rc -le 1 ] || { echo "dslc lint $1: exit $rc"; return; }
+	printf '%s\n' "$o" | grep -o '"ruleId": *"[^"]*"' | sort
+}
 
 n=0 not_idem="" lost="" changed="" refused=0 bad_refusal=""
 for f in examples/*/*.dsl tests/golden/diag/*.dsl tests/fuzz/seeds/dsl/*.dsl; do
@@ -61,9 +68,11 @@ for f in examples/*/*.dsl tests/golden/diag/*.dsl tests/fuzz/seeds/dsl/*.dsl; do
 	esac
 	rm -f "$out"
 done
-check "$n files: every formatted file formats to itself${not_idem:+ (not:$not_idem)}" "[ -z '$not_idem' ] && [ $n -gt 150 ]"
-check "every comment is kept, in order${lost:+ (lost in:$lost)}" "[ -z '$lost' ]"
-check "every example builds the same tree and every fixture lints to the same rules after fmt${changed:+ (not:$changed)}" "[ -z '$changed' ]"
+# each holds for the files fmt formatted: most of them (a refusal is checked below)
+formatted=$((n - refused))
+check "$formatted of $n files formatted: every formatted file formats to itself${not_idem:+ (not:$not_idem)}" "[ -z '$not_idem' ] && [ $formatted -gt 150 ]"
+check "every comment is kept, in order${lost:+ (lost in:$lost)}" "[ -z '$lost' ] && [ $formatted -gt 150 ]"
+check "every example builds the same tree and every fixture lints to the same rules after fmt${changed:+ (not:$changed)}" "[ -z '$changed' ] && [ $formatted -gt 150 ]"
 check "$refused files refused, each one that does not parse${bad_refusal:+ (wrongly:$bad_refusal)}" "[ -z '$bad_refusal' ] && [ $refused -gt 0 ]"
 
 # --check, in place, modes, stdin

@@ -125,8 +125,10 @@ class Stats:
         self.multi = self.excluded = 0
 
 
-def check_system(dslc, files, hosts, release, tmp, st, label, expect_profiles=None):
-    """Imports files (nodes hosts), builds, compares. Returns True on pass."""
+def check_system(dslc, files, hosts, release, tmp, st, label, expect_profiles=None, refuse=()):
+    """Imports files (nodes hosts), builds, compares. Returns True on pass.
+    refuse: keys that DAOS accepts and import must stop at (a finding naming
+    one of them); without any, a file DAOS accepts must import."""
     st.n += 1
     verdicts = [derive(f, release) for f in files]
     args = [dslc, "import"] + files + ["--host", ",".join(hosts), "--release", release]
@@ -149,9 +151,19 @@ def check_system(dslc, files, hosts, release, tmp, st, label, expect_profiles=No
             st.fail.append("%s: DAOS accepts it, import stopped without an import finding: %s" % (label, r.stderr[-400:]))
             return False
         key = re.match(r"[\w.']+", m.group(4))
-        st.keys[key.group(0) if key else m.group(4)[:30]] = st.keys.get(key.group(0) if key else "?", 0) + 1
+        key = key.group(0) if key else m.group(4)[:30]
+        if key not in refuse:
+            st.fail.append("%s: import stopped at %s, but %s: %s" % (
+                label, key, "nothing in it is unsupported" if not refuse else "it was to stop at " + " or ".join(sorted(refuse)),
+                m.group(0)))
+            return False
+        st.keys[key] = st.keys.get(key, 0) + 1
         st.refused_import += 1
         return True
+    if refuse:
+        st.fail.append("%s: DAOS accepts it and import must stop at %s (no description says it), but it was imported (exit %d)"
+                       % (label, " or ".join(sorted(refuse)), r.returncode))
+        return False
     st.multi += len(re.findall(r"^profile ", r.stdout, re.M)) > 1
     st.excluded += "exclude nvme" in r.stdout
     desc = os.path.join(tmp, "imported.dsl")
@@ -198,8 +210,9 @@ def check_system(dslc, files, hosts, release, tmp, st, label, expect_profiles=No
 PROVIDERS = ["ofi+tcp", "ofi+verbs;ofi_rxm", "ofi+verbs", "ucx+dc_x", "ofi+cxi"]
 ENVS = ["FI_SOCKETS_MAX_CONN_RETRY=1", "DAOS_TARGET_OVERSUBSCRIBE=1", "ABT_THREAD_STACKSIZE=65536",
         "FI_UNIVERSE_SIZE=2048", "DAOS_MD_CAP=1024"]
+# keys DAOS accepts that a description cannot say: import must stop at them
 UNSUPPORTED = [("fault_path", "/rack1/n1"), ("bdev_exclude", ["0000:99:00.0"]), ("hyperthreads", True),
-               ("client_env_vars", ["FOO=1"]), ("control_iface", "eth9"), ("socket_dir", "/run/daos")]
+               ("control_iface", "eth9"), ("socket_dir", "/run/daos")]
 DEFAULTS = [("disable_vfio", False), ("hyperthreads", False), ("bdev_exclude", []), ("socket_dir", "/var/run/daos_server"),
             ("allow_thp", False)]
 
@@ -294,9 +307,15 @@ def gen_system(rng, release):
     if rng.random() < 0.2:
         k, v = rng.choice(DEFAULTS)
         top[k] = v
+    if rng.random() < 0.05:  # a description's client_env (issue 38) imports
+        top["client_env_vars"] = top.get("client_env_vars", []) + ["FI_UNIVERSE_SIZE=2048"]
+    # what import must refuse (DAOS accepts it, a description cannot say it):
+    # an unsupported key, or nodes that disagree on the system's name
+    refuse = set()
     if rng.random() < 0.1:
         k, v = rng.choice(UNSUPPORTED)
         top[k] = v
+        refuse.add(k)
     docs = []
     for k in range(nnodes):
         d = copy.deepcopy(top)
@@ -313,7 +332,8 @@ def gen_system(rng, release):
             e["targets"] = e["targets"] * 2 if e["targets"] < 16 else 4
     elif variant == "name":
         docs[-1]["name"] = "other"
-    return docs, hosts, variant
+        refuse.add("name")
+    return docs, hosts, variant, refuse
 
 
 def main(argv):
@@ -358,7 +378,7 @@ def main(argv):
     base = dict(vars(st))
     for k in range(count):
         release = rng.choice(["2.6", "2.8"])
-        docs, hosts, variant = gen_system(rng, release)
+        docs, hosts, variant, refuse = gen_system(rng, release)
         d = os.path.join(tmp, "gen%03d" % k)
         os.makedirs(d, exist_ok=True)
         files = []
@@ -366,7 +386,8 @@ def main(argv):
             f = os.path.join(d, h + ".yml")
             open(f, "w").write(yaml.safe_dump(doc, sort_keys=False))
             files.append(f)
-        check_system(dslc, files, hosts, release, d, st, "generated %d (%s, %d node%s)" % (k, variant, len(hosts), "s" if len(hosts) > 1 else ""))
+        check_system(dslc, files, hosts, release, d, st, "generated %d (%s, %d node%s)" % (k, variant, len(hosts), "s" if len(hosts) > 1 else ""),
+                     refuse=refuse)
         if not keep:
             shutil.rmtree(d, ignore_errors=True)
     n = st.n - base["n"]

@@ -2,13 +2,27 @@
 # shellcheck shell=bash
 # lib.sh - the counting every shell test shares. Source it after cd-ing to
 # the repository, call tests_begin NAME, then ok/no/check/skip, and end with
-# tests_end, which prints "NAME: P passed, F failed, S skipped" (run_all.sh
+# tests_end, which prints "NAME: P passed, F failed, S skipped" (check_queue.py
 # reads it) and returns non-zero when anything failed.
 tests_begin() { T_NAME=$1; pass=0; fail=0; skipped=0; }
 ok() { pass=$((pass + 1)); echo "ok   $T_NAME $1"; }
 no() { fail=$((fail + 1)); echo "FAIL $T_NAME $1"; }
 check() { if eval "$2"; then ok "$1"; else no "$1"; fi; } # name, shell condition
-# A check that cannot run here, with the reason (run_all.sh lists every skip line).
+# exits N CMD...: CMD, its output discarded, exits with status N. A condition
+# joins it with && (never `CMD; [ $? = N ]` after a chain or a pipeline, where
+# only the last status counts: tests/test_patterns.py rejects that).
+exits() { local want=$1; shift; "$@" >/dev/null 2>&1; [ $? = "$want" ]; }
+# shellcheck_ok NAME FILE: FILE is a written sh script (not empty: an empty
+# file passes every linter) that sh -n and shellcheck -s sh accept; without
+# shellcheck, a skip (a failure in CI) rather than no line at all
+shellcheck_ok() {
+	if ! command -v shellcheck >/dev/null; then
+		skip_or_fail_in_ci "$1: shellcheck is not installed"
+		return
+	fi
+	check "$1" "head -n 1 '$2' | grep -q '^#!/bin/sh' && sh -n '$2' && shellcheck -s sh '$2'"
+}
+# A check that cannot run here, with the reason (check_queue.py lists every skip line).
 skip() { skipped=$((skipped + 1)); echo "skip $T_NAME $1"; }
 # A precondition scripts/install-deps.sh provides: missing under CI (CI=true)
 # is a failure, elsewhere a skip.

@@ -37,6 +37,10 @@ lint ex/a/cluster.dsl bad/broken.dsl
 check "a broken one after a clean one is linted too: exit 1, its finding at its line" \
 	"[ \$(cat rc) = 1 ] && grep -q '^bad/broken.dsl:3[0-9]:[0-9]*: error\\[' out && ! grep -q '^ex/a/cluster.dsl.*: \\(error\\|warning\\)' out"
 check "the summary names the file it counts" "grep -q '^dslc: bad/broken.dsl: [1-9][0-9]* error' err"
+# and first: the exit status is the worst file's, not the last one's
+lint bad/broken.dsl ex/a/cluster.dsl ex/b/cluster.dsl
+check "a broken one before two clean ones: exit 1, its finding, the clean ones linted after it" \
+	"[ \$(cat rc) = 1 ] && grep -q '^bad/broken.dsl:3[0-9]:[0-9]*: error\\[' out && grep -q '^dslc: bad/broken.dsl: [1-9][0-9]* error' err && ! grep -q '^ex/[ab]/cluster.dsl.*: \\(error\\|warning\\)' out"
 lint ex/a/cluster.dsl ex/a/hardware.dsl ex/b/cluster.dsl
 check "three files (once a usage error): the included hardware.dsl is linted through its descriptions" \
 	"[ \$(cat rc) = 0 ] && clean && grep -q 'ex/a/hardware.dsl is included by ex/a/cluster.dsl: linted there' err"
@@ -108,8 +112,11 @@ cp ex/a/hardware.dsl big/hw/hardware.dsl
 for i in $(seq 1 40); do truncate -s 15M "big/z$i.dsl"; done
 if [ -x /usr/bin/time ]; then # the binary alone: under valgrind its own memory is measured
 	/usr/bin/time -f '%M' -o rss $bin lint big/hw/hardware.dsl >out 2>err
+	rc=$?
 	kb=$(tail -1 rss)
-	check "includer search beside 600 MiB of zero-filled .dsl files: under 64 MB resident ($kb KB)" "[ '$kb' -lt 65536 ]"
+	# it searched (no includer among the zero-filled files) and linted the fragment alone
+	check "includer search beside 600 MiB of zero-filled .dsl files: under 64 MB resident ($kb KB, exit $rc)" \
+		"[ $rc = 1 ] && grep -q 'no description under big includes it' err && [ '$kb' -lt 65536 ]"
 else
 	skip_or_fail_in_ci "includer search memory: /usr/bin/time is not installed"
 fi

@@ -7,6 +7,7 @@
 # one caught it, or NOT CAUGHT, and exits 1 when any was not caught.
 # Outside `make check` (it rebuilds once per mutation): `make mutate`.
 #   tests/mutate.sh
+#   MUTATE_ONLY="24 25" tests/mutate.sh    those mutations only
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -22,9 +23,13 @@ make -j2 build/dslc build/unit_tests build/dslc-test-hooks >/dev/null 2>&1 || { 
 # mutate NAME FILE FROM TO TEST...: replaces the one occurrence of FROM in FILE
 # by TO, rebuilds, runs each TEST (a command line, DSLC appended) until one
 # fails, and restores FILE
+# MUTATE_ONLY="24 25": only those (numbered in the order below)
+n_mut=0
 mutate() {
 	local name=$1 file=$2 from=$3 to=$4
 	shift 4
+	n_mut=$((n_mut + 1))
+	case " ${MUTATE_ONLY:-$n_mut} " in *" $n_mut "*) ;; *) return ;; esac
 	cp "$file" "$W/orig"
 	if ! python3 - "$file" "$from" "$to" <<'EOF'; then
 import sys
@@ -159,4 +164,25 @@ mutate "no transparent_hugepage=never for engines outside pods" compiler/place/n
 mutate "doctor: THP madvise passes" compiler/doctor/kernel.c \
 	"		if (n == 7 && strncmp(w, \"[never]\", 7) == 0)" "		if (n > 2 && w[0] == '[')" \
 	"/usr/bin/python3 tests/doctor.py"
+# 24. (issue 57) 2.6: the rollout restores self_heal to the maintenance value (rebuilds stay off)
+mutate "self_heal restored to its maintenance value" compiler/plan/rollout.c \
+	"		     \"\\t\\trun dmg pool set-prop \\\"\$p\\\" 'self_heal:exclude;rebuild'\\n\"" \
+	"		     \"\\t\\trun dmg pool set-prop \\\"\$p\\\" 'self_heal:exclude'\\n\"" \
+	"bash tests/rollout_gates.sh"
+# 25. (issue 57) a second attribute of a nested Redfish group replaces the group (AmdSetup.ACSEnable lost)
+mutate "a nested BIOS group keeps only its last attribute" targets/redfish.c \
+	"			if (!g) {" "			if (1) {" \
+	"bash tests/os_artifacts.sh"
+# 26. (issue 58) dslc lint of several files: the last file's status decides
+mutate "lint's exit status is the last file's" compiler/driver/main.c \
+	"		failed |= fails(shown[i], c->fail_on);" "		failed = fails(shown[i], c->fail_on);" \
+	"bash tests/lint_files.sh"
+# 27. (issues 57, 58) the Joined gate: a rank absent from dmg system query's answer not counted
+mutate "a rank absent from the answer counts as back" compiler/plan/rollout.c \
+	"for (i = 1; i <= n; i++) if (!(w[i] in got))" "for (i = 1; i <= n; i++) if (0)" \
+	"bash tests/rollout_gates.sh"
+# 28. (issue 58) Kubernetes: a node's pods Ready while its old pod still terminates beside them
+mutate "a terminating pod beside its replacement ignored" compiler/plan/rollout.c \
+	'else if (n == 1 && ok == 1) print' 'else if (ok == 1) print' \
+	"bash tests/rollout_k8s.sh"
 tests_end

@@ -6,6 +6,7 @@
 # test, tests/kernel_cmdline.sh.
 set -u
 DSLC=$1
+CALLS=${2:-} # calls: dslc's calls only (make check's ASan pass)
 cd "$(dirname "$0")/.."
 PY=/usr/bin/python3
 EX=examples/hgx-b200
@@ -21,10 +22,8 @@ N=$T/out/nodes/gpu001
 # Redfish: the PATCH body against DMTF's schema, the script against a loopback service
 R=$N/redfish
 check "apply.sh passes sh -n" "sh -n '$R/apply.sh'"
-if command -v shellcheck >/dev/null; then
-	check "apply.sh passes shellcheck" "shellcheck -s sh '$R/apply.sh'"
-fi
-check "no artifact holds a credential (only variable names)" "! grep -rIl 'REDFISH_PASSWORD=' '$T/out' >/dev/null"
+shellcheck_ok "apply.sh passes shellcheck" "$R/apply.sh"
+check "no artifact holds a credential (only variable names)" "grep -q 'REDFISH_PASSWORD' '$R/apply.sh' && ! grep -rIl 'REDFISH_PASSWORD=' '$T/out' >/dev/null"
 if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
 	# the example's BMC is the talk's (vendor ami): a nested body, the Bios ETag
 	check "the example's nested BIOS body (vendor ami) passes the project's schema, AmdSetup grouped" \
@@ -39,14 +38,17 @@ if $PY -c 'import jsonschema' 2>/dev/null && command -v curl >/dev/null; then
 	$DSLC build "$T/flat/cluster.dsl" -o "$T/flat/out" 2>/dev/null
 	F=$T/flat/out/nodes/gpu001/redfish
 	check "the flat BIOS body passes DMTF's Bios and Settings schemas" "$PY tests/validate/redfish_check.py --flat '$F/bios-settings.json' >'$T/r1' 2>&1 || { cat '$T/r1'; false; }"
-	check "apply.sh against a DSP0266 BMC: standard, parent-ETag, direct PATCH, failing task, apply time, AMI *, hostile credentials, a flat body the talk's BMC refuses (400)" "$PY tests/validate/redfish_check.py --apply '$F' >'$T/r3' 2>&1 || { cat '$T/r3'; false; }"
+	# (`calls`, make check's ASan pass: the script's runs against the loopback BMC are the plain pass's)
+	if [ "$CALLS" != calls ]; then
+		check "apply.sh against a DSP0266 BMC: standard, parent-ETag, direct PATCH, failing task, apply time, AMI *, hostile credentials, a flat body the talk's BMC refuses (400)" "$PY tests/validate/redfish_check.py --apply '$F' >'$T/r3' 2>&1 || { cat '$T/r3'; false; }"
+	fi
 	mkdir -p "$T/nested"
 	cp $EX/hgx-b200.xml "$T/nested/"
 	sed 's/vendor ami/dialect nested/' $EX/hardware.dsl >"$T/nested/hardware.dsl"
 	sed 's/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.ACSEnable = Enabled  AmdSetup.NumaNodesPerSocket = "NPS1"  Iommu = true }/' $EX/cluster.dsl >"$T/nested/cluster.dsl"
 	$DSLC build "$T/nested/cluster.dsl" -o "$T/nested/out" 2>/dev/null
-	check "the nested dialect groups attributes and passes the project's schema" \
-		"$PY tests/validate/redfish_check.py --nested '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' >/dev/null && grep -q '\"AmdSetup\": {' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' && grep -q '\"Iommu\": true' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json'"
+	check "the nested dialect: both AmdSetup attributes in their group, Iommu at the top, exactly; the project's schema" \
+		"$PY tests/validate/redfish_check.py --nested '$T/nested/out/nodes/gpu001/redfish/bios-settings.json' >/dev/null && $PY -c 'import json, sys; a = json.load(open(sys.argv[1]))[\"Attributes\"]; sys.exit(a != {\"AmdSetup\": {\"ACSEnable\": \"Enabled\", \"NumaNodesPerSocket\": \"NPS1\"}, \"Iommu\": True})' '$T/nested/out/nodes/gpu001/redfish/bios-settings.json'"
 else
 	skip_or_fail_in_ci "redfish: python3-jsonschema or curl is missing"
 fi

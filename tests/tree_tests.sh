@@ -66,10 +66,11 @@ fi
 snapshot "$T/a" >"$T/s1"
 sleep 1
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
+rc=$?
 snapshot "$T/a" >"$T/s2"
-check "unchanged rebuild keeps every inode and mtime" "diff '$T/s1' '$T/s2' >/dev/null"
+check "unchanged rebuild (exit $rc) keeps every inode and mtime" "[ $rc = 0 ] && [ -s '$T/s1' ] && diff '$T/s1' '$T/s2' >/dev/null"
 check "unchanged rebuild reports 0 written" "grep -q '0 written, 325 unchanged, 0 removed' '$T/log2'"
-check "no staging directory is left behind" "[ -z \"\$(ls -d '$T'/a.dslc-new-* '$T'/a.dslc-old-* 2>/dev/null)\" ]"
+check "no staging directory is left behind" "[ $rc = 0 ] && [ -z \"\$(ls -d '$T'/a.dslc-new-* '$T'/a.dslc-old-* 2>/dev/null)\" ]"
 
 # 2b. the cache beside the tree only saves reading: an edit shows even when
 # size and mtime are put back (ctime moves), and so does a stray file
@@ -102,7 +103,7 @@ printf 'dslc-journal 1\nstage a.dslc-new-999999\nino 1\nmove nodes/gpu006\nmove 
 snapshot "$T/a.dslc-new-999999" >"$T/s2g"
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2g"
 check "the journal puts a moved node back: nothing rewritten" "grep -q '0 written, 325 unchanged, 0 removed' '$T/log2g' && [ ! -e '$T/a.dslc-journal' ] && [ ! -e '$T/a.dslc-new-999999' ]"
-check "the node came back with its inodes" "[ \"\$(grep 'gpu006/etc/daos/daos_agent.yml' '$T/s2g' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu006/etc/daos/daos_agent.yml')\" ]"
+check "the node came back with its inodes" "[ -f '$T/a/nodes/gpu006/etc/daos/daos_agent.yml' ] && [ \"\$(grep 'gpu006/etc/daos/daos_agent.yml' '$T/s2g' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu006/etc/daos/daos_agent.yml')\" ]"
 $DSLC build $EX/cluster.dsl -o "$T/a" --check --strict 2>/dev/null
 check "--check --strict reads every file and agrees" "[ $? = 0 ]"
 
@@ -199,9 +200,10 @@ check "a NIC moved in the example's export fails lint at the NIC's line, with a 
 variant changed 's/crt_timeout \( *\)600s/crt_timeout \1300s/; s/gpu\[001-014\]/gpu[001-013]/g'
 snapshot "$T/a" >"$T/s3"
 $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
+rc=$?
 check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 290 unchanged, 19 removed' '$T/log5'"
-check "agents of kept nodes keep their inode" "[ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
-check "the removed node's files are gone" "[ ! -e '$T/a/nodes/gpu014' ]"
+check "agents of kept nodes keep their inode" "[ $rc = 0 ] && [ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
+check "the removed node's files are gone, the others are there" "[ $rc = 0 ] && [ ! -e '$T/a/nodes/gpu014' ] && [ -f '$T/a/nodes/gpu013/etc/daos/daos_server.yml' ]"
 
 $DSLC build $EX/cluster.dsl -o "$T/new/deeper/out" 2>/dev/null
 check "builds into a new nested directory" "[ $? = 0 ] && [ -f '$T/new/deeper/out/manifest.json' ]"
@@ -215,7 +217,7 @@ echo secret >"$T/secret"
 rm "$T/b/nodes/gpu001/etc/daos/daos_agent.yml"
 ln -s "$T/secret" "$T/b/nodes/gpu001/etc/daos/daos_agent.yml"
 $DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
-check "a symlink in the old tree is replaced, its target untouched" "[ ! -L '$T/b/nodes/gpu001/etc/daos/daos_agent.yml' ] && [ \"\$(cat '$T/secret')\" = secret ]"
+check "a symlink in the old tree is replaced (exit $?), its target untouched" "[ $? = 0 ] && [ -f '$T/b/nodes/gpu001/etc/daos/daos_agent.yml' ] && [ ! -L '$T/b/nodes/gpu001/etc/daos/daos_agent.yml' ] && [ \"\$(cat '$T/secret')\" = secret ]"
 printf 'x' >"$T/plainfile"
 $DSLC build $EX/cluster.dsl -o "$T/plainfile" 2>/dev/null
 check "an output path that is a file is refused (exit 2)" "[ $? = 2 ]"
@@ -272,7 +274,7 @@ rc=$?
 check "a corrupted daos_server.yml stops the build (exit 1) at cluster.dsl:30:3 with internal-consistency" \
 	"[ $rc = 1 ] && grep -q '^examples/hgx-b200/cluster.dsl:30:3: error\\[internal-consistency\\]: .*listed twice in bdev_list \\[storage-tier\\]' '$T/sclog' || { cat '$T/sclog'; false; }"
 check "the old tree is untouched (files, inodes, times, bytes) and nothing is staged beside it" \
-	"snapshot '$T/sc' | cmp -s - '$T/sc0' && hashes '$T/sc' | cmp -s - '$T/sch0' && [ -z \"\$(ls -d '$T'/sc.dslc-new-* 2>/dev/null)\" ]"
+	"[ $rc = 1 ] && [ -s '$T/sc0' ] && snapshot '$T/sc' | cmp -s - '$T/sc0' && hashes '$T/sc' | cmp -s - '$T/sch0' && [ -z \"\$(ls -d '$T'/sc.dslc-new-* 2>/dev/null)\" ]"
 DSLC_TEST_CORRUPT=duplicate-drive $HOOKS build $EX/cluster.dsl -o "$T/sc" --check >"$T/sclog" 2>&1
 check "--check stops on the same error (exit 1) instead of comparing" "[ $? = 1 ] && grep -q 'internal-consistency' '$T/sclog'"
 # the dslc that is installed has no seam: both variables change nothing
