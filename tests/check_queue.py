@@ -28,7 +28,8 @@ Modes:
 
 A job that needs a build (the ASan or fuzz binaries) waits for it; the
 longest ready job goes first (its estimate below, from a quiet 2-core run).
-Each job's output is kept and printed when it ends (never interleaved):
+A job that mostly waits (the crash probe) has a lane of its own beside the
+workers. Each job's output is kept and printed when it ends (never interleaved):
 every line but the passing ones. The summary gives each job's seconds, the
 counts per mode, every skip with its reason, and last
 "check: N passed, N failed, N skipped".
@@ -60,8 +61,8 @@ def jobs(opts):
           "--suppressions=%s/tests/hwloc.supp" % ROOT]
     out = []
 
-    def add(mode, name, argv, est, needs=None):
-        out.append({"name": name, "mode": mode, "argv": argv, "est": est, "needs": needs})
+    def add(mode, name, argv, est, needs=None, light=False):
+        out.append({"name": name, "mode": mode, "argv": argv, "est": est, "needs": needs, "light": light})
 
     for mode in opts["modes"]:
         if mode == "plain":
@@ -72,8 +73,11 @@ def jobs(opts):
                               ("fmt_tests", 120), ("import_tests", 20), ("plan_tests", 30), ("plan_scenarios", 40),
                               ("plan_waves", 20), ("rollout_gates", 30), ("rollout_k8s", 50), ("disruption_pinned", 5),
                               ("product_form", 60), ("fidelity", 20), ("networkd_netns", 15), ("ci_examples", 60),
-                              ("check_spec", 10), ("crash_probe", 270)]:
-                add(mode, prog, ["bash", "tests/%s.sh" % prog, d] + ([b] if prog == "crash_probe" else []), est)
+                              ("check_spec", 10)]:
+                add(mode, prog, ["bash", "tests/%s.sh" % prog, d], est)
+            # mostly waiting (a crashed language server's client, timeouts):
+            # a lane of its own beside the workers
+            add(mode, "crash_probe", ["bash", "tests/crash_probe.sh", b], 270, light=True)
             add(mode, "editors", ["bash", "tests/editors.sh", d, b], 60)
             add(mode, "package", ["bash", "tests/package.sh"], 90)
             add(mode, "test_patterns", [PY, "tests/test_patterns.py"], 2)
@@ -114,7 +118,7 @@ def jobs(opts):
             for t in ["fuzz_dsl", "fuzz_yaml", "fuzz_output", "fuzz_topology", "fuzz_lint_files", "fuzz_rollout", "fuzz_lsp"]:
                 add(mode, t, ["bash", "tests/fuzz/run.sh", fb, secs, t], int(secs) + 10, "fuzz-build")
     if "asan" in opts["modes"] and opts["build_jobs"]:
-        out.insert(0, {"name": "asan-build", "mode": "asan", "est": 400, "needs": None,
+        out.insert(0, {"name": "asan-build", "mode": "asan", "est": 400, "needs": None, "light": False,
                        "argv": ["@make", "asan-build", "ASAN_BUILD=" + ab]})
     for j in out:
         if j["mode"] == "fuzz" and j["name"] == "fuzz-build" and not opts["build_jobs"]:
@@ -250,17 +254,18 @@ def main(argv):
     pending = sorted(todo, key=lambda j: -j.est)
     started = time.time()
 
-    def take():
+    def take(light):
         with lock:
-            for j in pending:
+            mine = [j for j in pending if j.light == light]
+            for j in mine:
                 if j.needs is None or j.needs in done or j.needs in failed_builds:
                     pending.remove(j)
                     return j
-            return None if not pending else "wait"
+            return None if not mine else "wait"
 
-    def worker():
+    def worker(light=False):
         while True:
-            j = take()
+            j = take(light)
             if j is None:
                 return
             if j == "wait":
@@ -279,6 +284,11 @@ def main(argv):
                 sys.stdout.flush()
 
     threads = [threading.Thread(target=worker) for _ in range(opts["workers"])]
+    if opts["workers"] > 1:  # one program at a time when asked for one worker
+        threads.append(threading.Thread(target=worker, args=(True,)))
+    else:
+        for j in todo:
+            j.light = False
     for t in threads:
         t.start()
     for t in threads:

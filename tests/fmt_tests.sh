@@ -75,6 +75,21 @@ check "every comment is kept, in order${lost:+ (lost in:$lost)}" "[ -z '$lost' ]
 check "every example builds the same tree and every fixture lints to the same rules after fmt${changed:+ (not:$changed)}" "[ -z '$changed' ] && [ $formatted -gt 150 ]"
 check "$refused files refused, each one that does not parse${bad_refusal:+ (wrongly:$bad_refusal)}" "[ -z '$bad_refusal' ] && [ $refused -gt 0 ]"
 
+# CRLF line ends (a file saved on Windows), in every construct of the examples
+# and fixtures with trailing comments: the same text as from the LF file, and
+# not one \r left (a \r kept before a comment's end is no blank to the eye)
+crlf_bad="" crlf_n=0
+for f in examples/*/*.dsl tests/golden/diag/*.dsl; do
+	grep -q '#' "$f" || continue
+	$DSLC fmt - <"$f" >"$T/lf.out" 2>/dev/null || continue
+	crlf_n=$((crlf_n + 1))
+	sed 's/$/\r/' "$f" | $DSLC fmt - >"$T/crlf.out" 2>/dev/null
+	rc=$?
+	{ [ $rc = 0 ] && [ -s "$T/crlf.out" ] && cmp -s "$T/lf.out" "$T/crlf.out" && ! grep -q "$(printf '\r')" "$T/crlf.out"; } || crlf_bad="$crlf_bad $f"
+done
+check "$crlf_n files with comments, their lines ended CRLF: the LF file's layout, no \\r left${crlf_bad:+ (not:$crlf_bad)}" \
+	"[ -z '$crlf_bad' ] && [ $crlf_n -gt 100 ]"
+
 # --check, in place, modes, stdin
 mkdir -p "$T/w"
 cp examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml "$T/w/"

@@ -185,4 +185,12 @@ mutate "a rank absent from the answer counts as back" compiler/plan/rollout.c \
 mutate "a terminating pod beside its replacement ignored" compiler/plan/rollout.c \
 	'else if (n == 1 && ok == 1) print' 'else if (ok == 1) print' \
 	"bash tests/rollout_k8s.sh"
+# 29. (issue 57) the LSP counts a 3-byte UTF-8 character (an em dash) as two UTF-16 units
+mutate "a 3-byte character as a surrogate pair" compiler/lsp/position.c \
+	"return b >= 0xF0 && b <= 0xF4 ? 2 : 1;" "return b >= 0xE0 && b <= 0xF4 ? 2 : 1;" \
+	"env CK_RUN_SUITE=lsp build/unit_tests"
+# 30. (issue 57) dslc fmt on a CRLF file keeps the \r before a trailing comment's end
+mutate "fmt keeps a CRLF file's \\r" compiler/lang/format.c \
+	"return c == ' ' || c == '\\t' || c == '\\r';" "return c == ' ' || c == '\\t';" \
+	"bash tests/fmt_tests.sh"
 tests_end

@@ -110,6 +110,37 @@ START_TEST(positions_count_utf16_or_bytes)
 }
 END_TEST
 
+/* one character of each UTF-8 length between two ASCII letters: the position
+ * after it is 1 + its UTF-16 units (1 for the basic plane, 2 past it: RFC
+ * 2781 2.1), 1 + its bytes with utf-8 positions, and each maps back */
+START_TEST(positions_for_each_utf8_length)
+{
+	static const struct {
+		const char *ch;
+		int bytes, units;
+	} cs[] = {
+		{"x", 1, 1},
+		{"\xc2\xb0", 2, 1},         /* U+00B0 degree sign */
+		{"\xe2\x80\x94", 3, 1},     /* U+2014 em dash */
+		{"\xe2\x82\xac", 3, 1},     /* U+20AC euro sign */
+		{"\xef\xbf\xbd", 3, 1},     /* U+FFFD, the last of the 3-byte lengths' range */
+		{"\xf0\x9f\x98\x80", 4, 2}, /* U+1F600 */
+		{"\xf4\x8f\xbf\xbf", 4, 2}, /* U+10FFFF, the last code point */
+	};
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		char text[16];
+		snprintf(text, sizeof(text), "a%sb", cs[i].ch);
+		text_lines tl;
+		text_lines_init(&tl, text, strlen(text));
+		assert_pos(&tl, 1, false, 0, 1);
+		assert_pos(&tl, 1 + (size_t)cs[i].bytes, false, 0, 1 + cs[i].units);
+		assert_pos(&tl, 2 + (size_t)cs[i].bytes, false, 0, 2 + cs[i].units);
+		assert_pos(&tl, 1 + (size_t)cs[i].bytes, true, 0, 1 + cs[i].bytes);
+		text_lines_free(&tl);
+	}
+}
+END_TEST
+
 START_TEST(uris_and_text)
 {
 	char *p = lsp_uri_path("file:///srv/a%20b/c%C3%A9.dsl");
@@ -187,6 +218,7 @@ Suite *suite_lsp(void)
 	tcase_add_test(tc, framing_is_read_back);
 	tcase_add_test(tc, written_messages_are_framed);
 	tcase_add_test(tc, positions_count_utf16_or_bytes);
+	tcase_add_test(tc, positions_for_each_utf8_length);
 	tcase_add_test(tc, uris_and_text);
 	tcase_add_test(tc, every_keyword_table_is_reached);
 	suite_add_tcase(s, tc);
