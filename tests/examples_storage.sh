@@ -118,4 +118,19 @@ if have_loader "md-on-ssd: DAOS 2.8's loader on its daos_server.yml files"; then
 		"grep -q 'with-ratio.dsl:45:13: error\\[mem-ratio\\]' '$T/md26r.log' || { cat '$T/md26r.log'; false; }"
 fi
 
+# an object class as wide as the fault domains fits, one domain more does not
+# (DAOS places each shard of a group in its own domain): EC_8P2GX, 10 wide, on
+# 10 nodes and on 9, from the oclass-too-wide fixture
+repo_copy "$T/r" examples/hgx-b200 tests/golden/diag || { tests_end; exit 1; }
+for n in 10 9; do
+	sed "s/file_oclass EC_16P2GX/file_oclass EC_8P2GX/; s/^nodes gpu\[001-014\]/nodes gpu[001-$(printf %03d $n)]/" \
+		tests/golden/diag/oclass-too-wide.dsl >"$T/r/tests/golden/diag/w$n.dsl"
+	$DSLC lint "$T/r/tests/golden/diag/w$n.dsl" >"$T/w$n.log" 2>&1
+	echo $? >"$T/w$n.rc"
+done
+check "EC_8P2GX on 10 nodes: as wide as the fault domains, no oclass-too-wide (exit $(cat "$T/w10.rc"))" \
+	"[ \$(cat '$T/w10.rc') = 0 ] && grep -q '^dslc: 0 errors' '$T/w10.log' && ! grep -q oclass-too-wide '$T/w10.log'"
+check "EC_8P2GX on 9 nodes: error[oclass-too-wide], 10 > 9 (exit $(cat "$T/w9.rc"))" \
+	"[ \$(cat '$T/w9.rc') = 1 ] && grep -q 'error\\[oclass-too-wide\\]: EC_8P2GX is 10 wide (10 > 9 nodes at rd_lvl node)' '$T/w9.log'"
+
 tests_end

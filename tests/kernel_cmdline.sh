@@ -58,6 +58,18 @@ for os in ubuntu24.04 azurelinux3; do
 	fi
 done
 
+# 1b. a parameter without a value (a flag) is written as its bare name: the
+# kernel reads "nosmt=" as nosmt with an empty value, not none (lib/cmdline.c
+# next_arg: "=" present, val ""), which a handler that tests for none reads otherwise
+mkdir -p "$T/flag"
+cp $EX/hardware.dsl $EX/hgx-b200.xml "$T/flag/"
+sed 's/^  kernel { iommu pt  irqaffinity os }/  kernel { iommu pt  irqaffinity os  param nosmt }/' $EX/cluster.dsl >"$T/flag/cluster.dsl"
+$DSLC build "$T/flag/cluster.dsl" -o "$T/flag/out" >/dev/null 2>&1
+rc=$?
+D=$T/flag/out/nodes/gpu001/etc/default/grub.d/60-dslc.cfg
+check "param nosmt (exit $rc): the bare word nosmt on the command line, no nosmt=" \
+	"[ $rc = 0 ] && grep -q 'param nosmt' '$T/flag/cluster.dsl' && grep -q ' nosmt[ \"]' '$D' && ! grep -q 'nosmt=' '$D'"
+
 # 2. RHEL 9: grubby on the BLS entries, and /etc/default/grub kept in step
 build rhel9
 S=$T/rhel9/out/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline

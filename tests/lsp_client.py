@@ -179,15 +179,20 @@ def cli_findings(path, cwd=REPO):
             os.path.abspath(os.path.join(cwd, path))]
 
 
+# LSP 3.17 DiagnosticSeverity: Error 1, Warning 2, Information 3, Hint 4; a
+# note is information (its finding is true, it asks for no change)
+LSP_SEVERITY = {"error": 1, "warning": 2, "note": 3}
+
+
 def key_of_cli(f):
-    return (f["ruleId"], f["line"] - 1, f["column"] - 1)
+    return (f["ruleId"], f["line"] - 1, f["column"] - 1, LSP_SEVERITY[f["severity"]])
 
 
 def key_of_lsp(d, text):
     # the CLI's column counts bytes: the LSP character (UTF-16) turned back into bytes of the line
     line = text.split("\n")[d["range"]["start"]["line"]]
     col = len(line.encode("utf-16-le")[:2 * d["range"]["start"]["character"]].decode("utf-16-le").encode())
-    return (d["code"], d["range"]["start"]["line"], col)
+    return (d["code"], d["range"]["start"]["line"], col, d["severity"])
 
 
 EXAMPLE = "examples/hgx-b200/cluster.dsl"
@@ -247,7 +252,7 @@ def diagnostics_match_cli():
     total = 0
     for path in [EXAMPLE, "examples/md-on-ssd/cluster.dsl", "examples/aurora-like/cluster.dsl",
                  "tests/golden/diag/first-core-linux-cpu.dsl", "tests/golden/diag/nic-not-local.dsl",
-                 "tests/golden/diag/unknown-keyword.dsl", "tests/golden/yaml/" + sorted(
+                 "tests/golden/diag/unknown-keyword.dsl", "tests/golden/diag/log-mask-debug.dsl", "tests/golden/yaml/" + sorted(
                      f for f in os.listdir(os.path.join(REPO, "tests/golden/yaml")) if f.endswith(".yml"))[0]]:
         text = s.open(path)
         got = sorted(key_of_lsp(d, text) for d in (s.diagnostics(path) or []))
@@ -255,6 +260,10 @@ def diagnostics_match_cli():
         total += len(want)
         result(got == want, f"{path}: the diagnostics are dslc lint's findings ({len(want)})", f"lsp {got} cli {want}")
     result(total >= 6, f"the files compared have findings to compare ({total})")
+    # every severity, by its LSP number: the comparison above includes it
+    sevs = {k[3] for p in [EXAMPLE, "tests/golden/diag/log-mask-debug.dsl", "tests/golden/diag/unknown-keyword.dsl"]
+            for k in map(key_of_cli, cli_findings(p))}
+    result(sevs == {1, 2, 3}, "the files compared have an error, a warning and a note (LSP severities 1, 2, 3)", sevs)
     # an edit that breaks the example: the error at the value's range, the rule id as code
     text = s.open(EXAMPLE)
     bad = text.replace("targets 16", "targets 1600", 1)

@@ -193,4 +193,53 @@ mutate "a 3-byte character as a surrogate pair" compiler/lsp/position.c \
 mutate "fmt keeps a CRLF file's \\r" compiler/lang/format.c \
 	"return c == ' ' || c == '\\t' || c == '\\r';" "return c == ' ' || c == '\\t';" \
 	"bash tests/fmt_tests.sh"
+# 31. (issue 57) the LSP: a warning published as information
+mutate "lsp: warnings as information" compiler/lsp/analysis.c \
+	"s == SEV_WARNING ? LSP_SEV_WARNING : LSP_SEV_INFORMATION" "s == SEV_WARNING ? LSP_SEV_INFORMATION : LSP_SEV_INFORMATION" \
+	"/usr/bin/python3 tests/lsp_client.py"
+# 32. (issue 57) doctor: a file with another mode passes
+mutate "doctor: a file's mode not compared" compiler/doctor/files.c \
+	"		else if ((int)f.mode != r->mode) {" "		else if (0 && (int)f.mode != r->mode) {" \
+	"/usr/bin/python3 tests/doctor.py"
+# 33. (issue 57) networkd: the storage NICs' default MTU 1500, not jumbo frames
+mutate "networkd: storage MTU 1500 by default" targets/networkd.c \
+	"s->network.storage_mtu.v : 9000;" "s->network.storage_mtu.v : 1500;" \
+	"bash tests/golden.sh" "bash tests/tree_tests.sh"
+# 34. (issue 57) daos-pools.sh: a container's file class written as its directory class
+mutate "pools: --file-oclass written as --dir-oclass" targets/pools.c \
+	'			if (cp->file_oclass[0])
+				buf_printf(out, " --file-oclass=%s", sq(a, cp->file_oclass));' '			if (cp->file_oclass[0])
+				buf_printf(out, " --dir-oclass=%s", sq(a, cp->file_oclass));' \
+	"bash tests/golden.sh" "bash tests/examples_storage.sh"
+# 35. (issue 57) doctor: a bond running another mode passes
+mutate "doctor: a bond's mode not compared" compiler/doctor/network.c \
+	"		else if (f.status == ROOTFS_OK && len && (strncmp(f.data, u->bond_mode, len) || f.data[len] != ' '))" \
+	"		else if (f.status == ROOTFS_OK && len && 0)" \
+	"/usr/bin/python3 tests/doctor.py"
+# 36. (issue 57) import: a SWIM timeout in whole seconds written in milliseconds as seconds
+mutate "import: swim_suspect_timeout 120000 ms as 120000s" compiler/import/write.c \
+	'buf_printf(b, "  swim_suspect_timeout %llds\n", ms / 1000);' 'buf_printf(b, "  swim_suspect_timeout %llds\n", ms);' \
+	"bash tests/import_tests.sh"
+# 37. (issue 57) placement: an object class as wide as the fault domains called too wide
+mutate "an object class exactly as wide as the cluster refused" compiler/place/pools.c \
+	"	if (width <= cp->domains || cp->domains < 0)" "	if (width < cp->domains || cp->domains < 0)" \
+	"bash tests/golden.sh" "bash tests/examples_storage.sh"
+# 38. (issue 57) kernel: a flag parameter (no value) written as "name="
+mutate "kernel: a flag written with an empty value" targets/kernel.c \
+	'buf_printf(out, "%s%s%s%s", i ? " " : "", e->name, *e->value ? "=" : "", e->value);' \
+	'buf_printf(out, "%s%s%s%s", i ? " " : "", e->name, "=", e->value);' \
+	"bash tests/kernel_cmdline.sh" "bash tests/golden.sh"
+# 39. (issue 57) 1 GiB pages: default_hugepagesz before hugepagesz (grubby finds the one inside the other)
+mutate "1 GiB pages: hugepages reserved in the default size" compiler/place/node_os.c \
+	'		env_set(m->ar, &k->params, "hugepagesz", "1G", SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)p->nr_hugepages), SRC_LOC_NONE);' \
+	'		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)p->nr_hugepages), SRC_LOC_NONE);
+		env_set(m->ar, &k->params, "hugepagesz", "1G", SRC_LOC_NONE);' \
+	"bash tests/kernel_cmdline.sh" "bash tests/golden.sh"
+# 40. (issue 57) the DAOS daemons' pods off the host network (their fabric NICs are the host's)
+mutate "kubernetes: the daemons' pods off the host network" targets/kubernetes.c \
+	'	kb(y, "automountServiceAccountToken", false);
+	kb(y, "hostNetwork", true);' '	kb(y, "automountServiceAccountToken", false);
+	kb(y, "hostNetwork", false);' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
 tests_end

@@ -208,6 +208,17 @@ check "the removed node's files are gone, the others are there" "[ $rc = 0 ] && 
 $DSLC build $EX/cluster.dsl -o "$T/new/deeper/out" 2>/dev/null
 check "builds into a new nested directory" "[ $? = 0 ] && [ -f '$T/new/deeper/out/manifest.json' ]"
 
+# 5b. the network block's defaults are the values SPEC gives: storage NICs
+# MTU 9000 (RDMA wants jumbo frames), the management bond 1500; a tree built
+# without them has the reference example's networkd units, byte for byte
+variant mtu '/^    storage mtu 9000 /d; s/^    mgmt bond active-backup over macvlan mtu 1500$/    mgmt bond active-backup over macvlan/'
+$DSLC build "$T/mtu/cluster.dsl" -o "$T/mtu/out" 2>/dev/null
+rc=$?
+$DSLC build $EX/cluster.dsl -o "$T/mtu/ex" 2>/dev/null
+N=nodes/gpu001/etc/systemd/network
+check "no mtu in the network block (exit $rc): the same networkd units as with storage mtu 9000 and mgmt mtu 1500" \
+	"[ $rc = 0 ] && ! grep -q 'mtu' '$T/mtu/cluster.dsl' && grep -q '^MTUBytes=9000\$' '$T/mtu/ex/$N/10-ens1f0np0.network' && diff -r '$T/mtu/out/$N' '$T/mtu/ex/$N' >/dev/null"
+
 # 6. the output directory is ours alone
 mkdir -p "$T/home"
 echo precious >"$T/home/notes.txt"
