@@ -66,6 +66,15 @@ $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
 
+# the rollout script's shell functions stay shell (shellcheck reads them) and
+# are compiled in as C string literals: each line quoted, \ " and ? escaped
+# (? against trigraphs under -std=c11)
+$(BUILD)/gen/%.inc: compiler/plan/%.sh
+	@mkdir -p $(dir $@)
+	sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/rollout_lib.inc $(BUILD)/gen/rollout_kube.inc
+
 $(BUILD)/libdslc.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
 

@@ -20,7 +20,7 @@ check "dslc disruptions prints the table (exit $rc)" "[ $rc = 0 ] && [ -s '$T/ta
 awk -F' [|] ' '/^\| `/ && NF == 4 { gsub(/`/, ""); sub(/^\| /, "", $1); print $1 "|" $2 "|" $3 }
 	/^\| `/ && NF == 5 { gsub(/`/, ""); sub(/^\| /, "", $1); print $1 "|" $2 "|COUPLE:" $4 }' "$T/table.md" |
 	grep -v '^[a-z+-]*|yes|\|^[a-z+-]*|no|' | sort >"$T/got"
-grep -v '^#' tests/disruption_expected.tsv | awk -F'\t' 'NF >= 3 { print $1 "|" $2 "|" $3 }' | sort >"$T/want"
+grep -v '^#\|^plan:' tests/disruption_expected.tsv | awk -F'\t' 'NF >= 3 { print $1 "|" $2 "|" $3 }' | sort >"$T/want"
 n=$(wc -l <"$T/want")
 while IFS='|' read -r target key class; do
 	got=$(grep -F "$target|$key|" "$T/got" | grep -v "|COUPLE:" | cut -d'|' -f3)
@@ -29,4 +29,16 @@ while IFS='|' read -r target key class; do
 done <"$T/want"
 extra=$(comm -23 "$T/got" "$T/want" | tr '\n' ' ')
 check "the table has no row the expected list lacks ($n rows)${extra:+: $extra}" "[ -s '$T/got' ] && [ -z '$extra' ]"
+
+# the plans: the classes a node's wave gets where its context raises a change's class
+cp -r examples/hgx-b200 "$T/ex"
+sed 's|storage ens1f0np0 10.20.0.{10+i}/24|storage ens1f0np0 10.22.0.{10+i}/24|' "$T/ex/cluster.dsl" >"$T/ex/storage-address.dsl"
+sed 's|kernel { iommu pt  irqaffinity os }|kernel { iommu pt  irqaffinity os  param nosoftlockup }|' "$T/ex/cluster.dsl" >"$T/ex/kernel-param.dsl"
+# (a loop fed by a redirection, not a pipe: a piped loop runs in a subshell, and its checks would not count)
+while IFS='	' read -r case what want source; do
+	c=${case#plan:}
+	$DSLC plan "$T/ex/$c.dsl" --against-source "$T/ex/cluster.dsl" --format json >"$T/$c.json" 2>/dev/null
+	got=$(python3 -c 'import json,sys; print(",".join(json.load(open(sys.argv[1]))["rollout"]["waves"][0]["classes"]))' "$T/$c.json" 2>/dev/null)
+	check "plan $c ($what): wave classes $want" "! cmp -s '$T/ex/$c.dsl' '$T/ex/cluster.dsl' && [ '$got' = '$want' ]" || echo "    got: $got ($source)"
+done < <(grep '^plan:' tests/disruption_expected.tsv)
 tests_end

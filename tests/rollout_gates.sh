@@ -7,22 +7,32 @@
 # start that fails, a pool list that fails, a reformat wave whose engines do
 # or do not reclaim their ranks, pools the description does not name. Each
 # failure must stop before the next wave, exit non-zero, name the wave and
-# say what self_heal is and how to restore it. `sleep` is a no-op here.
+# say what self_heal is and how to restore it. Issue 51: the whole system is
+# checked before every wave (a rank, an access point, a pool outside the
+# wave), the time limits run by the clock (tests/fakes/date and sleep: a fake
+# clock that slow dmg calls advance too), a hang is cut off, an interrupted
+# run says where it stands and a second run resumes it, self_heal goes back to
+# what it was, drain and reintegrate run only where DAOS would accept them.
+# The fake dmg writes VIOLATION when a host is stopped while another is down:
+# no run may ever do that.
 #   tests/rollout_gates.sh DSLC [calls]
 set -u
 DSLC=$1
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 tests_begin rollout-gates
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+T=${KEEP_T:-$(mktemp -d)}
+[ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
 cp -r examples/hgx-b200 "$T/ex"
 EX=$T/ex
 mkdir -p "$T/bin"
-cp tests/fakes/dmg "$T/bin/dmg"
-printf '#!/bin/sh\nexit 0\n' >"$T/bin/sleep"
+cp tests/fakes/dmg tests/fakes/date tests/fakes/sleep "$T/bin/"
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
-chmod +x "$T/bin/sleep" "$T/bin/apply"
+# an apply that hangs (for real: timeout(1) runs by the real clock)
+printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\nexec /bin/sleep 30\n' >"$T/bin/apply-hangs"
+# an apply that, in wave 3, sends SIGTERM to the script (its parent is timeout(1))
+printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n[ "$1" != gpu006 ] || kill -TERM "$(ps -o ppid= -p "$PPID" | tr -d " ")"\n' >"$T/bin/apply-killed"
+chmod +x "$T/bin/"*
 HOSTS="gpu001 gpu002 gpu003 gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014"
 
 sed 's/crt_timeout \( *\)600s/crt_timeout \1300s/' "$EX/cluster.dsl" >"$EX/restart.dsl"
@@ -44,14 +54,24 @@ if [ "${2:-}" = calls ]; then
 	exit
 fi
 
-# roll SCRIPT RELEASE [MODE] [POOLS]: run it against a fresh fake system
+# roll SCRIPT RELEASE [MODE] [POOLS|none]: run it against a fresh fake system
+# (FAKE_HOSTS: its hosts; APPLY: the apply command), the clock at 1000 s
 roll() {
-	rm -f "$T/state" "$T/log"
+	rm -f "$T/state" "$T/log" "$T/$1.state"
+	echo 1000 >"$T/clock"
 	: >"$T/log"
-	PATH="$T/bin:$PATH" FAKE_LOG="$T/log" FAKE_DMG_STATE="$T/state" FAKE_DMG_HOSTS="$HOSTS" FAKE_DMG_RELEASE=$2 \
-		FAKE_DMG_MODE="${3:-}" FAKE_DMG_POOLS="${4:-tier0}" DSLC_APPLY="$T/bin/apply" \
+	again "$@"
+}
+# again SCRIPT RELEASE [MODE] [POOLS|none]: the same system, run again
+again() {
+	p=${4:-tier0}
+	[ "$p" != none ] || p=''
+	PATH="$T/bin:$PATH" FAKE_LOG="$T/log" FAKE_DMG_STATE="$T/state" FAKE_DMG_HOSTS="${FAKE_HOSTS:-$HOSTS}" FAKE_DMG_RELEASE=$2 \
+		FAKE_DMG_MODE="${3:-}" FAKE_DMG_POOLS="$p" FAKE_CLOCK="$T/clock" DSLC_APPLY="$T/bin/${APPLY:-apply}" \
 		sh "$T/$1" >"$T/out" 2>&1
 }
+# no host was ever stopped while another was down
+margin_kept() { ! grep -q '^VIOLATION' "$T/log"; }
 applied() { grep '^apply' "$T/log" | cut -d' ' -f2 | tr '\n' ' '; }
 # the last self_heal change, when no engine was stopped, applied, started or
 # reintegrated after it (else "not last")
@@ -66,19 +86,29 @@ all='gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu01
 
 for v in 2.6 2.8; do
 	if [ "$v" = 2.6 ]; then
+		get="dmg -j pool get-prop tier0 self_heal"
 		off="dmg pool set-prop tier0 self_heal:exclude"
 		on="dmg pool set-prop tier0 'self_heal:exclude;rebuild'"
+		dq="dmg -j pool query --show-disabled tier0"
 	else
+		get="dmg -j system get-prop self_heal"
 		off="dmg system set-prop self_heal:exclude;pool_exclude"
 		on="dmg system set-prop 'self_heal:exclude;pool_exclude;pool_rebuild'"
+		dq="dmg -j pool query tier0"
 	fi
+	gate="dmg -j system query/dmg -j system leader-query/$dq/"
 	roll restart-$v.sh $v
 	rc=$?
-	check "$v all joined: every wave in order, exit 0 ($rc)" "[ $rc = 0 ] && [ \"\$(applied)\" = '$all' ] && grep -q 'rollout done' '$T/out'"
-	check "$v: the pools come from dmg pool list, self_heal off first, restored to its running value last" \
-		"[ \"\$(sed -n 1p '$T/log')\" = 'dmg -j pool list --no-query' ] && [ \"\$(sed -n 2p '$T/log')\" = '$off' ] && [ \"\$(restored_last)\" = \"\$(echo \"$on\" | tr -d \"'\")\" ]"
-	check "$v: a wave notes its ranks, stops, applies, starts, gates Joined, reintegrates, gates the rebuild" \
-		"grep -A7 '^dmg -j system query --rank-hosts=gpu009$' '$T/log' | head -7 | tr '\n' '/' | grep -q '^dmg -j system query --rank-hosts=gpu009/dmg system stop --rank-hosts=gpu009/apply gpu009 engine-restart/dmg system start --rank-hosts=gpu009/dmg -j system query --rank-hosts=gpu009/dmg system reintegrate --rank-hosts=gpu009/dmg -j pool query tier0/'"
+	check "$v all joined: every wave in order, exit 0 ($rc), no second host ever down" "[ $rc = 0 ] && [ \"\$(applied)\" = '$all' ] && grep -q 'rollout done' '$T/out' && margin_kept"
+	check "$v: the pools from dmg pool list, the fleet gate, self_heal read, then off, restored to what it was last" \
+		"[ \"\$(sed -n 1,5p '$T/log' | tr '\n' /)\" = \"dmg -j pool list --no-query/$gate$get/\" ] && [ \"\$(sed -n 6p '$T/log')\" = '$off' ] && [ \"\$(restored_last)\" = \"\$(echo \"$on\" | tr -d \"'\")\" ]"
+	check "$v: a wave notes its ranks, gates the fleet, stops, applies, starts, gates Joined, reintegrates what a pool disabled, gates the rebuild" \
+		"grep -A10 '^dmg -j system query --rank-hosts=gpu009$' '$T/log' | head -11 | tr '\n' '/' | grep -qx 'dmg -j system query --rank-hosts=gpu009/${gate}dmg system stop --rank-hosts=gpu009/apply gpu009 engine-restart/dmg system start --rank-hosts=gpu009/dmg -j system query --rank-hosts=gpu009/$dq/dmg system reintegrate --rank-hosts=gpu009/dmg -j pool query tier0/'"
+	check "$v: a run that ended says so in its state file" "[ \"\$(tail -1 '$T/restart-$v.sh.state')\" = finished ] && [ \"\$(grep -c '^done ' '$T/restart-$v.sh.state')\" = 14 ]"
+	again restart-$v.sh $v
+	rc=$?
+	check "$v: a second run of a finished rollout does nothing (exit $rc)" \
+		"[ $rc = 0 ] && grep -q 'this rollout finished already' '$T/out' && [ \"\$(grep -c '^apply' '$T/log')\" = 14 ]"
 
 	# a rank that stays excluded after start
 	DSLC_JOIN_TIMEOUT=60 roll restart-$v.sh $v stay-excluded=gpu006
@@ -145,14 +175,125 @@ for v in 2.6 2.8; do
 	# a reformat wave: the same ranks come back through format --replace
 	roll reformat-$v.sh $v
 	rc=$?
-	want='dmg -j system query --rank-hosts=gpu007/dmg system drain --rank-hosts=gpu007/dmg -j pool query tier0/dmg -j pool query tier0/dmg -j pool query tier0/dmg system stop --rank-hosts=gpu007/dmg system exclude --rank-hosts=gpu007/apply gpu007 reformat/dmg system clear-exclude --rank-hosts=gpu007/dmg storage format --replace --host-list=gpu007/dmg -j system query --rank-hosts=gpu007/dmg system reintegrate --rank-hosts=gpu007/'
+	want="dmg -j system query --rank-hosts=gpu007/${gate}dmg -j pool query --show-enabled tier0/dmg system drain --rank-hosts=gpu007/dmg -j pool query tier0/dmg -j pool query tier0/dmg -j pool query tier0/dmg system stop --rank-hosts=gpu007/dmg system exclude --rank-hosts=gpu007/apply gpu007 reformat/dmg system clear-exclude --rank-hosts=gpu007/dmg storage format --replace --host-list=gpu007/dmg -j system query --rank-hosts=gpu007/$dq/dmg system reintegrate --rank-hosts=gpu007/"
 	got=$(sed -n '/^dmg -j system query --rank-hosts=gpu007$/,/reintegrate/p' "$T/log" | tr '\n' '/')
-	check "$v reformat: drain, rebuild, stop, exclude, apply, clear-exclude, format --replace, Joined, reintegrate (exit $rc)" \
+	check "$v reformat: drain (a pool holds the ranks), rebuild, stop, exclude, apply, clear-exclude, format --replace, Joined, reintegrate (exit $rc)" \
 		"[ $rc = 0 ] && [ '$got' = '$want' ] && grep -q 'ranks 12 13 Joined' '$T/out'" || echo "    got: $got"
 	roll reformat-$v.sh $v new-ranks
 	rc=$?
 	check "$v reformat whose engines join as new ranks: stops at once (exit $rc)" \
 		"[ $rc != 0 ] && grep -q 'STOPPED in wave 1 of 1 (gpu007: reformat): rank 28 joined on gpu007, which had ranks 12 13 (now: rank 12 excluded, rank 13 excluded): the engines did not reclaim their ranks' '$T/out' && ! grep -q reintegrate '$T/log' && [ \"\$(grep -c '^dmg -j system query --rank-hosts=gpu007\$' '$T/log')\" = 2 ]"
+
+	# ---- issue 51: the system outside the wave -------------------------------
+	# a node in no wave already down before the rollout: nothing changes
+	FAKE_HOSTS="$HOSTS gpu015" roll restart-$v.sh $v excluded-before=gpu015
+	rc=$?
+	check "$v a rank of a node in no wave excluded before the start: stops before anything (exit $rc), naming rank, host and pool" \
+		"[ $rc = 1 ] && [ -z \"\$(applied)\" ] && grep -q 'STOPPED before the first wave: the system is not healthy enough to take more down: rank 28 (/gpu015, 10.0.0.15:10001) is excluded; rank 29 (/gpu015, 10.0.0.15:10001) is excluded; pool tier0 has rank 28,29 disabled outside this wave' '$T/out' && grep -q 'self_heal was not changed' '$T/out' && ! grep -q 'set-prop' '$T/log'"
+	# a rebuild running before the start: refused at once, or waited for
+	roll restart-$v.sh $v rebuild-running=4
+	rc=$?
+	check "$v a rebuild running before the start: refused with DSLC_HEALTH_TIMEOUT 0 (exit $rc)" \
+		"[ $rc = 1 ] && [ -z \"\$(applied)\" ] && grep -q 'STOPPED before the first wave: pool tier0 is rebuilding (dmg pool query tier0) after 0 s (DSLC_HEALTH_TIMEOUT=0' '$T/out'"
+	DSLC_HEALTH_TIMEOUT=600 roll restart-$v.sh $v rebuild-running=4
+	rc=$?
+	check "$v the same with DSLC_HEALTH_TIMEOUT=600: waits for it, then every wave (exit $rc)" \
+		"[ $rc = 0 ] && [ \"\$(applied)\" = '$all' ] && [ \"\$(sed -n '1,/set-prop/p' '$T/log' | grep -c '^dmg -j system leader-query')\" -ge 3 ] && margin_kept"
+	DSLC_HEALTH_TIMEOUT=30 roll restart-$v.sh $v "rebuild-running=4 rebuild-busy"
+	rc=$?
+	check "$v a rebuild that outlasts DSLC_HEALTH_TIMEOUT=30: refused by the clock (exit $rc)" \
+		"[ $rc = 1 ] && [ -z \"\$(applied)\" ] && grep -q 'pool tier0 is rebuilding (dmg pool query tier0) after 30 s' '$T/out'"
+	# an access point outside the wave down
+	roll restart-$v.sh $v ap-down=gpu002
+	rc=$?
+	check "$v an access point down before the start: stops before anything (exit $rc), naming it" \
+		"[ $rc = 1 ] && [ -z \"\$(applied)\" ] && grep -q 'access point 10.0.0.2:10001 (rank 2,3 on /gpu002) is down (dmg system leader-query)' '$T/out'"
+	# a node of a later wave dies after wave 1's rebuild ended
+	roll restart-$v.sh $v dies-after-rebuild=gpu011
+	rc=$?
+	check "$v a node dies after wave 1's rebuild: wave 2 stops at its gate (exit $rc), no second host down, self_heal said" \
+		"[ $rc = 1 ] && [ \"\$(applied)\" = 'gpu004 ' ] && grep -q 'STOPPED in wave 2 of 14 (gpu005: engine-restart): the system is not healthy enough to take more down: rank 20 (/gpu011, 10.0.0.11:10001) is excluded; rank 21 (/gpu011, 10.0.0.11:10001) is excluded; pool tier0 has rank 20,21 disabled outside this wave' '$T/out' && grep -qF \"dslc:   \$on\" '$T/out' && margin_kept && ! grep -q 'dmg system stop --rank-hosts=gpu005' '$T/log'"
+
+	# ---- limits by the clock ---------------------------------------------------
+	# every dmg call takes 40 s: the rebuild limit counts them (it counted only its sleeps)
+	DSLC_REBUILD_TIMEOUT=100 roll restart-$v.sh $v "slow=40 rebuild-busy"
+	rc=$?
+	n=$(sed -n 's/.*rebuild of pool tier0 still busy after \([0-9]*\) s.*/\1/p' "$T/out")
+	check "$v slow dmg (40 s a call), rebuild limit 100 s: gives up after ${n:-?} s of clock, between 100 and 150 (exit $rc)" \
+		"[ $rc = 1 ] && [ -n '$n' ] && [ '${n:-0}' -ge 100 ] && [ '${n:-999}' -lt 150 ] && [ \"\$(applied)\" = 'gpu004 ' ]"
+	DSLC_REBUILD_TIMEOUT=100 roll restart-$v.sh $v slow=40 "tier0 scratch"
+	rc=$?
+	check "$v slow dmg, two pools: one rebuild limit for the wave, not one each (exit $rc)" \
+		"[ $rc = 1 ] && grep -q 'rebuild of pool tier0 still busy after 1[0-4][0-9] s' '$T/out'"
+	# a hung apply and a hung dmg are cut off (timeout(1), the real clock: 1 s)
+	APPLY=apply-hangs DSLC_APPLY_TIMEOUT=1 roll restart-$v.sh $v
+	rc=$?
+	check "$v DSLC_APPLY hangs: stopped after DSLC_APPLY_TIMEOUT (exit $rc), the node named" \
+		"[ $rc = 1 ] && [ \"\$(applied)\" = 'gpu004 ' ] && grep -q \"STOPPED in wave 1 of 14 (gpu004: engine-restart): DSLC_APPLY gpu004 engine-restart did not end within 1 s (DSLC_APPLY_TIMEOUT) and was stopped: gpu004 may be half-installed\" '$T/out' && ! grep -q 'dmg system start' '$T/log'"
+	DSLC_DMG_TIMEOUT=1 roll restart-$v.sh $v hang=stop
+	rc=$?
+	check "$v dmg system stop hangs: cut off after DSLC_DMG_TIMEOUT (exit $rc)" \
+		"[ $rc = 1 ] && [ -z \"\$(applied)\" ] && grep -q 'dmg system stop --rank-hosts=gpu004 did not answer within 1 s (DSLC_DMG_TIMEOUT)' '$T/out' && grep -q \"STOPPED in wave 1 of 14 (gpu004: engine-restart): 'dmg system stop --rank-hosts=gpu004' failed (exit 124)\" '$T/out'"
+
+	# ---- what DAOS refuses --------------------------------------------------------
+	roll restart-$v.sh $v "" none
+	rc=$?
+	check "$v no pools: every wave, no drain or reintegrate (DAOS refuses both without pool ranks), exit $rc" \
+		"[ $rc = 0 ] && [ \"\$(applied)\" = '$all' ] && ! grep -q 'reintegrate\|drain' '$T/log' && grep -q 'pools gated: none' '$T/out' && grep -q 'no pool has ranks 8 9 disabled: nothing to reintegrate' '$T/out'"
+	roll reformat-$v.sh $v "" none
+	rc=$?
+	check "$v no pools, a reformat wave: no drain, format --replace, exit $rc" \
+		"[ $rc = 0 ] && ! grep -q 'reintegrate\|drain' '$T/log' && grep -q 'storage format --replace --host-list=gpu007' '$T/log' && grep -q 'no pool has ranks 12 13 enabled: nothing to drain' '$T/out'"
+	roll restart-$v.sh $v fast-restart
+	rc=$?
+	check "$v engines back before SWIM noticed: no reintegrate, every wave (exit $rc)" \
+		"[ $rc = 0 ] && [ \"\$(applied)\" = '$all' ] && ! grep -q 'system reintegrate' '$T/log' && margin_kept"
+
+	# ---- interrupted, then run again ----------------------------------------------
+	APPLY=apply-killed roll restart-$v.sh $v
+	rc=$?
+	check "$v SIGTERM in wave 3: exit 143, says the wave, its ranks' state, self_heal and how to finish or undo" \
+		"[ $rc = 143 ] && [ \"\$(applied)\" = 'gpu004 gpu005 gpu006 ' ] && grep -q 'INTERRUPTED (SIGTERM) in wave 3 of 14 (gpu006: engine-restart)' '$T/out' && grep -q 'ranks of gpu006 now: rank 10 stopped, rank 11 stopped' '$T/out' && grep -qF \"dslc:   \$on\" '$T/out' && grep -q 'to finish: run this script again; it resumes with wave 3' '$T/out' && grep -q 'to undo wave 3 instead' '$T/out' && ! grep -q 'system start --rank-hosts=gpu006' '$T/log'"
+	: >"$T/log"
+	again restart-$v.sh $v
+	rc=$?
+	check "$v run again: wave 3 from its start, then 4 to 14, none twice, self_heal back to the first run's value (exit $rc)" \
+		"[ $rc = 0 ] && [ \"\$(applied)\" = 'gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003 ' ] && grep -q 'waves done: 1 2; wave 3 was interrupted' '$T/out' && ! grep -q 'get-prop' '$T/log' && [ \"\$(restored_last)\" = \"\$(echo \"$on\" | tr -d \"'\")\" ] && margin_kept"
+	# the record gone, a node still down: the first gate refuses
+	APPLY=apply-killed roll restart-$v.sh $v
+	rm -f "$T/restart-$v.sh.state"
+	again restart-$v.sh $v
+	rc=$?
+	check "$v run again without its state file while gpu006 is down: refused before anything (exit $rc)" \
+		"[ $rc = 1 ] && grep -q 'STOPPED before the first wave: the system is not healthy enough to take more down: rank 10 (/gpu006, 10.0.0.6:10001) is stopped' '$T/out' && margin_kept"
+	# another plan's script against this one's record
+	APPLY=apply-killed roll restart-$v.sh $v
+	cp "$T/restart-$v.sh.state" "$T/reformat-$v.sh.state"
+	again reformat-$v.sh $v
+	rc=$?
+	check "$v another plan's state file: refused, nothing done (exit $rc)" \
+		"[ $rc = 1 ] && grep -q 'is the record of another rollout' '$T/out' && ! grep -q 'gpu007' '$T/log'"
+	rm -f "$T/reformat-$v.sh.state"
+
+	# ---- self_heal put back to what it was --------------------------------------
+	if [ "$v" = 2.6 ]; then
+		roll restart-$v.sh $v heal=exclude
+		rc=$?
+		check "2.6 a pool whose self_heal has no rebuild: left alone, nothing restored (exit $rc)" \
+			"[ $rc = 0 ] && ! grep -q 'pool set-prop' '$T/log' && grep -q \"pool tier0's self_heal is exclude (no automatic rebuild): left as it is\" '$T/out'"
+		roll restart-$v.sh $v 'heal=exclude;delay_rebuild'
+		rc=$?
+		check "2.6 self_heal exclude;delay_rebuild: off, then put back as it was (exit $rc)" \
+			"[ $rc = 0 ] && grep -qx 'dmg pool set-prop tier0 self_heal:exclude' '$T/log' && [ \"\$(restored_last)\" = 'dmg pool set-prop tier0 self_heal:exclude;delay_rebuild' ]"
+	else
+		roll restart-$v.sh $v 'sys-heal=exclude;pool_exclude'
+		rc=$?
+		check "2.8 the system's self_heal without pool_rebuild: left alone, no self-heal eval (exit $rc)" \
+			"[ $rc = 0 ] && ! grep -q 'system set-prop\|self-heal eval' '$T/log' && grep -q \"the system's self_heal is exclude;pool_exclude (no pool rebuild): left as it is\" '$T/out'"
+		roll restart-$v.sh $v
+		check "2.8 self_heal restored, then self-heal eval (the operator had pool_rebuild on)" \
+			"[ \"\$(tail -2 '$T/log' | tr '\n' /)\" = 'dmg system set-prop self_heal:exclude;pool_exclude;pool_rebuild/dmg system self-heal eval/' ]"
+	fi
 done
 
 # a time limit that is not a whole number of seconds would make a gate wait forever

@@ -19,8 +19,8 @@ tests_begin rollout-k8s
 T=${KEEP_T:-$(mktemp -d)}
 [ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin"
-cp tests/fakes/dmg tests/fakes/kubectl "$T/bin/"
-printf '#!/bin/sh\nexit 0\n' >"$T/bin/sleep"
+cp tests/fakes/dmg tests/fakes/kubectl tests/fakes/date tests/fakes/sleep "$T/bin/"
+
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
 chmod +x "$T/bin/"*
 HOSTS="gpu001 gpu002 gpu003 gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014"
@@ -70,10 +70,20 @@ cluster() {
 	: >"$T/log"
 }
 # roll SCRIPT [KUBECTL MODES] [KUBE DIR]
+# (a fresh run: no state file of an earlier one; the fake clock at 1000 s)
 roll() {
-	PATH="$T/bin:$PATH" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
+	rm -f "$T/$1.state"
+	echo 1000 >"$T/clock"
+	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
 		sh "$T/$1" >"$T/out" 2>&1
+	rc=$?
+	# every kubectl call of the script gives up after DSLC_KUBE_TIMEOUT (60 s):
+	# the calls without it are kept aside, the option dropped for the checks below
+	grep '^kubectl ' "$T/log" | grep -v '^kubectl --request-timeout=60s ' >>"$T/untimed"
+	sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+	return $rc
 }
+: >"$T/untimed"
 # the fake cluster now: "HOST SERVER-DIGEST" of every node, and the objects
 labels() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(" ".join("%s=%s" % (h, n["labels"].get("dslc.io/daos-server", "-")) for h, n in sorted(st["nodes"].items())))' "$T/kst"; }
 objects() { python3 -c 'import json,sys; print(" ".join(sorted(k.split("/")[2] for k in json.load(open(sys.argv[1]))["objects"] if k.split("/")[0] in ("DaemonSet", "ConfigMap") and "daos-" in k)))' "$T/kst"; }
@@ -105,6 +115,7 @@ cluster
 roll new.sh
 rc=$?
 check "new groups: every wave, exit 0 ($rc)" "[ $rc = 0 ] && grep -q 'rollout done' '$T/out'"
+check "new groups: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ] && grep -q '^kubectl label node' '$T/log'"
 check "new groups: relabeled one node a wave, in the waves' order" "[ \"\$(relabeled)\" = '$order' ]"
 # each relabel: after its own node's stop, and after the previous relabeled
 # node's reintegrate and a rebuild gate (a pool query) that followed it
@@ -185,6 +196,42 @@ check "new image: each node's two pods replaced in its wave, after its stop" \
 	"[ \"\$(grep -c '^kubectl -n daos delete pod' '$T/log')\" = 28 ] && awk '/^dmg system stop --rank-hosts=/ { s = substr(\$4, 13) } /delete pod daos-server/ { n++; if (s == \"\") bad = 1 } END { exit bad || n != 14 }' '$T/log'"
 check "new image: every pod runs the new template" "[ \"\$(pods_current)\" = ok ]"
 
+# issue 51: the system outside the wave. A daos-server pod that crashes on a
+# node in a later wave before the start: nothing changes
+cluster
+K="PATH=$T/bin:$PATH FAKE_KUBECTL_MODE=never-ready=gpu010"
+p=$(env $K kubectl -n daos get pods -l app.kubernetes.io/name=daos-server --field-selector spec.nodeName=gpu010 -o 'jsonpath={.items[*].metadata.name}')
+env $K kubectl -n daos delete pod "$p" >/dev/null
+for i in 1 2 3 4 5; do env $K kubectl -n daos get pods -o 'jsonpath={.items}' >/dev/null; done
+: >"$T/log"
+roll new.sh never-ready=gpu010
+rc=$?
+check "a daos-server pod not Ready outside the wave before the start: stops before anything (exit $rc), naming it" \
+	"[ $rc = 1 ] && grep -q 'STOPPED before the first wave: daos-server pods outside this wave are not Ready: daos-server-[0-9a-f-]* on gpu010 (ready False)' '$T/out' && ! grep -q '^kubectl apply\\|^kubectl label\\|^dmg system stop\\|set-prop' '$T/log'"
+# a node of a later wave dies after wave 1: wave 2 is not relabeled
+cluster
+FAKE_DMG_MODE=dies-after-rebuild=gpu011 roll new.sh
+rc=$?
+check "a node dies after wave 1's rebuild: stops at wave 2's gate before its relabel (exit $rc)" \
+	"[ $rc = 1 ] && [ \"\$(relabeled)\" = gpu004 ] && grep -q 'STOPPED in wave 2 of 14 (gpu005: .*rank 20 (/gpu011, 10.0.0.11:10001) is excluded' '$T/out' && ! grep -q '^VIOLATION' '$T/log'"
+# interrupted in wave 3 (after its apply, before its relabel), then run again
+cluster
+printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n[ "$1" != gpu006 ] || kill -TERM "$(ps -o ppid= -p "$PPID" | tr -d " ")"\n' >"$T/bin/apply-killed"
+chmod +x "$T/bin/apply-killed"
+cp "$T/bin/apply" "$T/bin/apply-kept" && cp "$T/bin/apply-killed" "$T/bin/apply"
+roll new.sh
+rc=$?
+cp "$T/bin/apply-kept" "$T/bin/apply"
+check "interrupted in wave 3: exit 143, gpu006 stopped and not relabeled" \
+	"[ $rc = 143 ] && [ \"\$(relabeled)\" = 'gpu004 gpu005' ] && grep -q 'INTERRUPTED (SIGTERM) in wave 3 of 14' '$T/out'"
+: >"$T/log"
+echo 1000 >"$T/clock"
+PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="$T/new/cluster/kubernetes" sh "$T/new.sh" >"$T/out" 2>&1
+rc=$?
+sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+check "run again: wave 3 from its start (relabel, pods Ready), then the rest, every pod current (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(relabeled)\" = 'gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003' ] && [ \"\$(pods_current)\" = ok ] && ! grep -q '^VIOLATION' '$T/log'"
+
 # a pod that never gets Ready: stop in its wave, later waves untouched, old groups kept
 # (90 s: an old pod terminates for three polls before its replacement starts)
 cluster
@@ -219,7 +266,7 @@ cluster
 roll new.sh apply-fails
 rc=$?
 check "apply fails: stops before self_heal off and any stop (exit $rc)" \
-	"[ $rc = 1 ] && grep -q \"STOPPED before the first wave: 'kubectl apply -k\" '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
+	"[ $rc = 1 ] && grep -q \"STOPPED before the first wave: 'dslc_kubectl apply -k\" '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
 : >"$T/log"
 DSLC_POD_TIMEOUT=0 roll new.sh
 rc=$?
@@ -228,6 +275,8 @@ check "DSLC_POD_TIMEOUT=0 is refused before the first call (exit $rc)" "[ $rc = 
 # a node the description does not name still runs an old group: the prune refuses
 cluster gpu099
 PATH="$T/bin:$PATH" kubectl label node gpu099 "dslc.io/daos-server=$OLD4" >/dev/null
+# its pod Ready (the fleet gate would stop at a pod that is not)
+for i in 1 2; do PATH="$T/bin:$PATH" kubectl -n daos get pods -o 'jsonpath={.items}' >/dev/null; done
 : >"$T/log"
 roll new.sh
 rc=$?

@@ -21,6 +21,9 @@ earlier checks unable to fail:
   vanishes    `command -v TOOL ... && check`, or an `if command -v TOOL`
               holding a check with no else: without the tool the check is
               gone, with no skip line (use skip_or_fail_in_ci).
+  piped-loop  `CMD | while ...; do ... check ...; done`: a piped loop runs in
+              a subshell, so its checks print FAIL and count nothing (the
+              suite passes). Feed the loop with `done < <(CMD)` or a file.
 
 A line (or the line above it) with `# pattern-ok: REASON` is let through.
 Prints one ok line per pattern and a FAIL line per finding.
@@ -33,7 +36,8 @@ import shlex
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PATTERNS = ["grep-qv", "last-only", "pipe-status", "cat-passes", "always-true", "absent-only", "vanishes"]
+PATTERNS = ["grep-qv", "last-only", "pipe-status", "cat-passes", "always-true", "absent-only", "vanishes",
+            "piped-loop"]
 # (`! grep -qv X` is "every line matches X", which is sound: only the bare form)
 GREP_QV = re.compile(r"(?<!! )\bgrep\s+(-[a-zA-Z]*q[a-zA-Z]*v|-[a-zA-Z]*v[a-zA-Z]*q|-v\s+-q|-q\s+-v)\b")
 
@@ -164,6 +168,26 @@ def vanishing(lines):
     return out
 
 
+def piped_loops(lines):
+    """Line numbers of piped loops (a subshell) whose body counts a check."""
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not re.search(r"\|\s*while\b.*\bdo\s*$", line) or line.lstrip().startswith("#"):
+            continue
+        depth = 0
+        for body in lines[n - 1:]:
+            if re.search(r"\b(while|for|until)\b.*\bdo\s*$", body):
+                depth += 1
+            elif re.match(r"^\s*done\b", body):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif re.match(r"^\s*(check|ok|no|shellcheck_ok)\s", body):
+                out.append(n)
+                break
+    return out
+
+
 def allowed(lines, n):
     return "pattern-ok:" in lines[n - 1] or (n >= 2 and "pattern-ok:" in lines[n - 2])
 
@@ -185,6 +209,11 @@ SELF = [
     ("""[ $rc = 0 ] && [ ! -e '$T/a/nodes/gpu014' ]""", []),
     ("""for o in $(x); do grep -q "$o" f || exit 1; done""", []),
 ]
+SELF_PIPED = [
+    ("grep x f | while read -r a; do\n\tcheck \"$a\" \"[ -n '$a' ]\"\ndone", 1),
+    ("while read -r a; do\n\tcheck \"$a\" \"[ -n '$a' ]\"\ndone < <(grep x f)", 0),
+    ("grep x f | while read -r a; do\n\techo \"$a\"\ndone", 0),
+]
 SELF_VANISH = [
     ("command -v shellcheck >/dev/null && check \"x\" \"shellcheck f\"", 1),
     ("if command -v shellcheck >/dev/null; then\n\tcheck \"x\" \"shellcheck f\"\nfi", 1),
@@ -201,10 +230,13 @@ def self_test():
     for text, want in SELF_VANISH:
         if len(vanishing(text.split("\n"))) != want:
             bad.append("%r: not %d vanishing" % (text, want))
+    for text, want in SELF_PIPED:
+        if len(piped_loops(text.split("\n"))) != want:
+            bad.append("%r: not %d piped loops" % (text, want))
     for b in bad:
         print("FAIL test-patterns the checker itself: " + b)
     if not bad:
-        print("ok   test-patterns the checker flags each of its %d bad cases and none of its good ones" % (len(SELF) + len(SELF_VANISH)))
+        print("ok   test-patterns the checker flags each of its %d bad cases and none of its good ones" % (len(SELF) + len(SELF_VANISH) + len(SELF_PIPED)))
     return len(bad)
 
 
@@ -226,6 +258,9 @@ def main(argv):
         for n in vanishing(lines):
             if not allowed(lines, n):
                 hits["vanishes"].append("%s:%d: %s" % (rel, n, lines[n - 1].strip()[:160]))
+        for n in piped_loops(lines):
+            if not allowed(lines, n):
+                hits["piped-loop"].append("%s:%d: %s" % (rel, n, lines[n - 1].strip()[:160]))
     for p in PATTERNS:
         if hits[p]:
             for h in hits[p]:

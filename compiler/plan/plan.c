@@ -65,6 +65,7 @@ static const char *intern(planner *pl, const char *s)
 static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
 {
 	bool node = strcmp(file, "(node)") == 0;
+	disruption_class table = cls;
 	if (!node && !pl->coupling) {
 		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
 		plan_relabel_note(pl->ar, &pl->relabels, pl->target, key, old, new);
@@ -89,6 +90,11 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 			strmap_put(&pl->wave_index, pl->host, (void *)at);
 		}
 		pl->wnodes[at - 1].classes |= 1u << cls;
+		/* a change the node's context raised still needs its own step: a
+		 * storage NIC's new address (engine-restart: the fabric URI) is put
+		 * on the link by `networkctl reload` before the engines start on it */
+		if (table == DC_NETWORK_RELOAD && cls != table)
+			pl->wnodes[at - 1].classes |= 1u << DC_NETWORK_RELOAD;
 	}
 	pl->recorded++;
 	/* "engines[1].storage[0].bdev_list" -> "engines[].storage[].bdev_list";

@@ -312,6 +312,20 @@ static void kube_steps(arena *a, const plan_waves *w, const plan_wave *v, const 
 	}
 }
 
+/* The whole system before a wave: its ranks, access points and pools
+ * (dslc_fleet_gate), and with pods every daos-server pod outside the wave's
+ * nodes (dslc_kube_gate). */
+static void fleet_gate(arena *a, const plan_waves *w, const plan_wave *v, const char *arg, const char ***s, size_t *n)
+{
+	push(a, s, n, arena_printf(a, "dslc_fleet_gate%s", arg));
+	if (!w->kube)
+		return;
+	const char *hosts = "";
+	for (size_t k = 0; k < v->nhosts; k++)
+		hosts = arena_printf(a, "%s%s%s", hosts, k ? " " : "", v->hosts[k]);
+	push(a, s, n, arena_printf(a, "dslc_kube_gate '%s'", hosts));
+}
+
 void plan_waves_kube(plan_waves *w, wave_kube *k)
 {
 	if (!k->nrelabel && !k->nstale && !k->ngroups)
@@ -349,13 +363,15 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 	const char **s = NULL;
 	size_t n = 0;
 	const char *h = hostlist(a, v), *cls = plan_class_words(a, v->classes, " ");
-	const char *apply = arena_printf(a, "\"$DSLC_APPLY\" '%s' %s", h, cls);
+	const char *apply = arena_printf(a, "dslc_apply '%s' %s", h, cls);
 	if (v->clients) {
+		fleet_gate(a, w, v, "", &s, &n);
 		push(a, &s, &n, apply);
 		kube_steps(a, w, v, &s, &n);
 		return s;
 	}
 	if (w->system) {
+		fleet_gate(a, w, v, " all", &s, &n);
 		push(a, &s, &n, "dmg system stop");
 		push(a, &s, &n, apply);
 		kube_steps(a, w, v, &s, &n);
@@ -366,10 +382,9 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 	}
 	const char *sel = arena_printf(a, " --rank-hosts='%s'", h);
 	push(a, &s, &n, arena_printf(a, "dslc_note_ranks '%s'", h));
-	if (v->drain) {
-		push(a, &s, &n, arena_printf(a, "dmg system drain%s", sel));
-		push(a, &s, &n, "dslc_wait_rebuild");
-	}
+	fleet_gate(a, w, v, "", &s, &n);
+	if (v->drain)
+		push(a, &s, &n, arena_printf(a, "dslc_drain '%s'", h));
 	push(a, &s, &n, arena_printf(a, "dmg system stop%s", sel));
 	if (v->format)
 		push(a, &s, &n, arena_printf(a, "dmg system exclude%s", sel));
@@ -383,8 +398,7 @@ const char **plan_wave_steps(arena *a, const plan_waves *w, size_t i)
 		push(a, &s, &n, arena_printf(a, "dmg system start%s", sel));
 	}
 	push(a, &s, &n, arena_printf(a, "dslc_wait_joined '%s'", h));
-	push(a, &s, &n, arena_printf(a, "dmg system reintegrate%s", sel));
-	push(a, &s, &n, "dslc_wait_rebuild");
+	push(a, &s, &n, arena_printf(a, "dslc_reintegrate '%s'", h));
 	return s;
 }
 
@@ -396,6 +410,10 @@ const char **plan_waves_before(arena *a, const plan_waves *w)
 	const char **s = NULL;
 	size_t n = 0;
 	push(a, &s, &n, "dslc_list_pools");
+	/* nothing changes on a system that is not whole (the gates: rollout_lib.sh) */
+	push(a, &s, &n, "dslc_fleet_gate");
+	if (w->kube)
+		push(a, &s, &n, "dslc_kube_gate_first");
 	/* the new groups' objects: a new DaemonSet selects no node until a
 	 * wave relabels one, and OnDelete restarts no pod of a changed one */
 	if (w->kube && w->kube->ngroups)
