@@ -119,4 +119,34 @@ check "DAOS 2.8: the script names its release (the system's self_heal, self-heal
 DSLC_APPLY= sh "$T/roll.sh" >"$T/out" 2>&1
 check "without DSLC_APPLY the script stops before anything" "[ \$? != 0 ] && grep -q 'DSLC_APPLY' '$T/out'"
 
+# issue 51 item 6: what DAOS forbids is refused, not rolled out (exit 4, the
+# reason, what to do instead), and what it proposes is applied below
+mkdir -p "$T/bin" && printf '#!/bin/sh\necho "dmg $*" >>"%s/dmg.log"\n' "$T" >"$T/bin/dmg" && chmod +x "$T/bin/dmg"
+# refused SIDE.dsl AGAINST.dsl: the plan's exit, its REFUSED line, the JSON's refused, the script's run
+refused() {
+	$DSLC plan "$EX/$1" --against-source "$EX/$2" >"$T/r.txt" 2>"$T/r.err"
+	echo "rc=$?"
+	$DSLC plan "$EX/$1" --against-source "$EX/$2" --format json 2>/dev/null | python3 -c 'import json,sys; print("json=%s" % bool(json.load(sys.stdin)["rollout"]["refused"]))'
+	$DSLC plan "$EX/$1" --against-source "$EX/$2" --format script >"$T/r.sh" 2>/dev/null
+	rm -f "$T/dmg.log" "$T/r.sh.state"
+	# (this dmg only logs: a script that is not refused stops at its first query, after calling it)
+	PATH="$T/bin:$PATH" DSLC_APPLY=true sh "$T/r.sh" >"$T/r.out" 2>&1
+	echo "script=$? dmg=$([ -e "$T/dmg.log" ] && echo called || echo none)"
+}
+sed 's/access_points        gpu\[001-003\]/access_points        gpu[004-006]/' "$EX/cluster.dsl" >"$EX/aps.dsl"
+check "every access point replaced: plan exit 4, REFUSED with DAOS's reason, the JSON says so, the script stops before any dmg call" \
+	"[ \"\$(refused aps.dsl cluster.dsl | tr '\n' ' ')\" = 'rc=4 json=True script=1 dmg=none ' ] && grep -q 'REFUSED: the change replaces every access point.*at least one old replica' '$T/r.err' && grep -q '^Rollout refused:' '$T/r.txt' && grep -q 'dslc: REFUSED: the change replaces every access point' '$T/r.out'"
+step=$(sed -n 's/.*(here: access_points \([^)]*\)).*/\1/p' "$T/r.err")
+sed "s/access_points        gpu\[001-003\]/access_points        $step/" "$EX/cluster.dsl" >"$EX/aps-step.dsl"
+check "the proposed first step ($step) keeps one old access point: planned, not refused; then the new list, not refused" \
+	"[ -n '$step' ] && [ \"\$(refused aps-step.dsl cluster.dsl | tr '\n' ' ')\" = 'rc=3 json=False script=1 dmg=called ' ] && [ \"\$(refused aps.dsl aps-step.dsl | tr '\n' ' ')\" = 'rc=3 json=False script=1 dmg=called ' ]"
+# a system restart (access points 3 -> 5) with a node that loses its storage
+sed 's/access_points        gpu\[001-003\]/access_points        gpu[001-005]/' "$EX/cluster.dsl" >"$EX/aps5.dsl"
+sed 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/' "$EX/aps5.dsl" >"$EX/aps5-drive.dsl"
+sed 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/' "$EX/cluster.dsl" >"$EX/drive.dsl"
+check "a system restart in which gpu007 loses its storage: refused, naming it" \
+	"[ \"\$(refused aps5-drive.dsl cluster.dsl | tr '\n' ' ')\" = 'rc=4 json=True script=1 dmg=none ' ] && grep -q 'REFUSED: a system restart in which gpu007 loses its engines. storage (reformat)' '$T/r.err'"
+check "as proposed: the drive change alone (reformat waves, exit 4, not refused), then the system restart (exit 3)" \
+	"[ \"\$(refused drive.dsl cluster.dsl | sed -n 2p)\" = json=False ] && [ \"\$(refused drive.dsl cluster.dsl | sed -n 1p)\" = rc=4 ] && [ \"\$(waves '$EX/drive.dsl')\" = 'gpu007|reformat' ] && [ \"\$(refused aps5-drive.dsl drive.dsl | tr '\n' ' ')\" = 'rc=3 json=False script=1 dmg=called ' ]"
+
 tests_end

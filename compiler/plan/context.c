@@ -68,6 +68,12 @@ static bool replicas_replaced(const char *old, const char *new)
 	return true;
 }
 
+bool plan_context_replicas_replaced(const char *target, const char *key, const char *old, const char *new)
+{
+	return strcmp(target, "daos_server") == 0 &&
+	       (strcmp(key, "access_points") == 0 || strcmp(key, "mgmt_svc_replicas") == 0) && replicas_replaced(old, new);
+}
+
 disruption_class plan_context_class(const plan_node_context *c, const char *target, const char *file, const char *key,
 				    const char *old, const char *new, disruption_class cls)
 {
@@ -81,8 +87,7 @@ disruption_class plan_context_class(const plan_node_context *c, const char *targ
 		if (c->scm_in_ram || (old && new && n < o))
 			return DC_SCM_LOST;
 	}
-	if (strcmp(target, "daos_server") == 0 && (strcmp(key, "access_points") == 0 || strcmp(key, "mgmt_svc_replicas") == 0) &&
-	    replicas_replaced(old, new))
+	if (plan_context_replicas_replaced(target, key, old, new))
 		return DC_REFORMAT;
 	/* the management bond's address is the server's control address, which
 	 * DAOS cannot change: revert it, or erase and reformat the system */

@@ -26,6 +26,13 @@ plan_node_context plan_node_context_of(const model *nm, const model *om, const c
 disruption_class plan_context_class(const plan_node_context *c, const char *target, const char *file, const char *key,
 				    const char *old, const char *new, disruption_class cls);
 
+/* A change of the access point list (access_points on 2.6,
+ * mgmt_svc_replicas on 2.8) that keeps none of the old replicas: DAOS
+ * forbids it (docs/admin/administration.md, "Adding or removing
+ * Management Service (MS) replicas": at least one old replica must remain
+ * as the data source of the new ones). The plan refuses it. */
+bool plan_context_replicas_replaced(const char *target, const char *key, const char *old, const char *new);
+
 /* Containers relabeled by the change (pools.json's label, old -> new). A
  * dfuse unit whose only difference is such a label is installed, not
  * restarted: the running dfuse keeps its container open, and a remount

@@ -62,11 +62,51 @@ static const char *intern(planner *pl, const char *s)
 	return c;
 }
 
+/* The entries of a YAML flow list as dslc plan prints it ("[a:1, b:1]"),
+ * without their ports: the description's access_points takes hosts. */
+static size_t list_hosts(arena *a, const char *list, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = list + 1; *p && *p != ']' && n < max;) {
+		size_t len = strcspn(p, ",]"), host = strcspn(p, ":,]");
+		if (len)
+			out[n++] = arena_strndup(a, p, host < len ? host : len);
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return n;
+}
+
+/* The first of the two changes, for access points all replaced: the last
+ * old one and all but one of the new ones (an odd count, as before), or
+ * nothing when the lists are too short to say. */
+static const char *replica_step(arena *a, const char *old, const char *new)
+{
+	const char *o[64], *n[64];
+	size_t no = old && old[0] == '[' ? list_hosts(a, old, o, 64) : 0, nn = new && new[0] == '[' ? list_hosts(a, new, n, 64) : 0;
+	if (!no || nn < 3 || nn % 2 == 0)
+		return "";
+	const char *s = o[no - 1];
+	for (size_t i = 0; i + 1 < nn; i++)
+		s = arena_printf(a, "%s,%s", s, n[i]);
+	return arena_printf(a, " (here: access_points %s)", s);
+}
+
 static void record(planner *pl, const char *file, const char *key, disruption_class cls, const char *old, const char *new)
 {
 	bool node = strcmp(file, "(node)") == 0;
 	disruption_class table = cls;
 	if (!node && !pl->coupling) {
+		if (!pl->refused && plan_context_replicas_replaced(pl->target, key, old, new))
+			pl->refused = arena_printf(pl->ar, "the change replaces every access point (%s -> %s): DAOS needs at least "
+							   "one old replica in the new list as the data source of the new ones, and "
+							   "no wave order keeps the management service's majority "
+							   "(docs/admin/administration.md, \"Adding or removing Management Service (MS) "
+							   "replicas\"). Do it as two changes, each planned and rolled out alone: first "
+							   "a list that keeps one old access point beside new ones, an odd count%s, "
+							   "then the new list",
+						   old, new, replica_step(pl->ar, old, new));
 		cls = plan_context_class(&pl->ctx, pl->target, file, key, old, new, cls);
 		plan_relabel_note(pl->ar, &pl->relabels, pl->target, key, old, new);
 		if (strcmp(pl->target, "dfuse") == 0 && plan_relabel_only(&pl->relabels, old, new))
@@ -732,6 +772,8 @@ int plan_run(const plan_opts *o, const char *version)
 		pods_rollout(pl.ar, &pl.kube, &pl.pods_new, &pl.pods_old);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
 		plan_waves_kube(&waves, &pl.kube);
+		if (pl.refused)
+			waves.refused = pl.refused;
 		if (o->format == PLAN_JSON) {
 			plan_print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {
@@ -745,12 +787,14 @@ int plan_run(const plan_opts *o, const char *version)
 		}
 		if (waves.risk)
 			fprintf(stderr, "dslc: plan: %s\n", waves.risk);
+		if (waves.refused)
+			fprintf(stderr, "dslc: plan: REFUSED: %s\n", waves.refused);
 		for (size_t i = 0; i < pl.kube.nrolling; i++)
 			fprintf(stderr, "dslc: plan: %s changes under updateStrategy RollingUpdate: kubectl apply alone would make the "
 					"DaemonSet controller replace its pods, a node at a time, outside the waves; write `update "
 					"ondelete` (the rollout script refuses to apply it)\n", pl.kube.rolling[i]);
 		/* comments only (none) is a change: nothing to do, but the tree differs */
-		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error ? PLAN_DANGER : PLAN_CHANGES;
+		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error || waves.refused ? PLAN_DANGER : PLAN_CHANGES;
 	}
 	if (om)
 		compile_free(&oc);

@@ -37,6 +37,10 @@ void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown, unsig
 {
 	if (!w->n)
 		return;
+	if (w->refused) {
+		fprintf(out, markdown ? "\n### Rollout: refused\n\n**Refused:** %s\n" : "\nRollout refused:\n  REFUSED: %s\n", w->refused);
+		return;
+	}
 	if (markdown)
 		fprintf(out, "\n### Rollout: %zu wave%s\n\n", w->n, w->n == 1 ? "" : "s");
 	else
@@ -87,9 +91,9 @@ json_t *rollout_json(arena *a, const plan_waves *w)
 		json_array_append_new(before, json_string(*s));
 	for (const char **s = plan_waves_after(a, w); s && *s; s++)
 		json_array_append_new(after, json_string(*s));
-	return json_pack("{s:I, s:I, s:I, s:s, s:s?, s:I, s:s, s:o, s:o, s:o}", "wave_size", (json_int_t)w->size,
+	return json_pack("{s:I, s:I, s:I, s:s, s:s?, s:s?, s:I, s:s, s:o, s:o, s:o}", "wave_size", (json_int_t)w->size,
 			 "safe_size", (json_int_t)w->safe, "access_points_per_wave", (json_int_t)w->ap_size, "why", w->why,
-			 "risk", w->risk, "rebuild_timeout_s", (json_int_t)w->rebuild_timeout, "rebuild_timeout_why",
+			 "risk", w->risk, "refused", w->refused, "rebuild_timeout_s", (json_int_t)w->rebuild_timeout, "rebuild_timeout_why",
 			 w->rebuild_timeout_why, "before", before, "waves", waves, "after", after);
 }
 
@@ -203,6 +207,13 @@ static void variables(FILE *out, arena *a, const plan_waves *w, const char *vers
 
 void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *version)
 {
+	if (w->refused) {
+		/* nothing runnable: the text says why and what to do instead */
+		fprintf(out, "#!/bin/sh\n# The rollout of a dslc plan (%s): REFUSED.\ncat >&2 <<'DSLC_REFUSED'\ndslc: REFUSED: %s\n"
+			     "DSLC_REFUSED\nexit 1\n",
+			version, w->refused);
+		return;
+	}
 	header(out, w, version);
 	variables(out, a, w, version);
 	fputs(rollout_lib, out);

@@ -223,6 +223,22 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			add(v, &wn);
 			v->access_points |= is_ap(nm, wn.host);
 		}
+		/* nodes that lose their storage in the one wave have no rank left to
+		 * drain to, and the wave has no format step */
+		const char **lost = arena_alloc(a, (v->nhosts + 1) * sizeof(*lost));
+		size_t nlost = 0;
+		for (size_t i = 0; i < v->nhosts; i++) {
+			const wave_node *c = strmap_get(&changed, v->hosts[i]);
+			if (c && loses_storage(c->classes))
+				lost[nlost++] = v->hosts[i];
+		}
+		if (nlost)
+			w->refused = arena_printf(a, "a system restart in which %s lose%s %s engines' storage (%s): the one wave "
+						     "stops every server at once, with no rank to drain their data to and no "
+						     "format step. Roll the change that loses storage out alone first (node by "
+						     "node, drained: its own plan), then the system restart",
+						  hostlist_compress(a, lost, nlost), nlost == 1 ? "s" : "", nlost == 1 ? "its" : "their",
+						  plan_class_words(a, v->classes & ((1u << DC_REFORMAT) | (1u << DC_SCM_LOST)), ", "));
 		return;
 	}
 	/* servers that are not access points, then the access points */

@@ -69,6 +69,8 @@ typedef struct plan_waves {
 	int naps;           /* access points of the system */
 	const char *why;    /* the limit that decided the size, in words */
 	const char *risk;   /* --unsafe-wave above the limit: what it risks; else NULL */
+	const char *refused; /* a change DAOS forbids rolling out by waves, and what to do instead; else NULL.
+			      * The script then does nothing, the plan exits 4 */
 	bool system;        /* one wave: a system-restart */
 	const char *drain_why; /* why every wave of servers drains first (NULL: only waves that lose data) */
 	long long rebuild_timeout; /* seconds the script waits for one pool's rebuild (the default, sized from the pools) */
