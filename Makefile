@@ -66,14 +66,17 @@ $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
 
-# the rollout script's shell functions stay shell (shellcheck reads them) and
-# are compiled in as C string literals: each line quoted, \ " and ? escaped
-# (? against trigraphs under -std=c11)
-$(BUILD)/gen/%.inc: compiler/plan/%.sh
+# the generated scripts' shell functions stay shell (shellcheck reads them)
+# and are compiled in as C string literals: each line quoted, \ " and ?
+# escaped (? against trigraphs under -std=c11)
+$(BUILD)/gen/%.inc: %.sh
 	@mkdir -p $(dir $@)
 	sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/rollout_lib.inc $(BUILD)/gen/rollout_kube.inc
+$(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
+	$(BUILD)/gen/compiler/plan/rollout_lib.inc $(BUILD)/gen/compiler/plan/rollout_kube.inc
+$(BUILD)/obj/targets/kube_ops.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
+	$(BUILD)/gen/targets/node_maintenance.inc
 
 $(BUILD)/libdslc.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member

@@ -206,7 +206,7 @@ const cluster_target_info cluster_target_table[] = {
 	{"pools_plan", "pools.json", "The same pools and containers as data: classes, rd_fac, rd_lvl, fault domains, chunk and cell sizes.",
 	 0644, target_pools_json},
 	{"kubernetes", "kubernetes/",
-	 "With `deploy kubernetes`: namespace.yaml; per group of nodes with the same daos_server.yml an immutable ConfigMap and a DaemonSet (daos-server-<sha256/16>.yaml, OnDelete, hostNetwork, hugepages, SCM memory, RDMA and VFIO resources, no CPU limit); the same for daos_agent.yml (hostPID, HWLOC_ALLOW=all); per agent group a client PodTemplate (daos-client-<digest>.yaml: agent socket, hostNetwork, RDMA resources); device-plugins.yaml (k8s-rdma-shared-dev-plugin and generic-device-plugin configurations); label-nodes.sh; kustomization.yaml.",
+	 "With `deploy kubernetes`: namespace.yaml; per group of nodes with the same daos_server.yml an immutable ConfigMap and a DaemonSet (daos-server-<sha256/16>.yaml, OnDelete, hostNetwork, hugepages, SCM memory, RDMA and VFIO resources, no CPU limit); the same for daos_agent.yml (hostPID, HWLOC_ALLOW=all); per agent group a client PodTemplate (daos-client-<digest>.yaml: agent socket, hostNetwork, RDMA resources); device-plugins.yaml (k8s-rdma-shared-dev-plugin and generic-device-plugin configurations); disruption-budget.yaml (a PodDisruptionBudget over the daos-server pods: minAvailable, an integer, leaves as many down as the data tolerates); label-nodes.sh; node-maintenance.sh; kustomization.yaml; rollout-rbac.yaml (the ClusterRole dslc-rollout of the identity that runs the rollout and node-maintenance.sh; not in the kustomization).",
 	 0644, target_kubernetes},
 };
 const size_t cluster_target_count = sizeof(cluster_target_table) / sizeof(cluster_target_table[0]);

@@ -100,4 +100,28 @@ bool daos_agent_yaml(const model *m, const node_spec *s, buf *out);
 /* Shared by both DAOS configs. */
 const char *daos_access_point(const model *m, size_t i);
 
+/* kube_ops.c: what runs around DAOS in pods. The rollout script's and
+ * node-maintenance.sh's kubectl permissions, one row per resource and scope:
+ * the ClusterRole and the scripts' `kubectl auth can-i` preflight read it. */
+typedef enum kube_scope { KS_NS, KS_SYSTEM, KS_ALL } kube_scope;
+typedef struct kube_permission {
+	const char *group;       /* "" for the core group */
+	const char *resource;
+	const char *subresource; /* NULL: none */
+	const char *verbs;       /* blank separated */
+	kube_scope scope;        /* the DAOS namespace, kube-system, or all (cluster-scoped) */
+} kube_permission;
+extern const kube_permission kube_rollout_permissions[];
+extern const size_t kube_rollout_permission_count;
+/* "VERB RESOURCE[.GROUP] SUBRESOURCE|- NAMESPACE|all" lines, one per verb;
+ * ns: the DAOS namespace. */
+void kube_can_i_lines(const char *ns, buf *out);
+/* The device plugins' DaemonSets (kube-system) whose configuration
+ * device-plugins.yaml holds, blank separated: they read it only at start. */
+const char *kube_plugin_daemonsets(const model *m);
+bool kube_pdb_yaml(const model *m, buf *out);
+bool kube_rbac_yaml(const model *m, buf *out);
+void kube_maintenance_script(const model *m, buf *out);
+bool kube_has_server_pods(const model *m);
+
 #endif

@@ -242,4 +242,54 @@ mutate "kubernetes: the daemons' pods off the host network" targets/kubernetes.c
 	kb(y, "hostNetwork", true);' '	kb(y, "automountServiceAccountToken", false);
 	kb(y, "hostNetwork", false);' \
 	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
+# 41. (issue 51) the fleet gate does not see a rank down outside the wave
+mutate "rollout: the fleet gate passes ranks that are not Joined" targets/dmg_lib.sh \
+	'NF == 4 && $2 != "joined" && all != "all"' 'NF == 4 && $2 == "gone" && all != "all"' \
+	"bash tests/rollout_gates.sh"
+# 42. (issue 51) the Joined gate's limit counted in sleeps again, not by the clock
+mutate "rollout: the rebuild limit counts its own polls only" targets/dmg_lib.sh \
+	'			waited=$(($(dslc_now) - began))
+			if [ "$waited" -ge "$DSLC_REBUILD_TIMEOUT" ]; then' '			waited=$((${waited:-0} + DSLC_POLL))
+			if [ "$waited" -ge "$DSLC_REBUILD_TIMEOUT" ]; then' \
+	"bash tests/rollout_gates.sh"
+# 43. (issue 51) self_heal put back to DAOS's default, not to what it was
+mutate "rollout: self_heal restored to the default" targets/dmg_lib.sh \
+	'		run dmg pool set-prop "$p" "self_heal:$prior"' '		run dmg pool set-prop "$p" "self_heal:exclude;rebuild"' \
+	"bash tests/rollout_gates.sh"
+# 44. (issue 51) reintegrate whatever the pools say
+mutate "rollout: reintegrate with no pool holding the ranks" targets/dmg_lib.sh \
+	'	if [ -z "$held" ]; then
+		echo "dslc: no pool has ranks $dslc_ranks $want: nothing to $1" >&2
+		return 0
+	fi' '	:' \
+	"bash tests/rollout_gates.sh"
+# 45. (issue 51) a second run does not skip the waves done
+mutate "rollout: a second run redoes every wave" compiler/plan/rollout_lib.sh \
+	'	if grep -qx "done $1" "$DSLC_STATE"; then' '	if false; then' \
+	"bash tests/rollout_gates.sh"
+# 46. (issue 51) every access point replaced is rolled out by waves again
+mutate "plan: every access point replaced, not refused" compiler/plan/plan.c \
+	'		if (!pl->refused && plan_context_replicas_replaced(pl->target, key, old, new))' \
+	'		if (0 && plan_context_replicas_replaced(pl->target, key, old, new))' \
+	"bash tests/plan_waves.sh"
+# 47. (issue 51) a storage NIC's new address without its network-reload
+mutate "plan: an escalated network change loses its networkctl reload" compiler/plan/plan.c \
+	'		if (table == DC_NETWORK_RELOAD && cls != table)' '		if (table == DC_NETWORK_RELOAD && cls == table)' \
+	"bash tests/disruption_pinned.sh"
+# 48. (issue 51) the ClusterRole without the evictions drain makes
+mutate "kubernetes: the rollout's ClusterRole cannot evict" targets/kube_ops.c \
+	'	{"", "pods", "eviction", "create", KS_ALL},' '' \
+	"bash tests/rollout_k8s.sh"
+# 49. (issue 51) the PodDisruptionBudget as maxUnavailable-shaped: every pod must stay
+mutate "kubernetes: the disruption budget allows none down" targets/kube_ops.c \
+	'	long long min = (long long)n - down;' '	long long min = (long long)n;' \
+	"bash tests/rollout_k8s.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
+# 50. (issue 51) node-maintenance.sh stops a node while another is down
+mutate "node-maintenance: stop without the fleet gate" targets/node_maintenance.sh \
+	"	dslc_fleet_gate ''" '	:' \
+	"bash tests/rollout_k8s.sh"
+# 51. (issue 51) the device plugins not restarted when their configuration changes
+mutate "rollout: a device plugin configuration change without the restart" compiler/plan/waves.c \
+	'	if (w->kube && w->kube->plugins)' '	if (0 && w->kube && w->kube->plugins)' \
+	"bash tests/rollout_k8s.sh"
 tests_end

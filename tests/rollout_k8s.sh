@@ -34,14 +34,22 @@ sed 's|daos/daos:2.6.3|daos/daos:2.6.4|' "$T/old.dsl" >"$T/image.dsl"
 # the same under RollingUpdate: kubectl apply alone would roll every node
 sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/old.dsl" >"$T/rolling-old.dsl"
 sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/image.dsl" >"$T/rolling-new.dsl"
-for t in old new image rolling-old rolling-new; do
+# the RDMA resource renamed: the device plugin's ConfigMap and every pod template change
+sed 's|^    agent_run_as 1002:1002 .*|    agent_run_as 1002:1002\n    rdma_resource rdma/daosnic|' "$T/old.dsl" >"$T/rdma.dsl"
+for t in old new image rolling-old rolling-new rdma; do
 	$DSLC build "$T/$t.dsl" -o "$T/$t" >/dev/null 2>"$T/err" || { no "build $t: $(tail -1 "$T/err")"; }
 done
-for t in new image server; do
+for t in new image server rdma; do
 	$DSLC plan "$T/$t.dsl" --against "$T/old" --format script >"$T/$t.sh" 2>"$T/err"
 	rc=$?
 	check "$t: the plan writes a script (exit $rc)" "[ $rc = 3 ] && sh -n '$T/$t.sh'"
 done
+shellcheck_ok "the Kubernetes rollout script: shellcheck -s sh finds nothing" "$T/new.sh"
+check "rdma: the script restarts both device plugins after the apply, before self_heal goes off" \
+	"grep -qx \"run dslc_kube_plugins 'rdma-shared-dp-ds generic-device-plugin'\" '$T/rdma.sh' && [ \"\$(grep -n '^run dslc_kube_apply' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" ] && [ \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_self_heal_off' '$T/rdma.sh' | cut -d: -f1)\" ] && ! grep -q '^run dslc_kube_plugins' '$T/new.sh'"
+# the same script without the restart: the fake's plugin still advertises the old names
+sed '/^run dslc_kube_plugins/d' "$T/rdma.sh" >"$T/rdma-norestart.sh"
+for f in "$T/old.dsl" "$T/rdma.dsl"; do grep -q . "$f" || no "missing $f"; done
 $DSLC plan "$T/new.dsl" --against "$T/old" --format json >"$T/new.json" 2>/dev/null
 check "JSON: wave 1 relabels its node and waits for its pods, after the stop" \
 	"python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))[\"rollout\"][\"waves\"][0][\"steps\"]; l=[i for i,x in enumerate(s) if x.startswith(\"dslc_kube_label\")]; st=[i for i,x in enumerate(s) if x.startswith(\"dmg system stop\")]; p=[x for x in s if x.startswith(\"dslc_kube_pod\")]; sys.exit(not (len(l)==1 and st[0] < l[0] and len(p)==2))' '$T/new.json'"
@@ -74,7 +82,7 @@ cluster() {
 roll() {
 	rm -f "$T/$1.state"
 	echo 1000 >"$T/clock"
-	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
+	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_NEEDS="$T/needs" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
 		sh "$T/$1" >"$T/out" 2>&1
 	rc=$?
 	# every kubectl call of the script gives up after DSLC_KUBE_TIMEOUT (60 s):
@@ -84,6 +92,7 @@ roll() {
 	return $rc
 }
 : >"$T/untimed"
+: >"$T/needs"
 # the fake cluster now: "HOST SERVER-DIGEST" of every node, and the objects
 labels() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(" ".join("%s=%s" % (h, n["labels"].get("dslc.io/daos-server", "-")) for h, n in sorted(st["nodes"].items())))' "$T/kst"; }
 objects() { python3 -c 'import json,sys; print(" ".join(sorted(k.split("/")[2] for k in json.load(open(sys.argv[1]))["objects"] if k.split("/")[0] in ("DaemonSet", "ConfigMap") and "daos-" in k)))' "$T/kst"; }
@@ -196,6 +205,33 @@ check "new image: each node's two pods replaced in its wave, after its stop" \
 	"[ \"\$(grep -c '^kubectl -n daos delete pod' '$T/log')\" = 28 ] && awk '/^dmg system stop --rank-hosts=/ { s = substr(\$4, 13) } /delete pod daos-server/ { n++; if (s == \"\") bad = 1 } END { exit bad || n != 14 }' '$T/log'"
 check "new image: every pod runs the new template" "[ \"\$(pods_current)\" = ok ]"
 
+# issue 51 item 8: every kubectl permission the script uses is checked first
+cluster
+roll new.sh cannot=patch:nodes
+rc=$?
+check "a missing RBAC permission: refused before any dmg call or change (exit $rc), naming it and the ClusterRole" \
+	"[ $rc = 1 ] && grep -q 'kubectl auth can-i says no to: patch nodes (all)' '$T/out' && grep -q 'rollout-rbac.yaml (ClusterRole dslc-rollout)' '$T/out' && ! grep -q '^dmg\\|^kubectl apply\\|^kubectl label' '$T/log'"
+cluster
+roll new.sh
+check "the PodDisruptionBudget is applied with the new groups (minAvailable 13 of 14 daos-server pods)" \
+	"python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))[\"objects\"][\"PodDisruptionBudget/daos/daos-server\"]; sys.exit(o[\"spec\"][\"minAvailable\"] != 13)' '$T/kst'"
+# a renamed RDMA resource: the plugins restart after the apply, then every wave's pods schedule
+cluster
+roll rdma.sh '' "$T/rdma/cluster/kubernetes"
+rc=$?
+check "rdma renamed: the plugins restarted and rolled out before the first stop, every wave's pods replaced and current (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(grep -n -m1 '^kubectl -n kube-system rollout status daemonset/rdma-shared-dp-ds' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n -m1 '^dmg system stop' '$T/log' | cut -d: -f1)\" ] && [ \"\$(grep -c '^kubectl -n daos delete pod daos-server' '$T/log')\" = 14 ] && [ \"\$(pods_current)\" = ok ]"
+cluster
+DSLC_POD_TIMEOUT=90 roll rdma-norestart.sh '' "$T/rdma/cluster/kubernetes"
+rc=$?
+check "rdma renamed without the restart: wave 1's pod stays Pending (Unschedulable) and the script stops there (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'STOPPED in wave 1 of 14 (gpu004: .*not Ready on gpu004 after 90 s (DSLC_POD_TIMEOUT): .*Unschedulable' '$T/out' && ! grep -q '^dmg system stop --rank-hosts=gpu005' '$T/log'"
+cluster
+roll rdma.sh plugin-stuck=rdma-shared-dp-ds "$T/rdma/cluster/kubernetes"
+rc=$?
+check "a plugin that does not roll out: stops before self_heal changes and any stop (exit $rc)" \
+	"[ $rc = 1 ] && grep -q \"'dslc_kubectl -n kube-system rollout status daemonset/rdma-shared-dp-ds\" '$T/out' && grep -q 'self_heal was not changed' '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
+
 # issue 51: the system outside the wave. A daos-server pod that crashes on a
 # node in a later wave before the start: nothing changes
 cluster
@@ -283,36 +319,79 @@ rc=$?
 check "prune: an old group still running pods on gpu099 is kept, and said (exit $rc)" \
 	"[ $rc = 1 ] && grep -q 'daos-server-$OLD4 still runs pods on gpu099' '$T/out' && objects | grep -q 'daos-server-$OLD4'"
 
-# node-maintenance.sh (issue 37 item 11): stop the ranks, wait, then drain; back: uncordon,
-# the pod Ready, start, Joined. Each step only after the one before it succeeded.
+# node-maintenance.sh (issue 37 item 11, issue 51 item 8): every kubectl
+# permission checked, the rest of the system gated as the rollout's fleet gate
+# does, self_heal's rebuild off (its value kept on the node's annotation),
+# stop the ranks, wait, then drain; back: uncordon, the pod Ready, start,
+# Joined, reintegrated where a pool excluded them, self_heal as it was. Each
+# step only after the one before it succeeded.
 M="$T/old/cluster/kubernetes/node-maintenance.sh"
-maint() { PATH="$T/bin:$PATH" FAKE_DMG_MODE="${3:-}" DSLC_STOP_TIMEOUT=30 DSLC_JOIN_TIMEOUT=30 sh "$M" "$1" "$2" >"$T/out" 2>&1; }
+shellcheck_ok "node-maintenance.sh: shellcheck -s sh finds nothing" "$M"
+maint() {
+	echo 1000 >"$T/clock"
+	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_NEEDS="$T/needs" FAKE_DMG_MODE="${3:-}" FAKE_KUBECTL_MODE="${4:-}" DSLC_STOP_TIMEOUT=30 DSLC_JOIN_TIMEOUT=30 \
+		sh "$M" "$1" "$2" >"$T/out" 2>&1
+	rc=$?
+	grep '^kubectl ' "$T/log" | grep -v '^kubectl --request-timeout=60s ' >>"$T/untimed"
+	sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+	return $rc
+}
+annotation() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"]["gpu005"].get("annotations", {}).get("dslc.io/self-heal-before", "-"))' "$T/kst"; }
+line() { grep -n -m1 "$1" "$T/log" | cut -d: -f1; }
 cluster
 maint stop gpu005
 rc=$?
-check "maintenance stop: dmg stop, ranks seen stopped, then drain --ignore-daemonsets (exit $rc)" \
-	"[ $rc = 0 ] && [ \"\$(grep -n '^dmg system stop --rank-hosts=gpu005' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n '^kubectl drain gpu005 --ignore-daemonsets' '$T/log' | cut -d: -f1)\" ] && grep -q 'every rank of gpu005 is stopped' '$T/out' && grep -q 'node/gpu005 drained' '$T/out'"
+check "maintenance stop: can-i, the fleet gate, self_heal read and off, its value on the node, dmg stop, ranks seen stopped, then drain (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(line '^kubectl auth can-i')\" = 1 ] && [ \"\$(line '^dmg -j system leader-query')\" -lt \"\$(line '^dmg -j pool get-prop tier0 self_heal')\" ] && [ \"\$(line '^dmg -j pool get-prop')\" -lt \"\$(line '^dmg pool set-prop tier0 self_heal:exclude\$')\" ] && [ \"\$(line 'set-prop')\" -lt \"\$(line '^kubectl annotate node --overwrite gpu005')\" ] && [ \"\$(line '^kubectl annotate')\" -lt \"\$(line '^dmg system stop --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system stop')\" -lt \"\$(line '^kubectl drain gpu005 --ignore-daemonsets')\" ] && grep -q 'every rank of gpu005 is stopped' '$T/out' && grep -q 'node/gpu005 drained' '$T/out' && [ \"\$(annotation)\" = 'self_heal tier0 exclude;rebuild' ]"
 : >"$T/log"
 maint start gpu005
 rc=$?
-check "maintenance start: uncordon, the pod Ready, dmg start, Joined (exit $rc)" \
-	"[ $rc = 0 ] && grep -q '^kubectl uncordon gpu005' '$T/log' && grep -q '^dmg system start --rank-hosts=gpu005' '$T/log' && grep -q 'every rank of gpu005 is joined' '$T/out'"
+check "maintenance start: uncordon, the pod Ready, dmg start, Joined, reintegrate (a pool excluded the ranks), self_heal put back, the annotation removed (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(line '^kubectl uncordon gpu005')\" -lt \"\$(line '^dmg system start --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system start')\" -lt \"\$(line '^dmg system reintegrate --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system reintegrate')\" -lt \"\$(line '^dmg pool set-prop tier0 self_heal:exclude;rebuild\$')\" ] && grep -q 'ranks 8 9 Joined' '$T/out' && [ \"\$(annotation)\" = - ] && grep -q '^kubectl annotate node gpu005 dslc.io/self-heal-before-' '$T/log'"
+check "maintenance: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ]"
+cluster
+maint stop gpu005 excluded-before=gpu009
+rc=$?
+check "maintenance stop while gpu009 is down: refused before any change (exit $rc), naming the ranks" \
+	"[ $rc = 1 ] && grep -q 'STOPPED (stop gpu005): the system is not healthy enough to take more down: rank 16 (/gpu009, 10.0.0.9:10001) is excluded' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl drain\\|^kubectl annotate' '$T/log' && grep -q 'self_heal was not changed' '$T/out'"
+cluster
+maint stop gpu005 "" cannot=create:pods/eviction
+rc=$?
+check "maintenance stop without the eviction permission: refused before any dmg call (exit $rc), naming it" \
+	"[ $rc = 1 ] && grep -q 'kubectl auth can-i says no to: create pods/eviction (all)' '$T/out' && ! grep -q '^dmg' '$T/log'"
 cluster
 maint stop gpu006 stop-fails=gpu006
 rc=$?
-check "maintenance stop: a failed dmg stop stops it before any drain (exit $rc)" \
-	"[ $rc = 1 ] && grep -q 'STOPPED (stop gpu006)' '$T/out' && ! grep -q '^kubectl drain' '$T/log'"
+check "maintenance stop: a failed dmg stop stops it before any drain, saying self_heal is off and how to restore it (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'STOPPED (stop gpu006)' '$T/out' && ! grep -q '^kubectl drain' '$T/log' && grep -q \"dmg pool set-prop tier0 'self_heal:exclude;rebuild'\" '$T/out'"
 cluster
+maint stop gpu006
+: >"$T/log"
 maint start gpu006 stay-excluded=gpu006
 rc=$?
+check "maintenance start: ranks that stay excluded fail it, naming them, self_heal still off since stop (exit $rc)" \
+	"[ $rc = 1 ] && grep -q 'ranks of gpu006 not Joined after 30 s (DSLC_JOIN_TIMEOUT): rank 10 excluded, rank 11 excluded' '$T/out' && grep -q 'self_heal is off since node-maintenance.sh stop gpu006' '$T/out' && ! grep -q 'set-prop' '$T/log'"
 : >"$T/log"
-check "maintenance start: ranks that stay excluded fail it, naming them (exit $rc)" \
-	"[ $rc = 1 ] && grep -q 'ranks of gpu006 not joined after 30 s: rank 10 excluded, rank 11 excluded' '$T/out'"
 PATH="$T/bin:$PATH" sh "$M" reboot gpu001 >"$T/out" 2>&1
 rc1=$?
 PATH="$T/bin:$PATH" sh "$M" stop 'gpu001;rm' >"$T/out" 2>&1
 rc2=$?
 check "maintenance: a bad command or host name is refused before any call (exit $rc1, $rc2)" "[ -s '$M' ] && [ $rc1 = 2 ] && [ $rc2 = 2 ] && ! grep -q . '$T/log'"
+
+# every authorization the fake API server saw the rollouts and node-maintenance.sh
+# need (tests/fakes/kubectl, FAKE_KUBECTL_NEEDS) is granted by rollout-rbac.yaml
+rbac_covers() {
+	python3 - "$T/new/cluster/kubernetes/rollout-rbac.yaml" "$T/needs" <<'EOF'
+import sys, yaml
+role = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][0]
+grants = {(r, v) for rule in role["rules"] for r in rule["resources"] for v in rule["verbs"]}
+needs = {tuple(line.split()[::-1]) for line in open(sys.argv[2]) if line.strip()}
+missing = sorted("%s %s" % (v, r) for r, v in needs - grants)
+print("missing: " + ", ".join(missing) if missing else "ok %d" % len(needs))
+EOF
+}
+check "rollout-rbac.yaml grants every verb and resource the scripts were authorized against ($(rbac_covers))" \
+	"[ \"\$(rbac_covers | cut -d' ' -f1)\" = ok ] && [ \"\$(rbac_covers | cut -d' ' -f2)\" -ge 10 ]"
 
 # label-nodes.sh: labels new nodes, leaves labeled ones, never moves one
 cluster

@@ -22,6 +22,7 @@
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/tree_view.h"
+#include "targets/targets.h"
 #include "context.h"
 #include "plan_print.h"
 #include "pods.h"
@@ -121,6 +122,8 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 		if (!c->nhosts || c->hosts[c->nhosts - 1] != pl->host)
 			ARENA_PUSH(pl->ar, c->hosts, c->nhosts, c->cap, pl->host);
 	}
+	if (!node && strcmp(file, "cluster/kubernetes/device-plugins.yaml") == 0)
+		pl->kube_plugins_changed = true;
 	if (!node && !pl->coupling && pl->host && strcmp(pl->host, "(cluster)") != 0) {
 		uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, pl->host);
 		if (!at) {
@@ -770,6 +773,8 @@ int plan_run(const plan_opts *o, const char *version)
 		/* the nodes whose changes stop engines or the node, in waves */
 		plan_waves waves;
 		pods_rollout(pl.ar, &pl.kube, &pl.pods_new, &pl.pods_old);
+		if (pl.kube_plugins_changed)
+			pl.kube.plugins = kube_plugin_daemonsets(&nc.m);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
 		plan_waves_kube(&waves, &pl.kube);
 		if (pl.refused)

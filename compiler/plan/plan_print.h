@@ -66,6 +66,7 @@ typedef struct planner {
 	pods_index pods_new, pods_old; /* the nodes in pods of each side (pods.h) */
 	wave_kube kube;       /* what the rollout does in Kubernetes (waves.h) */
 	const char *refused;  /* a change DAOS forbids doing by waves: the rollout is refused (waves.h) */
+	bool kube_plugins_changed; /* cluster/kubernetes/device-plugins.yaml differs */
 } planner;
 
 void plan_print_text(planner *pl, FILE *out, int top);

@@ -8,6 +8,7 @@
 #include "compiler/base/sha256.h"
 #include "compiler/base/value.h"
 #include "compiler/tree/disruption.h"
+#include "targets/targets.h"
 
 static const char *size_reason(arena *a, const plan_waves *w, const plan_wave *v)
 {
@@ -97,14 +98,22 @@ json_t *rollout_json(arena *a, const plan_waves *w)
 			 w->rebuild_timeout_why, "before", before, "waves", waves, "after", after);
 }
 
-/* The script's functions: compiler/plan/rollout_lib.sh (the gates, the
- * state file, self_heal) and rollout_kube.sh (pods), kept as shell so that
- * shellcheck reads them, compiled in by the Makefile as C strings. */
+/* The script's functions, kept as shell so that shellcheck reads them and
+ * compiled in by the Makefile as C strings: the gates over DAOS's state it
+ * shares with node-maintenance.sh (targets/dmg_lib.sh, kube_lib.sh), then
+ * its own (rollout_lib.sh: DSLC_APPLY, the state file of waves, the
+ * interrupt handler; rollout_kube.sh: apply, relabel, pods, prune). */
+static const char dmg_lib[] =
+#include "gen/targets/dmg_lib.inc"
+	;
+static const char kube_lib[] =
+#include "gen/targets/kube_lib.inc"
+	;
 static const char rollout_lib[] =
-#include "gen/rollout_lib.inc"
+#include "gen/compiler/plan/rollout_lib.inc"
 	;
 static const char rollout_kube[] =
-#include "gen/rollout_kube.inc"
+#include "gen/compiler/plan/rollout_kube.inc"
 	;
 
 static void lines(FILE *out, const char **s)
@@ -189,15 +198,20 @@ static void variables(FILE *out, arena *a, const plan_waves *w, const char *vers
 		w->rebuild_timeout, plan_id(a, w, version), w->release);
 	if (w->kube) {
 		if (w->kube->ngroups)
-			fprintf(out, ": \"${DSLC_KUBE_DIR:?set DSLC_KUBE_DIR to the new tree's cluster/kubernetes}\"\n");
+			fprintf(out, ": \"${DSLC_KUBE_DIR:?set DSLC_KUBE_DIR to cluster/kubernetes of the new tree}\"\n");
 		fprintf(out, "dslc_rolling='");
 		for (size_t i = 0; i < w->kube->nrolling; i++)
 			fprintf(out, "%s%s", i ? " " : "", w->kube->rolling[i]);
 		fprintf(out, "'\n");
-		fprintf(out, "dslc_ns='%s'\ndslc_groups='", w->kube->ns ? w->kube->ns : "daos");
+		const char *ns = w->kube->ns ? w->kube->ns : "daos";
+		fprintf(out, "dslc_ns='%s'\ndslc_groups='", ns);
 		for (size_t i = 0; i < w->kube->ngroups; i++)
 			fprintf(out, "%s%s", i ? " " : "", w->kube->groups[i]);
-		fprintf(out, "'\n");
+		buf can_i;
+		buf_init(&can_i);
+		kube_can_i_lines(ns, &can_i);
+		fprintf(out, "'\ndslc_can_i='%.*s'\n", (int)can_i.len, can_i.data ? can_i.data : "");
+		buf_free(&can_i);
 	}
 	fprintf(out, "dslc_described='");
 	for (size_t i = 0; i < w->npools; i++)
@@ -216,9 +230,12 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 	}
 	header(out, w, version);
 	variables(out, a, w, version);
+	fputs(dmg_lib, out);
 	fputs(rollout_lib, out);
-	if (w->kube)
+	if (w->kube) {
+		fputs(kube_lib, out);
 		fputs(rollout_kube, out);
+	}
 	if (!w->n && !kube_work(w)) {
 		fprintf(out, "echo 'dslc: nothing stops engines or nodes in this plan' >&2\n");
 		return;

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause-Patent
-# The rollout script's Kubernetes functions, printed after rollout_lib.sh when
-# a node runs DAOS in pods (compiled in as build/gen/rollout_kube.inc).
+# The rollout script's own Kubernetes functions, printed after
+# targets/kube_lib.sh when a node runs DAOS in pods (compiled in as
+# build/gen/compiler/plan/rollout_kube.inc).
 # kubectl's -o jsonpath (k8s.io/client-go/util/jsonpath; kubectl allows missing
 # keys, printing nothing) prints one pod a line as name|group|template
 # generation|Ready|deletion|waiting reason|scheduling reason. A DaemonSet's pod
@@ -11,19 +12,6 @@
 # same DaemonSet stays under OnDelete until deleted.
 # shellcheck shell=sh disable=SC2154
 
-DSLC_KUBECTL=${DSLC_KUBECTL:-kubectl}
-DSLC_POD_TIMEOUT=${DSLC_POD_TIMEOUT:-900}
-DSLC_KUBE_TIMEOUT=${DSLC_KUBE_TIMEOUT:-60}
-for v in "$DSLC_POD_TIMEOUT" "$DSLC_KUBE_TIMEOUT"; do
-	case $v in '' | *[!0-9]* | 0) echo "dslc: DSLC_POD_TIMEOUT and DSLC_KUBE_TIMEOUT take whole seconds (1 or more), not '$v'" >&2; exit 2 ;; esac
-done
-# every kubectl call gives up after DSLC_KUBE_TIMEOUT s (kubectl --request-timeout;
-# without it a call to an API server that does not answer waits forever)
-dslc_kubectl() {
-	# shellcheck disable=SC2086
-	$DSLC_KUBECTL --request-timeout="${DSLC_KUBE_TIMEOUT}s" "$@"
-}
-dslc_kube() { dslc_kubectl -n "$dslc_ns" "$@"; }
 # the new tree's objects, checked to be this plan's: every group it names
 dslc_kube_apply() {
 	[ -z "$dslc_rolling" ] || dslc_fail "$dslc_rolling use updateStrategy RollingUpdate and their pod templates change: kubectl apply would make the DaemonSet controller replace their pods by itself, a node at a time, behind no DAOS gate. Write 'update ondelete' in the kubernetes block and plan again"
@@ -87,20 +75,19 @@ dslc_kube_prune() {
 		run dslc_kube delete --ignore-not-found "daemonset/$1" "configmap/$1"
 	fi
 }
-# HOSTS: every daos-server pod on a node outside HOSTS Ready and not being
-# deleted: a node that died (its pods turn not Ready once the node controller
-# marks it) or a pod that crashes stops the next relabel. The hosts are kept
-# in DSLC_STATE so that a second run allows the interrupted wave's.
-dslc_kube_gate() {
-	[ "$dslc_wave_no" = 0 ] || dslc_mark "kube_hosts $dslc_wave_no $1"
-	pods=$(dslc_kube get pods -l app.kubernetes.io/name=daos-server -o jsonpath='{range .items[*]}{.spec.nodeName}{"|"}{.metadata.name}{"|"}{.status.conditions[?(@.type=="Ready")].status}{"|"}{.metadata.deletionTimestamp}{"\n"}{end}') ||
-		dslc_fail 'kubectl get pods -l app.kubernetes.io/name=daos-server failed: the pods outside the wave are unknown'
-	bad=$(printf '%s\n' "$pods" | awk -F'|' -v w=" $1 " '
-		NF >= 4 && index(w, " " $1 " ") == 0 && ($3 != "True" || $4 != "") { printf "%s%s on %s (ready %s%s)", s, $2, $1, $3 == "" ? "-" : $3, $4 != "" ? ", terminating" : ""; s = "; " }')
-	[ -z "$bad" ] || dslc_fail "daos-server pods outside this wave are not Ready: $bad"
-	echo "dslc: every daos-server pod outside the wave is Ready" >&2
-}
 # the first gate of a second run allows the interrupted wave's nodes
 dslc_kube_gate_first() {
 	dslc_kube_gate "$(if [ -n "${dslc_resume:-}" ]; then dslc_state_get kube_hosts "$dslc_resume"; fi)"
+}
+# NAMES: the device plugins whose configuration the apply changed read it only
+# at start (k8s-rdma-shared-dev-plugin: rdma-devices; squat's
+# generic-device-plugin): restart each DaemonSet in kube-system and wait until
+# it is rolled out, before a wave's pod asks for a renamed resource and stays
+# Pending (kubectl rollout restart sets a template annotation; rollout status
+# waits for every node's new pod: kubectl/pkg/polymorphichelpers)
+dslc_kube_plugins() {
+	for d in $1; do
+		run dslc_kubectl -n kube-system rollout restart "daemonset/$d"
+		run dslc_kubectl -n kube-system rollout status "daemonset/$d" --timeout="${DSLC_POD_TIMEOUT}s"
+	done
 }

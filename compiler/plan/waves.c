@@ -9,17 +9,12 @@
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/place/node_plan.h"
+#include "compiler/place/tolerance.h"
 #include "compiler/tree/disruption.h"
 
 /* The classes that stop engines or the node: the ones waves order. */
 static const unsigned stopping = 1u << DC_ENGINE_RESTART | 1u << DC_REBOOT | 1u << DC_BIOS_REBOOT | 1u << DC_SCM_LOST |
 				 1u << DC_REFORMAT | 1u << DC_SYSTEM_RESTART;
-
-static bool is_server(const model *m, const char *host)
-{
-	const node *nd = model_node(m, host);
-	return nd && nd->spec && nd->spec->plan && nd->spec->plan->nengines > 0;
-}
 
 static bool is_ap(const model *m, const char *host)
 {
@@ -27,112 +22,6 @@ static bool is_ap(const model *m, const char *host)
 		if (strcmp(m->cluster.aps[i].host, host) == 0)
 			return true;
 	return false;
-}
-
-static int engines_per_node(const model *m)
-{
-	int most = 1;
-	for (size_t i = 0; i < m->nnodes; i++) {
-		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
-		if (p && p->nengines > most)
-			most = p->nengines;
-	}
-	return most;
-}
-
-/* A container's fault domains that may be down at once with one failure
- * of margin left. */
-static int allowed_down(int rd_fac)
-{
-	return rd_fac > 1 ? rd_fac - 1 : 0;
-}
-
-/* The size the data and the pool services allow, and why. A container
- * whose fault domains allow no whole node down (rd_fac 0, or rd_lvl rank
- * with fewer tolerated ranks than a node has engines) gets single-node
- * waves that drain first: an unclean container is inaccessible
- * (docs/user/container.md), drained ranks hold none of its data. */
-static int safe_size(arena *a, const model *m, int epn, const char **why, const char **drain_why)
-{
-	int size = INT_MAX;
-	*why = "no container or pool limits it";
-	*drain_why = NULL;
-	for (size_t i = 0; i < m->ncontainers; i++) {
-		const container_plan *c = m->containers[i]->plan;
-		if (!c)
-			continue;
-		bool rank = c->rd_lvl && strcmp(c->rd_lvl, "rank") == 0;
-		int down = allowed_down(c->rd_fac), per = rank ? epn : 1, nodes = down / per;
-		const char *cw;
-		if (nodes < 1 && c->rd_fac >= per) {
-			nodes = 1; /* a whole node is tolerated, with no margin left */
-			cw = arena_printf(a, "container %s has rd_fac %d at rd_lvl %s%s: at most 1 node down at a time, with no "
-					     "failure of margin", c->label, c->rd_fac, rank ? "rank" : "node",
-					  rank ? arena_printf(a, " (%d engines per node)", epn) : "");
-		} else if (nodes < 1) {
-			nodes = 1;
-			cw = c->rd_fac == 0 ? arena_printf(a, "container %s has rd_fac 0: any stopped engine makes its data "
-							      "unavailable, so each node's ranks are drained before they stop",
-							   c->label)
-					    : arena_printf(a, "container %s has rd_fac %d at rd_lvl rank: a node stops %d ranks (%d "
-							      "engines per node), more than the %d it tolerates, so each node's "
-							      "ranks are drained before they stop",
-							   c->label, c->rd_fac, epn, epn, c->rd_fac);
-			if (!*drain_why)
-				*drain_why = cw;
-		} else {
-			cw = arena_printf(a, "container %s has rd_fac %d at rd_lvl %s%s: at most %d %s (%d %s, one failure of "
-					     "margin) down at a time", c->label, c->rd_fac, rank ? "rank" : "node",
-					  rank ? arena_printf(a, " (%d engines per node)", epn) : "", nodes,
-					  nodes == 1 ? "node" : "nodes", nodes * per,
-					  rank ? "ranks" : nodes == 1 ? "fault domain" : "fault domains");
-		}
-		if (nodes < size || (nodes == size && cw == *drain_why)) {
-			size = nodes;
-			*why = cw;
-		}
-	}
-	for (size_t i = 0; i < m->npools; i++) {
-		const pool_plan *p = m->pools[i]->plan;
-		int n = p && p->svc_rf > 0 ? p->svc_rf : 1;
-		if (p && n < size) {
-			size = n;
-			*why = arena_printf(a, "pool %s has svc_rf %d: at most %d of its service replicas (one per node) down at a time",
-					    p->label, p->svc_rf, n);
-		}
-	}
-	return size == INT_MAX ? 1 << 20 : size;
-}
-
-/* The longest a pool's rebuild after one wave may take before the script
- * gives up: an hour, plus the wave's share of the largest pool at 1 GiB/s
- * (a cautious rebuild rate; a percentage size counts as unknown). */
-static long long rebuild_timeout(arena *a, const model *m, int size, const char **why)
-{
-	uint64_t most = 0;
-	const char *label = NULL, *text = NULL;
-	size_t servers = 0;
-	for (size_t i = 0; i < m->nnodes; i++)
-		servers += is_server(m, m->nodes[i].host);
-	for (size_t i = 0; i < m->npools; i++) {
-		const pool_plan *p = m->pools[i]->plan;
-		uint64_t b;
-		const char *err;
-		if (p && p->size && val_size(p->size, &b, &err) && b > most) {
-			most = b;
-			label = p->label;
-			text = p->size;
-		}
-	}
-	if (!most || !servers) {
-		*why = "1 hour: no pool gives its size in bytes";
-		return 3600;
-	}
-	uint64_t share = most / servers * (uint64_t)(size < (int)servers ? size : (int)servers);
-	long long t = 3600 + (long long)(share >> 30);
-	*why = arena_printf(a, "1 hour plus %llu s: a wave's share of pool %s (%s over %zu servers) at 1 GiB/s",
-			    (unsigned long long)(share >> 30), label, text, servers);
-	return t;
 }
 
 static plan_wave *new_wave(arena *a, plan_waves *w, size_t cap_hosts)
@@ -170,7 +59,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 	w->pools = arena_alloc(a, (nm->npools + 1) * sizeof(*w->pools));
 	for (size_t i = 0; i < nm->npools; i++)
 		w->pools[i] = nm->pools[i]->plan ? nm->pools[i]->plan->label : nm->pools[i]->name;
-	w->safe = safe_size(a, nm, engines_per_node(nm), &w->why, &w->drain_why);
+	w->safe = place_safe_nodes(a, nm, &w->why, &w->drain_why);
 	w->size = w->safe;
 	if (max_wave > 0 && max_wave < w->size) {
 		w->size = max_wave;
@@ -187,7 +76,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		w->rebuild_timeout = timeout;
 		w->rebuild_timeout_why = "--rebuild-timeout";
 	} else {
-		w->rebuild_timeout = rebuild_timeout(a, nm, w->size, &w->rebuild_timeout_why);
+		w->rebuild_timeout = place_rebuild_timeout(a, nm, w->size, &w->rebuild_timeout_why);
 	}
 	int naps = (int)nm->cluster.naps;
 	w->naps = naps;
@@ -202,7 +91,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			continue;
 		system |= (nodes[i].classes >> DC_SYSTEM_RESTART) & 1;
 		strmap_put(&changed, nodes[i].host, (void *)&nodes[i]);
-		if (is_server(nm, nodes[i].host))
+		if (place_is_server(nm, nodes[i].host))
 			continue;
 		if (!clients) {
 			clients = new_wave(a, w, n);
@@ -215,7 +104,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		w->system = true;
 		plan_wave *v = new_wave(a, w, nm->nnodes);
 		for (size_t i = 0; i < nm->nnodes; i++) {
-			if (!is_server(nm, nm->nodes[i].host))
+			if (!place_is_server(nm, nm->nodes[i].host))
 				continue;
 			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART};
 			const wave_node *c = strmap_get(&changed, wn.host);
@@ -246,7 +135,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		plan_wave *v = NULL;
 		int limit = aps ? (w->size < w->ap_size ? w->size : w->ap_size) : w->size;
 		for (size_t i = 0; i < n; i++) {
-			if (!(nodes[i].classes & stopping) || !is_server(nm, nodes[i].host) ||
+			if (!(nodes[i].classes & stopping) || !place_is_server(nm, nodes[i].host) ||
 			    is_ap(nm, nodes[i].host) != (aps == 1))
 				continue;
 			if (!v || (int)v->nhosts == limit) {
@@ -425,6 +314,9 @@ const char **plan_waves_before(arena *a, const plan_waves *w)
 {
 	const char **s = NULL;
 	size_t n = 0;
+	/* every kubectl permission first (kube_ops.c's table) */
+	if (w->kube)
+		push(a, &s, &n, "dslc_kube_can_i");
 	push(a, &s, &n, "dslc_list_pools");
 	/* nothing changes on a system that is not whole (the gates: rollout_lib.sh) */
 	push(a, &s, &n, "dslc_fleet_gate");
@@ -434,6 +326,10 @@ const char **plan_waves_before(arena *a, const plan_waves *w)
 	 * wave relabels one, and OnDelete restarts no pod of a changed one */
 	if (w->kube && w->kube->ngroups)
 		push(a, &s, &n, "dslc_kube_apply");
+	/* the device plugins read their configuration only at start: a renamed
+	 * resource leaves wave 1's pod Pending until they restart */
+	if (w->kube && w->kube->plugins)
+		push(a, &s, &n, arena_printf(a, "dslc_kube_plugins '%s'", w->kube->plugins));
 	push(a, &s, &n, "dslc_self_heal_off");
 	return s;
 }

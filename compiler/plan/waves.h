@@ -48,6 +48,7 @@ typedef struct wave_kube {
 	const char **rolling; /* groups whose changed pods RollingUpdate would replace at apply: refused */
 	size_t nrolling, rolling_cap;
 	strmap in_pods;      /* host -> its wave_relabel + 1 (an index: the list grows) */
+	const char *plugins; /* device plugin DaemonSets to restart after the apply (their config changed); NULL: none */
 } wave_kube;
 
 typedef struct plan_wave {

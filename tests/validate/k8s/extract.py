@@ -3,7 +3,8 @@
 """Writes openapi-v1.NN.json: the definitions of Kubernetes' OpenAPI v2 spec
 (api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
 vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,
-ConfigMap, Namespace and PodTemplate reach, without descriptions. Data, not code: the
+ConfigMap, Namespace, PodTemplate, PodDisruptionBudget and ClusterRole reach,
+without descriptions. Data, not code: the
 tests validate dslc's objects against it (k8s_check.py).
 
 usage: extract.py CLIENT_PYTHON_GIT_DIR   (github:kubernetes-client/python)
@@ -16,7 +17,7 @@ import sys
 # KUBERNETES_BRANCH = "release-1.NN" and that regenerated kubernetes/swagger.json.unprocessed
 COMMITS = {"1.30": "2aa427de8", "1.33": "1cc7ca51b"}
 ROOTS = ["io.k8s.api.apps.v1.DaemonSet", "io.k8s.api.core.v1.ConfigMap", "io.k8s.api.core.v1.Namespace",
-         "io.k8s.api.core.v1.PodTemplate"]
+         "io.k8s.api.core.v1.PodTemplate", "io.k8s.api.policy.v1.PodDisruptionBudget", "io.k8s.api.rbac.v1.ClusterRole"]
 
 
 def refs(node, out):

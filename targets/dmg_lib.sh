@@ -1,0 +1,408 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+# The functions over DAOS's own state that dslc's generated scripts share:
+# the rollout script (dslc plan --format script: compiler/plan/rollout.c) and
+# node-maintenance.sh (targets/kubernetes.c). POSIX sh, compiled into dslc
+# (build/gen/targets/dmg_lib.inc) and printed after each script's header,
+# which sets dslc_release, dslc_described and DSLC_REBUILD_TIMEOUT's
+# default; the script defines dslc_fail (where it stopped, what to do) and
+# DSLC_STATE (where dslc_mark keeps what self_heal was). shellcheck reads
+# each generated script whole (tests/rollout_gates.sh, rollout_k8s.sh).
+#
+# `dmg -j` prints its answer as {"response": ..., "error": ..., "status": ...}
+# indented by two blanks (src/control/common/cmdutil/json.go OutputJSON,
+# json.MarshalIndent), one key a line, and exits 1 on an error
+# (src/control/cmd/dmg/main.go exitWithError); read with grep and awk, since a
+# management node has no jq. Member states are MemberState names in lower case
+# (src/control/system/member.go MarshalJSON: addr, state, fault_domain, then
+# rank); a pool's rebuild is {"status", "state", ("derived_state" on 2.8), ...}
+# (src/control/lib/daos/pool.go PoolRebuildStatus). A failure stops the script
+# where it is and says what state self_heal is in and how to restore it: the
+# script never restores it itself after a failure, because that excludes the
+# stopped ranks and starts a rebuild the operator has not chosen
+# (docs/admin/self_healing.md).
+# shellcheck shell=sh disable=SC2034,SC2154
+
+DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-600}
+DSLC_POLL=${DSLC_POLL:-10}
+DSLC_HEALTH_TIMEOUT=${DSLC_HEALTH_TIMEOUT:-0}
+DSLC_DMG_TIMEOUT=${DSLC_DMG_TIMEOUT:-300}
+# a limit that is not a whole number would make a gate wait forever
+for v in "$DSLC_JOIN_TIMEOUT" "$DSLC_REBUILD_TIMEOUT" "$DSLC_POLL" "$DSLC_DMG_TIMEOUT"; do
+	case $v in '' | *[!0-9]*) n=0 ;; *) n=$v ;; esac
+	[ "$n" -ge 1 ] || { echo "dslc: DSLC_JOIN_TIMEOUT, DSLC_REBUILD_TIMEOUT, DSLC_POLL and DSLC_DMG_TIMEOUT take whole seconds (1 or more), not '$v'" >&2; exit 2; }
+done
+case $DSLC_HEALTH_TIMEOUT in '' | *[!0-9]*) echo "dslc: DSLC_HEALTH_TIMEOUT takes whole seconds (0 or more), not '$DSLC_HEALTH_TIMEOUT'" >&2; exit 2 ;; esac
+command -v timeout >/dev/null || { echo 'dslc: this script needs timeout(1) (GNU coreutils) to bound its dmg calls' >&2; exit 2; }
+
+dslc_wave_no=0
+dslc_self_heal=unchanged
+dslc_pools=''
+dslc_ranks=''
+
+# 2.6 lists a pool's disabled ranks only when asked; 2.8 always, and has no
+# such flag (src/control/cmd/dmg/pool.go poolQueryCmd, both releases)
+case $dslc_release in
+2.6 | 2.6.*) dslc_disabled_flag=--show-disabled dslc_system_heal='' ;;
+*) dslc_disabled_flag='' dslc_system_heal=1 ;;
+esac
+
+dslc_now() { date +%s; }
+
+# what self_heal is now, and the commands that put it back
+dslc_say_self_heal() {
+	if [ "$dslc_self_heal" = unchanged ]; then
+		echo 'dslc: self_heal was not changed by this script.' >&2
+	else
+		echo "dslc: self_heal is $dslc_self_heal (planned maintenance): DAOS does not rebuild by itself now." >&2
+		echo 'dslc: once every rank is Joined again (dmg system query), or you choose to rebuild without the' >&2
+		echo 'dslc: missing ones, restore what it was before this rollout with:' >&2
+		dslc_self_heal_commands | sed 's/^/dslc:   /' >&2
+	fi
+}
+run() {
+	printf '+ %s\n' "$*" >&2
+	"$@" || dslc_fail "'$*' failed (exit $?)"
+}
+# every dmg call with a time limit: a management service that does not answer
+# must not hold a wave down forever (dmg itself has no such limit)
+dmg() {
+	dslc_rc=0
+	timeout -k 10 "$DSLC_DMG_TIMEOUT" dmg "$@" || dslc_rc=$?
+	[ "$dslc_rc" != 124 ] && [ "$dslc_rc" != 137 ] ||
+		echo "dslc: dmg $* did not answer within $DSLC_DMG_TIMEOUT s (DSLC_DMG_TIMEOUT)" >&2
+	return "$dslc_rc"
+}
+# HOSTS CLASS...: DSLC_APPLY within DSLC_APPLY_TIMEOUT
+# the answer of a dmg -j command that exited 0 must say status 0
+dslc_dmg_json() {
+	dslc_out=$(dmg -j "$@") || return
+	printf '%s\n' "$dslc_out" | grep -q '^  "status": 0$' || {
+		echo "dslc: dmg -j $* answered without status 0" >&2
+		return 70
+	}
+}
+# numbers, one a line, as one sorted line
+dslc_words() { sort -n | awk '{ printf "%s%s", s, $1; s = " " } END { print "" }'; }
+# "rank state addr fault_domain" of each member of HOSTS (every member without HOSTS)
+dslc_members() {
+	dslc_dmg_json system query ${1:+--rank-hosts="$1"} || return
+	printf '%s\n' "$dslc_out" | awk '
+		function val(s) { sub(/^[^:]*: *"/, "", s); sub(/".*/, "", s); return s }
+		/"addr": / && a == "" { a = val($0) }
+		/"fault_domain": / { f = val($0) }
+		/"state": / { s = val($0) }
+		/"rank": / { r = $0; sub(/.*"rank": */, "", r); sub(/[^0-9].*/, "", r) }
+		/^ *},?$/ { if (r != "" && s != "") print r, s, (a == "" ? "-" : a), (f == "" ? "-" : f); r = ""; s = ""; a = ""; f = "" }'
+}
+
+# ---- what the script keeps ----------------------------------------------------
+# DSLC_STATE holds lines the script reads back: "self_heal POOL VALUE" /
+# "self_heal_system VALUE" as read before self_heal changed, "ranks N RANKS"
+# (the rollout script adds its own).
+dslc_state_get() {
+	awk -v k="$1" -v p="$2" '$1 == k && (p == "" || $2 == p) { $1 = ""; if (p != "") $2 = ""; v = $0; sub(/^ +/, "", v) } END { print v }' "$DSLC_STATE"
+}
+dslc_mark() { printf '%s\n' "$*" >>"$DSLC_STATE" || dslc_fail "cannot write $DSLC_STATE (DSLC_STATE)"; }
+# ---- the fleet before each wave ----------------------------------------------
+# Like Rook's ok-to-stop before an OSD batch: every rank outside the wave Joined,
+# every access point (MS replica) outside it up (dmg system leader-query:
+# lib/control/system.go LeaderQueryResp current_leader, replicas,
+# down_replicas), and in every pool no rebuild running or failed and no rank
+# disabled outside the wave (disabled_ranks: lib/daos/pool.go PoolInfo).
+# $dslc_ranks are the wave's ranks; `all` takes every rank as the wave's.
+# Prints "wait REASON" (a running rebuild) or "stop REASON", one a line.
+dslc_fleet_check() {
+	m=$(dslc_members) || { echo 'stop dmg system query failed'; return; }
+	[ -n "$m" ] || echo 'stop dmg system query lists no rank'
+	printf '%s\n' "$m" | awk -v w=" $dslc_ranks " -v all="$1" '
+		NF == 4 && $2 != "joined" && all != "all" && index(w, " " $1 " ") == 0 { printf "stop rank %s (%s, %s) is %s\n", $1, $4, $3, $2 }'
+	if dslc_dmg_json system leader-query; then
+		printf '%s\n' "$dslc_out" | dslc_m=$m awk -v w=" $dslc_ranks " -v all="$1" '
+			BEGIN { n = split(ENVIRON["dslc_m"], l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); at[f[3]] = at[f[3]] (at[f[3]] == "" ? "" : ",") f[1]; fd[f[3]] = f[4]; if (index(w, " " f[1] " ")) ours[f[3]] = 1 } }
+			/"down_replicas": \[/ { d = !/]/; next }
+			d && /]/ { d = 0 }
+			d { a = $0; gsub(/[ ",]/, "", a); if (a != "" && all != "all" && !(a in ours)) printf "stop access point %s (%s) is down (dmg system leader-query)\n", a, (a in at) ? "rank " at[a] " on " fd[a] : "no rank listed at that address" }'
+	else
+		echo 'stop dmg system leader-query failed: the access points are unknown'
+	fi
+	for pool in $dslc_pools; do
+		# shellcheck disable=SC2086
+		if ! dslc_dmg_json pool query $dslc_disabled_flag "$pool"; then
+			echo "stop dmg pool query $pool failed"
+			continue
+		fi
+		printf '%s\n' "$dslc_out" | awk -v p="$pool" -v w=" $dslc_ranks " -v all="$1" '
+			/"rebuild": \{/ { r = 1; next }
+			r && /}/ { r = 0 }
+			r { l = $0; gsub(/[\t ",]/, "", l); split(l, kv, ":"); v[kv[1]] = kv[2] }
+			/"disabled_ranks": \[/ { d = !/]/; next }
+			d && /]/ { d = 0 }
+			d { x = $0; gsub(/[ ,]/, "", x); if (x != "" && all != "all" && index(w, " " x " ") == 0) out = out (out == "" ? "" : ",") x }
+			END {
+				s = v["state"]; ds = v["derived_state"]; st = v["status"]
+				if (ds == "") ds = (s == "busy" && st == "0") ? "busy" : ((s == "idle" || s == "done") && st == "0") ? s : (s == "" ? "unknown" : "failed")
+				if (ds == "busy") printf "wait pool %s is rebuilding (dmg pool query %s)\n", p, p
+				else if (ds != "idle" && ds != "done") printf "stop pool %s: its last rebuild is %s (state %s, status %s): see dmg pool query %s\n", p, ds, s, st, p
+				if (out != "") printf "stop pool %s has rank %s disabled outside this wave: once they are Joined, dmg system reintegrate --ranks=%s\n", p, out, out
+			}'
+	done
+}
+dslc_fleet_gate() {
+	deadline=$(($(dslc_now) + DSLC_HEALTH_TIMEOUT)) began=$(dslc_now)
+	while :; do
+		why=$(dslc_fleet_check "${1:-}")
+		if [ -z "$why" ]; then
+			echo "dslc: fleet healthy: every rank outside the wave Joined, every access point up, no pool rebuilding" >&2
+			return 0
+		fi
+		stops=$(printf '%s\n' "$why" | sed -n 's/^stop //p' | awk '{ printf "%s%s", s, $0; s = "; " }')
+		[ -z "$stops" ] || dslc_fail "the system is not healthy enough to take more down: $stops"
+		if [ "$(dslc_now)" -ge "$deadline" ]; then
+			dslc_fail "$(printf '%s\n' "$why" | sed -n 's/^wait //p' | awk '{ printf "%s%s", s, $0; s = "; " }') after $(($(dslc_now) - began)) s (DSLC_HEALTH_TIMEOUT=$DSLC_HEALTH_TIMEOUT waits for a running rebuild)"
+		fi
+		sleep "$DSLC_POLL"
+	done
+}
+
+# ---- a wave's gates -------------------------------------------------------------
+# the ranks HOSTS have now: the Joined gate wants the same ones back
+dslc_note_ranks() {
+	m=$(dslc_members "$1") || dslc_fail "dmg system query --rank-hosts=$1 failed"
+	dslc_ranks=$(printf '%s\n' "$m" | awk 'NF == 4 { print $1 }' | dslc_words)
+	[ -n "$dslc_ranks" ] || dslc_fail "the system has no rank on $1 (dmg system query --rank-hosts=$1)"
+	dslc_mark "ranks $dslc_wave_no $dslc_ranks"
+	echo "dslc: $1 has ranks $dslc_ranks" >&2
+}
+# every rank of HOSTS (of the system without HOSTS) Joined, and on HOSTS the
+# ranks dslc_note_ranks saw: an engine that joined as a new rank did not
+# reclaim its old one, and no waiting cures that
+dslc_wait_joined() {
+	began=$(dslc_now)
+	while :; do
+		m=$(dslc_members "$1") || dslc_fail "dmg system query ${1:+--rank-hosts=$1 }failed"
+		joined=$(printf '%s\n' "$m" | awk '$2 == "joined" { print $1 }' | dslc_words)
+		# every rank not Joined, with its state; and on HOSTS, a rank they had that
+		# the answer leaves out is not back yet: DAOS lists only the members it
+		# finds (src/control/system/membership.go Members), and a rank being
+		# replaced is briefly absent (joinReplace)
+		others=$(printf '%s\n' "$m" | awk -v want="${1:+$dslc_ranks}" '
+			NF == 4 { got[$1] = 1; if ($2 != "joined") { printf "%s rank %s %s", s, $1, $2; s = "," } }
+			END { n = split(want, w, " ")
+				for (i = 1; i <= n; i++) if (!(w[i] in got)) { printf "%s rank %s absent", s, w[i]; s = "," } }')
+		if [ -n "$1" ] && [ -n "$dslc_ranks" ]; then
+			for r in $joined; do
+				case " $dslc_ranks " in
+				*" $r "*) ;;
+				*) dslc_fail "rank $r joined on $1, which had ranks $dslc_ranks (now:$others): the engines did not reclaim their ranks (dmg storage format --replace)" ;;
+				esac
+			done
+		fi
+		if [ -n "$joined" ] && [ -z "$others" ]; then
+			[ -z "$1" ] || [ -z "$dslc_ranks" ] || [ "$joined" = "$dslc_ranks" ] ||
+				dslc_fail "ranks $joined are Joined on $1, which had ranks $dslc_ranks"
+			echo "dslc: ranks $joined Joined" >&2
+			return 0
+		fi
+		waited=$(($(dslc_now) - began))
+		if [ "$waited" -ge "$DSLC_JOIN_TIMEOUT" ]; then
+			dslc_fail "ranks of ${1:-the system} not Joined after $waited s (DSLC_JOIN_TIMEOUT):${others:- no rank listed}"
+		fi
+		sleep "$DSLC_POLL"
+	done
+}
+# the pools the system has (not only those the description names): the
+# self_heal and rebuild steps cover every one; a pool without a label by its UUID
+dslc_list_pools() {
+	dslc_dmg_json pool list --no-query || dslc_fail 'dmg pool list failed: the pools to gate are unknown'
+	printf '%s\n' "$dslc_out" | grep -q '^    "pools": ' || dslc_fail 'dmg pool list answered without a pools list'
+	dslc_pools=$(printf '%s\n' "$dslc_out" | awk '
+		function val(s) { sub(/^[^:]*: *"/, "", s); sub(/".*/, "", s); return s }
+		/^        "uuid": / { if (p != "") print p; p = val($0) }
+		/^        "label": / { p = val($0) }
+		END { if (p != "") print p }' | tr '\n' ' ')
+	extra=''
+	for p in $dslc_pools; do
+		case $p in
+		*[!A-Za-z0-9_.:-]* | -*) dslc_fail "dmg pool list names a pool '$p' that this script will not quote" ;;
+		esac
+		case " $dslc_described " in *" $p "*) ;; *) extra="$extra $p" ;; esac
+	done
+	echo "dslc: pools gated: ${dslc_pools:-none}${extra:+ (not in the description, covered too:$extra)}" >&2
+}
+# 2.6 status to 2.8's derived_state (src/control/lib/daos/pool.go UpdateRebuildStatus,
+# release/2.8; -2027 is -DER_OP_CANCELED)
+dslc_derive() {
+	case $1:$2 in
+	*:-) echo unknown ;;
+	idle:0 | done:0 | busy:0) echo "$1" ;;
+	idle:-2027) echo stopped ;;
+	busy:-2027) echo stopping ;;
+	busy:*) echo failing ;;
+	idle:* | done:*) echo failed ;;
+	*) echo unknown ;;
+	esac
+}
+# no rebuild running in any pool, none failed, within DSLC_REBUILD_TIMEOUT s by
+# the clock for all pools together (slow dmg answers count). The first query
+# waits DSLC_POLL s: the pool service schedules a rebuild after the drain or
+# reintegrate returned, and until then the last rebuild's state shows
+dslc_wait_rebuild() {
+	began=$(dslc_now)
+	sleep "$DSLC_POLL"
+	for pool in $dslc_pools; do
+		while :; do
+			dslc_dmg_json pool query "$pool" || dslc_fail "dmg pool query $pool failed"
+			read -r state derived status <<EOF
+$(printf '%s\n' "$dslc_out" | awk '
+	/"rebuild": \{/ { r = 1; next }
+	r && /}/ { r = 0 }
+	r { l = $0; gsub(/[\t ",]/, "", l); split(l, kv, ":"); v[kv[1]] = kv[2] }
+	END { print (v["state"] == "" ? "-" : v["state"]), (v["derived_state"] == "" ? "-" : v["derived_state"]), (v["status"] == "" ? "-" : v["status"]) }')
+EOF
+			[ "$derived" != - ] || derived=$(dslc_derive "$state" "$status")
+			case $derived in
+			idle | done) break ;;
+			busy) ;;
+			*) dslc_fail "rebuild of pool $pool is $derived (state $state, status $status): see dmg pool query $pool" ;;
+			esac
+			waited=$(($(dslc_now) - began))
+			if [ "$waited" -ge "$DSLC_REBUILD_TIMEOUT" ]; then
+				dslc_fail "rebuild of pool $pool still busy after $waited s (DSLC_REBUILD_TIMEOUT, plan --rebuild-timeout)"
+			fi
+			sleep "$DSLC_POLL"
+		done
+	done
+}
+# enabled|disabled: "POOL RANKS" for each pool that has some of the wave's
+# ranks ($dslc_ranks) in that state (--show-enabled adds enabled_ranks on both
+# releases; 2.6 needs --show-disabled for disabled_ranks and refuses both at once)
+dslc_pool_ranks() {
+	if [ "$1" = enabled ]; then flag=--show-enabled; else flag=$dslc_disabled_flag; fi
+	for pool in $dslc_pools; do
+		# shellcheck disable=SC2086
+		dslc_dmg_json pool query $flag "$pool" || dslc_fail "dmg pool query $pool failed"
+		printf '%s\n' "$dslc_out" | awk -v p="$pool" -v k="\"$1_ranks\": [" -v w=" $dslc_ranks " '
+			index($0, k) { d = !/]/; next }
+			d && /]/ { d = 0 }
+			d { x = $0; gsub(/[ ,]/, "", x); if (x != "" && index(w, " " x " ")) out = out " " x }
+			END { if (out != "") print p out }'
+	done
+}
+# DAOS refuses dmg system drain and reintegrate when no pool has the ranks in
+# the state they change ("no pool-ranks found to operate on with request
+# params": src/control/server/mgmt_system.go SystemDrain, both releases): with
+# no pools, a drain that already ran, or engines that came back before SWIM
+# declared them dead. Each runs, and its rebuild is gated, only when needed.
+# OP HOSTS: drain (when a pool has the ranks enabled) or reintegrate (disabled)
+dslc_pool_op() {
+	if [ "$1" = drain ]; then want=enabled; else want=disabled; fi
+	held=$(dslc_pool_ranks "$want")
+	if [ -z "$held" ]; then
+		echo "dslc: no pool has ranks $dslc_ranks $want: nothing to $1" >&2
+		return 0
+	fi
+	echo "dslc: to $1: $(printf '%s\n' "$held" | awk '{ printf "%s%s", s, $0; s = "; " }')" >&2
+	run dmg system "$1" --rank-hosts="$2"
+	run dslc_wait_rebuild
+}
+dslc_drain() { dslc_pool_op drain "$1"; }
+dslc_reintegrate() { dslc_pool_op reintegrate "$1"; }
+
+# ---- self_heal, put back to what it was -----------------------------------------
+# Planned maintenance turns automatic rebuild off (docs/admin/self_healing.md)
+# and puts back the value it found, read first (2.6: each pool's self_heal,
+# lib/daos/pool_property.go; 2.8: the system property, lib/daos/system_prop.go)
+# and kept in DSLC_STATE so that a second run restores the first one's.
+# VALUE without its rebuild flags (2.6: rebuild, delay_rebuild; 2.8: pool_rebuild)
+dslc_heal_off_value() {
+	v=$(printf '%s\n' "$1" | tr ';' '\n' | grep -vxE 'rebuild|delay_rebuild|pool_rebuild' | awk '{ printf "%s%s", s, $0; s = ";" }')
+	echo "${v:-none}"
+}
+# the value of a dmg -j get-prop answer (pool: name/value; system: key/value)
+dslc_prop_value() {
+	printf '%s\n' "$dslc_out" | awk -v k="$1" '
+		function val(s) { sub(/^[^:]*: *"/, "", s); sub(/".*/, "", s); return s }
+		/"(name|key)": / { n = val($0) }
+		/"value": / { v = val($0) }
+		/^    },?$/ { if (n == k) print v; n = ""; v = "" }'
+}
+# the value POOL (or the system: '') had before this rollout
+dslc_heal_prior() {
+	if [ -n "$1" ]; then dslc_state_get self_heal "$1"; else dslc_state_get self_heal_system ''; fi
+}
+dslc_self_heal_commands() {
+	if [ -n "$dslc_system_heal" ]; then
+		v=$(dslc_heal_prior '')
+		[ -n "$v" ] || return 0
+		echo "dmg system set-prop 'self_heal:$v'"
+		case ";$v;" in *";pool_rebuild;"*) echo 'dmg system self-heal eval' ;; esac
+		return 0
+	fi
+	for p in $dslc_pools; do
+		v=$(dslc_heal_prior "$p")
+		[ -z "$v" ] || echo "dmg pool set-prop $p 'self_heal:$v'"
+	done
+}
+dslc_self_heal_off() {
+	if [ -n "$dslc_system_heal" ]; then
+		prior=$(dslc_heal_prior '')
+		if [ -z "$prior" ]; then
+			dslc_dmg_json system get-prop self_heal || dslc_fail 'dmg system get-prop self_heal failed: the value to restore is unknown'
+			prior=$(dslc_prop_value self_heal)
+			# the flags system set-prop takes, or none (lib/daos/system_prop.go SysSelfHealFlag)
+			for f in $(printf '%s\n' "${prior:-?}" | tr ';' ' '); do
+				case $f in exclude | pool_exclude | pool_rebuild | none) ;; *) dslc_fail "the system's self_heal reads '$prior', which dmg system set-prop does not take" ;; esac
+			done
+			dslc_mark "self_heal_system $prior"
+		fi
+		off=$(dslc_heal_off_value "$prior")
+		if [ "$off" = "$prior" ]; then
+			echo "dslc: the system's self_heal is $prior (no pool rebuild): left as it is" >&2
+			return 0
+		fi
+		dslc_self_heal='off, or in an unknown state (its set-prop failed)'
+		run dmg system set-prop "self_heal:$off"
+		dslc_self_heal="off ($off; it was $prior)"
+		return 0
+	fi
+	for p in $dslc_pools; do
+		prior=$(dslc_heal_prior "$p")
+		if [ -z "$prior" ]; then
+			dslc_dmg_json pool get-prop "$p" self_heal || dslc_fail "dmg pool get-prop $p self_heal failed: the value to restore is unknown"
+			prior=$(dslc_prop_value self_heal)
+			# the values dmg pool set-prop takes back (lib/daos/pool_property.go)
+			case $prior in
+			none | exclude | rebuild | delay_rebuild | 'exclude;rebuild' | 'rebuild;exclude' | 'exclude;delay_rebuild' | 'delay_rebuild;exclude') ;;
+			*) dslc_fail "pool $p's self_heal reads '$prior', which dmg pool set-prop does not take: set it (dmg pool set-prop $p self_heal:exclude;rebuild), then run this again" ;;
+			esac
+			dslc_mark "self_heal $p $prior"
+		fi
+		off=$(dslc_heal_off_value "$prior")
+		if [ "$off" = "$prior" ]; then
+			echo "dslc: pool $p's self_heal is $prior (no automatic rebuild): left as it is" >&2
+			continue
+		fi
+		dslc_self_heal="off on some pools (before $p)"
+		run dmg pool set-prop "$p" "self_heal:$off"
+	done
+	[ -z "$dslc_pools" ] || dslc_self_heal='off on every pool that rebuilt by itself'
+}
+dslc_self_heal_restore() {
+	if [ -n "$dslc_system_heal" ]; then
+		prior=$(dslc_heal_prior '')
+		if [ -z "$prior" ] || [ "$(dslc_heal_off_value "$prior")" = "$prior" ]; then return 0; fi
+		dslc_self_heal='partly restored'
+		run dmg system set-prop "self_heal:$prior"
+		# eval starts the rebuilds the property allows: not where the operator had them off
+		case ";$prior;" in *";pool_rebuild;"*) run dmg system self-heal eval ;; esac
+		dslc_self_heal=restored
+		return 0
+	fi
+	for p in $dslc_pools; do
+		prior=$(dslc_heal_prior "$p")
+		if [ -z "$prior" ] || [ "$(dslc_heal_off_value "$prior")" = "$prior" ]; then continue; fi
+		dslc_self_heal="partly restored (from $p on still off)"
+		run dmg pool set-prop "$p" "self_heal:$prior"
+	done
+	dslc_self_heal=restored
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* kube_ops.c - what operators and their tools run around DAOS in pods, beside
+ * the DaemonSets of kubernetes.c: node-maintenance.sh (a node's planned
+ * stop and start), the PodDisruptionBudget that holds evictions to what the
+ * data tolerates, and the ClusterRole of the identity that runs the rollout
+ * and node-maintenance.sh, from one permission table that the scripts'
+ * `kubectl auth can-i` preflight reads too. */
+#include <string.h>
+
+#include "compiler/place/kube.h"
+#include "compiler/place/node_plan.h"
+#include "compiler/place/tolerance.h"
+#include "targets.h"
+#include "yaml_out.h"
+
+/* What the rollout script and node-maintenance.sh do with kubectl, as RBAC
+ * rules. KS_NS: the DAOS namespace; KS_SYSTEM: kube-system (the device
+ * plugins); KS_ALL: every namespace, or a cluster-scoped resource. */
+const kube_permission kube_rollout_permissions[] = {
+	/* label-nodes, annotate (self_heal's value from stop to start), cordon, uncordon */
+	{"", "nodes", NULL, "get list patch", KS_ALL},
+	/* kubectl drain lists the node's pods in every namespace and evicts them
+	 * (staging/src/k8s.io/kubectl/pkg/drain/drain.go GetPodsForDeletion, EvictPod) */
+	{"", "pods", NULL, "get list", KS_ALL},
+	{"", "pods", "eviction", "create", KS_ALL},
+	/* drain looks up the DaemonSet of each DaemonSet pod it skips
+	 * (pkg/drain/filters.go daemonSetFilter); rollout status watches one */
+	{"apps", "daemonsets", NULL, "get list watch", KS_ALL},
+	/* the rollout deletes a pod of an older template (OnDelete) */
+	{"", "pods", NULL, "delete", KS_NS},
+	/* kubectl apply -k of the tree, and the old groups' prune */
+	{"apps", "daemonsets", NULL, "create patch delete", KS_NS},
+	{"", "configmaps", NULL, "get create patch delete", KS_NS},
+	{"", "podtemplates", NULL, "get create patch delete", KS_NS},
+	{"policy", "poddisruptionbudgets", NULL, "get create patch", KS_NS},
+	{"", "namespaces", NULL, "get create patch", KS_ALL},
+	/* the device plugins' configuration, and their restart when it changes */
+	{"", "configmaps", NULL, "get create patch", KS_SYSTEM},
+	{"apps", "daemonsets", NULL, "patch", KS_SYSTEM},
+};
+const size_t kube_rollout_permission_count = sizeof(kube_rollout_permissions) / sizeof(kube_rollout_permissions[0]);
+
+void kube_can_i_lines(const char *ns, buf *out)
+{
+	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
+		const kube_permission *p = &kube_rollout_permissions[i];
+		const char *scope = p->scope == KS_ALL ? "all" : p->scope == KS_SYSTEM ? "kube-system" : ns;
+		for (const char *v = p->verbs; *v;) {
+			size_t n = strcspn(v, " ");
+			buf_printf(out, "%.*s %s%s%s %s %s\n", (int)n, v, p->resource, *p->group ? "." : "", p->group,
+				   p->subresource ? p->subresource : "-", scope);
+			v += n;
+			while (*v == ' ')
+				v++;
+		}
+	}
+}
+
+/* k8s-rdma-shared-dev-plugin reads the rdma-devices ConfigMap
+ * (deployment/k8s/base/daemonset.yaml: DaemonSet rdma-shared-dp-ds), squat's
+ * generic-device-plugin its own (manifests/generic-device-plugin.yaml), both
+ * in kube-system and only at start. A shared RDMA resource is the cluster's
+ * own plugin configuration: dslc writes none (kubernetes.c). */
+const char *kube_plugin_daemonsets(const model *m)
+{
+	return m->cluster.kube.rdma_shared.set ? "generic-device-plugin" : "rdma-shared-dp-ds generic-device-plugin";
+}
+
+/* The server nodes in pods: the daos-server pods the budget counts. */
+static size_t server_pods(const model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node_spec *s = m->nodes[i].spec;
+		n += s && s->plan && s->plan->ok && spec_in_pods(s) && s->plan->nengines > 0;
+	}
+	return n;
+}
+
+/* The daos-server pods that may be down at once: what the data and the pool
+ * services allow (place_safe_nodes, the rollout's wave size), and no more
+ * access points than keep the management service's majority. */
+static int pods_down(const model *m, const char **why)
+{
+	const char *drain_why;
+	int down = place_safe_nodes(m->ar, m, why, &drain_why);
+	int naps = (int)m->cluster.naps, aps = naps > 2 ? (naps - 1) / 2 : 1;
+	if (aps < down) {
+		down = aps;
+		*why = arena_printf(m->ar, "%d of %d access points down keeps the management service's majority", aps, naps);
+	}
+	return down;
+}
+
+/* The PodDisruptionBudget of the daos-server pods. An integer minAvailable,
+ * not maxUnavailable or a percentage: those need the scale of the pods'
+ * controller, which a DaemonSet does not have, and the disruption controller
+ * then allows no eviction at all (pkg/controller/disruption/disruption.go
+ * getExpectedPodCount, getExpectedScale: finders cover ReplicationController,
+ * Deployment, ReplicaSet, StatefulSet and the scale subresource). With an
+ * integer it counts the pods it selects, and allows currentHealthy -
+ * minAvailable evictions: a node already down leaves one fewer. */
+bool kube_pdb_yaml(const model *m, buf *out)
+{
+	const char *why;
+	size_t n = server_pods(m);
+	int down = pods_down(m, &why);
+	long long min = (long long)n - down;
+	if (min < 0)
+		min = 0;
+	buf_printf(out, "# Generated by dslc: evictions (cluster-autoscaler, descheduler, the Eviction API) wait while\n"
+			"# fewer than %lld of the %zu daos-server pods would stay Ready: %d may be down (%s).\n"
+			"# kubectl drain --ignore-daemonsets skips these pods; node-maintenance.sh stops their engines first.\n",
+		   min, n, down, why);
+	yaml_out y;
+	if (!yo_begin(&y, out, m->release))
+		return false;
+	yo_map(&y);
+	yo_kv(&y, "apiVersion", "policy/v1");
+	yo_kv(&y, "kind", "PodDisruptionBudget");
+	yo_name(&y, "metadata");
+	yo_map(&y);
+	yo_kv(&y, "name", "daos-server");
+	yo_kv(&y, "namespace", kube_namespace(m));
+	yo_name(&y, "labels");
+	yo_map(&y);
+	yo_kv(&y, "app.kubernetes.io/name", "daos-server");
+	yo_kv(&y, "app.kubernetes.io/managed-by", "dslc");
+	yo_map_end(&y);
+	yo_map_end(&y);
+	yo_name(&y, "spec");
+	yo_map(&y);
+	yo_name(&y, "minAvailable");
+	yo_int(&y, min);
+	yo_name(&y, "selector");
+	yo_map(&y);
+	yo_name(&y, "matchLabels");
+	yo_map(&y);
+	yo_kv(&y, "app.kubernetes.io/name", "daos-server");
+	yo_map_end(&y);
+	yo_map_end(&y);
+	yo_map_end(&y);
+	yo_map_end(&y);
+	return yo_end(&y);
+}
+
+/* The verbs of every row of one group, resource and subresource. */
+static void rule_verbs(yaml_out *y, const model *m, size_t first)
+{
+	const kube_permission *p = &kube_rollout_permissions[first];
+	char seen[256] = "";
+	yo_name(y, "verbs");
+	yo_seq(y);
+	for (size_t i = first; i < kube_rollout_permission_count; i++) {
+		const kube_permission *q = &kube_rollout_permissions[i];
+		if (strcmp(q->group, p->group) || strcmp(q->resource, p->resource) || (q->subresource != NULL) != (p->subresource != NULL))
+			continue;
+		for (const char *v = q->verbs; *v;) {
+			size_t n = strcspn(v, " ");
+			char w[32];
+			snprintf(w, sizeof(w), " %.*s ", (int)n, v);
+			if (!strstr(seen, w) && strlen(seen) + strlen(w) < sizeof(seen)) {
+				strcat(seen, w);
+				yo_str(y, arena_strndup(m->ar, v, n));
+			}
+			v += n;
+			while (*v == ' ')
+				v++;
+		}
+	}
+	yo_seq_end(y);
+}
+
+/* The ClusterRole, one rule per resource: applied once by a cluster admin,
+ * bound to the identity that runs the rollout and node-maintenance.sh. Not
+ * in the kustomization: whoever applies it needs the rights it grants. */
+bool kube_rbac_yaml(const model *m, buf *out)
+{
+	buf_puts(out, "# Generated by dslc: what the rollout script (dslc plan --format script) and\n"
+		      "# node-maintenance.sh do with kubectl. A cluster admin applies it once and binds it:\n"
+		      "#   kubectl apply -f rollout-rbac.yaml\n"
+		      "#   kubectl create clusterrolebinding dslc-rollout --clusterrole=dslc-rollout --user=NAME\n"
+		      "# Both scripts check each permission with kubectl auth can-i before they change anything.\n");
+	yaml_out y;
+	if (!yo_begin(&y, out, m->release))
+		return false;
+	yo_map(&y);
+	yo_kv(&y, "apiVersion", "rbac.authorization.k8s.io/v1");
+	yo_kv(&y, "kind", "ClusterRole");
+	yo_name(&y, "metadata");
+	yo_map(&y);
+	yo_kv(&y, "name", "dslc-rollout");
+	yo_name(&y, "labels");
+	yo_map(&y);
+	yo_kv(&y, "app.kubernetes.io/part-of", m->cluster.name);
+	yo_kv(&y, "app.kubernetes.io/managed-by", "dslc");
+	yo_map_end(&y);
+	yo_map_end(&y);
+	yo_name(&y, "rules");
+	yo_seq(&y);
+	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
+		const kube_permission *p = &kube_rollout_permissions[i];
+		bool first = true;
+		for (size_t j = 0; j < i && first; j++) {
+			const kube_permission *q = &kube_rollout_permissions[j];
+			first = strcmp(q->group, p->group) || strcmp(q->resource, p->resource) ||
+				(q->subresource != NULL) != (p->subresource != NULL);
+		}
+		if (!first)
+			continue;
+		yo_map(&y);
+		yo_name(&y, "apiGroups");
+		yo_seq(&y);
+		yo_str(&y, p->group);
+		yo_seq_end(&y);
+		yo_name(&y, "resources");
+		yo_seq(&y);
+		yo_str(&y, p->subresource ? arena_printf(m->ar, "%s/%s", p->resource, p->subresource) : p->resource);
+		yo_seq_end(&y);
+		rule_verbs(&y, m, i);
+		yo_map_end(&y);
+	}
+	yo_seq_end(&y);
+	yo_map_end(&y);
+	return yo_end(&y);
+}
+
+/* node-maintenance.sh: a node's planned stop and start around a reboot.
+ * `kubectl drain --ignore-daemonsets` leaves DaemonSet pods running
+ * (staging/src/k8s.io/kubectl/pkg/drain: DaemonSet pods are skipped), so a
+ * reboot operator takes the engines down unannounced; this checks the rest
+ * of the system as the rollout's fleet gate does, turns self_heal's rebuild
+ * off as DAOS documents planned maintenance, stops the engines through the
+ * management service and only then drains; on the way back it waits for the
+ * pod, starts and gates the ranks, reintegrates them where a pool excluded
+ * them and puts self_heal back. The shell is targets/dmg_lib.sh,
+ * kube_lib.sh and node_maintenance.sh, compiled in. */
+static const char dmg_lib[] =
+#include "gen/targets/dmg_lib.inc"
+	;
+static const char kube_lib[] =
+#include "gen/targets/kube_lib.inc"
+	;
+static const char maintenance_body[] =
+#include "gen/targets/node_maintenance.inc"
+	;
+
+void kube_maintenance_script(const model *m, buf *out)
+{
+	const char *why;
+	long long rebuild = place_rebuild_timeout(m->ar, m, 1, &why);
+	buf_printf(out, "#!/bin/sh\n"
+			"# Generated by dslc for system %s: planned maintenance of one node with DAOS in pods\n"
+			"# (a reboot, a kernel or firmware update), run from an admin node with dmg and kubectl.\n"
+			"# kubectl drain --ignore-daemonsets leaves the daos-server pod running, so stop first:\n"
+			"#   node-maintenance.sh stop HOST    check the rest of the system (every other rank Joined,\n"
+			"#                                    every access point up, no pool rebuilding), turn\n"
+			"#                                    self_heal's rebuild off (its value kept on the node's\n"
+			"#                                    dslc.io/self-heal-before annotation), stop HOST's ranks,\n"
+			"#                                    wait until they are stopped, then cordon and drain\n"
+			"#   node-maintenance.sh start HOST   after the reboot: uncordon, wait for HOST's daos-server\n"
+			"#                                    pod Ready, start its ranks, wait until they are Joined,\n"
+			"#                                    reintegrate them where a pool excluded them, put\n"
+			"#                                    self_heal back\n"
+			"# A reboot operator runs `stop` as its pre-drain step and `start` once the node is back\n"
+			"# (SPEC.md, \"Node maintenance\"). Each step stops at the first failure (exit 1).\n"
+			"# Environment: DSLC_KUBECTL (default kubectl), DSLC_STOP_TIMEOUT (300), DSLC_POD_TIMEOUT\n"
+			"# (900), DSLC_JOIN_TIMEOUT (600), DSLC_REBUILD_TIMEOUT (%lld: %s), DSLC_HEALTH_TIMEOUT (0),\n"
+			"# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10); seconds, by the clock.\n"
+			"set -euf\n"
+			"if [ $# != 2 ] || { [ \"$1\" != stop ] && [ \"$1\" != start ]; }; then\n"
+			"\techo 'usage: node-maintenance.sh stop|start HOST' >&2\n\texit 2\nfi\n"
+			"dslc_op=$1 dslc_node=$2\n"
+			"case $dslc_node in '' | -* | *[!A-Za-z0-9.-]*) echo \"node-maintenance.sh: '$dslc_node' is not a node name\" >&2; exit 2 ;; esac\n"
+			"dslc_ns='%s'\ndslc_release='%s'\ndslc_described='",
+		   m->cluster.name, rebuild, why, kube_namespace(m), m->release ? m->release->name : "2.6");
+	for (size_t i = 0; i < m->npools; i++)
+		buf_printf(out, "%s%s", i ? " " : "", m->pools[i]->plan ? m->pools[i]->plan->label : m->pools[i]->name);
+	buf_printf(out, "'\nDSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\ndslc_can_i='", rebuild);
+	kube_can_i_lines(kube_namespace(m), out);
+	buf_puts(out, "'\n");
+	buf_puts(out, dmg_lib);
+	buf_puts(out, kube_lib);
+	buf_puts(out, maintenance_body);
+}
+
+bool kube_has_server_pods(const model *m)
+{
+	return server_pods(m) > 0;
+}
