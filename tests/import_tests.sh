@@ -103,4 +103,24 @@ $DSLC lint "$T/colon.dsl" >"$T/lint" 2>&1
 check "values ending in ':' are written quoted and read back whole (the checks see 'ab:' and 'ib0:')" \
 	"grep -q '^cluster \"ab:\" {' '$T/colon.dsl' && grep -q \"error\\[system-name\\]: 'ab:' is not\" '$T/lint' && grep -q \"interface name 'ib0:' cannot be written\" '$T/lint' && ! grep -q 'error\\[syntax\\]' '$T/lint'"
 
+# issue 57: what import refuses and what it writes with DAOS's own leniency,
+# on gpu001's file with the topology export (each engine's NUMA node from its
+# first_core and the export's cores)
+X="$PWD/examples/hgx-b200/hgx-b200.xml"
+rm -rf "$T/a" && $DSLC build examples/hgx-b200/cluster.dsl -o "$T/a" >/dev/null 2>&1
+mkdir -p "$T/same/nodes/gpu001/etc/daos" "$T/swap/nodes/gpu001/etc/daos"
+# both engines on NUMA node 0: dslc places one engine per NUMA node
+sed 's/^  first_core: 100$/  first_core: 4/' "$T/a/nodes/gpu001/etc/daos/daos_server.yml" >"$T/same/nodes/gpu001/etc/daos/daos_server.yml"
+$DSLC import "$T/same/nodes/gpu001/etc/daos/daos_server.yml" --topology "$X" >"$T/same.dsl" 2>"$T/same.err"
+rc=$?
+check "two engines on one NUMA node: refused at the second engine, nothing written (exit $rc)" \
+	"[ $rc = 1 ] && [ ! -s '$T/same.dsl' ] && grep -q 'daos_server.yml:50:3: error\[import-unsupported\]: engines 0 and 1 are both on NUMA node 0' '$T/same.err'"
+# each engine given the other's drive: DAOS starts so (it warns), so import writes it, and says
+# which errors dslc build will refuse
+sed 's/"0000:21:00.0"/"SWAP"/; s/"0000:a1:00.0"/"0000:21:00.0"/; s/"SWAP"/"0000:a1:00.0"/' "$T/a/nodes/gpu001/etc/daos/daos_server.yml" \
+	>"$T/swap/nodes/gpu001/etc/daos/daos_server.yml"
+$DSLC import "$T/swap/nodes/gpu001/etc/daos/daos_server.yml" --topology "$X" >"$T/swap.dsl" 2>"$T/swap.err"
+rc=$?
+check "each engine's drive on the other NUMA node: imported as DAOS accepts it (exit $rc), the two findings at their lines" \
+	"[ $rc = 0 ] && grep -q '^nodes\\? gpu001' '$T/swap.dsl' && [ \"\$(grep -c 'error\[device-numa-mismatch\]' '$T/swap.err')\" = 2 ] && grep -q 'dslc build. refuses it until the errors are fixed' '$T/swap.err'"
 tests_end

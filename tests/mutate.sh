@@ -292,4 +292,65 @@ mutate "node-maintenance: stop without the fleet gate" targets/node_maintenance.
 mutate "rollout: a device plugin configuration change without the restart" compiler/plan/waves.c \
 	'	if (w->kube && w->kube->plugins)' '	if (0 && w->kube && w->kube->plugins)' \
 	"bash tests/rollout_k8s.sh"
+# 52. (issue 57) placement: a drive the node excludes still given to its engine
+mutate "placement: an excluded drive kept" compiler/place/storage.c \
+	'		if (hw->nvmes[i].numa == ep->numa && !storage_excluded(p->spec, hw->nvmes[i].pci))' \
+	'		if (hw->nvmes[i].numa == ep->numa)' \
+	"bash tests/golden.sh" "bash tests/examples_storage.sh"
+# 53. (issue 57) the waves with no failure of margin left
+mutate "tolerance: rd_fac 2 allows two fault domains down" compiler/place/tolerance.c \
+	'	return rd_fac > 1 ? rd_fac - 1 : 0;' '	return rd_fac > 1 ? rd_fac : 0;' \
+	"bash tests/plan_waves.sh"
+# 54. (issue 57) NCCL's HCA list for a node that says nccl off
+mutate "clients: nccl off read as on" compiler/place/clients.c \
+	'		return strcmp(s->nccl.v, "on") == 0;' '		return strcmp(s->nccl.v, "off") != 0 || true;' \
+	"bash tests/tree_tests.sh"
+# 55. (issue 57) a reboot of a node whose SCM is in RAM is only a reboot
+mutate "plan context: a reboot keeps RAM SCM" compiler/plan/context.c \
+	'	if ((cls == DC_REBOOT || cls == DC_BIOS_REBOOT) && c->scm_in_ram)' \
+	'	if ((cls == DC_REBOOT || cls == DC_BIOS_REBOOT) && !c->scm_in_ram)' \
+	"bash tests/plan_scenarios.sh"
+# 56. (issue 57) a changed list printed without its separators' blanks
+mutate "semdiff: list values printed as a,b" compiler/plan/semdiff.c \
+	'			buf_puts(b, ", ");' '			buf_puts(b, ",");' \
+	"bash tests/plan_tests.sh"
+# 57. (issue 57) label-nodes.sh's '-' (no daos-server) read as a group
+mutate "pods: a node without daos-server read as one" compiler/plan/pods.c \
+	'	if (strcmp(server, "-") != 0)' '	if (strcmp(server, "-") == 0)' \
+	"bash tests/rollout_k8s.sh" "bash tests/plan_tests.sh"
+# 58. (issue 57) every step of "What to do" numbered 1
+mutate "plan text: the steps all numbered 1" compiler/plan/plan_print.c \
+	'			fprintf(out, "  %d. %s: %s\n", step++, disruption_classes[r].id, disruption_classes[r].steps);' \
+	'			fprintf(out, "  %d. %s: %s\n", step, disruption_classes[r].id, disruption_classes[r].steps);' \
+	"bash tests/plan_tests.sh"
+# 59. (issue 57) import: an access point on the control port refused as on another
+mutate "import: access points' ports compared the wrong way" compiler/import/read.c \
+	'		if (colon && strtoll(colon + 1, NULL, 10) != port) {' '		if (colon && strtoll(colon + 1, NULL, 10) == port) {' \
+	"bash tests/import_tests.sh"
+# 60. (issue 57) import: two engines on one NUMA node accepted
+mutate "import: engines on the same NUMA node" compiler/import/shape.c \
+	'		if (e->numa <= prev) {' '		if (e->numa < prev) {' \
+	"bash tests/import_tests.sh" "/usr/bin/python3 tests/import_diff.py"
+# 61. (issue 57) import: the engines' NUMA nodes from the order alone, not the topology
+mutate "import: first_core ignored for the NUMA node" compiler/import/shape.c \
+	'		else if (t && e->has_fc && e->first_core < t->ncores)' '		else if (0 && t && e->has_fc && e->first_core < t->ncores)' \
+	"bash tests/import_tests.sh"
+# 62. (issue 57) import: a finding DAOS starts with anyway (a drive on the other NUMA node) stops it
+mutate "import: nvme-not-local refused though DAOS accepts it" compiler/import/import.c \
+	'	R_NIC_WRONG_FABRIC, R_NVME_NOT_LOCAL, R_DEVICE_ABSENT,' '	R_NIC_WRONG_FABRIC, R_DEVICE_ABSENT,' \
+	"bash tests/import_tests.sh"
+# 63. (issue 57) the LSP's header lines keep their CR
+mutate "lsp rpc: CRLF headers not stripped" compiler/lsp/rpc.c \
+	"	if (*len && line[*len - 1] == '\\r')" "	if (0 && *len && line[*len - 1] == '\\r')" \
+	"/usr/bin/python3 tests/lsp_client.py" "bash tests/editors.sh"
+# 64. (issue 57) hover on a finding misses its first character
+mutate "lsp: a finding's hover starts a byte late" compiler/lsp/features.c \
+	'		if (g->loc.file != d->file || offset < g->loc.start || offset > g->loc.end)' \
+	'		if (g->loc.file != d->file || offset <= g->loc.start || offset > g->loc.end)' \
+	"/usr/bin/python3 tests/lsp_client.py"
+# 65. (issue 57) the server answers in UTF-16 positions when the client chose UTF-8
+mutate "lsp: utf-8 positions never negotiated" compiler/lsp/server.c \
+	'		if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0)' \
+	'		if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 1)' \
+	"/usr/bin/python3 tests/lsp_client.py" "bash tests/editors.sh"
 tests_end

@@ -293,4 +293,11 @@ DSLC_TEST_CORRUPT=duplicate-drive DSLC_TEST_CRASH_AFTER=0 $DSLC build $EX/cluste
 rc=$?
 check "the shipped dslc ignores DSLC_TEST_CORRUPT and DSLC_TEST_CRASH_AFTER (built whole, no journal left, same bytes)" \
 	"[ $rc = 0 ] && [ ! -e '$T/seams.dslc-journal' ] && ! grep -q internal-consistency '$T/seamlog' && hashes '$T/seams' | cmp -s - '$T/sch0' || { tail -3 '$T/seamlog'; false; }"
+# nccl off on a node with compute NICs: no nccl.conf (issue 57: a value per branch)
+sed 's/^  nccl on  /  nccl off /' examples/hgx-b200/cluster.dsl >"$T/nccl-off.dsl"
+sed -i "s|include \"hardware.dsl\"|include \"$PWD/examples/hgx-b200/hardware.dsl\"|" "$T/nccl-off.dsl"
+$DSLC build "$T/nccl-off.dsl" -o "$T/nccl-off" >/dev/null 2>&1
+rc=$?
+check "nccl off: the node gets no etc/nccl.conf, its daos_server.yml still (exit $rc)" \
+	"[ $rc = 0 ] && grep -q '^  nccl off ' '$T/nccl-off.dsl' && [ -s '$T/nccl-off/nodes/gpu001/etc/daos/daos_server.yml' ] && [ ! -e '$T/nccl-off/nodes/gpu001/etc/nccl.conf' ]"
 tests_end
