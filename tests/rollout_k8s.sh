@@ -348,7 +348,7 @@ maint start gpu005
 rc=$?
 check "maintenance start: uncordon, the pod Ready, dmg start, Joined, reintegrate (a pool excluded the ranks), self_heal put back, the annotation removed (exit $rc)" \
 	"[ $rc = 0 ] && [ \"\$(line '^kubectl uncordon gpu005')\" -lt \"\$(line '^dmg system start --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system start')\" -lt \"\$(line '^dmg system reintegrate --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system reintegrate')\" -lt \"\$(line '^dmg pool set-prop tier0 self_heal:exclude;rebuild\$')\" ] && grep -q 'ranks 8 9 Joined' '$T/out' && [ \"\$(annotation)\" = - ] && grep -q '^kubectl annotate node gpu005 dslc.io/self-heal-before-' '$T/log'"
-check "maintenance: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ]"
+check "maintenance: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ] && grep -q '^kubectl uncordon gpu005' '$T/log' && grep -q '^kubectl auth can-i' '$T/log'"
 cluster
 maint stop gpu005 excluded-before=gpu009
 rc=$?

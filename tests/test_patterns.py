@@ -15,7 +15,7 @@ earlier checks unable to fail:
   cat-passes  a condition ending in `|| cat FILE` (or `|| echo ...`) without
               `false`: printing the file makes the check pass.
   always-true a condition ending in `|| true`, `|| :` or `; true`.
-  absent-only a condition made only of `! grep` and `[ ! -e FILE ]` terms: a
+  absent-only a condition made only of `! grep` and `[ ! -e FILE ]` (-s, ...) terms: a
               dslc that crashed, printing and writing nothing, passes it.
               Add a positive term (the exit status, the summary line).
   vanishes    `command -v TOOL ... && check`, or an `if command -v TOOL`
@@ -113,7 +113,7 @@ def conditions(lines):
 def negative(term):
     """A term that only says something is absent from a file or the tree."""
     t = term.strip()
-    return bool(re.match(r"^(! grep\b|\[ ! -[efdL] |! \[ -[efdL] )", t))
+    return bool(re.match(r"^(! grep\b|\[ ! -[efdLs] |! \[ -[efdLs] )", t))
 
 
 def judge(cond):
@@ -206,6 +206,7 @@ SELF = [
     ("""grep -q x '$T/out' || true""", ["always-true"]),
     ("""! grep -q scm-ram-volatile '$T/out'""", ["absent-only"]),
     ("""[ ! -e '$T/a/nodes/gpu014' ]""", ["absent-only"]),
+    ("""[ ! -s '$T/untimed' ]""", ["absent-only"]),
     ("""[ $rc = 0 ] && [ ! -e '$T/a/nodes/gpu014' ]""", []),
     ("""for o in $(x); do grep -q "$o" f || exit 1; done""", []),
 ]
