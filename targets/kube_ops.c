@@ -40,19 +40,32 @@ const kube_permission kube_rollout_permissions[] = {
 };
 const size_t kube_rollout_permission_count = sizeof(kube_rollout_permissions) / sizeof(kube_rollout_permissions[0]);
 
+/* The next of a row's blank-separated verbs at *v, its length in *n; false
+ * after the last. */
+static bool next_verb(const char **v, size_t *n)
+{
+	while (**v == ' ')
+		(*v)++;
+	*n = strcspn(*v, " ");
+	return *n > 0;
+}
+
+/* Two rows of one RBAC rule: the same group, resource and subresource. */
+static bool same_rule(const kube_permission *p, const kube_permission *q)
+{
+	return strcmp(p->group, q->group) == 0 && strcmp(p->resource, q->resource) == 0 &&
+	       strcmp(p->subresource ? p->subresource : "", q->subresource ? q->subresource : "") == 0;
+}
+
 void kube_can_i_lines(const char *ns, buf *out)
 {
 	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
 		const kube_permission *p = &kube_rollout_permissions[i];
 		const char *scope = p->scope == KS_ALL ? "all" : p->scope == KS_SYSTEM ? "kube-system" : ns;
-		for (const char *v = p->verbs; *v;) {
-			size_t n = strcspn(v, " ");
+		size_t n;
+		for (const char *v = p->verbs; next_verb(&v, &n); v += n)
 			buf_printf(out, "%.*s %s%s%s %s %s\n", (int)n, v, p->resource, *p->group ? "." : "", p->group,
 				   p->subresource ? p->subresource : "-", scope);
-			v += n;
-			while (*v == ' ')
-				v++;
-		}
 	}
 }
 
@@ -84,10 +97,11 @@ static int pods_down(const model *m, const char **why)
 {
 	const char *drain_why;
 	int down = place_safe_nodes(m->ar, m, why, &drain_why);
-	int naps = (int)m->cluster.naps, aps = naps > 2 ? (naps - 1) / 2 : 1;
+	int aps = place_aps_down(m);
 	if (aps < down) {
 		down = aps;
-		*why = arena_printf(m->ar, "%d of %d access points down keeps the management service's majority", aps, naps);
+		*why = arena_printf(m->ar, "%d of %zu access points down keeps the management service's majority", aps,
+				    m->cluster.naps);
 	}
 	return down;
 }
@@ -144,28 +158,26 @@ bool kube_pdb_yaml(const model *m, buf *out)
 	return yo_end(&y);
 }
 
-/* The verbs of every row of one group, resource and subresource. */
+/* The verbs of every row of one rule, each once. */
 static void rule_verbs(yaml_out *y, const model *m, size_t first)
 {
-	const kube_permission *p = &kube_rollout_permissions[first];
-	char seen[256] = "";
 	yo_name(y, "verbs");
 	yo_seq(y);
 	for (size_t i = first; i < kube_rollout_permission_count; i++) {
 		const kube_permission *q = &kube_rollout_permissions[i];
-		if (strcmp(q->group, p->group) || strcmp(q->resource, p->resource) || (q->subresource != NULL) != (p->subresource != NULL))
+		if (!same_rule(&kube_rollout_permissions[first], q))
 			continue;
-		for (const char *v = q->verbs; *v;) {
-			size_t n = strcspn(v, " ");
-			char w[32];
-			snprintf(w, sizeof(w), " %.*s ", (int)n, v);
-			if (!strstr(seen, w) && strlen(seen) + strlen(w) < sizeof(seen)) {
-				strcat(seen, w);
-				yo_str(y, arena_strndup(m->ar, v, n));
+		size_t n;
+		for (const char *v = q->verbs; next_verb(&v, &n); v += n) {
+			bool seen = false; /* in an earlier row of the rule */
+			for (size_t j = first; j < i && !seen; j++) {
+				size_t k;
+				const kube_permission *r = &kube_rollout_permissions[j];
+				for (const char *u = r->verbs; !seen && same_rule(q, r) && next_verb(&u, &k); u += k)
+					seen = k == n && strncmp(u, v, n) == 0;
 			}
-			v += n;
-			while (*v == ' ')
-				v++;
+			if (!seen)
+				yo_str(y, arena_strndup(m->ar, v, n));
 		}
 	}
 	yo_seq_end(y);
@@ -201,11 +213,8 @@ bool kube_rbac_yaml(const model *m, buf *out)
 	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
 		const kube_permission *p = &kube_rollout_permissions[i];
 		bool first = true;
-		for (size_t j = 0; j < i && first; j++) {
-			const kube_permission *q = &kube_rollout_permissions[j];
-			first = strcmp(q->group, p->group) || strcmp(q->resource, p->resource) ||
-				(q->subresource != NULL) != (p->subresource != NULL);
-		}
+		for (size_t j = 0; j < i && first; j++)
+			first = !same_rule(&kube_rollout_permissions[j], p);
 		if (!first)
 			continue;
 		yo_map(&y);

@@ -78,6 +78,13 @@ cluster() {
 	: >"$T/log"
 }
 # roll SCRIPT [KUBECTL MODES] [KUBE DIR]
+# every kubectl call of a script gives up after DSLC_KUBE_TIMEOUT (60 s): the
+# calls without it are kept aside in untimed, the option dropped from the log
+# for the checks below
+timed_calls() {
+	grep '^kubectl ' "$T/log" | grep -v '^kubectl --request-timeout=60s ' >>"$T/untimed"
+	sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+}
 # (a fresh run: no state file of an earlier one; the fake clock at 1000 s)
 roll() {
 	rm -f "$T/$1.state"
@@ -85,10 +92,7 @@ roll() {
 	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_NEEDS="$T/needs" FAKE_KUBECTL_MODE="${2:-}" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="${3:-$T/new/cluster/kubernetes}" \
 		sh "$T/$1" >"$T/out" 2>&1
 	rc=$?
-	# every kubectl call of the script gives up after DSLC_KUBE_TIMEOUT (60 s):
-	# the calls without it are kept aside, the option dropped for the checks below
-	grep '^kubectl ' "$T/log" | grep -v '^kubectl --request-timeout=60s ' >>"$T/untimed"
-	sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+	timed_calls
 	return $rc
 }
 : >"$T/untimed"
@@ -264,7 +268,7 @@ check "interrupted in wave 3: exit 143, gpu006 stopped and not relabeled" \
 echo 1000 >"$T/clock"
 PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" DSLC_APPLY="$T/bin/apply" DSLC_KUBE_DIR="$T/new/cluster/kubernetes" sh "$T/new.sh" >"$T/out" 2>&1
 rc=$?
-sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+timed_calls
 check "run again: wave 3 from its start (relabel, pods Ready), then the rest, every pod current (exit $rc)" \
 	"[ $rc = 0 ] && [ \"\$(relabeled)\" = 'gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003' ] && [ \"\$(pods_current)\" = ok ] && ! grep -q '^VIOLATION' '$T/log'"
 
@@ -332,8 +336,7 @@ maint() {
 	PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_NEEDS="$T/needs" FAKE_DMG_MODE="${3:-}" FAKE_KUBECTL_MODE="${4:-}" DSLC_STOP_TIMEOUT=30 DSLC_JOIN_TIMEOUT=30 \
 		sh "$M" "$1" "$2" >"$T/out" 2>&1
 	rc=$?
-	grep '^kubectl ' "$T/log" | grep -v '^kubectl --request-timeout=60s ' >>"$T/untimed"
-	sed -i 's/^kubectl --request-timeout=60s /kubectl /' "$T/log"
+	timed_calls
 	return $rc
 }
 annotation() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["nodes"]["gpu005"].get("annotations", {}).get("dslc.io/self-heal-before", "-"))' "$T/kst"; }

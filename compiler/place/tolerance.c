@@ -93,6 +93,12 @@ int place_safe_nodes(arena *a, const model *m, const char **why, const char **dr
 /* The longest a pool's rebuild after one wave may take before the script
  * gives up: an hour, plus the wave's share of the largest pool at 1 GiB/s
  * (a cautious rebuild rate; a percentage size counts as unknown). */
+int place_aps_down(const model *m)
+{
+	int naps = (int)m->cluster.naps;
+	return naps > 2 ? (naps - 1) / 2 : 1;
+}
+
 long long place_rebuild_timeout(arena *a, const model *m, int size, const char **why)
 {
 	uint64_t most = 0;

@@ -21,6 +21,11 @@ bool place_is_server(const model *m, const char *host);
  * first (a container that tolerates no whole node down); else NULL. */
 int place_safe_nodes(arena *a, const model *m, const char **why, const char **drain_why);
 
+/* The access points that may be down at once: fewer than half of them keeps
+ * the management service's majority (one when there are one or two: a
+ * rollout has to take each down some time). */
+int place_aps_down(const model *m);
+
 /* The longest one rebuild after size nodes stopped may take, in seconds,
  * and why: an hour, plus their share of the largest pool at 1 GiB/s. */
 long long place_rebuild_timeout(arena *a, const model *m, int size, const char **why);

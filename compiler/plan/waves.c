@@ -2,10 +2,10 @@
 /* waves.c - see waves.h. */
 #include "waves.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/buf.h"
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/place/node_plan.h"
@@ -78,9 +78,8 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 	} else {
 		w->rebuild_timeout = place_rebuild_timeout(a, nm, w->size, &w->rebuild_timeout_why);
 	}
-	int naps = (int)nm->cluster.naps;
-	w->naps = naps;
-	w->ap_size = naps > 2 ? (naps - 1) / 2 : 1;
+	w->naps = (int)nm->cluster.naps;
+	w->ap_size = place_aps_down(nm);
 	/* client-only nodes first, in one wave: they hold no data */
 	plan_wave *clients = NULL;
 	bool system = false;
@@ -225,10 +224,14 @@ static void fleet_gate(arena *a, const plan_waves *w, const plan_wave *v, const 
 	push(a, s, n, arena_printf(a, "dslc_fleet_gate%s", arg));
 	if (!w->kube)
 		return;
-	const char *hosts = "";
+	buf b; /* one buffer: a wave of many nodes is not a copy per node */
+	buf_init(&b);
+	buf_puts(&b, "dslc_kube_gate '");
 	for (size_t k = 0; k < v->nhosts; k++)
-		hosts = arena_printf(a, "%s%s%s", hosts, k ? " " : "", v->hosts[k]);
-	push(a, s, n, arena_printf(a, "dslc_kube_gate '%s'", hosts));
+		buf_printf(&b, "%s%s", k ? " " : "", v->hosts[k]);
+	buf_puts(&b, "'");
+	push(a, s, n, arena_strndup(a, b.data, b.len));
+	buf_free(&b);
 }
 
 void plan_waves_kube(plan_waves *w, wave_kube *k)

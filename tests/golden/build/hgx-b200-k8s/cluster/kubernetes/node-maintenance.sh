@@ -178,11 +178,9 @@ dslc_fleet_check() {
 	printf '%s\n' "$m" | awk -v w=" $dslc_ranks " -v all="$1" '
 		NF == 4 && $2 != "joined" && all != "all" && index(w, " " $1 " ") == 0 { printf "stop rank %s (%s, %s) is %s\n", $1, $4, $3, $2 }'
 	if dslc_dmg_json system leader-query; then
-		printf '%s\n' "$dslc_out" | dslc_m=$m awk -v w=" $dslc_ranks " -v all="$1" '
+		dslc_json_list down_replicas | dslc_m=$m awk -v w=" $dslc_ranks " -v all="$1" '
 			BEGIN { n = split(ENVIRON["dslc_m"], l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); at[f[3]] = at[f[3]] (at[f[3]] == "" ? "" : ",") f[1]; fd[f[3]] = f[4]; if (index(w, " " f[1] " ")) ours[f[3]] = 1 } }
-			/"down_replicas": \[/ { d = !/]/; next }
-			d && /]/ { d = 0 }
-			d { a = $0; gsub(/[ ",]/, "", a); if (a != "" && all != "all" && !(a in ours)) printf "stop access point %s (%s) is down (dmg system leader-query)\n", a, (a in at) ? "rank " at[a] " on " fd[a] : "no rank listed at that address" }'
+			all != "all" && !($1 in ours) { printf "stop access point %s (%s) is down (dmg system leader-query)\n", $1, ($1 in at) ? "rank " at[$1] " on " fd[$1] : "no rank listed at that address" }'
 	else
 		echo 'stop dmg system leader-query failed: the access points are unknown'
 	fi
@@ -192,20 +190,17 @@ dslc_fleet_check() {
 			echo "stop dmg pool query $pool failed"
 			continue
 		fi
-		printf '%s\n' "$dslc_out" | awk -v p="$pool" -v w=" $dslc_ranks " -v all="$1" '
-			/"rebuild": \{/ { r = 1; next }
-			r && /}/ { r = 0 }
-			r { l = $0; gsub(/[\t ",]/, "", l); split(l, kv, ":"); v[kv[1]] = kv[2] }
-			/"disabled_ranks": \[/ { d = !/]/; next }
-			d && /]/ { d = 0 }
-			d { x = $0; gsub(/[ ,]/, "", x); if (x != "" && all != "all" && index(w, " " x " ") == 0) out = out (out == "" ? "" : ",") x }
-			END {
-				s = v["state"]; ds = v["derived_state"]; st = v["status"]
-				if (ds == "") ds = (s == "busy" && st == "0") ? "busy" : ((s == "idle" || s == "done") && st == "0") ? s : (s == "" ? "unknown" : "failed")
-				if (ds == "busy") printf "wait pool %s is rebuilding (dmg pool query %s)\n", p, p
-				else if (ds != "idle" && ds != "done") printf "stop pool %s: its last rebuild is %s (state %s, status %s): see dmg pool query %s\n", p, ds, s, st, p
-				if (out != "") printf "stop pool %s has rank %s disabled outside this wave: once they are Joined, dmg system reintegrate --ranks=%s\n", p, out, out
-			}'
+		read -r state derived status <<EOF
+$(dslc_rebuild_of)
+EOF
+		case $derived in
+		idle | done) ;;
+		busy) echo "wait pool $pool is rebuilding (dmg pool query $pool)" ;;
+		*) echo "stop pool $pool: its last rebuild is $derived (state $state, status $status): see dmg pool query $pool" ;;
+		esac
+		[ "$1" != all ] || continue
+		out=$(dslc_json_list disabled_ranks | awk -v w=" $dslc_ranks " 'index(w, " " $1 " ") == 0 { printf "%s%s", s, $1; s = "," }')
+		[ -z "$out" ] || echo "stop pool $pool has rank $out disabled outside this wave: once they are Joined, dmg system reintegrate --ranks=$out"
 	done
 }
 dslc_fleet_gate() {
@@ -303,6 +298,27 @@ dslc_derive() {
 	*) echo unknown ;;
 	esac
 }
+# "STATE DERIVED STATUS" of the pool query answer in $dslc_out ('-' for what
+# it lacks): DERIVED as 2.8 sends it, or derived from 2.6's state and status
+dslc_rebuild_of() {
+	read -r state derived status <<EOF
+$(printf '%s\n' "$dslc_out" | awk '
+	/"rebuild": \{/ { r = 1; next }
+	r && /}/ { r = 0 }
+	r { l = $0; gsub(/[\t ",]/, "", l); split(l, kv, ":"); v[kv[1]] = kv[2] }
+	END { print (v["state"] == "" ? "-" : v["state"]), (v["derived_state"] == "" ? "-" : v["derived_state"]), (v["status"] == "" ? "-" : v["status"]) }')
+EOF
+	[ "$derived" != - ] || derived=$(dslc_derive "$state" "$status")
+	echo "$state $derived $status"
+}
+# the items of the JSON list KEY in $dslc_out, one a line, strings without
+# their quotes; nothing for [] or null (json.MarshalIndent: an item a line)
+dslc_json_list() {
+	printf '%s\n' "$dslc_out" | awk -v k="\"$1\": [" '
+		index($0, k) { d = !/]/; next }
+		d && /]/ { d = 0 }
+		d { x = $0; gsub(/[ ,"]/, "", x); if (x != "") print x }'
+}
 # no rebuild running in any pool, none failed, within DSLC_REBUILD_TIMEOUT s by
 # the clock for all pools together (slow dmg answers count). The first query
 # waits DSLC_POLL s: the pool service schedules a rebuild after the drain or
@@ -314,13 +330,8 @@ dslc_wait_rebuild() {
 		while :; do
 			dslc_dmg_json pool query "$pool" || dslc_fail "dmg pool query $pool failed"
 			read -r state derived status <<EOF
-$(printf '%s\n' "$dslc_out" | awk '
-	/"rebuild": \{/ { r = 1; next }
-	r && /}/ { r = 0 }
-	r { l = $0; gsub(/[\t ",]/, "", l); split(l, kv, ":"); v[kv[1]] = kv[2] }
-	END { print (v["state"] == "" ? "-" : v["state"]), (v["derived_state"] == "" ? "-" : v["derived_state"]), (v["status"] == "" ? "-" : v["status"]) }')
+$(dslc_rebuild_of)
 EOF
-			[ "$derived" != - ] || derived=$(dslc_derive "$state" "$status")
 			case $derived in
 			idle | done) break ;;
 			busy) ;;
@@ -342,10 +353,8 @@ dslc_pool_ranks() {
 	for pool in $dslc_pools; do
 		# shellcheck disable=SC2086
 		dslc_dmg_json pool query $flag "$pool" || dslc_fail "dmg pool query $pool failed"
-		printf '%s\n' "$dslc_out" | awk -v p="$pool" -v k="\"$1_ranks\": [" -v w=" $dslc_ranks " '
-			index($0, k) { d = !/]/; next }
-			d && /]/ { d = 0 }
-			d { x = $0; gsub(/[ ,]/, "", x); if (x != "" && index(w, " " x " ")) out = out " " x }
+		dslc_json_list "$1_ranks" | awk -v p="$pool" -v w=" $dslc_ranks " '
+			index(w, " " $1 " ") { out = out " " $1 }
 			END { if (out != "") print p out }'
 	done
 }
