@@ -50,3 +50,22 @@ DSLC_CAN_I
 	[ -z "$missing" ] || dslc_fail "kubectl auth can-i says no to: $missing. A cluster admin applies cluster/kubernetes/rollout-rbac.yaml (ClusterRole dslc-rollout) and binds it to this identity: kubectl create clusterrolebinding dslc-rollout --clusterrole=dslc-rollout --user=NAME"
 	echo 'dslc: kubectl auth can-i: every permission the script uses is granted' >&2
 }
+# the Secrets the pods copy their certificates from ($dslc_secrets: "NAME KEY..."
+# lines, targets/kube_ops.c's table), each with every key: a missing one leaves
+# a pod in ContainerCreating until DSLC_POD_TIMEOUT, after the change began
+dslc_kube_secrets() {
+	missing=''
+	while read -r name keys; do
+		[ -n "$name" ] || continue
+		# shellcheck disable=SC2016 # a Go template, for kubectl to expand
+		have=$(dslc_kube get secret "$name" -o go-template='{{range $k, $v := .data}}{{$k}} {{end}}') ||
+			{ missing="$missing${missing:+; }no Secret $name"; continue; }
+		for k in $keys; do
+			case " $have" in *" $k "*) ;; *) missing="$missing${missing:+; }$name has no key $k" ;; esac
+		done
+	done <<DSLC_SECRETS
+$dslc_secrets
+DSLC_SECRETS
+	[ -z "$missing" ] || dslc_fail "the certificates' Secrets in namespace $dslc_ns are not complete: $missing (kubectl -n $dslc_ns create secret generic NAME --from-file=KEY=FILE ...)"
+	[ -z "$dslc_secrets" ] || echo 'dslc: the certificate Secrets hold every key the pods copy' >&2
+}

@@ -34,9 +34,10 @@ const kube_permission kube_rollout_permissions[] = {
 	{"", "podtemplates", NULL, "get create patch delete", KS_NS},
 	{"policy", "poddisruptionbudgets", NULL, "get create patch", KS_NS},
 	{"", "namespaces", NULL, "get create patch", KS_ALL},
-	/* the device plugins' configuration, and their restart when it changes */
-	{"", "configmaps", NULL, "get create patch", KS_SYSTEM},
-	{"apps", "daemonsets", NULL, "patch", KS_SYSTEM},
+	{"", "serviceaccounts", NULL, "get create patch", KS_NS},
+	{"", "resourcequotas", NULL, "get create patch", KS_NS},
+	/* the preflight's look at the certificate Secrets' keys */
+	{"", "secrets", NULL, "get", KS_NS},
 };
 const size_t kube_rollout_permission_count = sizeof(kube_rollout_permissions) / sizeof(kube_rollout_permissions[0]);
 
@@ -57,6 +58,23 @@ static bool same_rule(const kube_permission *p, const kube_permission *q)
 	       strcmp(p->subresource ? p->subresource : "", q->subresource ? q->subresource : "") == 0;
 }
 
+const kube_secret kube_cert_secrets[2] = {
+	{"daos-server-certs", {"daosCA.crt", "server.crt", "server.key", "agent.crt"}, true},
+	{"daos-agent-certs", {"daosCA.crt", "agent.crt", "agent.key", NULL}, false},
+};
+
+void kube_secret_lines(const model *m, buf *out)
+{
+	if (cluster_insecure(&m->cluster))
+		return;
+	for (int i = 0; i < 2; i++) {
+		buf_puts(out, kube_cert_secrets[i].name);
+		for (int k = 0; k < 4 && kube_cert_secrets[i].keys[k]; k++)
+			buf_printf(out, " %s", kube_cert_secrets[i].keys[k]);
+		buf_puts(out, "\n");
+	}
+}
+
 void kube_can_i_lines(const char *ns, buf *out)
 {
 	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
@@ -67,16 +85,6 @@ void kube_can_i_lines(const char *ns, buf *out)
 			buf_printf(out, "%.*s %s%s%s %s %s\n", (int)n, v, p->resource, *p->group ? "." : "", p->group,
 				   p->subresource ? p->subresource : "-", scope);
 	}
-}
-
-/* k8s-rdma-shared-dev-plugin reads the rdma-devices ConfigMap
- * (deployment/k8s/base/daemonset.yaml: DaemonSet rdma-shared-dp-ds), squat's
- * generic-device-plugin its own (manifests/generic-device-plugin.yaml), both
- * in kube-system and only at start. A shared RDMA resource is the cluster's
- * own plugin configuration: dslc writes none (kubernetes.c). */
-const char *kube_plugin_daemonsets(const model *m)
-{
-	return m->cluster.kube.rdma_shared.set ? "generic-device-plugin" : "rdma-shared-dp-ds generic-device-plugin";
 }
 
 /* The server nodes in pods: the daos-server pods the budget counts. */
@@ -287,6 +295,8 @@ void kube_maintenance_script(const model *m, buf *out)
 		buf_printf(out, "%s%s", i ? " " : "", m->pools[i]->plan ? m->pools[i]->plan->label : m->pools[i]->name);
 	buf_printf(out, "'\nDSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\ndslc_can_i='", rebuild);
 	kube_can_i_lines(kube_namespace(m), out);
+	buf_puts(out, "'\ndslc_secrets='");
+	kube_secret_lines(m, out);
 	buf_puts(out, "'\n");
 	buf_puts(out, dmg_lib);
 	buf_puts(out, kube_lib);

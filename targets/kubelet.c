@@ -56,6 +56,9 @@ target_result target_kubelet(const model *m, const node *nd, target_file *out)
 	}
 	yo_kv(&y, "reservedSystemCPUs", k->reserved_cpus);
 	yo_kv(&y, "topologyManagerPolicy", k->topology);
+	/* a training pod's containers aligned together (its sidecars with it) */
+	if (strcmp(k->topology, "none"))
+		yo_kv(&y, "topologyManagerScope", "pod");
 	yo_name(&y, "systemReserved");
 	yo_map(&y);
 	yo_kv(&y, "memory", yo_quantity(a, k->system_reserved));

@@ -14,7 +14,7 @@
 #include "compiler/base/strmap.h"
 #include "compiler/place/kube.h"
 #include "targets.h"
-#include "yaml_out.h"
+#include "kube_yaml.h"
 
 typedef struct kube_group {
 	char digest[17];
@@ -87,94 +87,16 @@ static const kube_layout *layout(const model *m)
 	return l;
 }
 
-/* ---- YAML helpers ---------------------------------------------------------- */
-
-static void ki(yaml_out *y, const char *k, int64_t v)
-{
-	yo_name(y, k);
-	yo_int(y, v);
-}
-
-static void kb(yaml_out *y, const char *k, bool v)
-{
-	yo_name(y, k);
-	yo_bool(y, v);
-}
-
-static void km(yaml_out *y, const char *k)
-{
-	yo_name(y, k);
-	yo_map(y);
-}
-
-static void ks_(yaml_out *y, const char *k)
-{
-	yo_name(y, k);
-	yo_seq(y);
-}
-
-static void metadata(yaml_out *y, const model *m, const char *name, const char *app, const char *label, const char *digest)
-{
-	km(y, "metadata");
-	yo_kv(y, "name", name);
-	yo_kv(y, "namespace", kube_namespace(m));
-	km(y, "labels");
-	yo_kv(y, "app.kubernetes.io/name", app);
-	yo_kv(y, "app.kubernetes.io/part-of", m->cluster.name);
-	yo_kv(y, "app.kubernetes.io/managed-by", "dslc");
-	if (label)
-		yo_kv(y, label, digest);
-	yo_map_end(y);
-	yo_map_end(y);
-}
-
 static void config_map(yaml_out *y, const model *m, const char *name, const char *app, const char *label,
 		       const kube_group *g, const char *key)
 {
-	yo_map(y);
-	yo_kv(y, "apiVersion", "v1");
-	yo_kv(y, "kind", "ConfigMap");
-	metadata(y, m, name, app, label, g->digest);
+	ky_head(y, m, "v1", "ConfigMap", name, app, label, g->digest);
 	/* its name changes with its content: it never needs to */
-	kb(y, "immutable", true);
-	km(y, "data");
+	ky_bool(y, "immutable", true);
+	ky_map(y, "data");
 	yo_name(y, key);
 	yo_literal(y, g->yml);
 	yo_map_end(y);
-	yo_map_end(y);
-}
-
-static void host_path(yaml_out *y, const char *name, const char *path, const char *type)
-{
-	yo_map(y);
-	yo_kv(y, "name", name);
-	km(y, "hostPath");
-	yo_kv(y, "path", path);
-	yo_kv(y, "type", type);
-	yo_map_end(y);
-	yo_map_end(y);
-}
-
-static void empty_dir(yaml_out *y, const char *name, const char *medium)
-{
-	yo_map(y);
-	yo_kv(y, "name", name);
-	km(y, "emptyDir");
-	if (medium)
-		yo_kv(y, "medium", medium);
-	yo_map_end(y);
-	yo_map_end(y);
-}
-
-static void mount(yaml_out *y, const char *name, const char *path, const char *sub, bool ro)
-{
-	yo_map(y);
-	yo_kv(y, "name", name);
-	yo_kv(y, "mountPath", path);
-	if (sub)
-		yo_kv(y, "subPath", sub);
-	if (ro)
-		kb(y, "readOnly", true);
 	yo_map_end(y);
 }
 
@@ -190,11 +112,11 @@ static bool secure(const model *m)
 static void cert_init(yaml_out *y, const model *m, bool server)
 {
 	const char *who = server ? "server" : "agent";
-	ks_(y, "initContainers");
+	ky_seq(y, "initContainers");
 	yo_map(y);
 	yo_kv(y, "name", "certificates");
 	yo_kv(y, "image", m->cluster.kube.image.v);
-	ks_(y, "command");
+	ky_seq(y, "command");
 	yo_str(y, "/bin/sh");
 	yo_str(y, "-c");
 	yo_literal(y, arena_printf(m->ar,
@@ -206,9 +128,9 @@ static void cert_init(yaml_out *y, const model *m, bool server)
 			       server ? "install -d -m 0750 /etc/daos/certs/clients\n"
 					"install -m 0444 /certs-in/agent.crt /etc/daos/certs/clients/agent.crt\n" : ""));
 	yo_seq_end(y);
-	ks_(y, "volumeMounts");
-	mount(y, "certs-in", "/certs-in", NULL, true);
-	mount(y, "certs", "/etc/daos/certs", NULL, false);
+	ky_seq(y, "volumeMounts");
+	ky_mount(y, "certs-in", "/certs-in", NULL, true);
+	ky_mount(y, "certs", "/etc/daos/certs", NULL, false);
 	yo_seq_end(y);
 	yo_map_end(y);
 	yo_seq_end(y);
@@ -216,15 +138,16 @@ static void cert_init(yaml_out *y, const model *m, bool server)
 
 static void cert_volumes(yaml_out *y, bool server)
 {
-	empty_dir(y, "certs", NULL);
+	ky_empty_dir(y, "certs", NULL);
 	yo_map(y);
 	yo_kv(y, "name", "certs-in");
-	km(y, "secret");
-	yo_kv(y, "secretName", server ? "daos-server-certs" : "daos-agent-certs");
-	ki(y, "defaultMode", 0440); /* group-readable: the init container reads as fsGroup */
-	ks_(y, "items");
-	const char *files[] = {"daosCA.crt", server ? "server.crt" : "agent.crt", server ? "server.key" : "agent.key",
-		server ? "agent.crt" : NULL};
+	ky_map(y, "secret");
+	/* the Secret and its keys, which the scripts' preflight checks too */
+	const kube_secret *sec = &kube_cert_secrets[server ? 0 : 1];
+	yo_kv(y, "secretName", sec->name);
+	ky_int(y, "defaultMode", 0440); /* group-readable: the init container reads as fsGroup */
+	ky_seq(y, "items");
+	const char *const *files = sec->keys;
 	for (int i = 0; i < 4 && files[i]; i++) {
 		yo_map(y);
 		yo_kv(y, "key", files[i]);
@@ -236,31 +159,52 @@ static void cert_volumes(yaml_out *y, bool server)
 	yo_map_end(y);
 }
 
-static void pod_common(yaml_out *y, const char *label, const char *digest, int64_t uid, int64_t gid,
-		       bool host_pid)
+/* The RHEL family confines containers with SELinux (container-selinux):
+ * a container_t process may not write the hostPath directories tmpfiles.d
+ * made, nor mount the SCM tmpfs. spc_t is the type the container policy
+ * gives privileged containers; Debian, Ubuntu and Azure Linux do not
+ * enforce SELinux, and the kubelet ignores the field there. */
+static bool selinux_os(const node_spec *s)
 {
-	km(y, "nodeSelector");
+	static const char *const family[] = {"rhel", "rocky", "alma"};
+	for (size_t i = 0; s->os.set && i < sizeof(family) / sizeof(family[0]); i++)
+		if (strncmp(s->os.v, family[i], strlen(family[i])) == 0)
+			return true;
+	return false;
+}
+
+static void pod_common(yaml_out *y, const node_spec *s, const char *label, const char *digest, int64_t uid,
+		       int64_t gid, bool host_pid)
+{
+	ky_map(y, "nodeSelector");
 	yo_kv(y, label, digest);
 	yo_map_end(y);
-	/* neither daemon calls the API server: no token in the pod */
-	kb(y, "automountServiceAccountToken", false);
-	kb(y, "hostNetwork", true);
+	/* its own account (namespace.yaml), which neither daemon uses: they
+	 * never call the API server, so no token in the pod */
+	yo_kv(y, "serviceAccountName", host_pid ? "daos-agent" : "daos-server");
+	ky_bool(y, "automountServiceAccountToken", false);
+	ky_bool(y, "hostNetwork", true);
 	if (host_pid)
-		kb(y, "hostPID", true);
+		ky_bool(y, "hostPID", true);
 	/* the node's resolver: they resolve only host names (access points),
 	 * and start before CoreDNS can run */
 	yo_kv(y, "dnsPolicy", "Default");
 	yo_kv(y, "priorityClassName", "system-node-critical");
-	ki(y, "terminationGracePeriodSeconds", KUBE_POD_GRACE_SECONDS);
-	ks_(y, "tolerations");
+	ky_int(y, "terminationGracePeriodSeconds", KUBE_POD_GRACE_SECONDS);
+	ky_seq(y, "tolerations");
 	yo_map(y);
 	yo_kv(y, "operator", "Exists");
 	yo_map_end(y);
 	yo_seq_end(y);
-	km(y, "securityContext");
-	ki(y, "runAsUser", uid);
-	ki(y, "runAsGroup", gid);
-	ki(y, "fsGroup", gid);
+	ky_map(y, "securityContext");
+	ky_int(y, "runAsUser", uid);
+	ky_int(y, "runAsGroup", gid);
+	ky_int(y, "fsGroup", gid);
+	if (selinux_os(s)) {
+		ky_map(y, "seLinuxOptions");
+		yo_kv(y, "type", "spc_t");
+		yo_map_end(y);
+	}
 	yo_map_end(y);
 }
 
@@ -270,46 +214,33 @@ static void daemonset_head(yaml_out *y, const model *m, const char *name, const 
 	const kube_spec *ks = &m->cluster.kube;
 	yo_kv(y, "apiVersion", "apps/v1");
 	yo_kv(y, "kind", "DaemonSet");
-	metadata(y, m, name, app, label, digest);
-	km(y, "spec");
-	km(y, "selector");
-	km(y, "matchLabels");
+	ky_metadata(y, m, name, kube_namespace(m), app, label, digest);
+	ky_map(y, "spec");
+	ky_map(y, "selector");
+	ky_map(y, "matchLabels");
 	yo_kv(y, "app.kubernetes.io/name", app);
 	yo_kv(y, label, digest);
 	yo_map_end(y);
 	yo_map_end(y);
-	km(y, "updateStrategy");
+	ky_map(y, "updateStrategy");
 	if (ks->update.set && strcmp(ks->update.v, "rolling") == 0) {
 		yo_kv(y, "type", "RollingUpdate");
-		km(y, "rollingUpdate");
-		ki(y, "maxSurge", ks->surge.set ? ks->surge.v : 0);
-		ki(y, "maxUnavailable", 1);
+		ky_map(y, "rollingUpdate");
+		ky_int(y, "maxSurge", ks->surge.set ? ks->surge.v : 0);
+		ky_int(y, "maxUnavailable", 1);
 		yo_map_end(y);
 	} else {
 		yo_kv(y, "type", "OnDelete");
 	}
 	yo_map_end(y);
-	km(y, "template");
-	km(y, "metadata");
-	km(y, "labels");
+	ky_map(y, "template");
+	ky_map(y, "metadata");
+	ky_map(y, "labels");
 	yo_kv(y, "app.kubernetes.io/name", app);
 	yo_kv(y, label, digest);
 	yo_map_end(y);
 	yo_map_end(y);
-	km(y, "spec");
-}
-
-/* One RDMA resource per fabric NIC: <rdma_resource>_e<i> selects the NIC at
- * index i (plugins_doc); or the cluster's one shared resource, once. */
-static void rdma_resources(yaml_out *y, const model *m, const node_plan *p)
-{
-	if (m->cluster.kube.rdma_shared.set) {
-		if (place_fabric_nic_count(p))
-			yo_kv(y, kube_rdma_resource(m), "1");
-		return;
-	}
-	for (int i = 0; i < place_fabric_nic_count(p); i++)
-		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+	ky_map(y, "spec");
 }
 
 /* Whether <rdma_resource>_e<i> stays a qualified name (63 characters) for
@@ -324,15 +255,15 @@ static bool rdma_names_fit(const model *m)
 static void resources(yaml_out *y, const model *m, const node_plan *p, const kube_plan *kp, bool server)
 {
 	arena *a = m->ar;
-	km(y, "resources");
+	ky_map(y, "resources");
 	for (int lim = 0; lim < 2; lim++) {
-		km(y, lim ? "limits" : "requests");
+		ky_map(y, lim ? "limits" : "requests");
 		if (!lim)
 			yo_kv(y, "cpu", server ? "1" : "100m"); /* small: its cores are reserved already; no limit */
 		yo_kv(y, "memory", server ? yo_quantity(a, kp->memory) : "1Gi");
 		if (server)
 			yo_kv(y, kp->hugepage_resource, yo_quantity(a, (uint64_t)kp->hugepages * kp->hugepage_size));
-		rdma_resources(y, m, p);
+		kube_rdma_limits(y, m, p);
 		if (server && kp->nvmes)
 			yo_kv(y, kube_nvme_resource(m), arena_printf(a, "%d", kp->nvmes));
 		yo_map_end(y);
@@ -349,10 +280,10 @@ static void volumes_begin(yaml_out *y, const model *m, const char *name, bool se
 	yo_seq_end(y); /* volumeMounts */
 	yo_map_end(y); /* the container */
 	yo_seq_end(y); /* containers */
-	ks_(y, "volumes");
+	ky_seq(y, "volumes");
 	yo_map(y);
 	yo_kv(y, "name", "config");
-	km(y, "configMap");
+	ky_map(y, "configMap");
 	yo_kv(y, "name", name);
 	yo_map_end(y);
 	yo_map_end(y);
@@ -360,65 +291,106 @@ static void volumes_begin(yaml_out *y, const model *m, const char *name, bool se
 		cert_volumes(y, server);
 }
 
-static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
+/* daos_server answers SIGTERM by cancelling its context, and each engine's
+ * runner then SIGKILLs its engine (src/control/server/engine/exec.go; the
+ * server's signal handler in server.go): no server_fini. So before the
+ * kubelet's SIGTERM, stop the engines as `dmg system stop` does (SIGINT,
+ * ctl_ranks_rpc.go StopRanks) and wait for them, within the pod's grace
+ * period less daos_server's own exit; an engine that exits is not started
+ * again unless asked (instance_exec.go Run). /proc, not pkill: the image
+ * need not have procps. */
+static void pre_stop(yaml_out *y, const model *m)
 {
+	ky_map(y, "lifecycle");
+	ky_map(y, "preStop");
+	ky_map(y, "exec");
+	ky_seq(y, "command");
+	yo_str(y, "/bin/sh");
+	yo_str(y, "-c");
+	yo_literal(y, arena_printf(m->ar,
+				   "engines() {\n"
+				   "  for p in /proc/[0-9]*; do\n"
+				   "    [ \"$(cat \"$p/comm\" 2>/dev/null)\" = daos_engine ] && echo \"${p#/proc/}\"\n"
+				   "  done\n"
+				   "}\n"
+				   "for pid in $(engines); do kill -INT \"$pid\" 2>/dev/null || true; done\n"
+				   "i=0\n"
+				   "while [ -n \"$(engines)\" ] && [ $i -lt %d ]; do sleep 1; i=$((i + 1)); done\n",
+				   KUBE_POD_GRACE_SECONDS - KUBE_PRESTOP_MARGIN_SECONDS));
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static void server_daemonset(yaml_out *y, const model *m, const void *arg)
+{
+	const kube_group *g = arg;
 	const kube_spec *ks = &m->cluster.kube;
 	const node_plan *p = g->spec->plan;
 	const kube_plan *kp = kube_plan_of(m, g->spec);
 	const char *name = arena_printf(m->ar, "daos-server-%s", g->digest);
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-server", KUBE_LABEL_SERVER, g->digest);
-	pod_common(y, KUBE_LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
+	pod_common(y, g->spec, KUBE_LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
 	if (secure(m))
 		cert_init(y, m, true);
-	ks_(y, "containers");
+	ky_seq(y, "containers");
 	yo_map(y);
 	yo_kv(y, "name", "daos-server");
 	yo_kv(y, "image", ks->image.v);
-	ks_(y, "command");
+	ky_seq(y, "command");
 	yo_str(y, "daos_server");
 	yo_str(y, "start");
 	yo_str(y, "-o");
 	yo_str(y, "/etc/daos/daos_server.yml");
 	yo_seq_end(y);
-	km(y, "securityContext");
-	kb(y, "allowPrivilegeEscalation", true); /* the setuid daos_server_helper */
-	km(y, "capabilities");
-	ks_(y, "add");
+	ky_map(y, "securityContext");
+	ky_bool(y, "allowPrivilegeEscalation", true); /* the setuid daos_server_helper */
+	ky_map(y, "capabilities");
+	ky_seq(y, "add");
 	yo_str(y, "SYS_ADMIN"); /* the helper mounts the SCM tmpfs */
 	yo_str(y, "IPC_LOCK");  /* SPDK's DMA mappings */
 	yo_seq_end(y);
 	yo_map_end(y);
-	km(y, "appArmorProfile"); /* containerd's default profile denies mount */
+	ky_map(y, "appArmorProfile"); /* containerd's default profile denies mount */
+	yo_kv(y, "type", "Unconfined");
+	yo_map_end(y);
+	/* RuntimeDefault (a kubelet with seccompDefault, CIS-hardened nodes)
+	 * refuses the NUMA memory-policy calls the engines make (mbind,
+	 * set_mempolicy, get_mempolicy: containerd's default profile allows
+	 * them only with CAP_SYS_NICE) */
+	ky_map(y, "seccompProfile");
 	yo_kv(y, "type", "Unconfined");
 	yo_map_end(y);
 	yo_map_end(y);
 	resources(y, m, p, kp, true);
-	km(y, "readinessProbe");
-	km(y, "tcpSocket");
-	ki(y, "port", m->cluster.port.set ? m->cluster.port.v : 10001);
+	pre_stop(y, m);
+	ky_map(y, "readinessProbe");
+	ky_map(y, "tcpSocket");
+	ky_int(y, "port", m->cluster.port.set ? m->cluster.port.v : 10001);
 	yo_map_end(y);
-	ki(y, "periodSeconds", 10);
+	ky_int(y, "periodSeconds", 10);
 	yo_map_end(y);
-	ks_(y, "volumeMounts");
-	mount(y, "config", "/etc/daos/daos_server.yml", "daos_server.yml", true);
+	ky_seq(y, "volumeMounts");
+	ky_mount(y, "config", "/etc/daos/daos_server.yml", "daos_server.yml", true);
 	if (secure(m))
-		mount(y, "certs", "/etc/daos/certs", NULL, true);
-	mount(y, "hugepages", "/dev/hugepages", NULL, false);
-	mount(y, "run", "/var/run/daos_server", NULL, false);
-	mount(y, "metadata", "/var/daos/config", NULL, false);
-	mount(y, "logs", "/var/log/daos", NULL, false);
+		ky_mount(y, "certs", "/etc/daos/certs", NULL, true);
+	ky_mount(y, "hugepages", "/dev/hugepages", NULL, false);
+	ky_mount(y, "run", "/var/run/daos_server", NULL, false);
+	ky_mount(y, "metadata", "/var/daos/config", NULL, false);
+	ky_mount(y, "logs", "/var/log/daos", NULL, false);
 	for (int i = 0; i < p->nengines; i++)
-		mount(y, arena_printf(m->ar, "scm%d", i), p->engines[i].scm_mount, NULL, false);
+		ky_mount(y, arena_printf(m->ar, "scm%d", i), p->engines[i].scm_mount, NULL, false);
 	volumes_begin(y, m, name, true);
-	empty_dir(y, "hugepages", kp->hugepage_medium);
-	empty_dir(y, "run", NULL);
+	ky_empty_dir(y, "hugepages", kp->hugepage_medium);
+	ky_empty_dir(y, "run", NULL);
 	/* made with the daemon's owner by the node's tmpfiles.d (pod_host.c):
 	 * Directory, so that a node without them says so at the pod's start */
-	host_path(y, "metadata", KUBE_METADATA_DIR, "Directory");
-	host_path(y, "logs", KUBE_SERVER_LOG_DIR, "Directory");
+	ky_host_path(y, "metadata", KUBE_METADATA_DIR, "Directory");
+	ky_host_path(y, "logs", KUBE_SERVER_LOG_DIR, "Directory");
 	for (int i = 0; i < p->nengines; i++)
-		empty_dir(y, arena_printf(m->ar, "scm%d", i), NULL); /* the helper mounts tmpfs here, in the pod */
+		ky_empty_dir(y, arena_printf(m->ar, "scm%d", i), NULL); /* the helper mounts tmpfs here, in the pod */
 	yo_seq_end(y);
 	yo_map_end(y); /* pod spec */
 	yo_map_end(y); /* template */
@@ -426,47 +398,48 @@ static void server_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 }
 
-static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
+static void agent_daemonset(yaml_out *y, const model *m, const void *arg)
 {
+	const kube_group *g = arg;
 	const kube_spec *ks = &m->cluster.kube;
 	const char *name = arena_printf(m->ar, "daos-agent-%s", g->digest);
 	int64_t uid = ks->agent_uid.set ? ks->agent_uid.v : ks->uid.v, gid = ks->agent_uid.set ? ks->agent_gid.v : ks->gid.v;
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-agent", KUBE_LABEL_AGENT, g->digest);
 	/* hostPID: the agent maps a client's PID (SO_PEERCRED) to its NUMA node */
-	pod_common(y, KUBE_LABEL_AGENT, g->digest, uid, gid, true);
+	pod_common(y, g->spec, KUBE_LABEL_AGENT, g->digest, uid, gid, true);
 	if (secure(m))
 		cert_init(y, m, false);
-	ks_(y, "containers");
+	ky_seq(y, "containers");
 	yo_map(y);
 	yo_kv(y, "name", "daos-agent");
 	yo_kv(y, "image", ks->image.v);
-	ks_(y, "command");
+	ky_seq(y, "command");
 	yo_str(y, "daos_agent");
 	yo_str(y, "-o");
 	yo_str(y, "/etc/daos/daos_agent.yml");
 	yo_seq_end(y);
-	ks_(y, "env");
+	ky_seq(y, "env");
 	yo_map(y);
 	yo_kv(y, "name", "HWLOC_ALLOW"); /* clients' CPUs lie outside the agent's cpuset */
 	yo_kv(y, "value", "all");
 	yo_map_end(y);
 	yo_seq_end(y);
 	resources(y, m, g->spec->plan, NULL, false);
-	ks_(y, "volumeMounts");
-	mount(y, "config", "/etc/daos/daos_agent.yml", "daos_agent.yml", true);
+	ky_seq(y, "volumeMounts");
+	ky_mount(y, "config", "/etc/daos/daos_agent.yml", "daos_agent.yml", true);
 	if (secure(m))
-		mount(y, "certs", "/etc/daos/certs", NULL, true);
-	mount(y, "socket", AGENT_RUNTIME_DIR, NULL, false);
-	mount(y, "logs", "/var/log/daos", NULL, false);
+		ky_mount(y, "certs", "/etc/daos/certs", NULL, true);
+	ky_mount(y, "socket", AGENT_RUNTIME_DIR, NULL, false);
+	ky_mount(y, "logs", "/var/log/daos", NULL, false);
 	/* DAOS 2.6 resolves client uids to names inside the agent */
-	mount(y, "passwd", "/etc/passwd", NULL, true);
-	mount(y, "group", "/etc/group", NULL, true);
+	ky_mount(y, "passwd", "/etc/passwd", NULL, true);
+	ky_mount(y, "group", "/etc/group", NULL, true);
 	volumes_begin(y, m, name, false);
-	host_path(y, "socket", AGENT_RUNTIME_DIR, "Directory"); /* for client pods; tmpfiles.d made it */
-	host_path(y, "logs", KUBE_AGENT_LOG_DIR, "Directory");
-	host_path(y, "passwd", "/etc/passwd", "File");
-	host_path(y, "group", "/etc/group", "File");
+	ky_host_path(y, "socket", AGENT_RUNTIME_DIR, "Directory"); /* for client pods; tmpfiles.d made it */
+	ky_host_path(y, "logs", KUBE_AGENT_LOG_DIR, "Directory");
+	ky_host_path(y, "passwd", "/etc/passwd", "File");
+	ky_host_path(y, "group", "/etc/group", "File");
 	yo_seq_end(y);
 	yo_map_end(y);
 	yo_map_end(y);
@@ -474,37 +447,27 @@ static void agent_daemonset(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 }
 
-/* One document of a multi-document file. */
-static bool doc(buf *out, const model *m, void (*fn)(yaml_out *, const model *, const kube_group *), const kube_group *g)
+static void server_config(yaml_out *y, const model *m, const void *arg)
 {
-	if (out->len)
-		buf_puts(out, "---\n");
-	yaml_out y;
-	if (!yo_begin(&y, out, m->release))
-		return false;
-	fn(&y, m, g);
-	return yo_end(&y);
-}
-
-static void server_config(yaml_out *y, const model *m, const kube_group *g)
-{
+	const kube_group *g = arg;
 	config_map(y, m, arena_printf(m->ar, "daos-server-%s", g->digest), "daos-server", KUBE_LABEL_SERVER, g, "daos_server.yml");
 }
 
-static void agent_config(yaml_out *y, const model *m, const kube_group *g)
+static void agent_config(yaml_out *y, const model *m, const void *arg)
 {
+	const kube_group *g = arg;
 	config_map(y, m, arena_printf(m->ar, "daos-agent-%s", g->digest), "daos-agent", KUBE_LABEL_AGENT, g, "daos_agent.yml");
 }
 
-static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
+static void namespace_doc(yaml_out *y, const model *m, const void *arg)
 {
-	(void)g;
+	(void)arg;
 	yo_map(y);
 	yo_kv(y, "apiVersion", "v1");
 	yo_kv(y, "kind", "Namespace");
-	km(y, "metadata");
+	ky_map(y, "metadata");
 	yo_kv(y, "name", kube_namespace(m));
-	km(y, "labels");
+	ky_map(y, "labels");
 	yo_kv(y, "app.kubernetes.io/managed-by", "dslc");
 	/* hostNetwork, hostPID, hostPath and SYS_ADMIN: the privileged level */
 	yo_kv(y, "pod-security.kubernetes.io/enforce", "privileged");
@@ -513,203 +476,54 @@ static void namespace_doc(yaml_out *y, const model *m, const kube_group *g)
 	yo_map_end(y);
 }
 
-/* A namespace of client pods (client_namespace): the Pod Security level
- * the client template needs. baseline forbids hostNetwork and hostPath
- * volumes (k8s.io/pod-security-admission policy check_hostNamespaces.go,
- * check_hostPathVolumes.go); restricted more so. No managed-by label: the
- * namespace is its users', dslc only sets these labels. */
-static bool client_namespaces(const model *m, buf *out)
+/* An account per kind of pod, so that a site's policies (and audit logs)
+ * tell them apart; none of them calls the API server, so no token. */
+static void account_doc(yaml_out *y, const model *m, const void *arg)
 {
-	buf_puts(out, "# Generated by dslc: the namespaces whose pods use the DAOS client templates. A\n"
-		      "# template needs hostNetwork and a hostPath volume (the agent's socket), which the\n"
-		      "# baseline Pod Security level forbids: these namespaces enforce privileged.\n");
-	for (size_t k = 0; k < m->cluster.kube.nclient_ns; k++) {
-		if (k)
-			buf_puts(out, "---\n");
-		yaml_out y;
-		if (!yo_begin(&y, out, m->release))
+	const char *name = arg;
+	ky_head(y, m, "v1", "ServiceAccount", name, name, NULL, NULL);
+	ky_bool(y, "automountServiceAccountToken", false);
+	yo_map_end(y);
+}
+
+/* Clusters that keep the critical priority classes to kube-system (GKE by
+ * default, or a site's LimitedResources admission configuration) admit a
+ * system-node-critical pod elsewhere only in a namespace with a quota whose
+ * scope selects that class (kubernetes.io, "Limit Priority Class
+ * consumption by default"). Its pod count bounds nothing dslc runs: DAOS's
+ * pods are one server, one agent and two plugins per node. */
+static void quota_doc(yaml_out *y, const model *m, const void *arg)
+{
+	(void)arg;
+	ky_head(y, m, "v1", "ResourceQuota", "dslc-critical-pods", "dslc-critical-pods", NULL, NULL);
+	ky_map(y, "spec");
+	ky_map(y, "hard");
+	yo_kv(y, "pods", arena_printf(m->ar, "%zu", 4 * m->nnodes + 16));
+	yo_map_end(y);
+	ky_map(y, "scopeSelector");
+	ky_seq(y, "matchExpressions");
+	yo_map(y);
+	yo_kv(y, "scopeName", "PriorityClass");
+	yo_kv(y, "operator", "In");
+	ky_seq(y, "values");
+	yo_str(y, "system-node-critical");
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_seq_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+static bool namespace_yaml(const model *m, buf *out)
+{
+	if (!ky_doc(out, m, namespace_doc, NULL) || !ky_doc(out, m, quota_doc, NULL))
+		return false;
+	const char *accounts[] = {"daos-server", "daos-agent", kube_plugin_account()};
+	for (int i = 0; i < 3; i++)
+		if (!ky_doc(out, m, account_doc, accounts[i]))
 			return false;
-		yo_map(&y);
-		yo_kv(&y, "apiVersion", "v1");
-		yo_kv(&y, "kind", "Namespace");
-		km(&y, "metadata");
-		yo_kv(&y, "name", m->cluster.kube.client_ns[k].v);
-		km(&y, "labels");
-		yo_kv(&y, "pod-security.kubernetes.io/enforce", "privileged");
-		yo_map_end(&y);
-		yo_map_end(&y);
-		yo_map_end(&y);
-		if (!yo_end(&y))
-			return false;
-	}
 	return true;
-}
-
-/* The device plugins' configurations, as ConfigMaps in kube-system:
- * k8s-rdma-shared-dev-plugin (config.json, pkg/types/types.go UserConfigList)
- * with one resource per fabric NIC index (engine i's NIC on a server, the
- * i-th client NIC on a client-only node) selecting those NICs, and
- * squat/generic-device-plugin (config.yaml, config.go) with one device per
- * IOMMU group of a DAOS drive, with /dev/vfio/vfio: dslc-vfio-bind makes
- * each bound drive's group device again under KUBE_VFIO_DEVDIR, and the
- * plugin mounts <dir>/<group> at /dev/vfio/<group> (deviceplugin/path.go:
- * a mountPath ending in '/' takes the match's base name), so a VFIO group
- * the node gives to something else (a VM's GPU) is never offered. */
-static void plugins_doc(yaml_out *y, const model *m, const kube_group *g)
-{
-	(void)g;
-	const char *rdma = kube_rdma_resource(m), *slash = strchr(rdma, '/');
-	int nics = kube_fabric_nics(m);
-	buf js;
-	buf_init(&js);
-	buf_puts(&js, "{\n  \"periodicUpdateInterval\": 300,\n  \"configList\": [");
-	for (int e = 0; e < nics; e++) {
-		buf_printf(&js, "%s\n    {\n      \"resourceName\": \"%s_e%d\",\n      \"resourcePrefix\": \"%.*s\",\n"
-			   "      \"rdmaHcaMax\": 64,\n      \"selectors\": {\"ifNames\": [", e ? "," : "", slash + 1, e,
-			   (int)(slash - rdma), rdma);
-		strmap seen;
-		strmap_init(&seen, m->ar);
-		int n = 0;
-		for (size_t i = 0; i < m->nspecs; i++) {
-			const node_plan *p = m->specs[i]->plan;
-			if (!in_pods(m->specs[i]) || e >= place_fabric_nic_count(p) || strmap_get(&seen, place_fabric_nic(p, e)->name))
-				continue;
-			strmap_put(&seen, place_fabric_nic(p, e)->name, (void *)1);
-			buf_printf(&js, "%s\"%s\"", n++ ? ", " : "", place_fabric_nic(p, e)->name);
-		}
-		buf_puts(&js, "]}\n    }");
-	}
-	buf_puts(&js, "\n  ]\n}\n");
-	yo_map(y);
-	yo_kv(y, "apiVersion", "v1");
-	yo_kv(y, "kind", "ConfigMap");
-	km(y, "metadata");
-	yo_kv(y, "name", "rdma-devices");
-	yo_kv(y, "namespace", "kube-system");
-	yo_map_end(y);
-	km(y, "data");
-	yo_name(y, "config.json");
-	yo_literal(y, arena_strndup(m->ar, js.data, js.len));
-	yo_map_end(y);
-	yo_map_end(y);
-	buf_free(&js);
-}
-
-static void vfio_plugin_doc(yaml_out *y, const model *m, const kube_group *g)
-{
-	(void)g;
-	const char *nvme = kube_nvme_resource(m), *slash = strchr(nvme, '/');
-	yo_map(y);
-	yo_kv(y, "apiVersion", "v1");
-	yo_kv(y, "kind", "ConfigMap");
-	km(y, "metadata");
-	yo_kv(y, "name", "generic-device-plugin");
-	yo_kv(y, "namespace", "kube-system");
-	yo_map_end(y);
-	km(y, "data");
-	yo_name(y, "config.yaml");
-	yo_literal(y, arena_printf(m->ar,
-				   "domain: %.*s\n"
-				   "devices:\n"
-				   "- name: %s\n"
-				   "  groups:\n"
-				   "  - paths:\n"
-				   "    - path: /dev/vfio/vfio\n"
-				   "      limit: 64\n"
-				   "    - path: " KUBE_VFIO_DEVDIR "/*\n"
-				   "      mountPath: /dev/vfio/\n",
-				   (int)(slash - nvme), nvme, slash + 1));
-	yo_map_end(y);
-	yo_map_end(y);
-}
-
-/* The client pod template of an agent group (facts, section 5): what a
- * training pod on the group's nodes needs to reach DAOS through libdfs or
- * pydaos. A PodTemplate is an object the API server validates and
- * `kubectl get podtemplate` shows; a job copies its spec. No dfuse here:
- * FUSE in a pod needs /dev/fuse and SYS_ADMIN, and sharing the mount needs
- * privileged Bidirectional propagation (pkg/apis/core/validation). */
-static void client_template(yaml_out *y, const model *m, const kube_group *g)
-{
-	const kube_spec *ks = &m->cluster.kube;
-	const node_plan *p = g->spec->plan;
-	yo_map(y);
-	yo_kv(y, "apiVersion", "v1");
-	yo_kv(y, "kind", "PodTemplate");
-	metadata(y, m, arena_printf(m->ar, "daos-client-%s", g->digest), "daos-client", KUBE_LABEL_AGENT, g->digest);
-	km(y, "template");
-	km(y, "metadata");
-	km(y, "labels");
-	yo_kv(y, "app.kubernetes.io/name", "daos-client");
-	yo_map_end(y);
-	yo_map_end(y);
-	km(y, "spec");
-	km(y, "nodeSelector"); /* the nodes whose agent has this file */
-	yo_kv(y, KUBE_LABEL_AGENT, g->digest);
-	yo_map_end(y);
-	/* the agent's fabric interfaces are the host's: the client must see the same */
-	kb(y, "hostNetwork", true);
-	yo_kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
-	ks_(y, "containers");
-	yo_map(y);
-	yo_kv(y, "name", "training");
-	yo_kv(y, "image", ks->client_image.set ? ks->client_image.v : ks->image.v);
-	ks_(y, "env");
-	yo_map(y);
-	/* the client library reads no config file: this is where it looks
-	 * for the agent's socket (src/include/daos/agent.h) */
-	yo_kv(y, "name", "DAOS_AGENT_DRPC_DIR");
-	yo_kv(y, "value", AGENT_RUNTIME_DIR);
-	yo_map_end(y);
-	yo_seq_end(y);
-	/* the storage NICs only: CPU and memory are the job's to choose; a
-	 * limit alone sets the request of an extended resource */
-	km(y, "resources");
-	km(y, "limits");
-	rdma_resources(y, m, p);
-	/* the GDS guide's training pod: GPUs, huge pages, memory, IPC_LOCK */
-	if (ks->client_gpus.set)
-		yo_kv(y, "nvidia.com/gpu", arena_printf(m->ar, "%lld", (long long)ks->client_gpus.v));
-	if (ks->client_hugepages.set)
-		yo_kv(y, "hugepages-2Mi", yo_quantity(m->ar, (uint64_t)ks->client_hugepages.v));
-	if (ks->client_memory.set)
-		yo_kv(y, "memory", yo_quantity(m->ar, (uint64_t)ks->client_memory.v));
-	yo_map_end(y);
-	yo_map_end(y);
-	if (ks->client_ipc_lock.set && ks->client_ipc_lock.v) {
-		km(y, "securityContext");
-		km(y, "capabilities");
-		ks_(y, "add");
-		yo_str(y, "IPC_LOCK");
-		yo_seq_end(y);
-		yo_map_end(y);
-		yo_map_end(y);
-	}
-	ks_(y, "volumeMounts");
-	mount(y, "daos-agent-socket", AGENT_RUNTIME_DIR, NULL, true);
-	yo_seq_end(y);
-	yo_map_end(y); /* the container */
-	yo_seq_end(y);
-	ks_(y, "volumes");
-	host_path(y, "daos-agent-socket", AGENT_RUNTIME_DIR, "Directory"); /* the agent pod made it */
-	yo_seq_end(y);
-	yo_map_end(y); /* spec */
-	yo_map_end(y); /* template */
-	yo_map_end(y);
-}
-
-/* What the template cannot say: the pod API has no rlimits. */
-static void client_header(const model *m, const kube_group *g, buf *out)
-{
-	buf_printf(out, "# Generated by dslc for system %s: the pod template of a DAOS client on the nodes\n"
-			"# labeled %s=%s. Copy its template into a training job: the agent\n"
-			"# socket (read-only), host networking and the storage NICs' RDMA resources. Memory\n"
-			"# locking comes from the node: containerd runs with LimitMEMLOCK=infinity (dslc's\n"
-			"# etc/systemd/system/containerd.service.d/50-dslc.conf); a pod cannot raise it.\n"
-			"# Pod Security: hostNetwork and the hostPath volume need the privileged level in the\n"
-			"# job's namespace (baseline forbids both); `client_namespace <name>` in the kubernetes\n"
-			"# block writes that label (client-namespaces.yaml).\n",
-		   m->cluster.name, KUBE_LABEL_AGENT, g->digest);
 }
 
 /* label-nodes.sh: the first deployment's labels. It reads every node's
@@ -718,7 +532,9 @@ static void client_header(const model *m, const kube_group *g, buf *out)
  * matching, so relabeling every node in one loop restarts every engine at
  * once (the rollout of `dslc plan --format script` moves them by waves).
  * Nodes already labeled right are left alone; the table is "HOST SERVER
- * AGENT", '-' for no daos-server (a client-only node). */
+ * AGENT CLIENT", '-' for no daos-server (a client-only node). The client
+ * label (the client templates' group, kube_client.c) moves no DaemonSet's
+ * pod: it is set, or overwritten, wherever it differs. */
 static bool label_script(const model *m, const kube_layout *l, buf *out)
 {
 	buf_printf(out, "#!/bin/sh\n"
@@ -728,6 +544,8 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 			"# in another group already: the DaemonSet controller would delete its pods at once, and\n"
 			"# every node's together. For a change, run the rollout of `dslc plan --format script`\n"
 			"# against the tree in use: it relabels one wave at a time behind DAOS's gates.\n"
+			"# It also sets each node's client template label (dslc.io/daos-client), which moves no\n"
+			"# pod: run it again after a rollout that changes a node's fabric NICs.\n"
 			"# Usage: label-nodes.sh [kubectl options, e.g. --context prod]\n"
 			"set -eu\n"
 			"nodes=$(cat <<'EOF'\n",
@@ -737,29 +555,30 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 		const node_plan *p = nd->spec->plan;
 		if (!p || !p->kube_agent || !spec_in_pods(nd->spec))
 			continue;
-		buf_printf(out, "%s %s %s\n", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
-			   l->agent[p->kube_agent - 1].digest);
+		buf_printf(out, "%s %s %s %s\n", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
+			   l->agent[p->kube_agent - 1].digest, kube_client_group(m, p));
 	}
 	buf_puts(out, "EOF\n"
 		      ")\n"
-		      "now=$(kubectl \"$@\" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{\"|\"}{.metadata.labels.dslc\\.io/daos-server}{\"|\"}{.metadata.labels.dslc\\.io/daos-agent}{\"\\n\"}{end}')\n"
-		      "# per node: \"move HOST ...\" (in another group now), \"label HOST SERVER AGENT\", or nothing\n"
+		      "now=$(kubectl \"$@\" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{\"|\"}{.metadata.labels.dslc\\.io/daos-server}{\"|\"}{.metadata.labels.dslc\\.io/daos-agent}{\"|\"}{.metadata.labels.dslc\\.io/daos-client}{\"\\n\"}{end}')\n"
+		      "# per node: \"move HOST ...\" (in another group now), \"label HOST SERVER AGENT CLIENT\", or nothing\n"
 		      "todo=$(printf '%s\\n' \"$nodes\" | awk -v now=\"$now\" '\n"
-		      "\tBEGIN { n = split(now, l, \"\\n\"); for (i = 1; i <= n; i++) { split(l[i], f, \"|\"); s[f[1]] = f[2]; a[f[1]] = f[3] } }\n"
+		      "\tBEGIN { n = split(now, l, \"\\n\"); for (i = 1; i <= n; i++) { split(l[i], f, \"|\"); s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } }\n"
 		      "\t{ ws = $2 == \"-\" ? \"\" : $2 }\n"
 		      "\t(s[$1] != \"\" && s[$1] != ws) || (a[$1] != \"\" && a[$1] != $3) {\n"
 		      "\t\tprint \"move \" $1 \" (daos-server \" (s[$1] == \"\" ? \"-\" : s[$1]) \", daos-agent \" (a[$1] == \"\" ? \"-\" : a[$1]) \")\"; next }\n"
-		      "\ts[$1] != ws || a[$1] != $3 { print \"label\", $1, $2, $3 }')\n"
+		      "\ts[$1] != ws || a[$1] != $3 || c[$1] != $4 { print \"label\", $1, $2, $3, $4 }')\n"
 		      "if printf '%s\\n' \"$todo\" | grep -q '^move '; then\n"
 		      "\techo 'label-nodes.sh: these nodes are in other groups already; moving them restarts their DAOS' >&2\n"
 		      "\techo 'pods: roll the change out with `dslc plan --format script` instead:' >&2\n"
 		      "\tprintf '%s\\n' \"$todo\" | sed -n 's/^move /  /p' >&2\n"
 		      "\texit 1\n"
 		      "fi\n"
-		      "printf '%s\\n' \"$todo\" | while read -r what h s a; do\n"
+		      "printf '%s\\n' \"$todo\" | while read -r what h s a c; do\n"
 		      "\t[ \"$what\" = label ] || continue\n"
 		      "\tif [ \"$s\" = - ]; then server=dslc.io/daos-server-; else server=dslc.io/daos-server=$s; fi\n"
-		      "\tkubectl \"$@\" label node \"$h\" \"$server\" \"dslc.io/daos-agent=$a\"\n"
+		      "\t# --overwrite changes only the client label: the others were checked above\n"
+		      "\tkubectl \"$@\" label node --overwrite \"$h\" \"$server\" \"dslc.io/daos-agent=$a\" \"dslc.io/daos-client=$c\"\n"
 		      "done\n");
 	return true;
 }
@@ -777,8 +596,7 @@ static bool kustomization(const model *m, const kube_layout *l, buf *out)
 		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
 	for (size_t i = 0; i < l->nagent; i++)
 		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
-	for (size_t i = 0; i < l->nagent; i++)
-		buf_printf(out, "- daos-client-%s.yaml\n", l->agent[i].digest);
+	kube_client_names(m, out);
 	return true;
 }
 
@@ -797,28 +615,24 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		return TARGET_FAIL;
 	size_t i = (size_t)tf->index;
 	bool ok = true;
+	size_t nclient = kube_client_count(m);
 	if (i == 0) {
 		tf->path = "kubernetes/namespace.yaml";
-		ok = doc(tf->data, m, namespace_doc, NULL);
+		ok = namespace_yaml(m, tf->data);
 	} else if (i == 1) {
 		tf->path = "kubernetes/device-plugins.yaml";
-		/* a shared RDMA resource is the cluster's own plugin configuration */
-		ok = (m->cluster.kube.rdma_shared.set || doc(tf->data, m, plugins_doc, NULL)) &&
-		     doc(tf->data, m, vfio_plugin_doc, NULL);
+		ok = kube_plugins_yaml(m, tf->data);
 	} else if ((i -= 2) < l->nserver) {
 		const kube_group *g = &l->server[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-server-%s.yaml", g->digest);
-		ok = doc(tf->data, m, server_config, g) && doc(tf->data, m, server_daemonset, g);
+		ok = ky_doc(tf->data, m, server_config, g) && ky_doc(tf->data, m, server_daemonset, g);
 	} else if ((i -= l->nserver) < l->nagent) {
 		const kube_group *g = &l->agent[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
-		ok = doc(tf->data, m, agent_config, g) && doc(tf->data, m, agent_daemonset, g);
-	} else if ((i -= l->nagent) < l->nagent) {
-		const kube_group *g = &l->agent[i];
-		tf->path = arena_printf(m->ar, "kubernetes/daos-client-%s.yaml", g->digest);
-		client_header(m, g, tf->data);
-		ok = doc(tf->data, m, client_template, g);
-	} else if ((i -= l->nagent) == 0) {
+		ok = ky_doc(tf->data, m, agent_config, g) && ky_doc(tf->data, m, agent_daemonset, g);
+	} else if ((i -= l->nagent) < nclient) {
+		ok = kube_client_yaml(m, i, tf);
+	} else if ((i -= nclient) == 0) {
 		tf->path = "kubernetes/label-nodes.sh";
 		tf->mode = 0755;
 		ok = label_script(m, l, tf->data);
@@ -837,7 +651,7 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		ok = kube_pdb_yaml(m, tf->data);
 	} else if (i == (size_t)kube_has_server_pods(m) && m->cluster.kube.nclient_ns) {
 		tf->path = "kubernetes/client-namespaces.yaml";
-		ok = client_namespaces(m, tf->data);
+		ok = kube_client_namespaces(m, tf->data);
 	} else {
 		return TARGET_SKIP;
 	}

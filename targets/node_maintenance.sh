@@ -40,6 +40,8 @@ wait_ranks() {
 }
 
 dslc_kube_can_i
+# the node's pods copy their certificates again when it starts
+dslc_kube_secrets
 if [ "$dslc_op" = stop ]; then
 	dslc_list_pools
 	dslc_note_ranks "$dslc_node"

@@ -25,6 +25,9 @@
 /* The DAOS pods' terminationGracePeriodSeconds (engines stop slowly), and
  * what a node's shutdown gives the other pods before them (kubelet.c) */
 enum { KUBE_POD_GRACE_SECONDS = 120, KUBE_SHUTDOWN_OTHER_SECONDS = 30 };
+/* of the grace, what the preStop hook leaves daos_server to exit after its
+ * engines (kubernetes.c) */
+enum { KUBE_PRESTOP_MARGIN_SECONDS = 10 };
 
 /* What a target writes for one node: the bytes, and where (the table's path
  * unless the target chooses one, e.g. per OS family) with which mode. */
@@ -116,7 +119,35 @@ extern const size_t kube_rollout_permission_count;
 /* "VERB RESOURCE[.GROUP] SUBRESOURCE|- NAMESPACE|all" lines, one per verb;
  * ns: the DAOS namespace. */
 void kube_can_i_lines(const char *ns, buf *out);
-/* The device plugins' DaemonSets (kube-system) whose configuration
+/* The Secrets the DAOS pods copy their certificates from, and the keys
+ * each must hold (kubernetes.c mounts them; the scripts check them). */
+typedef struct kube_secret {
+	const char *name;
+	const char *keys[4]; /* NULL-terminated when shorter */
+	bool server;
+} kube_secret;
+extern const kube_secret kube_cert_secrets[2];
+/* "NAME KEY KEY...\n" per Secret, nothing with `transport insecure`. */
+void kube_secret_lines(const model *m, buf *out);
+/* kube_plugins.c: device-plugins.yaml, dslc's own device plugins (their
+ * ConfigMaps and DaemonSets in the DAOS namespace) and their images. */
+bool kube_plugins_yaml(const model *m, buf *out);
+const char *kube_plugin_account(void);
+const char *kube_rdma_plugin_image(const model *m);
+const char *kube_vfio_plugin_image(const model *m);
+/* kube_client.c: the client templates, one per client group (the nodes'
+ * RDMA resources: "2nic", or "shared"), and client-namespaces.yaml. */
+const char *kube_client_group(const model *m, const node_plan *p);
+/* The RDMA resources of a node's pods, as limits (one per fabric NIC, or
+ * the shared one once). */
+struct yaml_out;
+void kube_rdma_limits(struct yaml_out *y, const model *m, const node_plan *p);
+size_t kube_client_count(const model *m);
+/* The i-th template's path and bytes into tf; false past the last. */
+bool kube_client_yaml(const model *m, size_t i, target_file *tf);
+void kube_client_names(const model *m, buf *out); /* kustomization lines */
+bool kube_client_namespaces(const model *m, buf *out);
+/* The device plugins' DaemonSets (the DAOS namespace) whose configuration
  * device-plugins.yaml holds, blank separated: they read it only at start. */
 const char *kube_plugin_daemonsets(const model *m);
 bool kube_pdb_yaml(const model *m, buf *out);

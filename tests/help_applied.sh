@@ -209,4 +209,18 @@ $DSLC build $H/.help-kernel-thp.dsl -o "$T/thp" >/dev/null 2>&1
 check "kernel-thp: without the param it lints clean and the command line has transparent_hugepage=never" \
 	"grep -q 'error\\[kernel-thp\\]' '$T/a1' && [ -n '$v' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' && grep -q 'transparent_hugepage=never' '$T/thp/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline' || { cat '$T/a1' '$T/a2'; false; }"
 
+# issue 52: the client template's asks and the pod's memory, as the help lines propose them
+applied k8s-client-fit 's/.*ask for at most [0-9]*: `client_gpus \([0-9]*\)`.*/\1/p' 's/client_gpus 16/client_gpus @V@/'
+check "k8s-client-fit: the proposed client_gpus $v lints clean" \
+	"grep -q 'error\\[k8s-client-fit\\]' '$T/a1' && [ '$v' = 8 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied k8s-client-topology 's/.*write `topology \([a-z-]*\)` in the kubelet block.*/\1/p' 's/topology single-numa-node/topology @V@/'
+check "k8s-client-topology: the proposed topology $v lints clean" \
+	"grep -q 'error\\[k8s-client-topology\\]' '$T/a1' && [ '$v' = restricted ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied k8s-client-topology 's/.*or ask for at most [0-9]*: `client_gpus \([0-9]*\)`.*/\1/p' 's/client_gpus 8/client_gpus @V@/'
+check "k8s-client-topology: the proposed client_gpus $v lints clean under single-numa-node" \
+	"[ '$v' = 4 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+applied k8s-memory-request 's/.*write `server_memory \([0-9A-Za-z]*\)`.*/\1/p' 's/server_memory 100GiB/server_memory @V@/'
+check "k8s-memory-request: the proposed server_memory $v lints clean" \
+	"grep -q 'error\\[k8s-memory-request\\]' '$T/a1' && [ '$v' = 134GiB ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
 tests_end

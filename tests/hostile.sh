@@ -419,8 +419,9 @@ cp "$K" "$C/k8s.orig"
 for v in '0-3,foo' '0-99999' '7-3' '0-3,'; do
 	sed "s|    memory_manager static|    memory_manager static\\n    reserved_cpus \"$v\"  # dslc: allow unsafe-value, kubelet-reserved-cpus -- try|" "$C/k8s.orig" >"$K"
 	dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable bad-value
-	check "reserved_cpus \"$v\": unsafe-value at line 49, not silenced, nothing written (exit $RC)" \
-		"[ $RC = 1 ] && grep -q '^hgx-b200-k8s/cluster.dsl:49:[0-9]*: error\\[unsafe-value\\]: reserved_cpus' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+	L=$(grep -n '^    reserved_cpus "' "$K" | cut -d: -f1)
+	check "reserved_cpus \"$v\": unsafe-value at its line ($L), not silenced, nothing written (exit $RC)" \
+		"[ $RC = 1 ] && [ -n '$L' ] && grep -q '^hgx-b200-k8s/cluster.dsl:$L:[0-9]*: error\\[unsafe-value\\]: reserved_cpus' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
 done
 sed 's|^nodes gpu\[001-014\]|nodes GPU_[001-014]|; s|^node gpu007|node GPU_007|' "$C/k8s.orig" >"$K"
 dslc_in build hgx-b200-k8s/cluster.dsl -o out

@@ -353,4 +353,58 @@ mutate "lsp: utf-8 positions never negotiated" compiler/lsp/server.c \
 	'		if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0)' \
 	'		if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 1)' \
 	"/usr/bin/python3 tests/lsp_client.py" "bash tests/editors.sh"
+# 66-76. (issue 52) the training pods beside DAOS
+mutate "kube: the boot reservation leaves out the training pod's pages" compiler/place/kube.c \
+	'	k->boot_hugepages = k->hugepages + k->client_hugepages;' \
+	'	k->boot_hugepages = k->hugepages;' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "kube: the pod's memory forgets DAOS's per-engine reservation" compiler/place/kube.c \
+	'	k->need = k->scm + k->engines_reserved + k->overhead;' \
+	'	k->need = k->scm + k->overhead;' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "kube lint: single-numa-node refuses a pod that fits one NUMA node exactly" compiler/lint/kube_lint.c \
+	'	if (!k || strcmp(k->topology, "single-numa-node") || ask->v <= numa)' \
+	'	if (!k || strcmp(k->topology, "single-numa-node") || ask->v < numa)' \
+	"bash tests/help_applied.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "kube lint: server_memory compared with SCM and overhead only" compiler/lint/kube_lint.c \
+	'	if (!most || most->memory >= most->need)' \
+	'	if (!most || most->memory >= most->scm + most->overhead)' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "client template: CPUs in millicores (not an integer: no exclusive CPUs)" targets/kube_client.c \
+	'		yo_kv(y, "cpu", arena_printf(m->ar, "%lld", (long long)ks->client_cpus.v));' \
+	'		yo_kv(y, "cpu", arena_printf(m->ar, "%lldm", (long long)ks->client_cpus.v));' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "preStop: the engines get SIGTERM (daos_server would SIGKILL them)" targets/kubernetes.c \
+	'do kill -INT \"$pid\"' \
+	'do kill -TERM \"$pid\"' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "containerd: the 2.x key under the images plugin" targets/pod_host.c \
+	'"[plugins.\"io.containerd.cri.v1.runtime\"]\n"' \
+	'"[plugins.\"io.containerd.cri.v1.images\"]\n"' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "rollout: the certificate Secrets not checked first" compiler/plan/waves.c \
+	'		push(a, &s, &n, "dslc_kube_secrets");' \
+	'		(void)0;' \
+	"bash tests/rollout_k8s.sh"
+mutate "plugins: the RDMA plugin's configuration mounted where it does not look" targets/kube_plugins.c \
+	'"config.json", "/k8s-rdma-shared-dev-plugin", KUBE_LABEL_AGENT' \
+	'"config.json", "/etc/k8s-rdma-shared-dev-plugin", KUBE_LABEL_AGENT' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "keywords: kube-system accepted as a namespace" compiler/model/kube_keywords.c \
+	'{"default", "kube-system", "kube-public", "kube-node-lease"}' \
+	'{"default", "kube-public", "kube-node-lease", "kube-public"}' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "kubelet: single-numa-node by default again" compiler/place/node_os.c \
+	'k->topology = ks->topology.set ? ks->topology.v : "restricted";' \
+	'k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "topology export: GPUs counted only as VGA controllers" compiler/model/topology_xml.c \
+	'		else if ((cls >> 8) == 0x03 && p->attr->pcidev.vendor_id == 0x10de) {' \
+	'		else if (cls == 0x0300 && p->attr->pcidev.vendor_id == 0x10de) {' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+# 78. (issue 52) a server_memory below the SCM wraps the kubelet's reservation
+mutate "node_os: the pod's memory beside its SCM computed without the floor" compiler/place/node_os.c \
+	'	uint64_t extra = kp && kp->memory > kp->scm ? kp->memory - kp->scm : 0, here = 0;' \
+	'	uint64_t extra = kp ? kp->memory - kp->scm : 0, here = 0;' \
+	"bash tests/golden.sh"
 tests_end

@@ -46,7 +46,7 @@ for t in new image server rdma; do
 done
 shellcheck_ok "the Kubernetes rollout script: shellcheck -s sh finds nothing" "$T/new.sh"
 check "rdma: the script restarts both device plugins after the apply, before self_heal goes off" \
-	"grep -qx \"run dslc_kube_plugins 'rdma-shared-dp-ds generic-device-plugin'\" '$T/rdma.sh' && [ \"\$(grep -n '^run dslc_kube_apply' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" ] && [ \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_self_heal_off' '$T/rdma.sh' | cut -d: -f1)\" ] && ! grep -q '^run dslc_kube_plugins' '$T/new.sh'"
+	"grep -qx \"run dslc_kube_plugins 'dslc-rdma-shared-dp dslc-vfio-dp'\" '$T/rdma.sh' && [ \"\$(grep -n '^run dslc_kube_apply' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" ] && [ \"\$(grep -n '^run dslc_kube_plugins' '$T/rdma.sh' | cut -d: -f1)\" -lt \"\$(grep -n '^run dslc_self_heal_off' '$T/rdma.sh' | cut -d: -f1)\" ] && ! grep -q '^run dslc_kube_plugins' '$T/new.sh'"
 # the same script without the restart: the fake's plugin still advertises the old names
 sed '/^run dslc_kube_plugins/d' "$T/rdma.sh" >"$T/rdma-norestart.sh"
 for f in "$T/old.dsl" "$T/rdma.dsl"; do grep -q . "$f" || no "missing $f"; done
@@ -209,6 +209,18 @@ check "new image: each node's two pods replaced in its wave, after its stop" \
 	"[ \"\$(grep -c '^kubectl -n daos delete pod' '$T/log')\" = 28 ] && awk '/^dmg system stop --rank-hosts=/ { s = substr(\$4, 13) } /delete pod daos-server/ { n++; if (s == \"\") bad = 1 } END { exit bad || n != 14 }' '$T/log'"
 check "new image: every pod runs the new template" "[ \"\$(pods_current)\" = ok ]"
 
+# issue 52 item 14: the certificate Secrets the pods copy, checked before any change
+cluster
+roll new.sh no-secret=daos-agent-certs
+rc=$?
+check "a missing certificate Secret: refused before any dmg call or change (exit $rc), naming it" \
+	"[ $rc = 1 ] && grep -q 'not complete: no Secret daos-agent-certs' '$T/out' && ! grep -q '^dmg\\|^kubectl apply\\|^kubectl label' '$T/log'"
+cluster
+roll new.sh secret-lacks=daos-server-certs:server.key
+rc=$?
+check "a Secret without a key the pods copy: refused before any change (exit $rc), naming the key" \
+	"[ $rc = 1 ] && grep -q 'daos-server-certs has no key server.key' '$T/out' && ! grep -q 'daos-agent-certs has no' '$T/out' && ! grep -q '^dmg\\|^kubectl apply\\|^kubectl label' '$T/log'"
+
 # issue 51 item 8: every kubectl permission the script uses is checked first
 cluster
 roll new.sh cannot=patch:nodes
@@ -224,17 +236,17 @@ cluster
 roll rdma.sh '' "$T/rdma/cluster/kubernetes"
 rc=$?
 check "rdma renamed: the plugins restarted and rolled out before the first stop, every wave's pods replaced and current (exit $rc)" \
-	"[ $rc = 0 ] && [ \"\$(grep -n -m1 '^kubectl -n kube-system rollout status daemonset/rdma-shared-dp-ds' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n -m1 '^dmg system stop' '$T/log' | cut -d: -f1)\" ] && [ \"\$(grep -c '^kubectl -n daos delete pod daos-server' '$T/log')\" = 14 ] && [ \"\$(pods_current)\" = ok ]"
+	"[ $rc = 0 ] && [ \"\$(grep -n -m1 '^kubectl -n daos rollout status daemonset/dslc-rdma-shared-dp' '$T/log' | cut -d: -f1)\" -lt \"\$(grep -n -m1 '^dmg system stop' '$T/log' | cut -d: -f1)\" ] && [ \"\$(grep -c '^kubectl -n daos delete pod daos-server' '$T/log')\" = 14 ] && [ \"\$(pods_current)\" = ok ]"
 cluster
 DSLC_POD_TIMEOUT=90 roll rdma-norestart.sh '' "$T/rdma/cluster/kubernetes"
 rc=$?
 check "rdma renamed without the restart: wave 1's pod stays Pending (Unschedulable) and the script stops there (exit $rc)" \
 	"[ $rc = 1 ] && grep -q 'STOPPED in wave 1 of 14 (gpu004: .*not Ready on gpu004 after 90 s (DSLC_POD_TIMEOUT): .*Unschedulable' '$T/out' && ! grep -q '^dmg system stop --rank-hosts=gpu005' '$T/log'"
 cluster
-roll rdma.sh plugin-stuck=rdma-shared-dp-ds "$T/rdma/cluster/kubernetes"
+roll rdma.sh plugin-stuck=dslc-rdma-shared-dp "$T/rdma/cluster/kubernetes"
 rc=$?
 check "a plugin that does not roll out: stops before self_heal changes and any stop (exit $rc)" \
-	"[ $rc = 1 ] && grep -q \"'dslc_kubectl -n kube-system rollout status daemonset/rdma-shared-dp-ds\" '$T/out' && grep -q 'self_heal was not changed' '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
+	"[ $rc = 1 ] && grep -q \"'dslc_kube rollout status daemonset/dslc-rdma-shared-dp\" '$T/out' && grep -q 'self_heal was not changed' '$T/out' && ! grep -q '^dmg system stop\\|set-prop' '$T/log'"
 
 # issue 51: the system outside the wave. A daos-server pod that crashes on a
 # node in a later wave before the start: nothing changes
@@ -346,6 +358,11 @@ maint stop gpu005
 rc=$?
 check "maintenance stop: can-i, the fleet gate, self_heal read and off, its value on the node, dmg stop, ranks seen stopped, then drain (exit $rc)" \
 	"[ $rc = 0 ] && [ \"\$(line '^kubectl auth can-i')\" = 1 ] && [ \"\$(line '^dmg -j system leader-query')\" -lt \"\$(line '^dmg -j pool get-prop tier0 self_heal')\" ] && [ \"\$(line '^dmg -j pool get-prop')\" -lt \"\$(line '^dmg pool set-prop tier0 self_heal:exclude\$')\" ] && [ \"\$(line 'set-prop')\" -lt \"\$(line '^kubectl annotate node --overwrite gpu005')\" ] && [ \"\$(line '^kubectl annotate')\" -lt \"\$(line '^dmg system stop --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system stop')\" -lt \"\$(line '^kubectl drain gpu005 --ignore-daemonsets')\" ] && grep -q 'every rank of gpu005 is stopped' '$T/out' && grep -q 'node/gpu005 drained' '$T/out' && [ \"\$(annotation)\" = 'self_heal tier0 exclude;rebuild' ]"
+: >"$T/log"
+maint start gpu005 '' no-secret=daos-server-certs
+rc=$?
+check "maintenance start without the server's Secret: stops before uncordon (exit $rc), naming it" \
+	"[ $rc = 1 ] && grep -q 'no Secret daos-server-certs' '$T/out' && ! grep -q '^kubectl uncordon\\|^dmg system start' '$T/log'"
 : >"$T/log"
 maint start gpu005
 rc=$?

@@ -6,9 +6,9 @@ DSLC=$1
 cd "$(dirname "$0")/.."
 tmp=$(mktemp)
 awk -v dslc="$DSLC" '
-	/^<!-- BEGIN GENERATED: dslc / {
+	/^<!-- BEGIN GENERATED: (dslc|file) / {
 		print
-		cmd = $0; sub(/^<!-- BEGIN GENERATED: dslc /, "", cmd); sub(/ -->$/, "", cmd)
+		cmd = $0; sub(/^<!-- BEGIN GENERATED: (dslc )?/, "", cmd); sub(/ -->$/, "", cmd)
 		# `file PATH`: the file itself, in a dsl fence (SPEC.md section 1)
 		if (cmd == "toc") {
 			run = "/usr/bin/python3 tests/spec_toc.py SPEC.md"

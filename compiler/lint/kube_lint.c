@@ -9,6 +9,7 @@
 #include "compiler/base/value.h"
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
+#include "compiler/place/place.h"
 
 static const node_spec *first_in_pods(const model *m)
 {
@@ -35,6 +36,26 @@ static void lint_rdma_name(model *m)
 		  "when one resource serves every NIC", room, (int)(name - ks->rdma_resource.v), ks->rdma_resource.v, room, name);
 }
 
+static void lint_clients(model *m);
+static void lint_server_memory(model *m);
+
+/* Whether a cpulist ("0-23,96-119") holds cpu. */
+static bool cpulist_has(const char *list, int cpu)
+{
+	for (const char *p = list; p && *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
 void kube_lint_cluster(model *m)
 {
 	const node_spec *s = first_in_pods(m);
@@ -58,6 +79,17 @@ void kube_lint_cluster(model *m)
 		diag_help(m->dc, d, whole ? "add `client_memory <size>`, the training pod's memory, to the kubernetes block"
 					  : "give a multiple of 2MiB");
 	}
+	lint_clients(m);
+	lint_server_memory(m);
+	const opt_str *imgs[] = {&ks->image, &ks->client_image};
+	for (int i = 0; i < 2; i++)
+		if (imgs[i]->set && !strchr(imgs[i]->v, '@')) {
+			diag *d = diag_report(m->dc, R_K8S_IMAGE_TAG, imgs[i]->loc,
+					      "%s is named by its tag: the registry can point it at another image, and nodes "
+					      "that pull later run that one", imgs[i]->v);
+			diag_help(m->dc, d, "append the digest: `%s %s@sha256:<digest>` (`skopeo inspect docker://%s` prints it)",
+				  i ? "client_image" : "image", imgs[i]->v, imgs[i]->v);
+		}
 	if (ks->surge.set && ks->surge.v > 0) {
 		diag *d = diag_report(m->dc, R_K8S_UPDATE_SURGE, ks->surge.loc,
 				      "surge %lld starts a second daos_server on a node before the first stops", (long long)ks->surge.v);
@@ -65,21 +97,112 @@ void kube_lint_cluster(model *m)
 	}
 }
 
-/* Whether a cpulist ("0-23,96-119") holds cpu. */
-static bool cpulist_has(const char *list, int cpu)
+/* What one training pod on a spec's nodes can get: GPUs (when the
+ * hardware says), and CPUs outside reservedSystemCPUs, per node and on
+ * its fullest NUMA node. */
+typedef struct pod_room {
+	int gpus, numa_gpus;
+	int cpus, numa_cpus;
+	bool gpus_known;
+} pod_room;
+
+static pod_room room_of(const node_spec *s, const kubelet_plan *k)
 {
-	for (const char *p = list; p && *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p)
-			return false;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (cpu >= a && cpu <= b)
-			return true;
-		p = *end == ',' ? end + 1 : NULL;
+	const topology *t = s->plan->topo;
+	pod_room r = {.gpus_known = t->has_gpus};
+	int per[MODEL_MAX_NUMA] = {0};
+	for (int c = 0; k && c < t->ncores; c++)
+		for (int u = 0; u < t->cores[c].npus; u++)
+			if (!cpulist_has(k->reserved_cpus, t->cores[c].pus[u]) && t->cores[c].numa < MODEL_MAX_NUMA)
+				per[t->cores[c].numa]++;
+	for (int n = 0; n < t->nnuma && n < MODEL_MAX_NUMA; n++) {
+		r.gpus += t->numa[n].gpus;
+		r.numa_gpus = t->numa[n].gpus > r.numa_gpus ? t->numa[n].gpus : r.numa_gpus;
+		r.cpus += per[n];
+		r.numa_cpus = per[n] > r.numa_cpus ? per[n] : r.numa_cpus;
 	}
-	return false;
+	return r;
+}
+
+/* One ask of the client template (GPUs or CPUs) against one spec: more than
+ * the node has (k8s-client-fit), or more than one NUMA node has under
+ * single-numa-node (k8s-client-topology: its filter keeps single-node
+ * hints only, and a pod no single node can hold is refused with
+ * TopologyAffinityError). True when it reported. */
+static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const opt_int *ask, const char *what,
+		     int node, int numa)
+{
+	if (ask->v > node) {
+		diag *d = diag_report(m->dc, R_K8S_CLIENT_FIT, ask->loc,
+				      "a training pod asks for %lld %s, but %s's nodes have %d for pods: it never schedules there",
+				      (long long)ask->v, strcmp(what, "gpus") ? "CPUs" : "GPUs", s->origin, node);
+		diag_help(m->dc, d, "ask for at most %d: `client_%s %d`", node, what, node);
+		return true;
+	}
+	if (!k || strcmp(k->topology, "single-numa-node") || ask->v <= numa)
+		return false;
+	src_loc at = s->kubelet.topology.set ? s->kubelet.topology.loc : ask->loc;
+	diag *d = diag_report(m->dc, R_K8S_CLIENT_TOPOLOGY, at,
+			      "topology single-numa-node refuses a training pod that asks for %lld %s on %s: one NUMA node has "
+			      "at most %d (TopologyAffinityError)", (long long)ask->v, strcmp(what, "gpus") ? "CPUs" : "GPUs", s->origin, numa);
+	if (s->kubelet.topology.set)
+		diag_note_at(m->dc, d, ask->loc, "the pod's ask");
+	diag_help(m->dc, d, "write `topology restricted` in the kubelet block (it admits a pod spread over the fewest "
+		  "NUMA nodes that hold it), or ask for at most %d: `client_%s %d`", numa, what, numa);
+	return true;
+}
+
+static void lint_clients(model *m)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	bool gpus = ks->client_gpus.set, cpus = ks->client_cpus.set;
+	for (size_t i = 0; i < m->nspecs && (gpus || cpus); i++) {
+		const node_spec *s = m->specs[i];
+		if (!spec_in_pods(s) || !s->plan || !s->plan->ok)
+			continue;
+		const kubelet_plan *k = node_kubelet_plan(m, s);
+		pod_room r = room_of(s, k);
+		if (gpus && r.gpus_known && lint_ask(m, s, k, &ks->client_gpus, "gpus", r.gpus, r.numa_gpus))
+			gpus = false; /* once: the line is the cluster's */
+		if (cpus && k && strcmp(k->cpu_manager, "static") == 0 &&
+		    lint_ask(m, s, k, &ks->client_cpus, "cpus", r.cpus, r.numa_cpus))
+			cpus = false;
+	}
+	if (ks->client_cpus.set && !ks->client_memory.set) {
+		diag *d = diag_report(m->dc, R_K8S_CLIENT_QOS, ks->client_cpus.loc,
+				      "client_cpus without client_memory: the training pod is Burstable, and the static CPU "
+				      "manager gives exclusive CPUs to Guaranteed pods only");
+		diag_help(m->dc, d, "add `client_memory <size>` (request = limit, as the CPUs): the pod is Guaranteed then");
+	}
+}
+
+/* server_memory, the cluster's one override, against the spec whose pod
+ * holds the most: one finding however many specs it is short for. */
+static void lint_server_memory(model *m)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const kube_plan *most = NULL;
+	const node_spec *s = NULL;
+	for (size_t i = 0; ks->server_memory.set && i < m->nspecs; i++) {
+		const kube_plan *kp = kube_plan_of(m, m->specs[i]);
+		if (kp && (!most || kp->need > most->need)) {
+			most = kp;
+			s = m->specs[i];
+		}
+	}
+	if (!most || most->memory >= most->need)
+		return;
+	diag *d = diag_report(m->dc, R_K8S_MEMORY_REQUEST, ks->server_memory.loc,
+			      "server_memory %llu MiB is below what %s's daos-server pod holds: SCM %llu MiB, the engines' "
+			      "own %llu MiB and memory_overhead %llu MiB",
+			      (unsigned long long)(most->memory / MiB), s->origin, (unsigned long long)(most->scm / MiB),
+			      (unsigned long long)(most->engines_reserved / MiB), (unsigned long long)(most->overhead / MiB));
+	diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS keeps max(targets x 128 MiB, 1 GiB) per engine beside its RAM disk "
+		     "(src/control/server/storage/scm.go, DefaultTgtMemRsvd, DefaultEngineMemRsvd)");
+	if (most->need % GiB == 0)
+		diag_help(m->dc, d, "write `server_memory %lluGiB`, or drop it", (unsigned long long)(most->need / GiB));
+	else
+		diag_help(m->dc, d, "write `server_memory %lluMiB`, or drop it", (unsigned long long)((most->need + MiB - 1) / MiB));
 }
 
 /* Kernels before 6.2 reset a thread's affinity when its cpuset changes. */
@@ -125,12 +248,14 @@ static void lint_kernel(model *m, const node_spec *s, const kube_plan *kp)
 			diag *d = diag_report(m->dc, R_K8S_THP, e->loc,
 					      "transparent_hugepage=%s: daos_server in a pod refuses to start unless THP is never", e->value);
 			diag_help(m->dc, d, "remove this param: dslc writes transparent_hugepage=never for nodes with DAOS in pods");
-		} else if (strcmp(e->name, "hugepages") == 0 && e->loc.file && strtoll(e->value, NULL, 10) < kp->hugepages) {
+		} else if (strcmp(e->name, "hugepages") == 0 && e->loc.file && strtoll(e->value, NULL, 10) < kp->boot_hugepages) {
 			diag *d = diag_report(m->dc, R_K8S_HUGEPAGES_BOOT, e->loc,
-					      "hugepages=%s reserves fewer pages at boot than the daos-server pod requests (%lld of %s)",
-					      e->value, (long long)kp->hugepages, kp->kernel_pagesize);
+					      "hugepages=%s reserves fewer pages at boot than the pods request (%lld of %s%s)",
+					      e->value, (long long)kp->boot_hugepages, kp->kernel_pagesize,
+					      kp->client_hugepages ? arena_printf(m->ar, ": the daos-server pod's %lld and a training pod's %lld",
+										(long long)kp->hugepages, (long long)kp->client_hugepages) : "");
 			diag_help(m->dc, d, "remove this param (dslc writes hugepages=%lld), or write `param hugepages=%lld`",
-				  (long long)kp->hugepages, (long long)kp->hugepages);
+				  (long long)kp->boot_hugepages, (long long)kp->boot_hugepages);
 		} else if (strcmp(e->name, "hugepagesz") == 0 && e->loc.file && strcmp(e->value, kp->kernel_pagesize)) {
 			diag *d = diag_report(m->dc, R_K8S_HUGEPAGES_BOOT, e->loc,
 					      "hugepagesz=%s, but DAOS uses %s pages here: the pod's %s request finds none reserved",
@@ -193,15 +318,12 @@ static void lint_kubelet(model *m, const node_spec *s)
 	for (int i = 1; i < p->nengines; i++)
 		spread |= p->engines[i].numa != p->engines[0].numa;
 	const kube_spec *kc = &m->cluster.kube;
-	if (spread && strcmp(k->topology, "single-numa-node") == 0) {
-		const opt_int *res[] = {&kc->rdma_numa, &kc->nvme_numa};
-		const char *names[] = {kube_rdma_resource(m), kube_nvme_resource(m)};
-		for (int r = 0; r < 2; r++) {
-			if (!res[r]->set)
-				continue;
-			diag *d = diag_report(m->dc, R_K8S_DEVICE_NUMA, res[r]->loc,
+	/* restricted refuses it too: per-NIC hints {0} and {1} merge to nothing */
+	if (spread && (strcmp(k->topology, "single-numa-node") == 0 || strcmp(k->topology, "restricted") == 0)) {
+		if (kc->rdma_numa.set) {
+			diag *d = diag_report(m->dc, R_K8S_DEVICE_NUMA, kc->rdma_numa.loc,
 					      "%s reports NUMA topology, and the daos-server container holds devices of %d NUMA nodes: "
-					      "single-numa-node rejects the pod", names[r], p->topo->nnuma);
+					      "%s rejects the pod", kube_rdma_resource(m), p->topo->nnuma, k->topology);
 			diag_help(m->dc, d, "turn NUMA reporting off in the device plugin and drop `numa` here");
 		}
 	}
@@ -216,15 +338,11 @@ void kube_lint_spec(model *m, const node_spec *s)
 	lint_env(m, s->plan);
 	lint_kernel(m, s, kp);
 	lint_kubelet(m, s);
-	if (ks->server_memory.set && kp->memory < kp->scm + kp->overhead) {
-		uint64_t need = kp->scm + kp->overhead;
-		diag *d = diag_report(m->dc, R_K8S_MEMORY_REQUEST, ks->server_memory.loc,
-				      "server_memory %llu MiB is below %s's SCM (%llu MiB) plus memory_overhead (%llu MiB)",
-				      (unsigned long long)(kp->memory / MiB), s->origin, (unsigned long long)(kp->scm / MiB),
-				      (unsigned long long)(kp->overhead / MiB));
-		if (need % GiB == 0)
-			diag_help(m->dc, d, "write `server_memory %lluGiB`, or drop it", (unsigned long long)(need / GiB));
-		else
-			diag_help(m->dc, d, "write `server_memory %lluMiB`, or drop it", (unsigned long long)((need + MiB - 1) / MiB));
+	if (ks->client_hugepages.set && kp->hugepage_size == GiB) {
+		diag *d = diag_report(m->dc, R_K8S_CLIENT_HUGEPAGES, ks->client_hugepages.loc,
+				      "client_hugepages asks for 2 MiB pages, but %s reserves 1 GiB pages at boot for DAOS: no "
+				      "hugepages-2Mi exist there", s->origin);
+		diag_help(m->dc, d, "drop client_hugepages, or give DAOS 2 MiB pages (`hugepage_size 2MiB` in hardware %s)",
+			  s->hw->name);
 	}
 }

@@ -7,6 +7,7 @@
 
 #include "compiler/base/safe.h"
 #include "compiler/base/value.h"
+#include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
 #include "isolation_lint.h"
 #include "kube_lint.h"
@@ -219,9 +220,12 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	}
 	lint_pod_cpus(m, s, k);
 	uint64_t hp_total = 0;
+	/* in pods the pages are reserved at boot, spread over the NUMA nodes,
+	 * a training pod's with DAOS's (kube.c) */
+	const kube_plan *kp = kube_plan_of(m, s);
 	for (int n = 0; n < k->nnuma; n++) {
-		uint64_t mem = p->topo->numa[n].memory, hp = place_hugepages_on(p, n);
-		hp_total += hp;
+		uint64_t mem = p->topo->numa[n].memory, hp = kp ? kube_boot_hugepages_on(kp, k->nnuma, n) : place_hugepages_on(p, n);
+		hp_total += place_hugepages_on(p, n);
 		if (mem && k->numa_reserved[n] + hp > mem) {
 			diag *d = diag_report(dc, R_KUBELET_MEMORY, ks->set ? ks->loc : s->deploy.loc,
 					      "NUMA node %d must reserve %llu MiB and hold %llu MiB of hugepages but has %llu MiB", n,

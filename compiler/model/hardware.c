@@ -111,6 +111,23 @@ static void check_memory(resolver *r, hardware *hw, topology *t)
 	}
 }
 
+/* gpus N against an export that lists GPUs (one without any says nothing:
+ * lstopo leaves PCI out with --no-io); the export's counts where none is
+ * written. */
+static void check_gpus(resolver *r, hardware *hw, topology *t)
+{
+	for (int n = 0; n < t->nnuma && n < MODEL_MAX_NUMA; n++) {
+		const opt_int *o = &hw->numa_gpus[n];
+		if (!o->set || !t->has_gpus)
+			continue;
+		if (o->v != t->numa[n].gpus) {
+			mismatch(r, o->loc, arena_printf(r->ar, "`gpus %d`", t->numa[n].gpus), "%d NVIDIA GPUs on NUMA node %d",
+				 t->numa[n].gpus, n);
+			return;
+		}
+	}
+}
+
 static const char *numa_name(resolver *r, const topo_device *d)
 {
 	if (d->numa == TOPO_NUMA_UNKNOWN)
@@ -399,6 +416,7 @@ void hardware_finish(resolver *r, hardware *hw)
 		}
 	if (hw->topology_file.set) {
 		check_memory(r, hw, t);
+		check_gpus(r, hw, t);
 		check_devices(r, hw, t);
 		import_devices(r, hw, t);
 		pmem_devices(r, hw, t);
@@ -407,6 +425,11 @@ void hardware_finish(resolver *r, hardware *hw)
 			t->numa[n].memory = hw->numa_memory[n].set ? (uint64_t)hw->numa_memory[n].v
 				: hw->memory_per_numa.set ? (uint64_t)hw->memory_per_numa.v : 0;
 	}
+	for (int n = 0; n < t->nnuma && n < MODEL_MAX_NUMA; n++)
+		if (hw->numa_gpus[n].set) {
+			t->numa[n].gpus = (int)hw->numa_gpus[n].v;
+			t->has_gpus = true;
+		}
 	t->hugepage_size = hw->hugepage_size.set ? (uint64_t)hw->hugepage_size.v : 2 * MiB;
 	if (t->hugepage_size != 2 * MiB && t->hugepage_size != GiB) {
 		diag *d = diag_report(dc, R_BAD_VALUE, hw->hugepage_size.loc, "hugepages are 2MiB or 1GiB on x86-64");

@@ -541,6 +541,20 @@ static void numa_memory(kw_ctx *k)
 	o->loc = src_loc_join(k->kwloc, l);
 }
 
+/* gpus N: the NVIDIA GPUs of this NUMA node, which the topology manager
+ * aligns a training pod's nvidia.com/gpu to (the NVIDIA device plugin
+ * reports each GPU's NUMA node). */
+static void numa_gpus(kw_ctx *k)
+{
+	hardware *hw = k->target;
+	opt_int *o = &hw->numa_gpus[k->numa];
+	int64_t n;
+	src_loc l;
+	if (!kw_int(k, "a GPU count", 0, 64, &n, &l) || !kw_once(k, &o->loc, &o->set))
+		return;
+	*o = (opt_int){n, src_loc_join(k->kwloc, l), true};
+}
+
 static const char *const nic_roles[] = {"storage", "mgmt", "compute", NULL};
 
 static void numa_nic(kw_ctx *k)
@@ -644,6 +658,7 @@ static const keyword numa_kws[] = {
 	{"memory", "memory <size>", "Memory of this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_memory},
 	{"nic", "nic <ifname> [pci <address>] [role storage|mgmt|compute] [rdma <device>]", "A network port local to this NUMA node (role storage by default); its PCI address, which a topology export checks (or supplies by interface name).", KW_CUSTOM, 0, 0, 0, NULL, numa_nic},
 	{"nvme", "nvme <pci-address>...", "NVMe drives local to this NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, numa_nvme},
+	{"gpus", "gpus <n>", "NVIDIA GPUs local to this NUMA node (checked against a topology export that lists GPUs, and taken from it when not written): what a training pod's nvidia.com/gpu is aligned to.", KW_CUSTOM, 0, 0, 0, NULL, numa_gpus},
 	{"pmem", "pmem <block-device>...", "PMem (Optane) namespaces local to this NUMA node, by their /dev name (pmem0); a topology export's NVDIMM block devices are taken when none is named.", KW_CUSTOM, 0, 0, 0, NULL, numa_pmem},
 };
 const kw_table kw_numa = KW_TABLE("numa", numa_kws);
@@ -787,7 +802,7 @@ static const keyword kubelet_kws[] = {
 	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default: the OS's own kubelet, 1.30 on azurelinux3, else 1.33): decides strict-cpu-reservation.", KW_WORD, F(kubelet_spec, version), 0, 0, NULL, NULL},
 	{"strict_reservation", "strict_reservation <on|off>", "strict-cpu-reservation (default on from 1.32): burstable pods stay off the reserved CPUs too; on with a kubelet before 1.32 is an error.", KW_ENUM, F(kubelet_spec, strict), 0, 0, on_off, NULL},
 	{"cpu_manager", "cpu_manager <none|static>", "cpuManagerPolicy (default static).", KW_ENUM, F(kubelet_spec, cpu_manager), 0, 0, cpu_managers, NULL},
-	{"topology", "topology <none|best-effort|restricted|single-numa-node>", "topologyManagerPolicy (default single-numa-node).", KW_ENUM, F(kubelet_spec, topology), 0, 0, topo_policies, NULL},
+	{"topology", "topology <none|best-effort|restricted|single-numa-node>", "topologyManagerPolicy (default restricted: it admits a pod whose GPUs span the fewest NUMA nodes that hold them, which single-numa-node refuses), with topologyManagerScope pod.", KW_ENUM, F(kubelet_spec, topology), 0, 0, topo_policies, NULL},
 	{"memory_manager", "memory_manager <none|static>", "memoryManagerPolicy (default static, with reservedMemory per NUMA node).", KW_ENUM, F(kubelet_spec, memory_manager), 0, 0, mem_managers, NULL},
 	{"system_reserved", "system_reserved <size>", "Memory for the OS besides DAOS (default 4GiB); DAOS's SCM is added to systemReserved (its hugepages are not: the kubelet takes them out itself).", KW_SIZE, F(kubelet_spec, system_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},
 	{"kube_reserved", "kube_reserved <size>", "kubeReserved memory (default 2GiB).", KW_SIZE, F(kubelet_spec, kube_reserved), (int64_t)MiB, (int64_t)(64 * TiB), NULL, NULL},

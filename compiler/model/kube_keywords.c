@@ -24,6 +24,16 @@ static bool namespace_word(kw_ctx *k, const char **w, src_loc *l)
 		kw_bad(k, *l, "'%s' is not a namespace name: 1 to 63 lower-case letters, digits or '-', alphanumeric at both ends", *w);
 		return false;
 	}
+	/* dslc labels its namespaces pod-security.kubernetes.io/enforce:
+	 * privileged, which would open Kubernetes' own namespaces (and every
+	 * pod of `default`) to privileged pods */
+	static const char *const own[] = {"default", "kube-system", "kube-public", "kube-node-lease"};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strcmp(*w, own[i]) == 0) {
+			kw_bad(k, *l, "'%s' is Kubernetes' own namespace: dslc would label it enforce: privileged for every "
+			       "pod in it; name a namespace of its own (e.g. daos, ml-train)", *w);
+			return false;
+		}
 	return true;
 }
 
@@ -55,6 +65,16 @@ static void image(kw_ctx *k, opt_str *img)
 static void ku_image(kw_ctx *k)
 {
 	image(k, &((kube_spec *)k->target)->image);
+}
+
+static void ku_rdma_plugin_image(kw_ctx *k)
+{
+	image(k, &((kube_spec *)k->target)->rdma_plugin_image);
+}
+
+static void ku_vfio_plugin_image(kw_ctx *k)
+{
+	image(k, &((kube_spec *)k->target)->vfio_plugin_image);
 }
 
 static void ku_client_image(kw_ctx *k)
@@ -160,6 +180,15 @@ static void resource(kw_ctx *k, opt_str *res, opt_int *numa, opt_int *shared)
 		return;
 	*res = (opt_str){w, src_loc_join(k->kwloc, l), true};
 	for (int i = 0; i < 2; i++) {
+		if (!shared && kw_peek_word(k, "numa")) {
+			/* its ListAndWatch sends devices with an ID and a health, no
+			 * TopologyInfo (squat/generic-device-plugin
+			 * deviceplugin/generic.go): the kubelet sees no NUMA node */
+			kw_next(k);
+			kw_bad(k, k->last, "generic-device-plugin reports no NUMA topology for its devices: `numa` would "
+			       "promise what the kubelet never sees");
+			return;
+		}
 		if (kw_peek_word(k, "numa")) {
 			kw_next(k);
 			*numa = (opt_int){1, k->last, true};
@@ -179,7 +208,7 @@ static void ku_rdma(kw_ctx *k)
 static void ku_nvme(kw_ctx *k)
 {
 	kube_spec *ks = k->target;
-	resource(k, &ks->nvme_resource, &ks->nvme_numa, NULL);
+	resource(k, &ks->nvme_resource, NULL, NULL);
 }
 
 /* A namespace where training pods use the client template: it gets the
@@ -227,12 +256,15 @@ static const keyword kube_kws[] = {
 	{"namespace", "namespace <name>", "Namespace of the DAOS objects (default daos).", KW_CUSTOM, 0, 0, 0, NULL, ku_namespace},
 	{"image", "image <reference>", "Container image with daos_server, daos_server_helper (setuid root) and daos_agent of the declared release. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_image},
 	{"client_image", "client_image <reference>", "Image of the client pod template (cluster/kubernetes/daos-client-*.yaml): a training image with DAOS's client libraries of the declared release (default: image).", KW_CUSTOM, 0, 0, 0, NULL, ku_client_image},
+	{"rdma_plugin_image", "rdma_plugin_image <reference>", "Image of dslc's k8s-rdma-shared-dev-plugin DaemonSet (default ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3; a mirror's copy, pinned by digest, in production).", KW_CUSTOM, 0, 0, 0, NULL, ku_rdma_plugin_image},
+	{"vfio_plugin_image", "vfio_plugin_image <reference>", "Image of dslc's generic-device-plugin DaemonSet, release 0.1.0 or later (its directory mountPath; default docker.io/squat/generic-device-plugin:latest: pin a digest in production).", KW_CUSTOM, 0, 0, 0, NULL, ku_vfio_plugin_image},
 	{"run_as", "run_as <uid>:<gid>", "The image's daos_server user and group: the pod's runAsUser, runAsGroup and fsGroup. Required.", KW_CUSTOM, 0, 0, 0, NULL, ku_run_as},
 	{"agent_run_as", "agent_run_as <uid>:<gid>", "The image's daos_agent user and group (default: run_as).", KW_CUSTOM, 0, 0, 0, NULL, ku_agent_run_as},
 	{"rdma_resource", "rdma_resource <domain>/<name> [numa] [shared]", "RDMA resource of k8s-rdma-shared-dev-plugin, one per engine: <name>_e<i> selects engine i's NIC (default rdma/daos; the name [A-Za-z0-9_], at most 63 characters with the suffix). `shared`: the cluster runs one resource for every NIC already (rdma/rdma_shared_device_a): pods ask for it once, as is, and dslc writes no plugin configuration. `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_rdma},
-	{"nvme_resource", "nvme_resource <domain>/<name> [numa]", "VFIO resource of generic-device-plugin: one device per drive's IOMMU group (default squat.ai/daos-nvme; the name [a-z0-9][-a-z0-9]*[a-z0-9], the plugin's rule). `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_nvme},
+	{"nvme_resource", "nvme_resource <domain>/<name>", "VFIO resource of generic-device-plugin: one device per drive's IOMMU group (default squat.ai/daos-nvme; the name [a-z0-9][-a-z0-9]*[a-z0-9], the plugin's rule). The plugin reports no NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_nvme},
 	{"client_gpus", "client_gpus <n>", "GPUs the client template asks for (nvidia.com/gpu, the NVIDIA device plugin's resource; a limit, which Kubernetes makes the request too).", KW_INT, F(kube_spec, client_gpus), 1, 64, NULL, NULL},
-	{"client_hugepages", "client_hugepages <size>", "Huge pages of 2 MiB the client template asks for (hugepages-2Mi, request = limit: the GDS guide's training pod takes 4GiB); needs client_memory, as the API server refuses huge pages without a cpu or memory request.", KW_SIZE, F(kube_spec, client_hugepages), (int64_t)(2 * MiB), (int64_t)(16 * TiB), NULL, NULL},
+	{"client_cpus", "client_cpus <n>", "CPUs of the client template, request = limit: with client_memory the training pod is Guaranteed, and the static CPU manager gives it whole CPUs off the OS and engine cores.", KW_INT, F(kube_spec, client_cpus), 1, 4096, NULL, NULL},
+	{"client_hugepages", "client_hugepages <size>", "Huge pages of 2 MiB the client template asks for (hugepages-2Mi, request = limit: the GDS guide's training pod takes 4GiB); needs client_memory or client_cpus, as the API server refuses huge pages without a cpu or memory request.", KW_SIZE, F(kube_spec, client_hugepages), (int64_t)(2 * MiB), (int64_t)(16 * TiB), NULL, NULL},
 	{"client_memory", "client_memory <size>", "Memory request and limit of the client template (default: none, the job's to choose).", KW_SIZE, F(kube_spec, client_memory), (int64_t)(64 * MiB), (int64_t)(64 * TiB), NULL, NULL},
 	{"client_ipc_lock", "client_ipc_lock <true|false>", "Adds the IPC_LOCK capability to the client container (GPUDirect Storage and RDMA memory registration beyond the memlock limit).", KW_BOOL, F(kube_spec, client_ipc_lock), 0, 1, NULL, NULL},
 	{"client_namespace", "client_namespace <name>", "A namespace whose pods use the client template (repeatable): kubernetes/client-namespaces.yaml gives it the Pod Security level the template needs (privileged: hostNetwork and a hostPath, which baseline forbids).", KW_CUSTOM, 0, 0, 0, NULL, ku_client_namespace},

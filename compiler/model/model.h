@@ -85,6 +85,7 @@ typedef struct hardware {
 	opt_str cpu_numbering, topology_file;
 	opt_int nic_auto, nvme_auto; /* import the export's devices */
 	opt_int numa_memory[MODEL_MAX_NUMA];
+	opt_int numa_gpus[MODEL_MAX_NUMA]; /* `gpus N` in a numa block */
 	src_loc numa_loc[MODEL_MAX_NUMA];
 	nic_desc *nics;
 	size_t nnics, nics_cap;
@@ -200,11 +201,12 @@ typedef struct kube_spec {
 	bool set;
 	src_loc loc;
 	opt_str ns, image, client_image, update;
+	opt_str rdma_plugin_image, vfio_plugin_image; /* dslc's device plugins (kube_plugins.c) */
 	opt_int uid, gid, agent_uid, agent_gid; /* run_as, agent_run_as */
 	opt_str rdma_resource, nvme_resource;
-	opt_int rdma_numa, nvme_numa; /* the plugin reports NUMA topology (`numa` after the name) */
+	opt_int rdma_numa; /* the plugin reports NUMA topology (`numa` after the name) */
 	opt_int rdma_shared; /* one RDMA resource for every NIC, run by the cluster already (`shared`) */
-	opt_int client_gpus, client_hugepages, client_memory, client_ipc_lock; /* the client template's asks */
+	opt_int client_gpus, client_cpus, client_hugepages, client_memory, client_ipc_lock; /* the client template's asks */
 	opt_str *client_ns;  /* client_namespace: namespaces of the client pods */
 	size_t nclient_ns, client_ns_cap;
 	opt_int memory_overhead, server_memory, surge;

@@ -26,6 +26,7 @@ typedef struct topo_numa {
 	int first_core; /* logical index of its first core; cores are contiguous */
 	int ncores;
 	uint64_t memory; /* bytes, 0 when unknown */
+	int gpus;        /* NVIDIA GPUs local to it (PCI 10de, display class), from an export */
 } topo_numa;
 
 typedef enum topo_dev_kind { TOPO_NIC, TOPO_NVME, TOPO_VMD } topo_dev_kind;
@@ -73,6 +74,7 @@ typedef struct topology {
 	int ndevices;
 	topo_pmem *pmems; /* the same */
 	int npmems;
+	bool has_gpus;    /* the export lists an NVIDIA GPU: gpus is a count, not unknown */
 	int numa_os_mismatch; /* first NUMA node whose os index differs from its logical index, or -1 */
 } topology;
 

@@ -156,7 +156,16 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 			d.kind = TOPO_VMD;
 		else if ((cls >> 8) == 0x02 || cls == 0x0c06)
 			d.kind = TOPO_NIC;
-		else
+		else if ((cls >> 8) == 0x03 && p->attr->pcidev.vendor_id == 0x10de) {
+			/* a GPU the NVIDIA device plugin offers (nvidia.com/gpu) and
+			 * reports with its NUMA node: what the topology manager
+			 * aligns a training pod to */
+			locality(t, p, nnuma, &d);
+			if (d.numa >= 0)
+				topo->numa[d.numa].gpus++;
+			topo->has_gpus = true;
+			continue;
+		} else
 			continue;
 		snprintf(d.pci, sizeof(d.pci), "%04x:%02x:%02x.%01x", p->attr->pcidev.domain, p->attr->pcidev.bus,
 			 p->attr->pcidev.dev, p->attr->pcidev.func);

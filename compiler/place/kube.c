@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "compiler/base/value.h"
+#include "compiler/model/daos.h"
 
 /* Margin over nr_hugepages, in 2 MiB pages: daos_server's prepare adds 2
  * pages per engine, and the helper's NVMe scan wants at least
  * ScanMinHugepageCount (128, src/control/server/config/server.go). */
 enum { KUBE_HUGEPAGE_MARGIN_PER_ENGINE = 2, KUBE_HUGEPAGE_SCAN_MIN = 128 };
+
 
 const char *kube_namespace(const model *m)
 {
@@ -34,17 +36,36 @@ static kube_plan *plan(const model *m, const node_plan *p)
 	for (int i = 0; i < p->nengines; i++) {
 		k->scm += p->engines[i].scm_bytes;
 		k->nvmes += p->engines[i].nnvmes;
+		/* DAOS's own memory beside the RAM disk (daos.h): a full
+		 * RAM disk and a working engine must both fit the limit */
+		k->engines_reserved += daos_engine_reserve(p->engines[i].targets);
 	}
 	k->overhead = ks->memory_overhead.set ? (uint64_t)ks->memory_overhead.v : 2 * GiB;
-	k->memory = ks->server_memory.set ? (uint64_t)ks->server_memory.v : k->scm + k->overhead;
+	k->need = k->scm + k->engines_reserved + k->overhead;
+	k->memory = ks->server_memory.set ? (uint64_t)ks->server_memory.v : k->need;
 	k->hugepage_size = p->hugepage_size ? p->hugepage_size : 2 * MiB;
 	uint64_t margin = (uint64_t)(KUBE_HUGEPAGE_MARGIN_PER_ENGINE * p->nengines + KUBE_HUGEPAGE_SCAN_MIN) * 2 * MiB;
 	k->hugepages = p->nr_hugepages + (int64_t)((margin + k->hugepage_size - 1) / k->hugepage_size);
 	bool gib = k->hugepage_size == GiB;
+	/* a training pod's hugepages-2Mi come from the same boot reservation:
+	 * the node reserves both, or the pod stays Pending ("Insufficient
+	 * hugepages-2Mi"); with 1 GiB pages for DAOS the command line would
+	 * need a second size (kube_lint.c reports it) */
+	k->client_hugepages = ks->client_hugepages.set && !gib ? ks->client_hugepages.v / (int64_t)(2 * MiB) : 0;
+	k->boot_hugepages = k->hugepages + k->client_hugepages;
 	k->hugepage_resource = gib ? "hugepages-1Gi" : "hugepages-2Mi";
 	k->hugepage_medium = gib ? "HugePages-1Gi" : "HugePages-2Mi";
 	k->kernel_pagesize = gib ? "1G" : "2M";
 	return k;
+}
+
+uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa)
+{
+	/* hugepages=N at boot: the kernel spreads the pages round-robin over
+	 * the NUMA nodes with memory, the first ones getting one more when N
+	 * does not divide (mm/hugetlb.c, hugetlb_hstate_alloc_pages) */
+	uint64_t pages = (uint64_t)kp->boot_hugepages, nn = nnuma > 0 ? (uint64_t)nnuma : 1;
+	return (pages / nn + ((uint64_t)numa < pages % nn ? 1 : 0)) * kp->hugepage_size;
 }
 
 const kube_plan *kube_plan_of(const model *m, const node_spec *s)
@@ -84,7 +105,7 @@ const char *kube_client_hugepages_why(const kube_spec *ks)
 		return NULL;
 	if (ks->client_hugepages.v % (int64_t)(2 * MiB))
 		return "client_hugepages is not a whole number of 2 MiB pages";
-	if (!ks->client_memory.set)
+	if (!ks->client_memory.set && !ks->client_cpus.set)
 		return "client_hugepages without client_memory: the API server refuses huge pages without a cpu or memory "
 		       "request (\"HugePages require cpu or memory\")";
 	return NULL;

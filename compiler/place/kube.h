@@ -11,19 +11,28 @@
  * (targets/kubernetes.c writes them, plan/pods.c reads them back) */
 #define KUBE_LABEL_SERVER "dslc.io/daos-server"
 #define KUBE_LABEL_AGENT "dslc.io/daos-agent"
+/* the client templates' group: the node's RDMA resources (kube_client.c) */
+#define KUBE_LABEL_CLIENT "dslc.io/daos-client"
 
 typedef struct kube_plan {
 	uint64_t scm;           /* sum of the engines' scm_size */
-	uint64_t overhead;      /* memory_overhead: the processes' memory besides SCM */
+	uint64_t engines_reserved; /* DAOS's own per-engine memory (daos_engine_reserve) */
+	uint64_t overhead;      /* memory_overhead: daos_server's and the helper's memory */
+	uint64_t need;          /* scm + engines_reserved + overhead: the least limit that holds */
 	uint64_t memory;        /* the pod's memory request = limit */
 	uint64_t hugepage_size; /* bytes per page */
-	int64_t hugepages;      /* pages: request = limit = reserved at boot */
+	int64_t hugepages;      /* pages: the daos-server pod's request = limit */
+	int64_t client_hugepages; /* 2 MiB pages of one training pod (client_hugepages) */
+	int64_t boot_hugepages; /* reserved at boot: both */
 	const char *hugepage_resource; /* hugepages-2Mi */
 	const char *hugepage_medium;   /* HugePages-2Mi */
 	const char *kernel_pagesize;   /* 2M, the hugepagesz= word */
 	int nvmes;              /* VFIO devices: one per drive (IOMMU group) */
 } kube_plan;
 
+/* The bytes of the boot reservation (kp->boot_hugepages) on NUMA node
+ * `numa` of `nnuma`. */
+uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa);
 /* NULL unless the spec's engines run in pods and its placement succeeded;
  * made once per spec. */
 const kube_plan *kube_plan_of(const model *m, const node_spec *s);

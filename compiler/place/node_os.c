@@ -76,9 +76,17 @@ static kernel_plan *plan_kernel(const model *m, const node_spec *s)
 		 * the kernel pairs them) */
 		env_set(m->ar, &k->params, "transparent_hugepage", "never", s->deploy.loc);
 		env_set(m->ar, &k->params, "hugepagesz", kp->kernel_pagesize, s->deploy.loc);
-		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)kp->hugepages), s->deploy.loc);
+		env_set(m->ar, &k->params, "hugepages", arena_printf(m->ar, "%lld", (long long)kp->boot_hugepages), s->deploy.loc);
 		if (p->hugepage_size == GiB)
 			env_set(m->ar, &k->params, "default_hugepagesz", "1G", SRC_LOC_NONE);
+	} else if (spec_in_pods(s) && p->client && m->cluster.kube.client_hugepages.set &&
+		   !kube_client_hugepages_why(&m->cluster.kube)) {
+		/* a client-only node: the training pod's pages, reserved at boot
+		 * as on the servers (a pod cannot allocate them) */
+		env_set(m->ar, &k->params, "hugepagesz", "2M", m->cluster.kube.client_hugepages.loc);
+		env_set(m->ar, &k->params, "hugepages",
+			arena_printf(m->ar, "%lld", (long long)(m->cluster.kube.client_hugepages.v / (int64_t)(2 * MiB))),
+			m->cluster.kube.client_hugepages.loc);
 	} else if (p->nengines && node_thp_checked(m)) {
 		/* daos_server 2.6.5+ refuses to start unless THP shows [never]
 		 * (server_utils.go prepBdevStorage; dslc writes no allow_thp) */
@@ -132,11 +140,13 @@ static uint64_t daos_memory_on(const model *m, const node_spec *s, const kubelet
 	const node_plan *p = s->plan;
 	bool pods = spec_in_pods(s) && !p->client;
 	const kube_plan *kp = pods && strcmp(k->memory_manager, "static") == 0 ? kube_plan_of(m, s) : NULL;
-	uint64_t here = 0;
+	/* an override below the SCM (k8s-memory-request reports it) leaves
+	 * nothing beside it, not an unsigned wrap */
+	uint64_t extra = kp && kp->memory > kp->scm ? kp->memory - kp->scm : 0, here = 0;
 	for (int i = 0; i < p->nengines && (!pods || kp); i++)
 		if (p->engines[i].numa == n)
-			here += p->engines[i].scm_bytes + (kp ? kp->memory - kp->scm : 0) / (uint64_t)p->nengines +
-				(kp && i == 0 ? (kp->memory - kp->scm) % (uint64_t)p->nengines : 0);
+			here += p->engines[i].scm_bytes + extra / (uint64_t)p->nengines +
+				(i == 0 ? extra % (uint64_t)p->nengines : 0);
 	return here;
 }
 
@@ -158,7 +168,10 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));
 	k->reserved_cpus = ks->reserved_cpus.set ? ks->reserved_cpus.v : place_reserved_cpus(m->ar, p);
 	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
-	k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";
+	/* restricted, not single-numa-node: it still aligns what fits one NUMA
+	 * node, and admits the training pod whose GPUs span two (k8s-client-
+	 * topology says why) */
+	k->topology = ks->topology.set ? ks->topology.v : "restricted";
 	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
 	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
 	k->minor = minor_of(ks->version.set ? ks->version.v

@@ -775,6 +775,11 @@ int plan_run(const plan_opts *o, const char *version)
 		pods_rollout(pl.ar, &pl.kube, &pl.pods_new, &pl.pods_old);
 		if (pl.kube_plugins_changed)
 			pl.kube.plugins = kube_plugin_daemonsets(&nc.m);
+		buf sec;
+		buf_init(&sec);
+		kube_secret_lines(&nc.m, &sec);
+		pl.kube.secrets = arena_strndup(pl.ar, sec.data ? sec.data : "", sec.len);
+		buf_free(&sec);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
 		plan_waves_kube(&waves, &pl.kube);
 		if (pl.refused)

@@ -32,10 +32,13 @@ void pods_init(pods_index *ix, arena *a)
 	strmap_init(&ix->groups, a);
 }
 
-/* A line of the table "HOST SERVER AGENT" ('-': no daos-server). */
+/* A line of the table "HOST SERVER AGENT [CLIENT]" ('-': no daos-server);
+ * the client templates' label moves no pod, and is not compared. */
 static void read_row(pods_index *ix, char *line)
 {
 	char *host = strtok(line, " "), *server = strtok(NULL, " "), *agent = strtok(NULL, " ");
+	if (agent)
+		strtok(NULL, " "); /* the client group */
 	if (!host || !server || !agent || strtok(NULL, " "))
 		return;
 	ARENA_PUSH(ix->a, ix->hosts, ix->nhosts, ix->cap, host);

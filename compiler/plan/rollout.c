@@ -211,6 +211,7 @@ static void variables(FILE *out, arena *a, const plan_waves *w, const char *vers
 		buf_init(&can_i);
 		kube_can_i_lines(ns, &can_i);
 		fprintf(out, "'\ndslc_can_i='%.*s'\n", (int)can_i.len, can_i.data ? can_i.data : "");
+		fprintf(out, "dslc_secrets='%s'\n", w->kube->secrets ? w->kube->secrets : "");
 		buf_free(&can_i);
 	}
 	fprintf(out, "dslc_described='");

@@ -80,14 +80,14 @@ dslc_kube_gate_first() {
 	dslc_kube_gate "$(if [ -n "${dslc_resume:-}" ]; then dslc_state_get kube_hosts "$dslc_resume"; fi)"
 }
 # NAMES: the device plugins whose configuration the apply changed read it only
-# at start (k8s-rdma-shared-dev-plugin: rdma-devices; squat's
-# generic-device-plugin): restart each DaemonSet in kube-system and wait until
+# at start (dslc's k8s-rdma-shared-dev-plugin and generic-device-plugin
+# DaemonSets, targets/kube_plugins.c): restart each and wait until
 # it is rolled out, before a wave's pod asks for a renamed resource and stays
 # Pending (kubectl rollout restart sets a template annotation; rollout status
 # waits for every node's new pod: kubectl/pkg/polymorphichelpers)
 dslc_kube_plugins() {
 	for d in $1; do
-		run dslc_kubectl -n kube-system rollout restart "daemonset/$d"
-		run dslc_kubectl -n kube-system rollout status "daemonset/$d" --timeout="${DSLC_POD_TIMEOUT}s"
+		run dslc_kube rollout restart "daemonset/$d"
+		run dslc_kube rollout status "daemonset/$d" --timeout="${DSLC_POD_TIMEOUT}s"
 	done
 }

@@ -318,8 +318,12 @@ const char **plan_waves_before(arena *a, const plan_waves *w)
 	const char **s = NULL;
 	size_t n = 0;
 	/* every kubectl permission first (kube_ops.c's table) */
-	if (w->kube)
+	if (w->kube) {
 		push(a, &s, &n, "dslc_kube_can_i");
+		/* a missing certificate Secret leaves a wave's pod in
+		 * ContainerCreating until DSLC_POD_TIMEOUT: found before any change */
+		push(a, &s, &n, "dslc_kube_secrets");
+	}
 	push(a, &s, &n, "dslc_list_pools");
 	/* nothing changes on a system that is not whole (the gates: rollout_lib.sh) */
 	push(a, &s, &n, "dslc_fleet_gate");

@@ -49,6 +49,7 @@ typedef struct wave_kube {
 	size_t nrolling, rolling_cap;
 	strmap in_pods;      /* host -> its wave_relabel + 1 (an index: the list grows) */
 	const char *plugins; /* device plugin DaemonSets to restart after the apply (their config changed); NULL: none */
+	const char *secrets; /* the certificate Secrets' "NAME KEY..." lines (kube_secret_lines); "" when insecure */
 } wave_kube;
 
 typedef struct plan_wave {

@@ -14,6 +14,7 @@ cluster tier0 {
   log_mask             ERR
   fabric roce { gid_index 5 }
   kubernetes {
+    # dslc: allow k8s-image-tag -- the site registry keeps release tags immutable
     image        registry.example.com/daos/daos:2.6.3  # daos_server, daos_server_helper, daos_agent
     run_as       1001:1001                             # the image's daos_server user
     agent_run_as 1002:1002                             # and its daos_agent user
@@ -44,7 +45,7 @@ profile converged : hgx-b200 {
   kubelet {
     version        1.33
     cpu_manager    static
-    topology       single-numa-node
+    topology       restricted        # admits a pod whose 8 GPUs span both sockets
     memory_manager static
   }
 }

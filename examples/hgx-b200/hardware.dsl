@@ -1,6 +1,6 @@
 # The node type of the reference deployment: 2x AMD EPYC 9V45, 96 cores per
 # socket with SMT (Linux numbers the siblings at +192), one NUMA node per
-# socket with 768 GiB, a 400G RoCE NIC and four Gen5 NVMe drives each.
+# socket with 768 GiB, a 400G RoCE NIC, four Gen5 NVMe drives and four GPUs each.
 #
 # hgx-b200.xml is its topology in `lstopo --of xml` form. It is synthetic (an
 # hwloc synthetic CPU tree with injected NICs and drives, made by
@@ -16,10 +16,12 @@ hardware hgx-b200 {
   numa 0 {
     nic  ens1f0np0 pci 0000:1a:00.0 role storage rdma mlx5_0
     nvme 0000:21:00.0 0000:22:00.0 0000:23:00.0 0000:24:00.0
+    gpus 4                                # four B200 per socket
   }
   bmc redfish { system 1  vendor ami  apply_time OnReset }   # the talk's BMC: nested body, ETag of /Bios
   numa 1 {
     nic  ens2f0np0 pci 0000:9a:00.0 role storage rdma mlx5_1
     nvme 0000:a1:00.0 0000:a2:00.0 0000:a3:00.0 0000:a4:00.0
+    gpus 4
   }
 }

@@ -9,7 +9,7 @@ Machine has no NUMA locality.
 usage: add_io.py in.xml out.xml SPEC...
 SPEC = <ParentType>:<logical idx>:<kind>:<dddd:bb:dd.f>[:<name>[,<name>...]]
 kind = nic-eth | nic-ib | nic-mgmt | nic-vpi | nic-cx2 | nic-iwarp | nic-opa |
-       nic-cxi | nvme | nvme-spdk | vmd
+       nic-cxi | nvme | nvme-spdk | vmd | gpu
   nic-mgmt: an onboard 1GbE port without RDMA; nvme-spdk: no block device
   (bound to vfio/SPDK); vmd: an Intel VMD endpoint with an NVMe disk behind it.
 NIC names: NAME=eth (Ethernet interface, 6-byte MAC), NAME=ib (IPoIB, 20-byte
@@ -33,6 +33,7 @@ IDS = {  # class, vendor:device, subvendor:subdevice, as seen in real exports
     "nvme": ("0108", "144d:a824", "144d:a809"),      # Samsung PM173x
     "nvme-spdk": ("0108", "144d:a824", "144d:a809"),
     "vmd": ("0104", "8086:28c0", "8086:0000"),       # Intel VMD endpoint
+    "gpu": ("0302", "10de:2901", "10de:1999"),       # NVIDIA B200 (3D controller): no OS device
 }
 
 

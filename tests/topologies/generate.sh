@@ -33,6 +33,11 @@ hgx_io() { # NUMA (package) of the first storage NIC
 make_xml $EX/hgx-b200.xml "$HGX_DESC" "$HGX_MODEL" $(hgx_io 0)
 # The same node with the first storage NIC in the second socket's slot.
 make_xml hgx-b200-nic-moved.xml "$HGX_DESC" "$HGX_MODEL" $(hgx_io 1)
+# The same node with its eight GPUs, four per socket (what the topology
+# manager aligns a training pod to: dslc's gpus count).
+make_xml hgx-b200-gpus.xml "$HGX_DESC" "$HGX_MODEL" $(hgx_io 0) \
+	Package:0:gpu:0000:18:00.0 Package:0:gpu:0000:2a:00.0 Package:0:gpu:0000:3a:00.0 Package:0:gpu:0000:5d:00.0 \
+	Package:1:gpu:0000:9b:00.0 Package:1:gpu:0000:ab:00.0 Package:1:gpu:0000:ba:00.0 Package:1:gpu:0000:db:00.0
 
 # Socket-interleaved numbering (old Intel BIOS): NUMA 0 = even CPUs; the
 # drives are bound to vfio/SPDK (no block device).

@@ -30,7 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-k8s", "cluster.dsl")
 KINDS = {"DaemonSet": "io.k8s.api.apps.v1.DaemonSet", "ConfigMap": "io.k8s.api.core.v1.ConfigMap",
          "Namespace": "io.k8s.api.core.v1.Namespace", "PodTemplate": "io.k8s.api.core.v1.PodTemplate",
-         "PodDisruptionBudget": "io.k8s.api.policy.v1.PodDisruptionBudget", "ClusterRole": "io.k8s.api.rbac.v1.ClusterRole"}
+         "PodDisruptionBudget": "io.k8s.api.policy.v1.PodDisruptionBudget", "ClusterRole": "io.k8s.api.rbac.v1.ClusterRole",
+         "ServiceAccount": "io.k8s.api.core.v1.ServiceAccount", "ResourceQuota": "io.k8s.api.core.v1.ResourceQuota"}
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")  # IsValidLabelValue
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
@@ -166,7 +167,7 @@ def validate_tree(dslc, tmp, name, src, version):
 
 
 def label_table(out):
-    """label-nodes.sh's table: (host, daos-server digest or '-', daos-agent digest)."""
+    """label-nodes.sh's table: (host, daos-server digest or '-', daos-agent digest, client group)."""
     script = open(os.path.join(out, "cluster", "kubernetes", "label-nodes.sh")).read()
     m = re.search(r"<<'EOF'\n(.*?)\nEOF\n", script, re.S)
     return [tuple(line.split()) for line in m.group(1).splitlines()] if m else []
@@ -193,7 +194,7 @@ def pod_specs(objs):
 
 def consumers(out, objs):
     """Issue 37: each object against the rule of the program that reads it."""
-    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "generic-device-plugin")
+    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "dslc-vfio-devices")
     conf = yaml.safe_load(plugin["data"]["config.yaml"])
     names = [d["name"] for d in conf["devices"]]
     check("VFIO device names match generic-device-plugin's deviceTypeFmt", all(DEVICE_NAME.match(n) for n in names), names)
@@ -253,10 +254,10 @@ def pins(out, objs):
     servers = {n: o for n, o in ds.items() if n.startswith("daos-server-")}
     check("two daos-server groups (13 nodes and gpu007)", len(servers) == 2, list(servers))
     labels = label_table(out)
-    hosts = [h for h, _, _ in labels]
+    hosts = [r[0] for r in labels]
     check("every node labeled exactly once", sorted(hosts) == [f"gpu{i:03d}" for i in range(1, 15)], hosts)
     groups = {}
-    for h, s, a in labels:
+    for h, s, a, _ in labels:
         groups.setdefault(s, []).append(h)
     sizes = sorted(len(v) for v in groups.values())
     check("groups are disjoint and cover all 14 nodes: 13 + 1", sizes == [1, 13], sizes)
@@ -268,8 +269,10 @@ def pins(out, objs):
         req = c["resources"]["requests"]
         nodes = groups.get(sel, [])
         drives = "7" if nodes == ["gpu007"] else "8"
-        # 2 x 64 GiB SCM + 2 GiB; (17408 + 2 x 2 + 128) x 2 MiB (facts, section 3)
-        check(f"{name}: memory 130Gi", req["memory"] == "130Gi" and c["resources"]["limits"]["memory"] == "130Gi", req)
+        # 2 x 64 GiB SCM, DAOS's own 2 x max(16 targets x 128 MiB, 1 GiB) beside each RAM disk
+        # (src/control/server/storage/scm.go DefaultTgtMemRsvd, DefaultEngineMemRsvd) and 2 GiB
+        # for daos_server and the helper; (17408 + 2 x 2 + 128) x 2 MiB (facts, section 3)
+        check(f"{name}: memory 134Gi", req["memory"] == "134Gi" and c["resources"]["limits"]["memory"] == "134Gi", req)
         expect_hp = "35080Mi" if drives == "8" else None
         if expect_hp:
             check(f"{name}: hugepages-2Mi 35080Mi", req["hugepages-2Mi"] == expect_hp, req)
@@ -308,12 +311,12 @@ def pins(out, objs):
     check("kubelet: no strict-cpu-reservation", "cpuManagerPolicyOptions" not in kubelet, kubelet)
     check("kubelet: CPU 0 and the engine cores reserved", kubelet["reservedSystemCPUs"] == "0-23,96-119,192-215,288-311")
     # the static memory manager accounts Guaranteed pods only (policy_static.go): the daos-server
-    # pod's 130 GiB (2 x 64 GiB SCM + 2 GiB overhead) is reserved per NUMA node, and
-    # validateReservedMemory wants the sum to be systemReserved + kubeReserved + evictionHard
-    check("kubelet: systemReserved holds the OS's 4 GiB and the daos-server pod's 130 GiB",
-          kubelet["systemReserved"]["memory"] == "134Gi", kubelet["systemReserved"])
+    # pod's 134 GiB (2 x 64 GiB SCM + 2 x 2 GiB engine reserve + 2 GiB overhead) is reserved per
+    # NUMA node, and validateReservedMemory wants the sum to be systemReserved + kubeReserved + evictionHard
+    check("kubelet: systemReserved holds the OS's 4 GiB and the daos-server pod's 134 GiB",
+          kubelet["systemReserved"]["memory"] == "138Gi", kubelet["systemReserved"])
     mi = [int(r["limits"]["memory"][:-2]) for r in kubelet["reservedMemory"]]  # Mi
-    check("kubelet: reservedMemory sums to system + kube + eviction", sum(mi) == (134 + 2) * 1024 + 100, mi)
+    check("kubelet: reservedMemory sums to system + kube + eviction", sum(mi) == (138 + 2) * 1024 + 100, mi)
     check("kubelet: each NUMA node reserves its engine's 64 GiB SCM and 1 GiB of overhead",
           len(mi) == 2 and all(m >= 65 * 1024 for m in mi), mi)
     dropin = open(os.path.join(g1, "etc/systemd/system/containerd.service.d/50-dslc.conf")).read()
@@ -494,7 +497,8 @@ def client_templates(out, objs, client_hosts=()):
     N-th selects the N-th NIC of the agent's fabric_ifaces."""
     kdir = os.path.join(out, "cluster", "kubernetes")
     table = label_table(out)
-    agent_of = {h: a for h, s, a in table}
+    agent_of = {r[0]: r[2] for r in table}
+    client_of = {r[0]: r[3] for r in table}
     for h in client_hosts:
         row = next((r for r in table if r[0] == h), None)
         check(f"clients: {h} labeled for the agent and taken off any daos-server (table row '-')",
@@ -506,43 +510,47 @@ def client_templates(out, objs, client_hosts=()):
         dropin = os.path.join(node, "etc/systemd/system/containerd.service.d/50-dslc.conf")
         check(f"clients: {h} containerd has LimitMEMLOCK=infinity (client pods register RDMA memory)",
               os.path.exists(dropin) and "LimitMEMLOCK=infinity" in open(dropin).read())
-    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "rdma-devices")
+    plugin = next(o for f, o in objs if o["kind"] == "ConfigMap" and o["metadata"]["name"] == "dslc-rdma-devices")
     rdma = {c["resourcePrefix"] + "/" + c["resourceName"]: c["selectors"]["ifNames"]
             for c in json.loads(plugin["data"]["config.json"])["configList"]}
     agents = {o["spec"]["template"]["spec"]["nodeSelector"]["dslc.io/daos-agent"]: o
               for f, o in objs if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-agent-")}
     templates = [o for f, o in objs if o["kind"] == "PodTemplate"]
-    check("clients: one pod template per agent group", sorted(agents) ==
-          sorted(t["template"]["spec"]["nodeSelector"].get("dslc.io/daos-agent") for t in templates))
+    groups = {t["template"]["spec"]["nodeSelector"].get("dslc.io/daos-client"): t for t in templates}
+    check("clients: one pod template per client group of the labeled nodes, none selecting the agent's digest",
+          set(groups) == set(client_of.values()) and
+          not any("dslc.io/daos-agent" in t["template"]["spec"]["nodeSelector"] for t in templates), (sorted(groups), client_of))
     check("clients: every agent group is a labeled node's", set(agents) == set(agent_of.values()))
-    for t in templates:
+    for group, t in groups.items():
         ps = t["template"]["spec"]
-        digest = ps["nodeSelector"].get("dslc.io/daos-agent")
-        ds = agents.get(digest)
-        if not ds:
-            check(f"{t['metadata']['name']}: selects an agent group", False, digest)
-            continue
-        aps = ds["spec"]["template"]["spec"]
-        cm = next(x for f, x in objs if x["kind"] == "ConfigMap" and x["metadata"]["name"] == ds["metadata"]["name"])
-        conf = yaml.safe_load(cm["data"]["daos_agent.yml"])
-        c = ps["containers"][0]
-        env = {e["name"]: e.get("value") for e in c.get("env", [])}
-        vols = {v["name"]: v for v in ps["volumes"]}
-        mnt = next((m for m in c["volumeMounts"] if vols.get(m["name"], {}).get("hostPath", {}).get("path") == conf["runtime_dir"]), None)
-        agent_sock = next(v for v in aps["volumes"] if v["name"] == "socket")["hostPath"]["path"]
         name = t["metadata"]["name"]
-        check(f"{name}: mounts the agent's socket directory read-only, where DAOS_AGENT_DRPC_DIR points",
-              mnt is not None and mnt.get("readOnly") is True and env.get("DAOS_AGENT_DRPC_DIR") == mnt["mountPath"]
-              and agent_sock == conf["runtime_dir"], (mnt, env, agent_sock))
-        check(f"{name}: the agent's network namespace (hostNetwork as the agent)",
-              ps.get("hostNetwork") is True and aps.get("hostNetwork") is True)
-        nics = [d["iface"] for numa in conf.get("fabric_ifaces", []) for d in numa["devices"]]
-        want = {k for k in aps["containers"][0]["resources"]["limits"] if k in rdma}
-        got = set(c["resources"]["limits"])
-        check(f"{name}: the agent's RDMA resources, each selecting its fabric NIC",
-              got == want and len(got) == len(nics) and
-              all(nics[i] in rdma.get(f"rdma/daos_e{i}", []) for i in range(len(nics))), (got, want, nics))
-        check(f"{name}: no privilege, no CPU or memory chosen for the job",
+        hosts = [h for h, g in client_of.items() if g == group]
+        for digest in sorted({agent_of[h] for h in hosts}):
+            ds = agents.get(digest)
+            if not ds:
+                check(f"{name}: its nodes' agent group {digest} exists", False)
+                continue
+            aps = ds["spec"]["template"]["spec"]
+            cm = next(x for f, x in objs if x["kind"] == "ConfigMap" and x["metadata"]["name"] == ds["metadata"]["name"])
+            conf = yaml.safe_load(cm["data"]["daos_agent.yml"])
+            c = ps["containers"][0]
+            env = {e["name"]: e.get("value") for e in c.get("env", [])}
+            vols = {v["name"]: v for v in ps["volumes"]}
+            mnt = next((m for m in c["volumeMounts"] if vols.get(m["name"], {}).get("hostPath", {}).get("path") == conf["runtime_dir"]), None)
+            agent_sock = next(v for v in aps["volumes"] if v["name"] == "socket")["hostPath"]["path"]
+            check(f"{name}: mounts agent {digest}'s socket directory read-only, where DAOS_AGENT_DRPC_DIR points",
+                  mnt is not None and mnt.get("readOnly") is True and env.get("DAOS_AGENT_DRPC_DIR") == mnt["mountPath"]
+                  and agent_sock == conf["runtime_dir"], (mnt, env, agent_sock))
+            check(f"{name}: the agent's network namespace (hostNetwork as the agent)",
+                  ps.get("hostNetwork") is True and aps.get("hostNetwork") is True)
+            nics = [d["iface"] for numa in conf.get("fabric_ifaces", []) for d in numa["devices"]]
+            want = {k for k in aps["containers"][0]["resources"]["limits"] if k in rdma}
+            got = {k for k in c["resources"]["limits"] if k.startswith("rdma/")}
+            check(f"{name}: agent {digest}'s RDMA resources, each selecting its fabric NIC",
+                  got == want and len(got) == len(nics) and
+                  all(nics[i] in rdma.get(f"rdma/daos_e{i}", []) for i in range(len(nics))), (got, want, nics))
+        c = ps["containers"][0]
+        check(f"{name}: no privilege, no CPU or memory chosen for the job (none asked)",
               "securityContext" not in c and set(c["resources"]) == {"limits"} and
               not {"cpu", "memory"} & set(c["resources"]["limits"]))
     listed = re.findall(r"^- (\S+)$", open(os.path.join(kdir, "kustomization.yaml")).read(), re.M)
@@ -550,6 +558,311 @@ def client_templates(out, objs, client_hosts=()):
     files = sorted(f for f in os.listdir(kdir) if f.endswith(".yaml") and f not in ("kustomization.yaml", "rollout-rbac.yaml"))
     check("kustomization lists every object file but rollout-rbac.yaml, the client templates too",
           sorted(listed) == files and "rollout-rbac.yaml" in os.listdir(kdir), (listed, files))
+
+
+def findings(dslc, src):
+    r = subprocess.run([dslc, "lint", "--format", "json", src], capture_output=True, text=True)
+    try:
+        return json.loads(r.stdout)["findings"]
+    except (ValueError, KeyError):
+        return [{"ruleId": "unreadable", "message": r.stdout[-200:] + r.stderr[-200:]}]
+
+
+def rules_of(fs, rule):
+    return [f for f in fs if f["ruleId"] == rule]
+
+
+def objects_owned(objs, ns="daos"):
+    """Issue 52 items 4 and 14: dslc writes only objects it owns, every one labeled as dslc's;
+    the ServiceAccounts and the quota its pods need are in the tree."""
+    namespaced = [(f, o) for f, o in objs if o["kind"] not in ("Namespace", "ClusterRole")]
+    check("no object outside the DAOS namespace (a site's kube-system ConfigMaps stay as they are)",
+          all(o["metadata"].get("namespace") == ns for f, o in namespaced),
+          [(o["kind"], o["metadata"]["name"], o["metadata"].get("namespace")) for f, o in namespaced if o["metadata"].get("namespace") != ns])
+    check("every object of dslc's is labeled app.kubernetes.io/managed-by: dslc",
+          all(o["metadata"].get("labels", {}).get("app.kubernetes.io/managed-by") == "dslc"
+              for f, o in objs if f != "client-namespaces.yaml"),
+          [o["metadata"]["name"] for f, o in objs if o["metadata"].get("labels", {}).get("app.kubernetes.io/managed-by") != "dslc"])
+    accounts = {o["metadata"]["name"]: o for f, o in objs if o["kind"] == "ServiceAccount"}
+    for name, ps in pod_specs(objs):
+        if "serviceAccountName" not in ps and name.startswith("daos-client"):
+            continue
+        sa = accounts.get(ps.get("serviceAccountName"))
+        check(f"{name}: runs as a ServiceAccount of the tree, no token mounted",
+              sa is not None and sa.get("automountServiceAccountToken") is False and ps.get("automountServiceAccountToken") is False,
+              ps.get("serviceAccountName"))
+    ds = [o for f, o in objs if o["kind"] == "DaemonSet"]
+    critical = [o for o in ds if o["spec"]["template"]["spec"].get("priorityClassName") == "system-node-critical"]
+    quota = [o for f, o in objs if o["kind"] == "ResourceQuota"]
+    # kubernetes.io "Limit Priority Class consumption by default": a quota whose PriorityClass
+    # scope names the class admits its pods outside kube-system
+    sel = quota[0]["spec"]["scopeSelector"]["matchExpressions"] if quota else []
+    check("a ResourceQuota scoped to system-node-critical admits the critical DaemonSets' pods (one per node each)",
+          len(quota) == 1 and sel == [{"scopeName": "PriorityClass", "operator": "In", "values": ["system-node-critical"]}] and
+          int(quota[0]["spec"]["hard"]["pods"]) >= 14 * len(critical), quota)
+    plugins = {o["metadata"]["name"]: o for o in ds if o["metadata"]["name"].startswith("dslc-")}
+    cms = {o["metadata"]["name"]: o for f, o in objs if o["kind"] == "ConfigMap"}
+    rdma = plugins.get("dslc-rdma-shared-dp")
+    if rdma:
+        ps = rdma["spec"]["template"]["spec"]
+        vols = {v["name"]: v for v in ps["volumes"]}
+        mounts = {m["mountPath"]: m["name"] for m in ps["containers"][0]["volumeMounts"]}
+        cm = vols.get(mounts.get("/k8s-rdma-shared-dev-plugin"), {}).get("configMap", {}).get("name")
+        # pkg/resources/resources_manager.go: configFilePath /k8s-rdma-shared-dev-plugin/config.json;
+        # deployment/k8s/base/daemonset.yaml: hostNetwork, privileged, device-plugins and plugins_registry
+        check("RDMA plugin: reads dslc's ConfigMap at /k8s-rdma-shared-dev-plugin/config.json, on the agents' nodes",
+              "config.json" in cms.get(cm, {}).get("data", {}) and ps.get("hostNetwork") is True and
+              ps["containers"][0]["securityContext"]["privileged"] is True and
+              {"/var/lib/kubelet/device-plugins", "/var/lib/kubelet/plugins_registry", "/dev"} <= set(mounts) and
+              ps["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchExpressions"][0]["key"] == "dslc.io/daos-agent",
+              (cm, sorted(mounts)))
+    vfio = plugins.get("dslc-vfio-dp")
+    check("VFIO plugin: dslc's own DaemonSet", vfio is not None)
+    if vfio:
+        ps = vfio["spec"]["template"]["spec"]
+        c = ps["containers"][0]
+        vols = {v["name"]: v for v in ps["volumes"]}
+        conf_path = c["args"][c["args"].index("--config") + 1]
+        mount = next((m for m in c["volumeMounts"] if conf_path.startswith(m["mountPath"] + "/")), {"mountPath": "", "name": ""})
+        cm = cms.get(vols.get(mount["name"], {}).get("configMap", {}).get("name"), {})
+        # config.go: --config names the file viper reads
+        check("VFIO plugin: --config names a key of its mounted ConfigMap, on the servers' nodes",
+              conf_path[len(mount["mountPath"]) + 1:] in cm.get("data", {}) and
+              ps["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchExpressions"][0]["key"] == "dslc.io/daos-server",
+              conf_path)
+
+
+def pre_stop(objs, tmp):
+    """Item 9: daos_server's SIGTERM handler cancels its context and the runner SIGKILLs every
+    engine (src/control/server/engine/exec.go, server.go); dmg system stop sends SIGINT
+    (ctl_ranks_rpc.go StopRanks). The preStop hook runs before the kubelet's SIGTERM: it must
+    SIGINT each daos_engine and return once they are gone, within the grace period."""
+    ds = next(o for f, o in objs if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-server-"))
+    ps = ds["spec"]["template"]["spec"]
+    c = ps["containers"][0]
+    check("daos-server: seccomp Unconfined (RuntimeDefault refuses the engines' mbind and set_mempolicy)",
+          c["securityContext"].get("seccompProfile") == {"type": "Unconfined"}, c["securityContext"])
+    cmd = c.get("lifecycle", {}).get("preStop", {}).get("exec", {}).get("command")
+    check("daos-server: a preStop hook of /bin/sh -c SCRIPT", bool(cmd) and cmd[:2] == ["/bin/sh", "-c"], cmd)
+    if not cmd:
+        return
+    limit = re.search(r"\$i -lt (\d+)", cmd[2])
+    check("preStop: waits at most the grace period less daos_server's own exit",
+          limit is not None and int(limit.group(1)) < ps["terminationGracePeriodSeconds"], cmd[2])
+    # two engines that finish on SIGINT (as server_fini does) after a moment, by their comm name
+    d = tempfile.mkdtemp(dir=tmp)
+    engine = os.path.join(d, "daos_engine")
+    with open(engine, "w") as f:
+        f.write("#!/bin/sh\ntrap 'sleep 1; echo INT >>\"$0.$$\"; exit 0' INT\ntrap 'echo TERM >>\"$0.$$\"; exit 1' TERM\n"
+                "while :; do sleep 0.1; done\n")
+    os.chmod(engine, 0o755)
+    import threading
+    import time
+    procs = [subprocess.Popen([engine]) for _ in range(2)]
+    # daos_server reaps its engines at once (engine/exec.go cmd.Wait): so does this parent,
+    # or the exited engines would stay in /proc as zombies
+    for p in procs:
+        threading.Thread(target=p.wait, daemon=True).start()
+    time.sleep(0.5)
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    took = time.time() - t0
+    for p in procs:
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    got = [open(f"{engine}.{p.pid}").read().split() if os.path.exists(f"{engine}.{p.pid}") else [] for p in procs]
+    check("preStop: every daos_engine got SIGINT, none SIGTERM or SIGKILL, and the hook returned once they exited",
+          r.returncode == 0 and got == [["INT"], ["INT"]] and all(p.returncode == 0 for p in procs) and took < 10,
+          (r.returncode, got, [p.returncode for p in procs], round(took, 1), r.stderr[-200:]))
+
+
+def containerd(out):
+    """Item 6: the drop-in against containerd's own loaders. Debian's containerd 1.x merges it
+    (`containerd config dump`); containerd 2's migration is modelled from
+    cmd/containerd/server/config/config.go (LoadConfigWithPlugins: a drop-in of a higher
+    version than the root is refused, a lower one migrated file by file in 2.1+; 2.0
+    migrates the merged config only when the root is below version 3) and
+    plugins/cri/runtime/plugin.go migrateConfig (grpc.v1.cri keys move to cri.v1.runtime
+    unless that already has them)."""
+    path = os.path.join(out, "nodes/gpu001/etc/containerd/conf.d/50-dslc.toml")
+    try:
+        import tomllib
+    except ImportError:
+        print("skip containerd TOML: python has no tomllib")
+        return
+    drop = tomllib.loads(open(path).read())
+    skip = {"sandbox_image", "registry", "image_decryption", "max_concurrent_downloads", "image_pull_progress_timeout",
+            "image_pull_with_sync_fs", "stats_collect_period", "disable_tcp_service", "stream_server_address",
+            "stream_server_port", "stream_idle_timeout", "enable_tls_streaming", "x509_key_pair_streaming", "cni", "containerd"}
+
+    def migrate(conf):
+        conf = copy.deepcopy(conf)
+        plugins = conf.setdefault("plugins", {})
+        src = plugins.get("io.containerd.grpc.v1.cri")
+        if isinstance(src, dict):
+            dst = plugins.setdefault("io.containerd.cri.v1.runtime", {})
+            for k, v in src.items():
+                if k not in skip and k not in dst:
+                    dst[k] = v
+        conf["version"] = 3
+        return conf
+
+    def merge(a, b):
+        out = copy.deepcopy(a)
+        for k, v in b.items():
+            out[k] = merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        return out
+
+    def load(root, drop, per_file):
+        if drop.get("version", 1) > root["version"]:
+            return None  # "drop-in config version higher than root config version": containerd does not start
+        if per_file:  # 2.1 and later
+            root = migrate(root) if root["version"] < 3 else root
+            return merge(root, migrate(drop) if drop.get("version", 1) < 3 else drop)
+        merged = merge(root, drop)  # 2.0.x: the merged config, at the root's version
+        return migrate(merged) if root["version"] < 3 else merged
+
+    check("containerd: the drop-in is version 2 (never above a 1.x root's)", drop.get("version") == 2, drop.get("version"))
+    for rootv in (2, 3):
+        for per_file in (False, True):
+            got = load({"version": rootv, "imports": ["/etc/containerd/conf.d/*.toml"]}, drop, per_file)
+            rt = (got or {}).get("plugins", {}).get("io.containerd.cri.v1.runtime", {})
+            check(f"containerd 2.{'1+' if per_file else '0'} with a version-{rootv} config.toml: "
+                  "device_ownership_from_security_context reaches io.containerd.cri.v1.runtime",
+                  got is not None and rt.get("device_ownership_from_security_context") is True, got)
+    # the model is not a rubber stamp: 1.x's key alone is lost on 2.0 with a version-3 root
+    old = {"version": 2, "plugins": {"io.containerd.grpc.v1.cri": {"device_ownership_from_security_context": True}}}
+    got = load({"version": 3}, old, False)
+    check("containerd model: the 1.x key alone is lost on 2.0 with a version-3 config.toml",
+          "io.containerd.cri.v1.runtime" not in got.get("plugins", {}), got)
+    if not shutil.which("containerd"):
+        print("skip containerd config dump: containerd is not installed")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "conf.d"))
+        shutil.copy(path, os.path.join(d, "conf.d"))
+        root = os.path.join(d, "config.toml")
+        open(root, "w").write(f'version = 2\nimports = ["{d}/conf.d/*.toml"]\n')
+        r = subprocess.run(["containerd", "--config", root, "config", "dump"], capture_output=True, text=True)
+        dump = tomllib.loads(r.stdout) if r.returncode == 0 else {}
+        cri = dump.get("plugins", {}).get("io.containerd.grpc.v1.cri", {})
+        check("containerd 1.x (Debian's) config dump: the drop-in is imported and CRI's key is true",
+              r.returncode == 0 and cri.get("device_ownership_from_security_context") is True and
+              any(i.endswith("50-dslc.toml") for i in dump.get("imports", [])), (r.returncode, r.stderr[-300:]))
+
+
+SPEC_CLIENT = ("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_gpus 8  client_cpus 32  client_hugepages 4GiB"
+               "  client_memory 64GiB  client_ipc_lock true  client_namespace ml-train")
+
+
+def gpu_training(dslc, tmp):
+    """Items 1-3, 10, 11, 13: SPEC's client block on the example, as a training job runs it."""
+    v = variant(tmp, "train", [SPEC_CLIENT])
+    check("SPEC's client block on hgx-b200-k8s lints clean of k8s-client-*",
+          not [f for f in findings(dslc, v) if f["ruleId"].startswith("k8s-client")], findings(dslc, v))
+    r = validate_tree(dslc, tmp, "k8s-train", v, "1.33")
+    if not r:
+        return
+    out, objs = r
+    pt = next(o for f, o in objs if o["kind"] == "PodTemplate")
+    lim = pt["template"]["spec"]["containers"][0]["resources"]["limits"]
+    # pkg/apis/core/v1/helper/qos: Guaranteed when every container's cpu and memory limits
+    # are set and requests equal them (a limit alone is the request)
+    check("training template: Guaranteed (integer cpu and memory limits, no other request)",
+          lim.get("cpu") == "32" and lim.get("memory") == "64Gi" and
+          "requests" not in pt["template"]["spec"]["containers"][0]["resources"], lim)
+    grub = open(os.path.join(out, "nodes/gpu001/etc/default/grub.d/60-dslc.cfg")).read()
+    # the daos-server pod's 17540 pages and the training pod's 4 GiB = 2048 pages
+    check("boot hugepages hold the daos-server pod's and a training pod's (17540 + 2048)",
+          "hugepagesz=2M hugepages=19588" in grub, grub)
+    srv = next(o for f, o in objs if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-server-"))
+    req = srv["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
+    check("the daos-server pod still asks for its own pages only", req.get("hugepages-2Mi") == "35080Mi", req)
+    # item 10: an agent change renames the agent group, not the client template or its label
+    v2 = variant(tmp, "train-aps", [SPEC_CLIENT, ("access_points        gpu[001-003]", "access_points        gpu[001-005]")])
+    r2 = validate_tree(dslc, tmp, "k8s-train-agent-change", v2, "1.33")
+    if r2:
+        a1 = sorted(o["metadata"]["name"] for f, o in objs if o["metadata"]["name"].startswith("daos-agent-"))
+        a2 = sorted(o["metadata"]["name"] for f, o in r2[1] if o["metadata"]["name"].startswith("daos-agent-"))
+        t2 = next(o for f, o in r2[1] if o["kind"] == "PodTemplate")
+        check("an agent change renames the agent group but keeps the template's name and node selector",
+              a1 != a2 and t2["metadata"]["name"] == pt["metadata"]["name"] and
+              t2["template"]["spec"]["nodeSelector"] == pt["template"]["spec"]["nodeSelector"], (a1, a2))
+    # item 2: single-numa-node refuses 8 GPUs on 4 per socket; 9 fit no node at all
+    v3 = variant(tmp, "train-snn", [SPEC_CLIENT, ("topology       restricted", "topology       single-numa-node")])
+    fs = findings(dslc, v3)
+    topo = rules_of(fs, "k8s-client-topology")
+    line = next(i + 1 for i, t in enumerate(open(v3).read().splitlines()) if "single-numa-node" in t)
+    check("client_gpus 8 under single-numa-node: one k8s-client-topology error at the topology line",
+          len(topo) == 1 and topo[0]["severity"] == "error" and topo[0]["line"] == line and "at most 4" in topo[0]["message"],
+          [(f["ruleId"], f.get("line"), f["message"]) for f in fs if f["ruleId"].startswith("k8s")])
+    v4 = variant(tmp, "train-9", [(SPEC_CLIENT[0], SPEC_CLIENT[1].replace("client_gpus 8", "client_gpus 9"))])
+    fit = rules_of(findings(dslc, v4), "k8s-client-fit")
+    check("client_gpus 9 on 8-GPU nodes: k8s-client-fit, with `client_gpus 8` as the help",
+          len(fit) == 1 and "client_gpus 8" in fit[0].get("help", ""), fit)
+    v5 = variant(tmp, "train-cpus", [(SPEC_CLIENT[0], SPEC_CLIENT[1].replace("client_memory 64GiB", ""))])
+    fs5 = findings(dslc, v5)
+    # pkg/apis/core/validation: "HugePages require cpu or memory": the cpu limit is enough for the API server
+    check("client_cpus without client_memory: k8s-client-qos (Burstable), and the huge pages accepted beside the cpu",
+          len(rules_of(fs5, "k8s-client-qos")) == 1 and not rules_of(fs5, "k8s-client-hugepages"),
+          [f["ruleId"] for f in fs5])
+    v6 = variant(tmp, "train-cpus-many", [(SPEC_CLIENT[0], SPEC_CLIENT[1].replace("client_cpus 32", "client_cpus 400"))])
+    fit = rules_of(findings(dslc, v6), "k8s-client-fit")
+    # 384 CPUs less reservedSystemCPUs 0-23,96-119,192-215,288-311 (96): 288 for pods
+    check("client_cpus 400: k8s-client-fit naming the 288 CPUs outside reservedSystemCPUs",
+          len(fit) == 1 and "have 288 for pods" in fit[0]["message"], fit)
+    # item 1 on a client-only node: the training pod's pages alone, reserved at boot
+    vc = variant(tmp, "train-clients", [SPEC_CLIENT, ("pool tier0 {", CLIENT_NODES + "\npool tier0 {")])
+    rc_, err = build(dslc, vc, os.path.join(tmp, "train-clients"))
+    grub = os.path.join(tmp, "train-clients/nodes/cn01/etc/default/grub.d/60-dslc.cfg")
+    text = open(grub).read() if os.path.exists(grub) else ""
+    check("client-only node cn01: the training pod's 2048 pages at boot, nothing of DAOS's",
+          rc_ == 0 and "hugepagesz=2M hugepages=2048" in text and "transparent_hugepage" not in text, (rc_, err[-200:], text))
+    # item 2: the default policy admits the template (the example's line removed)
+    vd = variant(tmp, "train-default", [SPEC_CLIENT, ("    topology       restricted        # admits a pod whose 8 GPUs span both sockets\n", "")])
+    rd = validate_tree(dslc, tmp, "k8s-train-default-topology", vd, "1.33")
+    if rd:
+        kl = yaml.safe_load(open(os.path.join(rd[0], "nodes/gpu001/etc/kubernetes/kubelet.conf.d/50-dslc.conf")))
+        check("kubelet default: topologyManagerPolicy restricted, topologyManagerScope pod, and no k8s-client-topology",
+              kl.get("topologyManagerPolicy") == "restricted" and kl.get("topologyManagerScope") == "pod" and
+              not rules_of(findings(dslc, vd), "k8s-client-topology"), kl.get("topologyManagerPolicy"))
+    # gpus from a topology export (PCI 10de, display class 03xx, per NUMA node), and checked against it
+    xml = os.path.join(ROOT, "tests/topologies/hgx-b200-gpus.xml")
+    hw = ('include "%s/examples/hgx-b200/hardware.dsl"' % ROOT,
+          'hardware b200 {\n  topology "%s"\n  nic auto\n  nvme auto\n@GPUS@}' % xml)
+    base = open(variant(tmp, "train-xml", [SPEC_CLIENT, ("topology       restricted", "topology       single-numa-node")])).read()
+    base = base.replace(hw[0], hw[1]).replace("profile converged : hgx-b200", "profile converged : b200")
+    base = base.replace("node gpu007 { exclude nvme 0000:a4:00.0 }", "")
+    for name, gpus, rule, what in (("export", "", "k8s-client-topology", "at most 4"),
+                                   ("export-3", "  numa 0 { gpus 3 }\n", "topology-mismatch", "4 NVIDIA GPUs on NUMA node 0")):
+        f = os.path.join(tmp, f"train-{name}.dsl")
+        open(f, "w").write(base.replace("@GPUS@", gpus))
+        fs = rules_of(findings(dslc, f), rule)
+        check(f"gpus from the topology export ({name}): {rule} says '{what}'",
+              len(fs) >= 1 and what in fs[0]["message"], [(x["ruleId"], x["message"]) for x in findings(dslc, f)][:4])
+    # item 3: an override below what the pod holds, and its help applied
+    v7 = variant(tmp, "train-mem", [("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    server_memory 130GiB")])
+    mem = rules_of(findings(dslc, v7), "k8s-memory-request")
+    check("server_memory 130GiB (SCM + 2 GiB): k8s-memory-request naming the engines' own 4096 MiB",
+          len(mem) == 1 and "4096 MiB" in mem[0]["message"] and "server_memory 134GiB" in mem[0].get("help", ""), mem)
+    v8 = variant(tmp, "train-mem-fixed", [("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    server_memory 134GiB")])
+    check("the help's server_memory 134GiB lints clean of k8s-memory-request", not rules_of(findings(dslc, v8), "k8s-memory-request"))
+    # item 13: Kubernetes' own namespaces are refused where written
+    for ns in ("kube-system", "default"):
+        v9 = variant(tmp, f"ns-{ns}", [(SPEC_CLIENT[0], SPEC_CLIENT[1].replace("client_namespace ml-train", f"client_namespace {ns}"))])
+        rc, err = build(dslc, v9, os.path.join(tmp, f"ns-{ns}"))
+        check(f"client_namespace {ns} refused at its line", rc != 0 and f"'{ns}' is Kubernetes' own namespace" in err, err[-300:])
+    # item 8: SELinux on the RHEL family
+    v10 = variant(tmp, "rocky", [("os azurelinux3", "os rocky9")])
+    r10 = validate_tree(dslc, tmp, "k8s-rocky9", v10, "1.33")
+    if r10:
+        daos = [(n, ps) for n, ps in pod_specs(r10[1]) if n.startswith("daos-server-") or n.startswith("daos-agent-")]
+        check("rocky9: the DAOS pods run as spc_t (container_t may not write the hostPath directories)",
+              daos and all(ps["securityContext"].get("seLinuxOptions") == {"type": "spc_t"} for n, ps in daos))
+        check("azurelinux3: no SELinux type set",
+              all("seLinuxOptions" not in ps["securityContext"] for n, ps in pod_specs(objs) if "securityContext" in ps))
 
 
 def negative(tmp, objs):
@@ -595,8 +908,12 @@ def main():
             pins(out, objs)
             consumers(out, objs)
             client_templates(out, objs)
+            objects_owned(objs)
+            pre_stop(objs, tmp)
+            containerd(out)
             vfio_script(out, tmp)
             negative(tmp, objs)
+        gpu_training(dslc, tmp)
         # variants: the oldest version dslc accepts, plain transport, rolling updates, other resources
         validate_tree(dslc, tmp, "k8s-1.30", variant(tmp, "v130", [("version        1.33", "version        1.30")]), "1.30")
         v = variant(tmp, "insecure", [("fabric roce { gid_index 5 }", "fabric roce { gid_index 5 }\n  transport insecure"),
@@ -604,7 +921,7 @@ def main():
                                                                  "  rdma_resource example.com/rdma_storage  nvme_resource example.com/nvme")])
         r = validate_tree(dslc, tmp, "k8s-insecure-rolling", v, "1.33")
         if r:
-            ds = [o for f, o in r[1] if o["kind"] == "DaemonSet"]
+            ds = [o for f, o in r[1] if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("daos-")]
             check("rolling: maxSurge 0", all(o["spec"]["updateStrategy"]["rollingUpdate"]["maxSurge"] == 0 for o in ds))
             check("insecure: no certificate init container", all("initContainers" not in o["spec"]["template"]["spec"] for o in ds))
             check("namespace and resources follow the settings",
@@ -620,9 +937,13 @@ def main():
         if r:
             objs = r[1]
             cms = [o["metadata"]["name"] for f, o in objs if o["kind"] == "ConfigMap"]
-            check("shared RDMA: no rdma-devices configuration of dslc's (the cluster's own plugin config stays)",
-                  "rdma-devices" not in cms and "generic-device-plugin" in cms, cms)
+            dss = [o["metadata"]["name"] for f, o in objs if o["kind"] == "DaemonSet"]
+            check("shared RDMA: no RDMA plugin of dslc's (the cluster's own plugin serves the resource)",
+                  "dslc-rdma-devices" not in cms and "dslc-rdma-shared-dp" not in dss and
+                  "dslc-vfio-devices" in cms and "dslc-vfio-dp" in dss, (cms, dss))
             for name, ps in pod_specs(objs):
+                if not name.startswith("daos-"):
+                    continue
                 lim = ps["containers"][0]["resources"].get("limits", {})
                 rdma = {k: v for k, v in lim.items() if k.startswith("rdma/")}
                 check(f"shared RDMA: {name} asks for rdma/rdma_shared_device_a once, no suffix",

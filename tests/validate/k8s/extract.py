@@ -3,7 +3,8 @@
 """Writes openapi-v1.NN.json: the definitions of Kubernetes' OpenAPI v2 spec
 (api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
 vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,
-ConfigMap, Namespace, PodTemplate, PodDisruptionBudget and ClusterRole reach,
+ConfigMap, Namespace, PodTemplate, PodDisruptionBudget, ClusterRole,
+ServiceAccount and ResourceQuota reach,
 without descriptions. Data, not code: the
 tests validate dslc's objects against it (k8s_check.py).
 
@@ -17,7 +18,8 @@ import sys
 # KUBERNETES_BRANCH = "release-1.NN" and that regenerated kubernetes/swagger.json.unprocessed
 COMMITS = {"1.30": "2aa427de8", "1.33": "1cc7ca51b"}
 ROOTS = ["io.k8s.api.apps.v1.DaemonSet", "io.k8s.api.core.v1.ConfigMap", "io.k8s.api.core.v1.Namespace",
-         "io.k8s.api.core.v1.PodTemplate", "io.k8s.api.policy.v1.PodDisruptionBudget", "io.k8s.api.rbac.v1.ClusterRole"]
+         "io.k8s.api.core.v1.PodTemplate", "io.k8s.api.policy.v1.PodDisruptionBudget", "io.k8s.api.rbac.v1.ClusterRole",
+         "io.k8s.api.core.v1.ServiceAccount", "io.k8s.api.core.v1.ResourceQuota"]
 
 
 def refs(node, out):

@@ -5,41 +5,44 @@
 # in another group already: the DaemonSet controller would delete its pods at once, and
 # every node's together. For a change, run the rollout of `dslc plan --format script`
 # against the tree in use: it relabels one wave at a time behind DAOS's gates.
+# It also sets each node's client template label (dslc.io/daos-client), which moves no
+# pod: run it again after a rollout that changes a node's fabric NICs.
 # Usage: label-nodes.sh [kubectl options, e.g. --context prod]
 set -eu
 nodes=$(cat <<'EOF'
-gpu001 1593f14a65037fa4 69ddc2686d73f7cf
-gpu002 1593f14a65037fa4 69ddc2686d73f7cf
-gpu003 1593f14a65037fa4 69ddc2686d73f7cf
-gpu004 1593f14a65037fa4 69ddc2686d73f7cf
-gpu005 1593f14a65037fa4 69ddc2686d73f7cf
-gpu006 1593f14a65037fa4 69ddc2686d73f7cf
-gpu007 a910602af8a65287 69ddc2686d73f7cf
-gpu008 1593f14a65037fa4 69ddc2686d73f7cf
-gpu009 1593f14a65037fa4 69ddc2686d73f7cf
-gpu010 1593f14a65037fa4 69ddc2686d73f7cf
-gpu011 1593f14a65037fa4 69ddc2686d73f7cf
-gpu012 1593f14a65037fa4 69ddc2686d73f7cf
-gpu013 1593f14a65037fa4 69ddc2686d73f7cf
-gpu014 1593f14a65037fa4 69ddc2686d73f7cf
+gpu001 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu002 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu003 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu004 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu005 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu006 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu007 a910602af8a65287 69ddc2686d73f7cf 2nic
+gpu008 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu009 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu010 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu011 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu012 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu013 1593f14a65037fa4 69ddc2686d73f7cf 2nic
+gpu014 1593f14a65037fa4 69ddc2686d73f7cf 2nic
 EOF
 )
-now=$(kubectl "$@" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{"|"}{.metadata.labels.dslc\.io/daos-server}{"|"}{.metadata.labels.dslc\.io/daos-agent}{"\n"}{end}')
-# per node: "move HOST ..." (in another group now), "label HOST SERVER AGENT", or nothing
+now=$(kubectl "$@" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{"|"}{.metadata.labels.dslc\.io/daos-server}{"|"}{.metadata.labels.dslc\.io/daos-agent}{"|"}{.metadata.labels.dslc\.io/daos-client}{"\n"}{end}')
+# per node: "move HOST ..." (in another group now), "label HOST SERVER AGENT CLIENT", or nothing
 todo=$(printf '%s\n' "$nodes" | awk -v now="$now" '
-	BEGIN { n = split(now, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, "|"); s[f[1]] = f[2]; a[f[1]] = f[3] } }
+	BEGIN { n = split(now, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, "|"); s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } }
 	{ ws = $2 == "-" ? "" : $2 }
 	(s[$1] != "" && s[$1] != ws) || (a[$1] != "" && a[$1] != $3) {
 		print "move " $1 " (daos-server " (s[$1] == "" ? "-" : s[$1]) ", daos-agent " (a[$1] == "" ? "-" : a[$1]) ")"; next }
-	s[$1] != ws || a[$1] != $3 { print "label", $1, $2, $3 }')
+	s[$1] != ws || a[$1] != $3 || c[$1] != $4 { print "label", $1, $2, $3, $4 }')
 if printf '%s\n' "$todo" | grep -q '^move '; then
 	echo 'label-nodes.sh: these nodes are in other groups already; moving them restarts their DAOS' >&2
 	echo 'pods: roll the change out with `dslc plan --format script` instead:' >&2
 	printf '%s\n' "$todo" | sed -n 's/^move /  /p' >&2
 	exit 1
 fi
-printf '%s\n' "$todo" | while read -r what h s a; do
+printf '%s\n' "$todo" | while read -r what h s a c; do
 	[ "$what" = label ] || continue
 	if [ "$s" = - ]; then server=dslc.io/daos-server-; else server=dslc.io/daos-server=$s; fi
-	kubectl "$@" label node "$h" "$server" "dslc.io/daos-agent=$a"
+	# --overwrite changes only the client label: the others were checked above
+	kubectl "$@" label node --overwrite "$h" "$server" "dslc.io/daos-agent=$a" "dslc.io/daos-client=$c"
 done

@@ -54,10 +54,16 @@ patch poddisruptionbudgets.policy - daos
 get namespaces - all
 create namespaces - all
 patch namespaces - all
-get configmaps - kube-system
-create configmaps - kube-system
-patch configmaps - kube-system
-patch daemonsets.apps - kube-system
+get serviceaccounts - daos
+create serviceaccounts - daos
+patch serviceaccounts - daos
+get resourcequotas - daos
+create resourcequotas - daos
+patch resourcequotas - daos
+get secrets - daos
+'
+dslc_secrets='daos-server-certs daosCA.crt server.crt server.key agent.crt
+daos-agent-certs daosCA.crt agent.crt agent.key
 '
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 # The functions over DAOS's own state that dslc's generated scripts share:
@@ -528,6 +534,25 @@ DSLC_CAN_I
 	[ -z "$missing" ] || dslc_fail "kubectl auth can-i says no to: $missing. A cluster admin applies cluster/kubernetes/rollout-rbac.yaml (ClusterRole dslc-rollout) and binds it to this identity: kubectl create clusterrolebinding dslc-rollout --clusterrole=dslc-rollout --user=NAME"
 	echo 'dslc: kubectl auth can-i: every permission the script uses is granted' >&2
 }
+# the Secrets the pods copy their certificates from ($dslc_secrets: "NAME KEY..."
+# lines, targets/kube_ops.c's table), each with every key: a missing one leaves
+# a pod in ContainerCreating until DSLC_POD_TIMEOUT, after the change began
+dslc_kube_secrets() {
+	missing=''
+	while read -r name keys; do
+		[ -n "$name" ] || continue
+		# shellcheck disable=SC2016 # a Go template, for kubectl to expand
+		have=$(dslc_kube get secret "$name" -o go-template='{{range $k, $v := .data}}{{$k}} {{end}}') ||
+			{ missing="$missing${missing:+; }no Secret $name"; continue; }
+		for k in $keys; do
+			case " $have" in *" $k "*) ;; *) missing="$missing${missing:+; }$name has no key $k" ;; esac
+		done
+	done <<DSLC_SECRETS
+$dslc_secrets
+DSLC_SECRETS
+	[ -z "$missing" ] || dslc_fail "the certificates' Secrets in namespace $dslc_ns are not complete: $missing (kubectl -n $dslc_ns create secret generic NAME --from-file=KEY=FILE ...)"
+	[ -z "$dslc_secrets" ] || echo 'dslc: the certificate Secrets hold every key the pods copy' >&2
+}
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 # node-maintenance.sh's own steps (targets/kube_ops.c prints its header,
 # then targets/dmg_lib.sh and kube_lib.sh, then this; compiled into dslc as
@@ -570,6 +595,8 @@ wait_ranks() {
 }
 
 dslc_kube_can_i
+# the node's pods copy their certificates again when it starts
+dslc_kube_secrets
 if [ "$dslc_op" = stop ]; then
 	dslc_list_pools
 	dslc_note_ranks "$dslc_node"

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* kube_client.c - what a training pod needs beside the DAOS pods: the
+ * client pod templates (cluster/kubernetes/daos-client-*.yaml) and the Pod
+ * Security labels of its namespaces (client-namespaces.yaml).
+ *
+ * A template is for the nodes with the same RDMA resources (the number of
+ * fabric NICs, or the one shared resource), selected by the node label
+ * dslc.io/daos-client: that label never changes with the agent's
+ * configuration, so jobs built from a template keep scheduling across
+ * rollouts, and the template is never pruned under them. */
+#include <string.h>
+
+#include "compiler/place/kube.h"
+#include "kube_yaml.h"
+
+void kube_rdma_limits(yaml_out *y, const model *m, const node_plan *p)
+{
+	/* one RDMA resource per fabric NIC: <rdma_resource>_e<i> selects the
+	 * NIC at index i (kube_plugins.c); or the cluster's one shared
+	 * resource, once */
+	if (m->cluster.kube.rdma_shared.set) {
+		if (place_fabric_nic_count(p))
+			yo_kv(y, kube_rdma_resource(m), "1");
+		return;
+	}
+	for (int i = 0; i < place_fabric_nic_count(p); i++)
+		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
+}
+
+const char *kube_client_group(const model *m, const node_plan *p)
+{
+	if (m->cluster.kube.rdma_shared.set)
+		return "shared";
+	return arena_printf(m->ar, "%dnic", place_fabric_nic_count(p));
+}
+
+/* The plan of the first node in pods of each client group, in spec order;
+ * n of them. */
+static const node_plan **client_groups(const model *m, size_t *n)
+{
+	const node_plan **out = arena_alloc(m->ar, (m->nspecs + 1) * sizeof(*out));
+	*n = 0;
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_plan *p = m->specs[i]->plan;
+		if (!p || !p->ok || !spec_in_pods(m->specs[i]))
+			continue;
+		const char *g = kube_client_group(m, p);
+		bool seen = false;
+		for (size_t j = 0; j < *n && !seen; j++)
+			seen = strcmp(kube_client_group(m, out[j]), g) == 0;
+		if (!seen)
+			out[(*n)++] = p;
+	}
+	return out;
+}
+
+size_t kube_client_count(const model *m)
+{
+	size_t n;
+	client_groups(m, &n);
+	return n;
+}
+
+static void limits(yaml_out *y, const model *m, const node_plan *p)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	/* the storage NICs; a limit alone sets the request, so with cpus and
+	 * memory the pod is Guaranteed (k8s-client-qos) */
+	ky_map(y, "resources");
+	ky_map(y, "limits");
+	kube_rdma_limits(y, m, p);
+	/* the GDS guide's training pod: GPUs, huge pages, memory, IPC_LOCK */
+	if (ks->client_gpus.set)
+		yo_kv(y, "nvidia.com/gpu", arena_printf(m->ar, "%lld", (long long)ks->client_gpus.v));
+	if (ks->client_cpus.set) /* whole CPUs: the static CPU manager's exclusive ones */
+		yo_kv(y, "cpu", arena_printf(m->ar, "%lld", (long long)ks->client_cpus.v));
+	if (ks->client_hugepages.set)
+		yo_kv(y, "hugepages-2Mi", yo_quantity(m->ar, (uint64_t)ks->client_hugepages.v));
+	if (ks->client_memory.set)
+		yo_kv(y, "memory", yo_quantity(m->ar, (uint64_t)ks->client_memory.v));
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+/* The client pod template of a group (facts, section 5): what a training
+ * pod on the group's nodes needs to reach DAOS through libdfs or pydaos. A
+ * PodTemplate is an object the API server validates and `kubectl get
+ * podtemplate` shows; a job copies its spec. No dfuse here: FUSE in a pod
+ * needs /dev/fuse and SYS_ADMIN, and sharing the mount needs privileged
+ * Bidirectional propagation (pkg/apis/core/validation). */
+static void client_template(yaml_out *y, const model *m, const void *arg)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const node_plan *p = arg;
+	const char *group = kube_client_group(m, p);
+	ky_head(y, m, "v1", "PodTemplate", arena_printf(m->ar, "daos-client-%s", group), "daos-client", KUBE_LABEL_CLIENT, group);
+	ky_map(y, "template");
+	ky_map(y, "metadata");
+	ky_map(y, "labels");
+	yo_kv(y, "app.kubernetes.io/name", "daos-client");
+	yo_map_end(y);
+	yo_map_end(y);
+	ky_map(y, "spec");
+	ky_map(y, "nodeSelector"); /* nodes running an agent, with these NICs */
+	yo_kv(y, KUBE_LABEL_CLIENT, group);
+	yo_map_end(y);
+	/* the agent's fabric interfaces are the host's: the client must see the same */
+	ky_bool(y, "hostNetwork", true);
+	yo_kv(y, "dnsPolicy", "ClusterFirstWithHostNet");
+	ky_seq(y, "containers");
+	yo_map(y);
+	yo_kv(y, "name", "training");
+	yo_kv(y, "image", ks->client_image.set ? ks->client_image.v : ks->image.v);
+	ky_seq(y, "env");
+	yo_map(y);
+	/* the client library reads no config file: this is where it looks
+	 * for the agent's socket (src/include/daos/agent.h) */
+	yo_kv(y, "name", "DAOS_AGENT_DRPC_DIR");
+	yo_kv(y, "value", AGENT_RUNTIME_DIR);
+	yo_map_end(y);
+	yo_seq_end(y);
+	limits(y, m, p);
+	if (ks->client_ipc_lock.set && ks->client_ipc_lock.v) {
+		ky_map(y, "securityContext");
+		ky_map(y, "capabilities");
+		ky_seq(y, "add");
+		yo_str(y, "IPC_LOCK");
+		yo_seq_end(y);
+		yo_map_end(y);
+		yo_map_end(y);
+	}
+	ky_seq(y, "volumeMounts");
+	ky_mount(y, "daos-agent-socket", AGENT_RUNTIME_DIR, NULL, true);
+	yo_seq_end(y);
+	yo_map_end(y); /* the container */
+	yo_seq_end(y);
+	ky_seq(y, "volumes");
+	ky_host_path(y, "daos-agent-socket", AGENT_RUNTIME_DIR, "Directory"); /* the agent pod made it */
+	yo_seq_end(y);
+	yo_map_end(y); /* spec */
+	yo_map_end(y); /* template */
+	yo_map_end(y);
+}
+
+/* What the template cannot say: the pod API has no rlimits. */
+static void client_header(const model *m, const char *group, buf *out)
+{
+	buf_printf(out, "# Generated by dslc for system %s: the pod template of a DAOS client on the nodes\n"
+			"# labeled %s=%s (an agent, and these RDMA resources). Copy its template into a\n"
+			"# training job: the agent socket (read-only), host networking and the storage NICs'\n"
+			"# RDMA resources. Memory locking comes from the node: containerd runs with\n"
+			"# LimitMEMLOCK=infinity (dslc's etc/systemd/system/containerd.service.d/50-dslc.conf);\n"
+			"# a pod cannot raise it.\n"
+			"# Pod Security: hostNetwork and the hostPath volume need the privileged level in the\n"
+			"# job's namespace (baseline forbids both); `client_namespace <name>` in the kubernetes\n"
+			"# block writes that label (client-namespaces.yaml).\n",
+		   m->cluster.name, KUBE_LABEL_CLIENT, group);
+}
+
+bool kube_client_yaml(const model *m, size_t i, target_file *tf)
+{
+	size_t n;
+	const node_plan **g = client_groups(m, &n);
+	if (i >= n)
+		return false;
+	const char *group = kube_client_group(m, g[i]);
+	tf->path = arena_printf(m->ar, "kubernetes/daos-client-%s.yaml", group);
+	client_header(m, group, tf->data);
+	return ky_doc(tf->data, m, client_template, g[i]);
+}
+
+void kube_client_names(const model *m, buf *out)
+{
+	size_t n;
+	const node_plan **g = client_groups(m, &n);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(out, "- daos-client-%s.yaml\n", kube_client_group(m, g[i]));
+}
+
+/* A namespace of client pods (client_namespace): the Pod Security level
+ * the client template needs. baseline forbids hostNetwork and hostPath
+ * volumes (k8s.io/pod-security-admission policy check_hostNamespaces.go,
+ * check_hostPathVolumes.go); restricted more so. No managed-by label: the
+ * namespace is its users', dslc only sets these labels. */
+bool kube_client_namespaces(const model *m, buf *out)
+{
+	buf_puts(out, "# Generated by dslc: the namespaces whose pods use the DAOS client templates. A\n"
+		      "# template needs hostNetwork and a hostPath volume (the agent's socket), which the\n"
+		      "# baseline Pod Security level forbids: these namespaces enforce privileged.\n");
+	for (size_t k = 0; k < m->cluster.kube.nclient_ns; k++) {
+		if (k)
+			buf_puts(out, "---\n");
+		yaml_out y;
+		if (!yo_begin(&y, out, m->release))
+			return false;
+		yo_map(&y);
+		yo_kv(&y, "apiVersion", "v1");
+		yo_kv(&y, "kind", "Namespace");
+		ky_map(&y, "metadata");
+		yo_kv(&y, "name", m->cluster.kube.client_ns[k].v);
+		ky_map(&y, "labels");
+		yo_kv(&y, "pod-security.kubernetes.io/enforce", "privileged");
+		yo_map_end(&y);
+		yo_map_end(&y);
+		yo_map_end(&y);
+		if (!yo_end(&y))
+			return false;
+	}
+	return true;
+}
