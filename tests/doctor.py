@@ -474,6 +474,15 @@ r2 = fresh("collect-src2", os.path.join(out, "nodes/gpu006"), XML)
 rc, _, e = run(["doctor", CL, "--node", "gpu006", "--root", r2, "--topology", XML, "--collect",
                 os.path.join(T, "snapshots", "gpu006")])
 shutil.copytree(snap, os.path.join(T, "snapshots", "gpu099"), symlinks=True)
+# each node's export names its own host, as lstopo writes it: one machine still
+for h in ("gpu005", "gpu006", "gpu099"):
+    x = os.path.join(T, "snapshots", h, "dslc-topology.xml")
+    text = open(x).read()
+    named = re.sub(r'name="HostName" value="[^"]*"', f'name="HostName" value="{h}.cluster.example"', text)
+    os.chmod(x, 0o644)
+    open(x, "w").write(named)
+    if named == text:
+        result(False, f"the {h} snapshot's export names a host", x)
 rc, fleet, err = run(["doctor", CL, "--snapshots", os.path.join(T, "snapshots"), "--format", "json"])
 try:
     got = summary(json.loads(fleet)["findings"])

@@ -478,6 +478,24 @@ def fragments_and_buffers():
         result(any(d["severity"] <= 2 for d in hw_diags) or any(d["severity"] <= 2 for d in cl_diags),
                "the edit's finding is shown", (hw_diags, cl_diags))
         s.close()
+        # the file a description reads last (an include at its end, after the export):
+        # an unsaved edit there is seen too
+        extra = os.path.join(ex, "extra.dsl")
+        open(extra, "w").write("# nothing yet\n")
+        open(cl, "a").write('include "extra.dsl"\n')
+        s = Server(cwd=tmp)
+        s.initialize()
+        s.open(cl)
+        before = s.diagnostics(cl) or []
+        s.open(extra)
+        s.diagnostics(extra)
+        s.change(extra, "# nothing yet\nbogus_statement 1\n", 2)
+        mine = s.diagnostics(extra, 2) or []
+        after = s.diagnostics(cl)  # published again: it read extra.dsl (documents.c docs_reads)
+        result(after is not None and [d for d in mine if d["severity"] == 1 and d["code"] == "unknown-keyword"],
+               "an unsaved edit of the last file a description includes: the description is linted again, "
+               "the fragment's error shown through it", (before, mine, after))
+        s.close()
 
 
 def hostile():

@@ -71,7 +71,7 @@ mutate "kubelet nodefs.available 5%" targets/kubelet.c \
 	'yo_kv(&y, "nodefs.available", "10%");' 'yo_kv(&y, "nodefs.available", "5%");' \
 	"bash tests/golden.sh"
 # 4. a plan wave limit loosened: rd_fac 2 allows two nodes down instead of one
-mutate "waves allow rd_fac nodes down" compiler/plan/waves.c \
+mutate "waves allow rd_fac nodes down" compiler/place/tolerance.c \
 	'return rd_fac > 1 ? rd_fac - 1 : 0;' 'return rd_fac;' \
 	"bash tests/plan_waves.sh"
 # 5. a help line proposing a wrong value: a shortened RDMA name one character too long
@@ -90,15 +90,15 @@ mutate "relabel before the stop" compiler/plan/waves.c \
 	if (v->format)' \
 	"bash tests/rollout_k8s.sh"
 # 8. the rebuild gate passes a failed rebuild
-mutate "a failed rebuild passes the gate" compiler/plan/rollout.c \
-	'"\t\t\tidle | done) break ;;\n"' '"\t\t\tidle | done | failed) break ;;\n"' \
+mutate "a failed rebuild passes the gate" targets/dmg_lib.sh \
+	'			idle | done) break ;;' '			idle | done | failed) break ;;' \
 	"bash tests/rollout_gates.sh"
 # 9. the repository's lint settings: a disabled rule still reported (issue 39)
-mutate "a .dslc-lint disable ignored" compiler/driver/main.c \
+mutate "a .dslc-lint disable ignored" compiler/cli/session.c \
 	'		if (!c->toggled[i] && cfg->disabled[i])' '		if (0 && !c->toggled[i] && cfg->disabled[i])' \
 	"bash tests/lint_config.sh"
 # 10. a command takes an option its table does not list (the help would lie)
-mutate "an option of another command accepted" compiler/driver/main.c \
+mutate "an option of another command accepted" compiler/cli/args.c \
 	'		if (!cli_command_option(cmd, c->opts[i])) {' '		if (0 && !cli_command_option(cmd, c->opts[i])) {' \
 	"bash tests/product_form.sh"
 # 11. the unified diff of fmt --diff / lint --fix --diff: an empty side's hunk start off by one
@@ -165,24 +165,24 @@ mutate "doctor: THP madvise passes" compiler/doctor/kernel.c \
 	"		if (n == 7 && strncmp(w, \"[never]\", 7) == 0)" "		if (n > 2 && w[0] == '[')" \
 	"/usr/bin/python3 tests/doctor.py"
 # 24. (issue 57) 2.6: the rollout restores self_heal to the maintenance value (rebuilds stay off)
-mutate "self_heal restored to its maintenance value" compiler/plan/rollout.c \
-	"		     \"\\t\\trun dmg pool set-prop \\\"\$p\\\" 'self_heal:exclude;rebuild'\\n\"" \
-	"		     \"\\t\\trun dmg pool set-prop \\\"\$p\\\" 'self_heal:exclude'\\n\"" \
+mutate "self_heal restored to its maintenance value" targets/dmg_lib.sh \
+	'		run dmg system set-prop "self_heal:$prior"' \
+	'		run dmg system set-prop "self_heal:$(dslc_heal_off_value "$prior")"' \
 	"bash tests/rollout_gates.sh"
 # 25. (issue 57) a second attribute of a nested Redfish group replaces the group (AmdSetup.ACSEnable lost)
 mutate "a nested BIOS group keeps only its last attribute" targets/redfish.c \
 	"			if (!g) {" "			if (1) {" \
 	"bash tests/os_artifacts.sh"
 # 26. (issue 58) dslc lint of several files: the last file's status decides
-mutate "lint's exit status is the last file's" compiler/driver/main.c \
-	"		failed |= fails(shown[i], c->fail_on);" "		failed = fails(shown[i], c->fail_on);" \
+mutate "lint's exit status is the last file's" compiler/cli/lint_cmd.c \
+	"		failed |= cli_fails(shown[i], c->fail_on);" "		failed = cli_fails(shown[i], c->fail_on);" \
 	"bash tests/lint_files.sh"
 # 27. (issues 57, 58) the Joined gate: a rank absent from dmg system query's answer not counted
-mutate "a rank absent from the answer counts as back" compiler/plan/rollout.c \
+mutate "a rank absent from the answer counts as back" targets/dmg_lib.sh \
 	"for (i = 1; i <= n; i++) if (!(w[i] in got))" "for (i = 1; i <= n; i++) if (0)" \
 	"bash tests/rollout_gates.sh"
 # 28. (issue 58) Kubernetes: a node's pods Ready while its old pod still terminates beside them
-mutate "a terminating pod beside its replacement ignored" compiler/plan/rollout.c \
+mutate "a terminating pod beside its replacement ignored" compiler/plan/rollout_kube.sh \
 	'else if (n == 1 && ok == 1) print' 'else if (ok == 1) print' \
 	"bash tests/rollout_k8s.sh"
 # 29. (issue 57) the LSP counts a 3-byte UTF-8 character (an em dash) as two UTF-16 units
@@ -238,9 +238,9 @@ mutate "1 GiB pages: hugepages reserved in the default size" compiler/place/node
 	"bash tests/kernel_cmdline.sh" "bash tests/golden.sh"
 # 40. (issue 57) the DAOS daemons' pods off the host network (their fabric NICs are the host's)
 mutate "kubernetes: the daemons' pods off the host network" targets/kubernetes.c \
-	'	kb(y, "automountServiceAccountToken", false);
-	kb(y, "hostNetwork", true);' '	kb(y, "automountServiceAccountToken", false);
-	kb(y, "hostNetwork", false);' \
+	'	ky_bool(y, "automountServiceAccountToken", false);
+	ky_bool(y, "hostNetwork", true);' '	ky_bool(y, "automountServiceAccountToken", false);
+	ky_bool(y, "hostNetwork", false);' \
 	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/k8s_check.py"
 # 41. (issue 51) the fleet gate does not see a rank down outside the wave
 mutate "rollout: the fleet gate passes ranks that are not Joined" targets/dmg_lib.sh \
@@ -407,4 +407,41 @@ mutate "node_os: the pod's memory beside its SCM computed without the floor" com
 	'	uint64_t extra = kp && kp->memory > kp->scm ? kp->memory - kp->scm : 0, here = 0;' \
 	'	uint64_t extra = kp ? kp->memory - kp->scm : 0, here = 0;' \
 	"bash tests/golden.sh"
+# 79-87. (issue 57) the files with logic that had no mutation yet
+mutate "doctor fleet: host names no longer made alike (a parse per node)" compiler/doctor/fleet.c \
+	'	canonical(xml, "HostName", '"'"'x'"'"');' \
+	'	canonical(xml, "Hostname", '"'"'x'"'"');' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "doctor snapshot: a listed directory's entries made as parents only" compiler/doctor/snapshot.c \
+	'			if (!make_dirs(dir, rel, true))' \
+	'			if (!make_dirs(dir, rel, false))' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "lsp documents: the last file an analysis read not counted" compiler/lsp/documents.c \
+	$'\tfor (size_t i = 0; i < d->nreads; i++)\n\t\tif (strcmp(d->reads[i], real) == 0)' \
+	$'\tfor (size_t i = 0; i + 1 < d->nreads; i++)\n\t\tif (strcmp(d->reads[i], real) == 0)' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "safety: reserved_cpus not bounded by the node's CPUs" compiler/place/safety.c \
+	'		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, ncpus),' \
+	'		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, 0),' \
+	"bash tests/hostile.sh"
+mutate "clients: write-through caching written as no flag" targets/clients.c \
+	'	else if (mt->caching.set && strcmp(mt->caching.v, "write-through") == 0)' \
+	'	else if (mt->caching.set && strcmp(mt->caching.v, "write-thru") == 0)' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/clients_check.py"
+mutate "daos_agent: the control log mask's default DEBUG" targets/daos_agent.c \
+	'c->control_log_mask.set ? c->control_log_mask.v : "INFO");' \
+	'c->control_log_mask.set ? c->control_log_mask.v : "DEBUG");' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/clients_check.py"
+mutate "yaml_out: quantities in Ki only when whole GiB (the unit order)" targets/yaml_out.c \
+	'		{"Gi", 1ULL << 30}, {"Mi", 1ULL << 20}, {"Ki", 1ULL << 10},' \
+	'		{"Ki", 1ULL << 10}, {"Gi", 1ULL << 30}, {"Mi", 1ULL << 20},' \
+	"bash tests/golden.sh"
+mutate "kube_yaml: read-only mounts written writable" targets/kube_yaml.c \
+	'	if (ro)' \
+	'	if (!ro)' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "place: default helpers half the targets" compiler/place/place.c \
+	'	ep->helpers = e->helpers.set ? (int)e->helpers.v : ep->targets / 4;' \
+	'	ep->helpers = e->helpers.set ? (int)e->helpers.v : ep->targets / 2;' \
+	"bash tests/golden.sh" "env CK_RUN_SUITE=place build/unit_tests"
 tests_end

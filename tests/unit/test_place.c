@@ -37,6 +37,19 @@ static bool render(spec_target_fn fn, compilation *c, buf *b)
 	return fn(&c->m, c->m.nodes[0].spec, &tf) == TARGET_OK;
 }
 
+/* The base description with the OS reservation and the profile's engine
+ * line edited: `from` (which must be there) replaced by `to`, as long. */
+static void compile_edited(compilation *c, const char *from, const char *to)
+{
+	char edited[4096];
+	snprintf(edited, sizeof(edited), "%s", src("2.6", "reserve os 4 cores per numa", ""));
+	char *at = strstr(edited, from);
+	ck_assert_ptr_nonnull(at);
+	ck_assert_uint_eq(strlen(from), strlen(to));
+	memcpy(at, to, strlen(to));
+	unit_compile(c, edited);
+}
+
 static const node_plan *plan_of(compilation *c)
 {
 	ck_assert_uint_ge(c->m.nspecs, 1);
@@ -71,16 +84,27 @@ END_TEST
 START_TEST(one_target_engines_get_daos_minimum_hugepages)
 {
 	compilation c;
-	char one[4096];
-	snprintf(one, sizeof(one), "%s", src("2.6", "reserve os 4 cores per numa", ""));
-	char *t = strstr(one, "targets 16 helpers 2 scm ram 64GiB nvme roles [wal meta data]");
-	ck_assert_ptr_nonnull(t);
-	memcpy(t, "targets 1  helpers 0 scm ram 64GiB                            ", 62);
-	unit_compile(&c, one);
+	compile_edited(&c, "targets 16 helpers 2 scm ram 64GiB nvme roles [wal meta data]",
+		       "targets 1  helpers 0 scm ram 64GiB                           ");
 	const node_plan *p = plan_of(&c);
 	ck_assert(p->ok);
 	ck_assert_int_eq(p->engines[0].targets, 1);
 	ck_assert_int_eq(p->nr_hugepages, 2048);
+	compile_free(&c);
+}
+END_TEST
+
+/* helpers defaults to targets / 4, as `dmg config generate` does, and the
+ * engine's cores to 2 + targets + helpers (SPEC.md, placement step 2). */
+START_TEST(helpers_default_to_a_quarter_of_the_targets)
+{
+	compilation c;
+	compile_edited(&c, "helpers 2 ", "          "); /* the engine block without helpers */
+	const node_plan *p = plan_of(&c);
+	ck_assert(p->ok);
+	ck_assert_int_eq(p->engines[0].helpers, 4);
+	ck_assert_int_eq(p->engines[0].needed, 22);
+	ck_assert_int_eq(p->engines[0].ncores, 22);
 	compile_free(&c);
 }
 END_TEST
@@ -283,6 +307,7 @@ Suite *suite_place(void)
 	Suite *s = suite_create("place");
 	TCase *tc = tcase_create("place");
 	tcase_add_test(tc, reference_node_uses_absolute_first_core);
+	tcase_add_test(tc, helpers_default_to_a_quarter_of_the_targets);
 	tcase_add_test(tc, os_cores_at_the_end_allow_numa_pinning);
 	tcase_add_test(tc, numa_relative_first_core_is_refused_with_the_absolute_value);
 	tcase_add_test(tc, first_core_with_pin);

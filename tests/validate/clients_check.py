@@ -256,6 +256,32 @@ def fuse_conf_checks(out, dslc, tmp):
               r.stdout == "libpil4dfs.so:libfoo.so", r.stdout + r.stderr)
 
 
+def caching_flags(dslc, tmp):
+    """Each `caching` value as dfuse's own flag (src/client/dfuse/dfuse_main.c options:
+    --disable-caching turns every cache off, --disable-wb-cache keeps reads cached and
+    writes through), on the mount of the GPU nodes, the others left as written."""
+    text = open(os.path.join(EXAMPLE, "cluster.dsl")).read()
+    old = "  caching off                             # read-write from 18 nodes: --disable-caching\n"
+    if old not in text:
+        check("caching: the example's GPU mount has its caching line", False)
+        return
+    for value, want, absent in (("off", "--disable-caching", "--disable-wb-cache"),
+                                ("write-through", "--disable-wb-cache", "--disable-caching"),
+                                ("on", None, "--disable")):
+        ex = os.path.join(tmp, f"ex-caching-{value}")  # a copy: its includes are relative
+        shutil.copytree(EXAMPLE, ex)
+        src = os.path.join(ex, "cluster.dsl")
+        open(src, "w").write(text.replace(old, f"  caching {value}\n"))
+        out = os.path.join(tmp, f"caching-{value}")
+        rc, err = build(dslc, src, out)
+        units = os.path.join(out, "nodes/gpu001/etc/systemd/system")
+        execs = [l for f in (os.listdir(units) if os.path.isdir(units) else []) if f.startswith("dfuse")
+                 for l in open(os.path.join(units, f)).read().splitlines() if l.startswith("ExecStart=")]
+        check(f"caching {value}: gpu001's dfuse runs {want or 'with every cache'}",
+              rc == 0 and len(execs) == 1 and (want is None or want in execs[0].split()) and absent not in execs[0],
+              (rc, err[-200:], execs))
+
+
 def main():
     dslc = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,6 +294,7 @@ def main():
             fuse_conf_checks(out, dslc, tmp)
             systemd_checks(out, tmp)
         escape_differential(dslc, tmp)
+        caching_flags(dslc, tmp)
     print("clients: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

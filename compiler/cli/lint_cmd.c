@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* lint_cmd.c - `dslc lint`: each file compiled once, the fragments linted
+ * through their includers (lint_files.c), --fix passes, every format. */
+#include "cli.h"
+
+#include <string.h>
+
+#include "compiler/lint/fix.h"
+#include "compiler/lint/lint_config.h"
+#include "compiler/lint/yaml_lint.h"
+#include "lint_files.h"
+#include "report.h"
+
+static bool compile_lint_input(const cli *c, const char *path, compilation *comp)
+{
+	if (lint_config_is_name(path)) { /* a changed .dslc-lint, from pre-commit: its own checks */
+		lint_config cfg;
+		if (lint_config_read(&cfg, comp, path))
+			return true;
+		if (cfg.refused) /* not read: said as a finding at the file */
+			diag_help(&comp->dc, diag_report(&comp->dc, R_IO, (src_loc){src_add(&comp->src, path, "", 0), 0, 0},
+							 "%s not read: %s", path, cfg.refused), "make it a regular file");
+		return !!cfg.refused;
+	}
+	if (strcmp(path, "-") == 0) /* read as every source is: bounded, no NUL; includes from the name's directory */
+		return compile_file_as(comp, "/dev/stdin", c->stdin_name ? c->stdin_name : "<stdin>", c->disabled);
+	if (yaml_lint_is_yaml(path))
+		return compile_yaml(comp, path, c->release, c->topology, c->mem_gib, c->hugepage_size);
+	return compile_file_with(comp, path, c->disabled);
+}
+
+/* Lints one file into comp, which the caller prints and frees, --fix passes
+ * included (a fix can uncover another finding: at most 10 passes). Returns
+ * EXIT_CLEAN, or EXIT_USAGE when the file cannot be read or a fix was
+ * refused. */
+static int lint_one(const cli *c, const char *path, report_format fmt, compilation *comp)
+{
+	for (int pass = 0;; pass++) {
+		memset(comp, 0, sizeof(*comp));
+		int rc = EXIT_CLEAN;
+		if (!compile_lint_input(c, path, comp)) {
+			const char *why = cli_read_error();
+			if (fmt == REPORT_TEXT) {
+				fprintf(stderr, "dslc: cannot read '%s': %s\n", path, why);
+				return EXIT_USAGE;
+			}
+			/* machine formats stay valid: the failure is a finding at the file */
+			uint32_t id = src_add(&comp->src, path, "", 0);
+			diag *d = diag_report(&comp->dc, R_IO, (src_loc){id, 0, 0}, "cannot read '%s': %s", path, why);
+			diag_help(&comp->dc, d, "check the path and permissions");
+			rc = EXIT_USAGE;
+		}
+		cli_drop_disabled(c, comp);
+		diag_sort(&comp->dc);
+		if (!c->fix || rc != EXIT_CLEAN || pass == 10)
+			return rc;
+		if (c->diff) { /* one pass: nothing written, so nothing new to lint */
+			fix_result fr = fix_preview(&comp->dc, stderr, stdout);
+			if (!c->quiet)
+				fprintf(stderr, "dslc: --fix --diff: %u finding%s would be fixed in %u file%s\n", fr.applied,
+					fr.applied == 1 ? "" : "s", fr.files, fr.files == 1 ? "" : "s");
+			return fr.files ? EXIT_FINDINGS : EXIT_CLEAN;
+		}
+		fix_result fr = fix_apply(&comp->dc, stderr);
+		fprintf(stderr, "dslc: --fix: %u finding%s fixed in %u file%s", fr.applied, fr.applied == 1 ? "" : "s", fr.files,
+			fr.files == 1 ? "" : "s");
+		if (pass)
+			fprintf(stderr, " (pass %d)", pass + 1);
+		if (fr.skipped)
+			fprintf(stderr, "; %u left for the next run (their edits overlap an earlier fix)", fr.skipped);
+		fputc('\n', stderr);
+		if (fr.refused)
+			return EXIT_USAGE;
+		if (!fr.files) /* nothing written: what is left is what this pass found */
+			return rc;
+		compile_free(comp); /* fixed files may show the next finding: lint what was written */
+	}
+}
+
+static int lint_files_given(const cli *c)
+{
+	report_format fmt = REPORT_TEXT;
+	if (c->format && !report_format_parse(c->format, &fmt))
+		return cli_usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
+	if (!c->nfiles)
+		return cli_usage_error("%s", "no input file, and no " LINT_CONFIG_NAME " with roots from here up to the repository's top");
+	size_t nstdin = 0, ndsl = 0;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		bool in = strcmp(c->files[i], "-") == 0;
+		nstdin += in;
+		ndsl += in || !yaml_lint_is_yaml(c->files[i]);
+	}
+	if (nstdin > 1 || (nstdin && c->fix && !c->diff))
+		return cli_usage_error("%s", nstdin > 1 ? "stdin ('-') can be read once"
+					     : "--fix rewrites files, not stdin ('-'); --fix --diff shows its edits");
+	if (c->diff && !c->fix)
+		return cli_usage_error("%s", "--diff shows the edits of --fix: give both");
+	if (c->stdin_name && !nstdin)
+		return cli_usage_error("%s", "--stdin-filename names what `-` stands for: give `-`");
+	if (ndsl && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
+		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
+			"a DSL file names its topology and release itself\n");
+		return EXIT_USAGE;
+	}
+	arena a;
+	arena_init(&a);
+	/* every file is compiled once: its lint also tells what it includes.
+	 * With --fix, a file linted through another must not be fixed alone
+	 * (a fragment would gain a `daos` line): fixes wait for the choice */
+	cli plain = *c;
+	plain.fix = false;
+	compilation *comps = arena_alloc(&a, (c->nfiles + 1) * sizeof(*comps));
+	int *rcs = arena_alloc(&a, (c->nfiles + 1) * sizeof(*rcs));
+	for (size_t i = 0; i < c->nfiles; i++)
+		rcs[i] = lint_one(&plain, c->files[i], fmt, &comps[i]);
+	lint_choice ch = lint_files_choose(&a, c->files, comps, c->nfiles, c->quiet ? NULL : stderr);
+	int rc = EXIT_CLEAN;
+	for (size_t i = 0; i < c->nfiles; i++) {
+		if (c->fix && !ch.skip[i] && rcs[i] == EXIT_CLEAN) {
+			compile_free(&comps[i]);
+			rcs[i] = lint_one(c, c->files[i], fmt, &comps[i]);
+		}
+		rc = rcs[i] > rc ? rcs[i] : rc;
+	}
+	size_t n = 0, total = c->nfiles + ch.nextra;
+	compilation *extra = arena_alloc(&a, (ch.nextra + 1) * sizeof(*extra));
+	for (size_t i = 0; i < ch.nextra; i++) {
+		int r = lint_one(c, ch.extra[i], fmt, &extra[i]);
+		rc = r > rc ? r : rc;
+	}
+	/* what is reported: the files not linted through another, then the
+	 * descriptions that stand in for fragments */
+	compilation **shown = arena_alloc(&a, (total + 1) * sizeof(*shown));
+	const char **names = arena_alloc(&a, (total + 1) * sizeof(*names));
+	diag_ctx **dcs = arena_alloc(&a, (total + 1) * sizeof(*dcs));
+	for (size_t i = 0; i < total; i++) {
+		bool given = i < c->nfiles;
+		if (given && ch.skip[i])
+			continue;
+		shown[n] = given ? &comps[i] : &extra[i - c->nfiles];
+		names[n] = given ? c->files[i] : ch.extra[i - c->nfiles];
+		dcs[n] = &shown[n]->dc;
+		n++;
+	}
+	/* --fix --diff printed the diff where the findings go; its status is whether a file would change */
+	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+		rc = EXIT_USAGE;
+	fflush(stdout);
+	bool failed = false;
+	for (size_t i = 0; i < n && !(c->fix && c->diff); i++) {
+		if (fmt == REPORT_TEXT && !c->quiet)
+			cli_print_summary(shown[i], stderr, n > 1 ? names[i] : NULL);
+		failed |= cli_fails(shown[i], c->fail_on);
+	}
+	for (size_t i = 0; i < total; i++)
+		compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);
+	if (rc == EXIT_CLEAN && failed)
+		rc = EXIT_FINDINGS;
+	arena_free(&a);
+	return rc;
+}
+
+/* `dslc lint`: the settings applied, then the files (or the settings' roots). */
+int cli_cmd_lint(const cli *c)
+{
+	return cli_with_settings(c, true, lint_files_given);
+}
