@@ -8,8 +8,6 @@
  * dslc.io/daos-client: that label never changes with the agent's
  * configuration, so jobs built from a template keep scheduling across
  * rollouts, and the template is never pruned under them. */
-#include <string.h>
-
 #include "compiler/place/kube.h"
 #include "kube_yaml.h"
 
@@ -27,38 +25,15 @@ void kube_rdma_limits(yaml_out *y, const model *m, const node_plan *p)
 		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
 }
 
+int kube_client_key(const model *m, const node_plan *p)
+{
+	return m->cluster.kube.rdma_shared.set ? -1 : place_fabric_nic_count(p);
+}
+
 const char *kube_client_group(const model *m, const node_plan *p)
 {
-	if (m->cluster.kube.rdma_shared.set)
-		return "shared";
-	return arena_printf(m->ar, "%dnic", place_fabric_nic_count(p));
-}
-
-/* The plan of the first node in pods of each client group, in spec order;
- * n of them. */
-static const node_plan **client_groups(const model *m, size_t *n)
-{
-	const node_plan **out = arena_alloc(m->ar, (m->nspecs + 1) * sizeof(*out));
-	*n = 0;
-	for (size_t i = 0; i < m->nspecs; i++) {
-		const node_plan *p = m->specs[i]->plan;
-		if (!p || !p->ok || !spec_in_pods(m->specs[i]))
-			continue;
-		const char *g = kube_client_group(m, p);
-		bool seen = false;
-		for (size_t j = 0; j < *n && !seen; j++)
-			seen = strcmp(kube_client_group(m, out[j]), g) == 0;
-		if (!seen)
-			out[(*n)++] = p;
-	}
-	return out;
-}
-
-size_t kube_client_count(const model *m)
-{
-	size_t n;
-	client_groups(m, &n);
-	return n;
+	int key = kube_client_key(m, p);
+	return key < 0 ? "shared" : arena_printf(m->ar, "%dnic", key);
 }
 
 static void limits(yaml_out *y, const model *m, const node_plan *p)
@@ -94,13 +69,7 @@ static void client_template(yaml_out *y, const model *m, const void *arg)
 	const node_plan *p = arg;
 	const char *group = kube_client_group(m, p);
 	ky_head(y, m, "v1", "PodTemplate", arena_printf(m->ar, "daos-client-%s", group), "daos-client", KUBE_LABEL_CLIENT, group);
-	ky_map(y, "template");
-	ky_map(y, "metadata");
-	ky_map(y, "labels");
-	yo_kv(y, "app.kubernetes.io/name", "daos-client");
-	yo_map_end(y);
-	yo_map_end(y);
-	ky_map(y, "spec");
+	ky_pod_template(y, "daos-client", NULL, NULL);
 	ky_map(y, "nodeSelector"); /* nodes running an agent, with these NICs */
 	yo_kv(y, KUBE_LABEL_CLIENT, group);
 	yo_map_end(y);
@@ -157,24 +126,12 @@ static void client_header(const model *m, const char *group, buf *out)
 		   m->cluster.name, KUBE_LABEL_CLIENT, group);
 }
 
-bool kube_client_yaml(const model *m, size_t i, target_file *tf)
+bool kube_client_yaml(const model *m, const node_plan *p, target_file *tf)
 {
-	size_t n;
-	const node_plan **g = client_groups(m, &n);
-	if (i >= n)
-		return false;
-	const char *group = kube_client_group(m, g[i]);
+	const char *group = kube_client_group(m, p);
 	tf->path = arena_printf(m->ar, "kubernetes/daos-client-%s.yaml", group);
 	client_header(m, group, tf->data);
-	return ky_doc(tf->data, m, client_template, g[i]);
-}
-
-void kube_client_names(const model *m, buf *out)
-{
-	size_t n;
-	const node_plan **g = client_groups(m, &n);
-	for (size_t i = 0; i < n; i++)
-		buf_printf(out, "- daos-client-%s.yaml\n", kube_client_group(m, g[i]));
+	return ky_doc(tf->data, m, client_template, p);
 }
 
 /* A namespace of client pods (client_namespace): the Pod Security level

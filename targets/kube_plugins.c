@@ -41,11 +41,6 @@ const char *kube_plugin_daemonsets(const model *m)
 	return m->cluster.kube.rdma_shared.set ? VFIO_PLUGIN : RDMA_PLUGIN " " VFIO_PLUGIN;
 }
 
-static bool in_pods(const node_spec *s)
-{
-	return s->plan && s->plan->ok && spec_in_pods(s);
-}
-
 /* k8s-rdma-shared-dev-plugin's config.json (pkg/types/types.go
  * UserConfigList): one resource per fabric NIC index (engine i's NIC on a
  * server, the i-th client NIC on a client-only node) selecting those NICs
@@ -66,7 +61,7 @@ static const char *rdma_config(const model *m)
 		int n = 0;
 		for (size_t i = 0; i < m->nspecs; i++) {
 			const node_plan *p = m->specs[i]->plan;
-			if (!in_pods(m->specs[i]) || e >= place_fabric_nic_count(p) || strmap_get(&seen, place_fabric_nic(p, e)->name))
+			if (!kube_in_pods(m->specs[i]) || e >= place_fabric_nic_count(p) || strmap_get(&seen, place_fabric_nic(p, e)->name))
 				continue;
 			strmap_put(&seen, place_fabric_nic(p, e)->name, (void *)1);
 			buf_printf(&js, "%s\"%s\"", n++ ? ", " : "", place_fabric_nic(p, e)->name);
@@ -136,18 +131,8 @@ static void daemonset_doc(yaml_out *y, const model *m, const void *arg)
 	const plugin *pl = arg;
 	ky_head(y, m, "apps/v1", "DaemonSet", pl->name, pl->name, NULL, NULL);
 	ky_map(y, "spec");
-	ky_map(y, "selector");
-	ky_map(y, "matchLabels");
-	yo_kv(y, "app.kubernetes.io/name", pl->name);
-	yo_map_end(y);
-	yo_map_end(y);
-	ky_map(y, "template");
-	ky_map(y, "metadata");
-	ky_map(y, "labels");
-	yo_kv(y, "app.kubernetes.io/name", pl->name);
-	yo_map_end(y);
-	yo_map_end(y);
-	ky_map(y, "spec");
+	ky_selector(y, pl->name, NULL, NULL);
+	ky_pod_template(y, pl->name, NULL, NULL);
 	yo_kv(y, "serviceAccountName", PLUGIN_ACCOUNT);
 	ky_bool(y, "automountServiceAccountToken", false); /* it talks to the kubelet's socket, not the API */
 	if (pl->host_network) /* it reads the host's netdevs and their RDMA devices */

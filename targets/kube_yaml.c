@@ -54,6 +54,31 @@ void ky_head(yaml_out *y, const model *m, const char *api, const char *kind, con
 	ky_metadata(y, m, name, kube_namespace(m), app, label, value);
 }
 
+static void pod_labels(yaml_out *y, const char *key, const char *app, const char *label, const char *value)
+{
+	ky_map(y, key);
+	yo_kv(y, "app.kubernetes.io/name", app);
+	if (label)
+		yo_kv(y, label, value);
+	yo_map_end(y);
+}
+
+void ky_selector(yaml_out *y, const char *app, const char *label, const char *value)
+{
+	ky_map(y, "selector");
+	pod_labels(y, "matchLabels", app, label, value);
+	yo_map_end(y);
+}
+
+void ky_pod_template(yaml_out *y, const char *app, const char *label, const char *value)
+{
+	ky_map(y, "template");
+	ky_map(y, "metadata");
+	pod_labels(y, "labels", app, label, value);
+	yo_map_end(y);
+	ky_map(y, "spec");
+}
+
 void ky_host_path(yaml_out *y, const char *name, const char *path, const char *type)
 {
 	yo_map(y);

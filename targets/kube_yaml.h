@@ -23,6 +23,11 @@ void ky_metadata(yaml_out *y, const model *m, const char *name, const char *ns, 
  * DAOS namespace; the caller closes the map. */
 void ky_head(yaml_out *y, const model *m, const char *api, const char *kind, const char *name, const char *app,
 	     const char *label, const char *value);
+/* A controller's selector, and the pod template it selects: the pods'
+ * labels (app.kubernetes.io/name, and label: value when label is set).
+ * ky_pod_template leaves template and its spec open: two yo_map_end. */
+void ky_selector(yaml_out *y, const char *app, const char *label, const char *value);
+void ky_pod_template(yaml_out *y, const char *app, const char *label, const char *value);
 void ky_host_path(yaml_out *y, const char *name, const char *path, const char *type);
 void ky_empty_dir(yaml_out *y, const char *name, const char *medium);
 void ky_mount(yaml_out *y, const char *name, const char *path, const char *sub, bool ro);

@@ -26,6 +26,8 @@ typedef struct kube_group {
 typedef struct kube_layout {
 	kube_group *server, *agent;
 	size_t nserver, nagent, server_cap, agent_cap;
+	const node_plan **client; /* the first plan of each client group (kube_client.c) */
+	size_t nclient, client_cap;
 	bool failed;
 } kube_layout;
 
@@ -57,11 +59,13 @@ static int group_of(const model *m, kube_group **gs, size_t *n, size_t *cap, str
 	return (int)*n;
 }
 
-/* Whether a spec's nodes run DAOS in pods (servers, or a client-only
- * node's agent) and can be rendered. */
-static bool in_pods(const node_spec *s)
+/* The position of p's client group among the layout's, made when new. */
+static void client_group_of(const model *m, kube_layout *l, const node_plan *p)
 {
-	return s->plan && s->plan->ok && spec_in_pods(s);
+	for (size_t j = 0; j < l->nclient; j++)
+		if (kube_client_key(m, l->client[j]) == kube_client_key(m, p))
+			return;
+	ARENA_PUSH(m->ar, l->client, l->nclient, l->client_cap, p);
 }
 
 static const kube_layout *layout(const model *m)
@@ -74,8 +78,9 @@ static const kube_layout *layout(const model *m)
 	strmap_init(&as, m->ar);
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_spec *s = m->specs[i];
-		if (!in_pods(s))
+		if (!kube_in_pods(s))
 			continue;
+		client_group_of(m, l, s->plan);
 		if (kube_plan_of(m, s)) { /* a client-only node has no daos-server */
 			s->plan->kube_server = group_of(m, &l->server, &l->nserver, &l->server_cap, &ss, s, true);
 			l->failed |= !s->plan->kube_server;
@@ -173,15 +178,15 @@ static bool selinux_os(const node_spec *s)
 	return false;
 }
 
-static void pod_common(yaml_out *y, const node_spec *s, const char *label, const char *digest, int64_t uid,
-		       int64_t gid, bool host_pid)
+static void pod_common(yaml_out *y, const node_spec *s, const char *app, const char *label, const char *digest,
+		       int64_t uid, int64_t gid, bool host_pid)
 {
 	ky_map(y, "nodeSelector");
 	yo_kv(y, label, digest);
 	yo_map_end(y);
 	/* its own account (namespace.yaml), which neither daemon uses: they
 	 * never call the API server, so no token in the pod */
-	yo_kv(y, "serviceAccountName", host_pid ? "daos-agent" : "daos-server");
+	yo_kv(y, "serviceAccountName", app);
 	ky_bool(y, "automountServiceAccountToken", false);
 	ky_bool(y, "hostNetwork", true);
 	if (host_pid)
@@ -216,12 +221,7 @@ static void daemonset_head(yaml_out *y, const model *m, const char *name, const 
 	yo_kv(y, "kind", "DaemonSet");
 	ky_metadata(y, m, name, kube_namespace(m), app, label, digest);
 	ky_map(y, "spec");
-	ky_map(y, "selector");
-	ky_map(y, "matchLabels");
-	yo_kv(y, "app.kubernetes.io/name", app);
-	yo_kv(y, label, digest);
-	yo_map_end(y);
-	yo_map_end(y);
+	ky_selector(y, app, label, digest);
 	ky_map(y, "updateStrategy");
 	if (ks->update.set && strcmp(ks->update.v, "rolling") == 0) {
 		yo_kv(y, "type", "RollingUpdate");
@@ -233,14 +233,7 @@ static void daemonset_head(yaml_out *y, const model *m, const char *name, const 
 		yo_kv(y, "type", "OnDelete");
 	}
 	yo_map_end(y);
-	ky_map(y, "template");
-	ky_map(y, "metadata");
-	ky_map(y, "labels");
-	yo_kv(y, "app.kubernetes.io/name", app);
-	yo_kv(y, label, digest);
-	yo_map_end(y);
-	yo_map_end(y);
-	ky_map(y, "spec");
+	ky_pod_template(y, app, label, digest);
 }
 
 /* Whether <rdma_resource>_e<i> stays a qualified name (63 characters) for
@@ -332,7 +325,7 @@ static void server_daemonset(yaml_out *y, const model *m, const void *arg)
 	const char *name = arena_printf(m->ar, "daos-server-%s", g->digest);
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-server", KUBE_LABEL_SERVER, g->digest);
-	pod_common(y, g->spec, KUBE_LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
+	pod_common(y, g->spec, "daos-server", KUBE_LABEL_SERVER, g->digest, ks->uid.v, ks->gid.v, false);
 	if (secure(m))
 		cert_init(y, m, true);
 	ky_seq(y, "containers");
@@ -407,7 +400,7 @@ static void agent_daemonset(yaml_out *y, const model *m, const void *arg)
 	yo_map(y);
 	daemonset_head(y, m, name, "daos-agent", KUBE_LABEL_AGENT, g->digest);
 	/* hostPID: the agent maps a client's PID (SO_PEERCRED) to its NUMA node */
-	pod_common(y, g->spec, KUBE_LABEL_AGENT, g->digest, uid, gid, true);
+	pod_common(y, g->spec, "daos-agent", KUBE_LABEL_AGENT, g->digest, uid, gid, true);
 	if (secure(m))
 		cert_init(y, m, false);
 	ky_seq(y, "containers");
@@ -596,7 +589,8 @@ static bool kustomization(const model *m, const kube_layout *l, buf *out)
 		buf_printf(out, "- daos-server-%s.yaml\n", l->server[i].digest);
 	for (size_t i = 0; i < l->nagent; i++)
 		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
-	kube_client_names(m, out);
+	for (size_t i = 0; i < l->nclient; i++)
+		buf_printf(out, "- daos-client-%s.yaml\n", kube_client_group(m, l->client[i]));
 	return true;
 }
 
@@ -604,7 +598,7 @@ target_result target_kubernetes(const model *m, target_file *tf)
 {
 	bool any = false;
 	for (size_t i = 0; i < m->nspecs && !any; i++)
-		any = in_pods(m->specs[i]);
+		any = kube_in_pods(m->specs[i]);
 	if (!any || !m->cluster.kube.image.set || !m->cluster.kube.uid.set)
 		return TARGET_SKIP;
 	const kube_layout *l = layout(m);
@@ -615,7 +609,6 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		return TARGET_FAIL;
 	size_t i = (size_t)tf->index;
 	bool ok = true;
-	size_t nclient = kube_client_count(m);
 	if (i == 0) {
 		tf->path = "kubernetes/namespace.yaml";
 		ok = namespace_yaml(m, tf->data);
@@ -630,9 +623,9 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		const kube_group *g = &l->agent[i];
 		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
 		ok = ky_doc(tf->data, m, agent_config, g) && ky_doc(tf->data, m, agent_daemonset, g);
-	} else if ((i -= l->nagent) < nclient) {
-		ok = kube_client_yaml(m, i, tf);
-	} else if ((i -= nclient) == 0) {
+	} else if ((i -= l->nagent) < l->nclient) {
+		ok = kube_client_yaml(m, l->client[i], tf);
+	} else if ((i -= l->nclient) == 0) {
 		tf->path = "kubernetes/label-nodes.sh";
 		tf->mode = 0755;
 		ok = label_script(m, l, tf->data);

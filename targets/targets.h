@@ -136,16 +136,17 @@ const char *kube_plugin_account(void);
 const char *kube_rdma_plugin_image(const model *m);
 const char *kube_vfio_plugin_image(const model *m);
 /* kube_client.c: the client templates, one per client group (the nodes'
- * RDMA resources: "2nic", or "shared"), and client-namespaces.yaml. */
+ * RDMA resources: "2nic", or "shared"; kubernetes.c's layout holds the
+ * first plan of each), and client-namespaces.yaml. */
 const char *kube_client_group(const model *m, const node_plan *p);
+/* The group as a number: the fabric NICs, or -1 for the shared resource. */
+int kube_client_key(const model *m, const node_plan *p);
 /* The RDMA resources of a node's pods, as limits (one per fabric NIC, or
  * the shared one once). */
 struct yaml_out;
 void kube_rdma_limits(struct yaml_out *y, const model *m, const node_plan *p);
-size_t kube_client_count(const model *m);
-/* The i-th template's path and bytes into tf; false past the last. */
-bool kube_client_yaml(const model *m, size_t i, target_file *tf);
-void kube_client_names(const model *m, buf *out); /* kustomization lines */
+/* The template of p's group: its path and bytes into tf. */
+bool kube_client_yaml(const model *m, const node_plan *p, target_file *tf);
 bool kube_client_namespaces(const model *m, buf *out);
 /* The device plugins' DaemonSets (the DAOS namespace) whose configuration
  * device-plugins.yaml holds, blank separated: they read it only at start. */

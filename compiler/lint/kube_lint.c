@@ -130,12 +130,12 @@ static pod_room room_of(const node_spec *s, const kubelet_plan *k)
  * hints only, and a pod no single node can hold is refused with
  * TopologyAffinityError). True when it reported. */
 static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const opt_int *ask, const char *what,
-		     int node, int numa)
+		     const char *shown, int node, int numa)
 {
 	if (ask->v > node) {
 		diag *d = diag_report(m->dc, R_K8S_CLIENT_FIT, ask->loc,
 				      "a training pod asks for %lld %s, but %s's nodes have %d for pods: it never schedules there",
-				      (long long)ask->v, strcmp(what, "gpus") ? "CPUs" : "GPUs", s->origin, node);
+				      (long long)ask->v, shown, s->origin, node);
 		diag_help(m->dc, d, "ask for at most %d: `client_%s %d`", node, what, node);
 		return true;
 	}
@@ -144,7 +144,7 @@ static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const 
 	src_loc at = s->kubelet.topology.set ? s->kubelet.topology.loc : ask->loc;
 	diag *d = diag_report(m->dc, R_K8S_CLIENT_TOPOLOGY, at,
 			      "topology single-numa-node refuses a training pod that asks for %lld %s on %s: one NUMA node has "
-			      "at most %d (TopologyAffinityError)", (long long)ask->v, strcmp(what, "gpus") ? "CPUs" : "GPUs", s->origin, numa);
+			      "at most %d (TopologyAffinityError)", (long long)ask->v, shown, s->origin, numa);
 	if (s->kubelet.topology.set)
 		diag_note_at(m->dc, d, ask->loc, "the pod's ask");
 	diag_help(m->dc, d, "write `topology restricted` in the kubelet block (it admits a pod spread over the fewest "
@@ -158,14 +158,14 @@ static void lint_clients(model *m)
 	bool gpus = ks->client_gpus.set, cpus = ks->client_cpus.set;
 	for (size_t i = 0; i < m->nspecs && (gpus || cpus); i++) {
 		const node_spec *s = m->specs[i];
-		if (!spec_in_pods(s) || !s->plan || !s->plan->ok)
+		if (!kube_in_pods(s))
 			continue;
 		const kubelet_plan *k = node_kubelet_plan(m, s);
 		pod_room r = room_of(s, k);
-		if (gpus && r.gpus_known && lint_ask(m, s, k, &ks->client_gpus, "gpus", r.gpus, r.numa_gpus))
+		if (gpus && r.gpus_known && lint_ask(m, s, k, &ks->client_gpus, "gpus", "GPUs", r.gpus, r.numa_gpus))
 			gpus = false; /* once: the line is the cluster's */
 		if (cpus && k && strcmp(k->cpu_manager, "static") == 0 &&
-		    lint_ask(m, s, k, &ks->client_cpus, "cpus", r.cpus, r.numa_cpus))
+		    lint_ask(m, s, k, &ks->client_cpus, "cpus", "CPUs", r.cpus, r.numa_cpus))
 			cpus = false;
 	}
 	if (ks->client_cpus.set && !ks->client_memory.set) {

@@ -59,6 +59,11 @@ static kube_plan *plan(const model *m, const node_plan *p)
 	return k;
 }
 
+bool kube_in_pods(const node_spec *s)
+{
+	return s->plan && s->plan->ok && spec_in_pods(s);
+}
+
 uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa)
 {
 	/* hugepages=N at boot: the kernel spreads the pages round-robin over
@@ -85,7 +90,7 @@ int kube_fabric_nics(const model *m)
 	int most = 0;
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_plan *p = m->specs[i]->plan;
-		if (spec_in_pods(m->specs[i]) && p && p->ok && place_fabric_nic_count(p) > most)
+		if (kube_in_pods(m->specs[i]) && place_fabric_nic_count(p) > most)
 			most = place_fabric_nic_count(p);
 	}
 	return most;

@@ -33,6 +33,10 @@ typedef struct kube_plan {
 /* The bytes of the boot reservation (kp->boot_hugepages) on NUMA node
  * `numa` of `nnuma`. */
 uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa);
+/* The spec's nodes run DAOS in pods (servers, or a client-only node's
+ * agent) and its placement succeeded: what every Kubernetes object is made
+ * from. */
+bool kube_in_pods(const node_spec *s);
 /* NULL unless the spec's engines run in pods and its placement succeeded;
  * made once per spec. */
 const kube_plan *kube_plan_of(const model *m, const node_spec *s);
