@@ -327,9 +327,17 @@ def main(argv):
         print("skipped, each with its reason:")
         for mode, s in skips:
             print("  (%s) %s" % (mode, s[5:]))
-    bad = [j.key for j in todo if j.failed]
+    bad = [j for j in todo if j.failed]
     if bad:
-        print("failed: " + ", ".join(bad))
+        # again at the end, where a log cut to its tail still shows why:
+        # each failed job's FAIL lines (Check's :F:/:E: lines for the unit
+        # tests), at most 12 a job
+        print("failed: " + ", ".join(j.key for j in bad))
+        for j in bad:
+            why = [l for l in j.shown.splitlines()
+                   if l.startswith("FAIL") or re.search(r":[FE]:", l) or "Check:" in l][:12]
+            for l in why or j.shown.splitlines()[-6:]:
+                print("  %s: %s" % (j.key, l[:400]))
     print("check: %d passed, %d failed, %d skipped" % (total["passed"], total["failed"], total["skipped"]))
     return 1 if total["failed"] else 0
 

@@ -51,10 +51,21 @@ static void random_tree(const char *root, unsigned *seed)
 	}
 }
 
+/* The oracle: openat2 with RESOLVE_IN_ROOT. It fails with EAGAIN when a
+ * rename or mount anywhere on the machine races its ".." resolution, and the
+ * caller is to retry (openat2(2), ERRORS; fs/namei.c follow_dotdot_rcu's
+ * read_seqretry of rename_lock and mount_lock): another test renaming files
+ * meanwhile made this test fail now and then (CI of stop 61). */
 static int kernel_open(int rootfd, const char *rel)
 {
 	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
-	return (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	int fd = -1;
+	for (int tries = 0; tries < 1000; tries++) {
+		fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+		if (fd >= 0 || errno != EAGAIN)
+			break;
+	}
+	return fd;
 }
 
 START_TEST(links_resolve_as_chroot_would)
