@@ -67,6 +67,55 @@ static void container_attrs(arena *a, const pool_plan *pp, const container_spec 
 			   sq(a, c->attrs.items[k].name), sq(a, c->attrs.items[k].value));
 }
 
+/* A container's `directory` lines: made (dslc_dirs, parents first, existing
+ * ones left), then their classes and chunks set on every run, so a changed
+ * value reaches what is created afterwards. */
+static void container_dirs(arena *a, const pool_plan *pp, const container_plan *cp, buf *out)
+{
+	if (!cp->ndirs)
+		return;
+	buf_printf(out, "dslc_dirs %s %s", sq(a, pp->label), sq(a, cp->label));
+	for (size_t k = 0; k < cp->ndirs; k++)
+		buf_printf(out, " %s", sq(a, cp->dirs[k].path));
+	buf_puts(out, "\n");
+	for (size_t k = 0; k < cp->ndirs; k++) {
+		const struct dir_plan *d = &cp->dirs[k];
+		buf_printf(out, "\"$DAOS\" fs set-attr %s %s --dfs-path=%s", sq(a, pp->label), sq(a, cp->label), sq(a, d->path));
+		if (d->oclass[0])
+			buf_printf(out, " --oclass=%s", sq(a, d->oclass));
+		if (d->chunk)
+			buf_printf(out, " --chunk-size=%s", sq(a, pools_size(a, d->chunk)));
+		buf_puts(out, "\n");
+	}
+}
+
+/* The script's one function, when a container has directories. DFS has no
+ * mkdir command, and `daos fs set-attr` on a path that does not exist makes
+ * a file there (src/utils/daos_dfs_hdlr.c FS_SET_ATTR): `daos fs copy` of an
+ * empty local tree into the container's root makes each missing directory
+ * and leaves the existing ones (src/utils/daos_hdlr.c fs_copy: into the
+ * root when it is a directory; fs_copy_dir: mkdir, EEXIST accepted, then
+ * the source's mode). */
+static const char DIRS_FUNCTION[] =
+	"\n# dslc_dirs POOL CONTAINER PATH...: the directories, parents first, mode 0755,\n"
+	"# owned by the account that runs this script; existing ones are left as they are\n"
+	"dslc_dirs() {\n"
+	"\tdslc_pool=$1 dslc_cont=$2\n"
+	"\tshift 2\n"
+	"\tdslc_tree=$(mktemp -d) || return 1\n"
+	"\tfor dslc_dir in \"$@\"; do\n"
+	"\t\tmkdir -p \"$dslc_tree$dslc_dir\" || { rm -rf \"$dslc_tree\"; return 1; }\n"
+	"\tdone\n"
+	"\tchmod -R 0755 \"$dslc_tree\"\n"
+	"\tfor dslc_top in \"$dslc_tree\"/*; do\n"
+	"\t\tif ! \"$DAOS\" fs copy --src=\"$dslc_top\" --dst=\"daos://$dslc_pool/$dslc_cont\" >/dev/null; then\n"
+	"\t\t\trm -rf \"$dslc_tree\"\n"
+	"\t\t\treturn 1\n"
+	"\t\tfi\n"
+	"\tdone\n"
+	"\trm -rf \"$dslc_tree\"\n"
+	"}\n";
+
 static bool pools_sh(const model *m, buf *out);
 static bool pools_json(const model *m, buf *out);
 
@@ -91,6 +140,9 @@ static bool labels_safe(const model *m)
 				return false;
 			for (size_t k = 0; k < c->attrs.n; k++)
 				if (safe_line(c->attrs.items[k].value))
+					return false;
+			for (size_t k = 0; c->plan && k < c->plan->ndirs; k++)
+				if (safe_mount_path(c->plan->dirs[k].path))
 					return false;
 		}
 	}
@@ -117,6 +169,11 @@ static bool pools_sh(const model *m, buf *out)
 		acl |= m->containers[j]->plan && m->containers[j]->plan->acl_file != NULL;
 	if (acl)
 		buf_puts(out, "ACL_DIR=${ACL_DIR:-$(dirname \"$0\")/acl}\n");
+	bool dirs = false;
+	for (size_t j = 0; j < m->ncontainers; j++)
+		dirs |= m->containers[j]->plan && m->containers[j]->plan->ndirs;
+	if (dirs)
+		buf_puts(out, DIRS_FUNCTION);
 	for (size_t i = 0; i < m->npools; i++) {
 		const pool_plan *pp = m->pools[i]->plan;
 		buf_printf(out, "\n# pool %s\n", pp->label);
@@ -152,6 +209,7 @@ static bool pools_sh(const model *m, buf *out)
 				buf_printf(out, " --acl-file=\"$ACL_DIR\"/%s", sq(a, strchr(cp->acl_file, '/') + 1));
 			buf_puts(out, "\nfi\n");
 			container_attrs(a, pp, m->pools[i]->members[j], out);
+			container_dirs(a, pp, cp, out);
 		}
 	}
 	return true;
@@ -264,6 +322,16 @@ static bool pools_json(const model *m, buf *out)
 			for (size_t k = 0; k < c->attrs.n; k++)
 				json_object_set_new(attrs, c->attrs.items[k].name, json_string(c->attrs.items[k].value));
 			json_object_set_new(o, "attrs", attrs);
+			if (cp->ndirs) { /* only when given: the others' files stay as they were */
+				json_t *dirs = json_object();
+				for (size_t k = 0; k < cp->ndirs; k++) {
+					json_t *d = json_object();
+					json_object_set_new(d, "oclass", cp->dirs[k].oclass[0] ? json_string(cp->dirs[k].oclass) : json_null());
+					json_object_set_new(d, "chunk_size", cp->dirs[k].chunk ? json_integer((json_int_t)cp->dirs[k].chunk) : json_null());
+					json_object_set_new(dirs, cp->dirs[k].path, d);
+				}
+				json_object_set_new(o, "directories", dirs);
+			}
 			json_array_append_new(cs, o);
 		}
 		json_object_set_new(p, "containers", cs);

@@ -322,6 +322,80 @@ lint_to "$T/a/cluster.dsl" "$T/out"
 check "5: attr without '=': error[bad-value] at the attribute" \
 	"grep -q \"error\\[bad-value\\]: 'description' is not an attribute\" '$T/out' || { cat '$T/out'; false; }"
 
+# issue 56, 4. the tutorial's "set the object class on a directory": the
+# example's checkpoints/restart, made and set by daos-pools.sh against the
+# fake daos (its fs copy and fs set-attr from src/utils/daos_hdlr.c and
+# daos_dfs_hdlr.c)
+dirstate() { python3 -c '
+import json,sys; t=json.load(open(sys.argv[1]))["projects/checkpoints"].get("fs", {})
+print(" ".join("%s:%s:%s:%s" % (p, v["kind"], v.get("attrs", {}).get("--oclass", "-"), v.get("attrs", {}).get("--chunk-size", "-")) for p, v in sorted(t.items())))' "$T/daos.json"; }
+rm -f "$T/dmg.json" "$T/daos.json"
+run_pools log4
+rc=$?
+check "56.4: /restart is made a directory of checkpoints, then EC_16P2GX with 8 MiB chunks (exit 0)" \
+	"[ $rc = 0 ] && [ \"\$(dirstate)\" = '/:dir:-:- /restart:dir:EC_16P2GX:8MiB' ] || { cat '$T/log4.out' '$T/log4'; dirstate; false; }"
+run_pools log5
+rc=$?
+check "56.4: run again: the directory stays, its class is set again, nothing else made (exit 0)" \
+	"[ $rc = 0 ] && [ \$(grep -c 'fs set-attr' '$T/log5') = 1 ] && [ \"\$(dirstate)\" = '/:dir:-:- /restart:dir:EC_16P2GX:8MiB' ] || { cat '$T/log5.out'; dirstate; false; }"
+rm -f "$T/daos.json"
+grep -v "^dslc_dirs " "$S" >"$T/ao/cluster/nodirs.sh"
+env FAKE_LOG="$T/log6" FAKE_DMG_STATE="$T/dmg.json" FAKE_DMG_HOSTS=daos0001 FAKE_DMG_POOLS=projects FAKE_DAOS_STATE="$T/daos.json" \
+	FAKE_DAOS_POOLS=projects DMG=tests/fakes/dmg DAOS=tests/fakes/daos sh "$T/ao/cluster/nodirs.sh" >"$T/log6.out" 2>&1
+check "56.4: the fake is DAOS's: set-attr on a path that does not exist makes a file there, which the directory step prevents" \
+	"[ \"\$(dirstate)\" = '/:dir:-:- /restart:file:EC_16P2GX:8MiB' ] || { dirstate; false; }"
+aurora 's|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory /restart/full oclass EC_16P2GX chunk 8MiB\n  directory /restart oclass RP_3G1\n  directory /logs chunk 1MiB|'
+$DSLC build "$T/a/cluster.dsl" -o "$T/a/out" >"$T/out" 2>&1
+S2=$T/a/out/cluster/daos-pools.sh
+rm -f "$T/daos.json"
+env FAKE_LOG="$T/log7" FAKE_DMG_STATE="$T/dmg.json" FAKE_DMG_HOSTS=daos0001 FAKE_DMG_POOLS=projects FAKE_DAOS_STATE="$T/daos.json" \
+	FAKE_DAOS_POOLS=projects DMG=tests/fakes/dmg DAOS=tests/fakes/daos sh "$S2" >"$T/log7.out" 2>&1
+rc=$?
+check "56.4: a directory inside another, written before its parent, and a second top-level one: all made, each with its own setting" \
+	"[ $rc = 0 ] && [ \"\$(dirstate)\" = '/:dir:-:- /logs:dir:-:1MiB /restart:dir:RP_3G1:- /restart/full:dir:EC_16P2GX:8MiB' ] && python3 tests/validate/pools_check.py '$S2' >'$T/pc' 2>&1 || { cat '$T/out' '$T/log7.out' '$T/pc'; dirstate; false; }"
+aurora 's|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory /restart oclass EC_16P2G1|'
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "56.4: a directory's class is checked as the container's: EC_16P2G1 keeps 2 failures, and fits 128 nodes (no finding)" \
+	"[ $LRC = 0 ] && ! grep -q 'restart' '$T/out' || { cat '$T/out'; false; }"
+aurora 's|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory /restart oclass EC_16P1GX|'
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "56.4: a directory class that keeps fewer failures than the container's rd_fac: error[oclass-tolerance] at its class" \
+	"grep -q 'cluster.dsl:[0-9]*:29: error\\[oclass-tolerance\\]' '$T/out' || { cat '$T/out'; false; }"
+aurora 's|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory /restart oclass EC_16P2GX\n  directory /restart chunk 8MiB|'
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "56.4: one directory on two lines: error[duplicate-definition], the first one noted" \
+	"grep -q 'error\\[duplicate-definition\\]: directory /restart is given twice' '$T/out' && grep -q 'note: first given here' '$T/out' || { cat '$T/out'; false; }"
+for bad in '/restart/../etc' 'restart' '/re start' '/'; do
+	aurora "s|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory \"$bad\" oclass EC_16P2GX|"
+	lint_to "$T/a/cluster.dsl" "$T/out"
+	check "56.4: directory \"$bad\": error[bad-value] at the path, nothing built" \
+		"grep -q 'error\\[bad-value\\]: directory' '$T/out' && ! $DSLC build '$T/a/cluster.dsl' -o '$T/a/out2' >/dev/null 2>&1 && ! [ -e '$T/a/out2' ] || { cat '$T/out'; false; }"
+done
+aurora 's|^  type posix$|  type hdf5|'
+lint_to "$T/a/cluster.dsl" "$T/out"
+check "56.4: a directory of an HDF5 container: warning[oclass-non-posix] at the directory line" \
+	"grep -q 'warning\\[oclass-non-posix\\]: directory is ignored for a HDF5 container' '$T/out' || { cat '$T/out'; false; }"
+
+aurora 's|^  directory /restart oclass EC_16P2GX chunk 8MiB .*|  directory /restart oclass EC_8P2GX chunk 8MiB|'
+$DSLC plan "$T/a/cluster.dsl" --against-source $A/cluster.dsl >"$T/out" 2>&1
+rc=$?
+check "56.4: a directory's class changed: plan says pool-create for its directories key only (exit 3)" \
+	"[ $rc = 3 ] && grep -q '^pool-create  cluster/pools.json pools\\[projects\\].containers\\[checkpoints\\].directories' '$T/out' && ! grep -q 'container-immutable\\|engine-restart' '$T/out' || { cat '$T/out'; false; }"
+
+# issue 56, 5. "a small set of containers" (ALCF's DAOS overview): a pool of
+# 99 containers is quiet, 100 is pool-many-containers at the pool
+for n in 99 100; do
+	rm -rf "$T/a" && cp -r $A "$T/a"
+	for i in $(seq 3 $n); do printf 'container c%03d in projects { tolerate 2 node failures  checksum crc32 server }\n' "$i"; done >>"$T/a/cluster.dsl"
+	lint_to "$T/a/cluster.dsl" "$T/out"
+	if [ $n = 99 ]; then
+		check "56.5: 99 containers in projects: no pool-many-containers" "! grep -q 'pool-many-containers' '$T/out' || { cat '$T/out'; false; }"
+	else
+		check "56.5: 100 containers in projects: warning[pool-many-containers] at the pool's name, the 100th noted" \
+			"grep -q 'cluster.dsl:52:6: warning\\[pool-many-containers\\]: pool projects holds 100 containers' '$T/out' && grep -q 'note: the 100th is here' '$T/out' || { cat '$T/out'; false; }"
+	fi
+done
+
 # 7. Redfish as the talk's BMC needs it: `vendor ami` writes the nested body
 # and takes the ETag from /Bios (tests/os_artifacts.sh runs it against a BMC
 # that refuses a flat body with 400)

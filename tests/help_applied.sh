@@ -223,4 +223,15 @@ applied k8s-memory-request 's/.*write `server_memory \([0-9A-Za-z]*\)`.*/\1/p' '
 check "k8s-memory-request: the proposed server_memory $v lints clean" \
 	"grep -q 'error\\[k8s-memory-request\\]' '$T/a1' && [ '$v' = 134GiB ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# issue 56: chunk-stripe's proposed chunk, for the container and for a directory of it
+applied chunk-stripe 's/.*write `chunk \([0-9A-Za-z]*\)`.*/\1/p' 's/^  chunk 1536KiB$/  chunk @V@/'
+check "chunk-stripe: the proposed container chunk $v takes the container's finding away" \
+	"grep -q 'warning\\[chunk-stripe\\]: chunk 1536KiB is not' '$T/a1' && [ '$v' = 2MiB ] && ! grep -q 'chunk 1536KiB\\|error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+$DSLC lint $D/chunk-stripe.dsl >"$T/a1" 2>&1
+v=$(sed -n '/of directory \/restart/,$s/.*write `chunk \([0-9A-Za-z]*\)`.*/\1/p' "$T/a1" | head -n 1)
+sed "s/chunk 2560KiB /chunk $v /" $D/chunk-stripe.dsl >$H/.help-chunk-stripe.dsl
+$DSLC lint $H/.help-chunk-stripe.dsl >"$T/a2" 2>&1
+check "chunk-stripe: the proposed directory chunk $v takes the directory's finding away" \
+	"grep -q 'chunk 2560KiB of directory /restart' '$T/a1' && [ '$v' = 3MiB ] && ! grep -q 'of directory\\|error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+
 tests_end

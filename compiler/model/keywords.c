@@ -1401,6 +1401,58 @@ static void co_checksum(kw_ctx *k)
 	}
 }
 
+/* directory <path> [oclass <class>] [chunk <size>]: daos fs set-attr
+ * --dfs-path on a directory made when the container is (targets/pools.c);
+ * the path is the container's, absolute, of name components. */
+static void co_directory(kw_ctx *k)
+{
+	container_spec *c = k->target;
+	struct dir_spec d = {0};
+	if (!kw_word(k, "a directory of the container, e.g. /checkpoints", &d.path, &d.path_loc))
+		return;
+	d.loc = k->kwloc;
+	const char *why = safe_mount_path(d.path);
+	if (why || strcmp(d.path, "/") == 0) {
+		kw_bad(k, d.path_loc, "directory '%s': %s", safe_echo(k->r->ar, d.path),
+		       why ? why : "the root takes the container's own oclass and chunk");
+		return;
+	}
+	while (kw_peek_word(k, "oclass") || kw_peek_word(k, "chunk")) {
+		bool oc = strcmp(k->cur->text, "oclass") == 0;
+		src_loc wl = k->cur->loc;
+		kw_next(k);
+		if ((oc && d.oclass.set) || (!oc && d.chunk.set)) {
+			kw_bad(k, wl, "directory %s gives %s twice", d.path, oc ? "oclass" : "chunk");
+			return;
+		}
+		if (oc && !kw_word(k, "an object class", &d.oclass.v, &d.oclass.loc))
+			return;
+		uint64_t v;
+		if (!oc && !kw_size(k, "a chunk size", &v, &d.chunk.loc))
+			return;
+		if (!oc && !v) {
+			kw_bad(k, d.chunk.loc, "a chunk of 0 bytes: give its size, e.g. 8MiB");
+			return;
+		}
+		if (!oc)
+			d.chunk.v = (int64_t)v;
+		*(oc ? &d.oclass.set : &d.chunk.set) = true;
+	}
+	if (!d.oclass.set && !d.chunk.set) {
+		kw_bad(k, d.path_loc, "directory %s sets nothing: add `oclass <class>`, `chunk <size>` or both", d.path);
+		return;
+	}
+	d.loc = src_loc_join(d.loc, k->last);
+	for (size_t i = 0; i < c->ndirs; i++)
+		if (strcmp(c->dirs[i].path, d.path) == 0) {
+			diag *dg = diag_report(k->r->dc, R_DUPLICATE, d.path_loc, "directory %s is given twice", d.path);
+			diag_note_at(k->r->dc, dg, c->dirs[i].path_loc, "first given here");
+			diag_help(k->r->dc, dg, "keep one line per directory");
+			return;
+		}
+	ARENA_PUSH(k->r->ar, c->dirs, c->ndirs, c->dirs_cap, d);
+}
+
 static const char *const ctypes[] = {"posix", "hdf5", "python", "spark", "database", "root", "seismic", "meteo", NULL};
 static const char *const file_kinds[] = {"large", "small", "mixed", "per-process", NULL};
 static const char *const dir_kinds[] = {"large", "small", NULL};
@@ -1422,5 +1474,6 @@ static const keyword container_kws[] = {
 	{"rd_fac", "rd_fac <0-4>", "Explicit redundancy factor.", KW_INT, F(container_spec, rd_fac), 0, 4, NULL, NULL},
 	{"rd_lvl", "rd_lvl <node|rank>", "Explicit redundancy level.", KW_ENUM, F(container_spec, rd_lvl), 0, 0, rd_lvls, NULL},
 	{"label", "label <label>", "Container label (default: the container's name).", KW_WORD, F(container_spec, label), 0, 0, NULL, NULL},
+	{"directory", "directory <path> [oclass <class>] [chunk <size>]", "A directory of a POSIX container made when daos-pools.sh runs, with its own object class and chunk size for the files and directories created in it (`daos fs set-attr --dfs-path`), e.g. a checkpoint directory on EC beside small files on replicas.", KW_CUSTOM, 0, 0, 0, NULL, co_directory},
 };
 const kw_table kw_container = KW_TABLE("container", container_kws);

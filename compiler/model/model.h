@@ -312,6 +312,8 @@ typedef struct container_plan {
 	bool srv_cksum;
 	const char *derivation; /* why: the goals and the fault domains */
 	const char *acl_file;   /* "acl/<pool>/<container>.acl" when it has an ACL */
+	struct dir_plan { const char *path; char oclass[24]; uint64_t chunk; } *dirs; /* checked, in order */
+	size_t ndirs;
 } container_plan;
 
 typedef struct pool_spec {
@@ -342,6 +344,10 @@ typedef struct container_spec {
 	struct acl_entry *acl; /* `acl "A::OWNER@:rwdtTaAo"`, in order */
 	size_t nacl, acl_cap;
 	env_list attrs; /* `attr "name=value"`: daos container set-attr */
+	/* `directory <path> [oclass <class>] [chunk <size>]`: a directory made at
+	 * creation with its own defaults for what is created in it */
+	struct dir_spec { const char *path; src_loc loc, path_loc; opt_str oclass; opt_int chunk; } *dirs;
+	size_t ndirs, dirs_cap;
 } container_spec;
 
 /* mount <path> { container C in P ... }: a dfuse mount, a systemd service on

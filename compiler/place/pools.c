@@ -412,6 +412,54 @@ static void warn_non_posix(cctx *x, src_loc loc, const char *what)
 	diag_help(x->m->dc, d, "remove it, or make the container `type posix` (DAOS applies it only to POSIX containers)");
 }
 
+/* `directory` lines: each class checked as the container's are, each chunk
+ * in whole stripes of the class its files get (the directory's, else the
+ * container's file class). What DFS does with them (src/client/dfs, 2.6 and
+ * 2.8): a file or directory made in the directory takes its class and chunk
+ * (dir.c: entry.oclass = parent->d.oclass, so the whole subtree), and an EC
+ * class is used for files only, directories falling back to the container's
+ * directory class (common.c create_dir). */
+static void plan_directories(cctx *x, const oclass *files, bool posix)
+{
+	container_spec *c = x->c;
+	container_plan *cp = x->cp;
+	if (!c->ndirs)
+		return;
+	if (!posix) {
+		for (size_t i = 0; i < c->ndirs; i++)
+			warn_non_posix(x, c->dirs[i].loc, "directory");
+		return;
+	}
+	cp->dirs = arena_alloc(x->m->ar, c->ndirs * sizeof(*cp->dirs));
+	for (size_t i = 0; i < c->ndirs; i++) {
+		const struct dir_spec *d = &c->dirs[i];
+		struct dir_plan *dp = &cp->dirs[cp->ndirs];
+		oclass oc;
+		bool have = explicit_class(x, &d->oclass, &oc);
+		if (d->oclass.set && !have)
+			continue; /* explicit_class reported it */
+		dp->path = d->path;
+		if (have) {
+			check_class(x, &oc, d->oclass.loc, false);
+			strcpy(dp->oclass, oc.name);
+		}
+		const oclass *cls = have ? &oc : files;
+		uint64_t stripe = cls ? stripe_of(cls, cp) : 0;
+		if (d->chunk.set) {
+			dp->chunk = (uint64_t)d->chunk.v;
+			if (stripe && dp->chunk % stripe) {
+				diag *dg = diag_report(x->m->dc, R_CHUNK_STRIPE, d->chunk.loc,
+						       "chunk %s of directory %s is not a multiple of %s's full stripe (%d x %s = %s)",
+						       pools_size(x->m->ar, dp->chunk), d->path, cls->name, cls->k,
+						       pools_size(x->m->ar, cp->ec_cell ? cp->ec_cell : POOL_EC_CELL_DEFAULT),
+						       pools_size(x->m->ar, stripe));
+				diag_help(x->m->dc, dg, "write `chunk %s`", pools_size(x->m->ar, (dp->chunk / stripe + 1) * stripe));
+			}
+		}
+		cp->ndirs++;
+	}
+}
+
 static void plan_container(model *m, container_spec *c, fleet f)
 {
 	container_plan *cp = arena_alloc(m->ar, sizeof(*cp));
@@ -483,6 +531,7 @@ static void plan_container(model *m, container_spec *c, fleet f)
 				warn_non_posix(&x, given[i]->loc, what[i]);
 		if (c->chunk.set)
 			warn_non_posix(&x, c->chunk.loc, "chunk");
+		plan_directories(&x, NULL, false);
 		return;
 	}
 	if (have_oc) {
@@ -548,9 +597,26 @@ static void plan_container(model *m, container_spec *c, fleet f)
 		uint64_t target = strcmp(c->files.v, "large") == 0 ? 8 * MiB : MiB;
 		cp->chunk = stripe >= target ? (target == MiB ? 2 * stripe : stripe) : (target + stripe - 1) / stripe * stripe;
 	}
+	plan_directories(&x, files, true);
 	cp->derivation = arena_printf(m->ar, "rd_fac %d at rd_lvl %s over %d %s%s%s", cp->rd_fac, cp->rd_lvl, cp->domains,
 				      strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes",
 				      c->files.set ? ", files " : "", c->files.set ? c->files.v : "");
+}
+
+/* pool-many-containers: tens per pool, not hundreds (the rule's text). */
+enum { POOL_MANY_CONTAINERS = 100 };
+
+static void check_container_count(model *m, const pool_spec *p)
+{
+	if (p->nmembers < POOL_MANY_CONTAINERS)
+		return;
+	diag *d = diag_report(m->dc, R_POOL_MANY_CONTAINERS, p->name_loc,
+			      "pool %s holds %zu containers: each costs a VOS container and its aggregation on every target",
+			      p->name, p->nmembers);
+	diag_note_at(m->dc, d, p->members[POOL_MANY_CONTAINERS - 1]->name_loc, "the %dth is here",
+		     POOL_MANY_CONTAINERS);
+	diag_help(m->dc, d, "keep tens of containers per pool: merge the ones that differ only in their data, with "
+		  "`directory <path> oclass <class>` where part of a tree needs its own class");
 }
 
 void pools_plan(model *m)
@@ -560,4 +626,6 @@ void pools_plan(model *m)
 		plan_pool(m, m->pools[i], f);
 	for (size_t i = 0; i < m->ncontainers; i++)
 		plan_container(m, m->containers[i], f);
+	for (size_t i = 0; i < m->npools; i++)
+		check_container_count(m, m->pools[i]);
 }

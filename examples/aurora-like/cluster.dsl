@@ -69,6 +69,7 @@ container checkpoints in projects {
   tolerate 2 node failures
   files mixed                             # many small files beside big ones
   checksum crc32 server
+  directory /restart oclass EC_16P2GX chunk 8MiB  # full restarts: wide EC, whole stripes
 }
 
 mount /mnt/daos/datasets {

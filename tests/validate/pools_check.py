@@ -105,15 +105,33 @@ def main(argv):
     for n, line in enumerate(open(path), 1):
         words = shlex.split(line, comments=True)
         where = f"{path}:{n}"
-        if len(words) >= 3 and words[1:3] == ["container", "set-attr"]:
-            # release/2.6 and 2.8 src/control/cmd/daos/container.go containerSetAttrCmd: both
-            # --attr and --value, or the positional key:val list, never both
+        if len(words) >= 3 and words[1:3] in (["container", "set-attr"], ["fs", "set-attr"]):
+            # release/2.6 and 2.8 src/control/cmd/daos: container.go containerSetAttrCmd takes
+            # both --attr and --value (or the positional key:val list, never both);
+            # filesystem.go fsSetAttrCmd takes --dfs-path (required without --path) and
+            # --oclass and/or --chunk-size; both want the pool and the container
+            cmd = " ".join(words[1:3])
             got = dict(flags(words))
             pos = [w for w in words[3:] if not w.startswith("--")]
-            if set(got) - {"--attr", "--value"} or not got.get("--attr") or not got.get("--value"):
-                errors.append(f"{where}: daos container set-attr wants --attr and --value, got {sorted(got)}")
             if len(pos) != 2:
-                errors.append(f"{where}: daos container set-attr wants the pool and the container, got {pos}")
+                errors.append(f"{where}: daos {cmd} wants the pool and the container, got {pos}")
+            if words[1] == "container":
+                if set(got) - {"--attr", "--value"} or not got.get("--attr") or not got.get("--value"):
+                    errors.append(f"{where}: daos {cmd} wants --attr and --value, got {sorted(got)}")
+                continue
+            if set(got) - {"--dfs-path", "--oclass", "--chunk-size"} or not got.get("--dfs-path", "").startswith("/") \
+                    or not ({"--oclass", "--chunk-size"} & set(got)):
+                errors.append(f"{where}: daos {cmd} wants --dfs-path=/... and --oclass/--chunk-size, got {sorted(got)}")
+            if "--oclass" in got and not oclass_ok(got["--oclass"], release):
+                errors.append(f"{where}: {got['--oclass']!r} is not a registered object class")
+            if "--chunk-size" in got and not SIZE.match(got["--chunk-size"]):
+                errors.append(f"{where}: --chunk-size {got['--chunk-size']!r} is not a binary-unit size")
+            continue
+        if len(words) >= 3 and words[1:3] == ["fs", "copy"]:
+            # fsCopyCmd: --src and --dst, both required
+            got = dict(flags(words))
+            if set(got) != {"--src", "--dst"}:
+                errors.append(f"{where}: daos fs copy wants --src and --dst, got {sorted(got)}")
             continue
         if len(words) < 3 or words[1:3] not in (["pool", "create"], ["container", "create"]):
             continue

@@ -1,4 +1,4 @@
-# warning: 1.5 MiB chunks on 8 x 128 KiB = 1 MiB stripes
+# warning: 1.5 MiB chunks on 8 x 128 KiB = 1 MiB stripes, and a directory's 2.5 MiB
 daos 2.6
 cluster tier0 {
   provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
@@ -21,4 +21,5 @@ container ckpt in tier0 {
   checksum crc32 server
   files large
   chunk 1536KiB
+  directory /restart chunk 2560KiB    # its files take EC_8P2GX too
 }
