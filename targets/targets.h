@@ -89,6 +89,7 @@ target_result target_containerd(const model *m, const node *nd, target_file *out
 target_result target_vfio(const model *m, const node *nd, target_file *out);
 target_result target_pod_dirs(const model *m, const node *nd, target_file *out);
 target_result target_dfuse(const model *m, const node *nd, target_file *out);
+target_result target_mpiio(const model *m, const node *nd, target_file *out);
 target_result target_intercept(const model *m, const node *nd, target_file *out);
 target_result target_nccl(const model *m, const node_spec *s, target_file *out);
 

@@ -458,4 +458,18 @@ mutate "pools: pool-many-containers at 101" compiler/place/pools.c \
 	'	if (p->nmembers < POOL_MANY_CONTAINERS)' \
 	'	if (p->nmembers <= POOL_MANY_CONTAINERS)' \
 	"bash tests/golden.sh" "bash tests/fidelity.sh"
+# issue 56 item 3: the wrapper sets ROMIO_HINTS for itself only; two mounts'
+# hints not compared; HDF5_VOL_CONNECTOR through the agent not a finding
+mutate "mpiio: ROMIO_HINTS not exported" targets/clients.c \
+	'"export ROMIO_HINTS=\"${ROMIO_HINTS:-/%s}\"\n"' \
+	'"ROMIO_HINTS=\"${ROMIO_HINTS:-/%s}\"\n"' \
+	"/usr/bin/python3 tests/validate/clients_check.py"
+mutate "mpiio: two mounts' hints not compared" compiler/lint/client_lint.c \
+	$'\t\t\tif (hints)\n\t\t\t\tio_conflict(c, hints, mt, nd, false);' \
+	$'\t\t\tif (0)\n\t\t\t\tio_conflict(c, hints, mt, nd, false);' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/clients_check.py"
+mutate "client-env: HDF5_VOL_CONNECTOR passes" compiler/lint/client_lint.c \
+	'	{"HDF5_VOL_CONNECTOR", false, true,' \
+	'	{"HDF5_VOL_CONNECTOR_", false, true,' \
+	"/usr/bin/python3 tests/validate/clients_check.py"
 tests_end

@@ -24,6 +24,7 @@ const kw_section kw_sections[] = {
 	{&kw_pool, "`pool` block"},
 	{&kw_container, "`container` block"},
 	{&kw_mount, "`mount` block"},
+	{&kw_mpiio, "`mpiio` block (in `mount`)"},
 	{&kw_lint, "`lint` block (the `.dslc-lint` settings file)"},
 };
 const size_t kw_section_count = sizeof(kw_sections) / sizeof(kw_sections[0]);

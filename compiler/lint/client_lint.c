@@ -76,6 +76,21 @@ static void intercept_conflict(mount_check *c, const mount_spec *a, const mount_
 	diag_help(c->m->dc, d, "ask for one library on the mounts of %s: `intercept %s` on both", nd->host, a->intercept.v);
 }
 
+static void io_conflict(mount_check *c, const mount_spec *a, const mount_spec *b, const node *nd, bool hdf5)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "io%d\x1f%p\x1f%p", hdf5, (const void *)a, (const void *)b);
+	if (!clients_io_conflict(c->m->ar, a, b, hdf5) || !first_time(c, key))
+		return;
+	bool hints = !hdf5;
+	const char *what = hdf5 ? "hdf5_vol" : "mpiio";
+	diag *d = diag_report(c->m->dc, R_MPIIO_CONFLICT, hints ? b->mpiio.loc : b->hdf5_vol.loc,
+			      "%s gets two %s from mounts %s and %s: its jobs read one", nd->host,
+			      hints ? "sets of ROMIO hints" : "HDF5 VOL directories", a->path, b->path);
+	diag_note_at(c->m->dc, d, hints ? a->mpiio.loc : a->hdf5_vol.loc, "the other");
+	diag_help(c->m->dc, d, "give both mounts the same %s, or narrow their `on` lists apart", what);
+}
+
 static void pod_node(mount_check *c, const mount_spec *mt, const node *nd)
 {
 	char key[64];
@@ -95,11 +110,17 @@ static void check_nodes(mount_check *c)
 	model *m = c->m;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
-		const mount_spec *prev = NULL, *lib = NULL;
+		const mount_spec *prev = NULL, *lib = NULL, *hints = NULL, *vol = NULL;
 		for (size_t k = 0; k < c->n; k++) {
 			const mount_spec *mt = c->sorted[k];
 			if (!mount_on(mt, i))
 				continue;
+			if (hints)
+				io_conflict(c, hints, mt, nd, false);
+			if (vol)
+				io_conflict(c, vol, mt, nd, true);
+			hints = hints ? hints : mt->mpiio.set ? mt : NULL;
+			vol = vol ? vol : mt->hdf5_vol.set ? mt : NULL;
 			if (nd->spec && spec_in_pods(nd->spec))
 				pod_node(c, mt, nd);
 			if (prev && path_within(prev->path, mt->path))
@@ -226,6 +247,10 @@ static const client_env_rule client_env_rules[] = {
 	 "(`D_IL_REPORT=1 with-pil4dfs ./app`)"},
 	{"D_LOG_MASK", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment, "
 	 "or in a mount's `env` for dfuse"},
+	{"HDF5_VOL_CONNECTOR", false, true, "HDF5 picks its connector when the library starts, before the DAOS VOL calls daos_init: "
+	 "give the mount `hdf5_vol \"<plugin directory>\"` and run jobs as `with-daos-io ./app`"},
+	{"HDF5_PLUGIN_PATH", false, true, "HDF5 searches its plugin path when the library starts, before daos_init: give the "
+	 "mount `hdf5_vol \"<plugin directory>\"` and run jobs as `with-daos-io ./app`"},
 	{"DD_MASK", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},
 	{"DD_SUBSYS", false, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},
 	{"D_LOG_", true, true, "daos_init reads it before the agent's environment arrives: set it in the job's environment"},

@@ -18,6 +18,7 @@ const block_open block_opens[] = {
 	{TOP, "container", {&kw_container}},
 	{TOP, "mount", {&kw_mount}},
 	{TOP, "lint", {&kw_lint}},
+	{"mount", "mpiio", {&kw_mpiio}},
 	{"cluster", "fabric", {&kw_fabric}},
 	{"cluster", "kubernetes", {&kw_kube}},
 	{"hardware", "numa", {&kw_numa}},

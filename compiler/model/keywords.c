@@ -1067,13 +1067,8 @@ static void en_nvme_file(kw_ctx *k, engine_spec *e)
 	while (k->cur && !kw_peek_word(k, "size")) {
 		const char *path;
 		src_loc l;
-		if (!kw_word(k, "a file path", &path, &l))
+		if (!kw_abs_path(k, "a file path", "file", &path, &l))
 			return;
-		const char *why = safe_mount_path(path);
-		if (why) {
-			kw_bad(k, l, "file '%s': %s", safe_echo(k->r->ar, path), why);
-			return;
-		}
 		ARENA_PUSH(k->r->ar, files, n, cap, path);
 	}
 	if (!n) {
@@ -1408,13 +1403,11 @@ static void co_directory(kw_ctx *k)
 {
 	container_spec *c = k->target;
 	struct dir_spec d = {0};
-	if (!kw_word(k, "a directory of the container, e.g. /checkpoints", &d.path, &d.path_loc))
+	if (!kw_abs_path(k, "a directory of the container, e.g. /checkpoints", "directory", &d.path, &d.path_loc))
 		return;
 	d.loc = k->kwloc;
-	const char *why = safe_mount_path(d.path);
-	if (why || strcmp(d.path, "/") == 0) {
-		kw_bad(k, d.path_loc, "directory '%s': %s", safe_echo(k->r->ar, d.path),
-		       why ? why : "the root takes the container's own oclass and chunk");
+	if (strcmp(d.path, "/") == 0) {
+		kw_bad(k, d.path_loc, "directory '/': the root takes the container's own oclass and chunk");
 		return;
 	}
 	while (kw_peek_word(k, "oclass") || kw_peek_word(k, "chunk")) {

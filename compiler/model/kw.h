@@ -88,6 +88,9 @@ bool kw_peek_word(kw_ctx *k, const char *w); /* next value is that word */
 bool kw_expect_word(kw_ctx *k, const char *w);
 bool kw_word(kw_ctx *k, const char *what, const char **out, src_loc *loc);
 bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc);
+/* An absolute path of name components (safe_mount_path), refused at its word
+ * as "<label> '<path>': <why>". */
+bool kw_abs_path(kw_ctx *k, const char *what, const char *label, const char **out, src_loc *loc);
 bool kw_word_glued(kw_ctx *k, const char *what, const char **out, src_loc *loc);
 bool kw_int(kw_ctx *k, const char *what, int64_t min, int64_t max, int64_t *out, src_loc *loc);
 bool kw_size(kw_ctx *k, const char *what, uint64_t *out, src_loc *loc);
@@ -110,7 +113,8 @@ const char *kw_suggest_rule(const char *id);
 
 /* The tables (keywords.c). */
 extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,
-	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube, kw_mount;
+	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube, kw_mount,
+	kw_mpiio;
 /* `mount <path> { ... }` (mounts.c) and its resolution once nodes and
  * containers are known. */
 void top_mount(kw_ctx *k);

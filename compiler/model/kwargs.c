@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 
 void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...)
@@ -82,6 +83,16 @@ bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc)
 
 /* A value written without spaces, such as ERR,MGMT=DEBUG, reaches us as
  * several tokens that touch; they are one value. */
+bool kw_abs_path(kw_ctx *k, const char *what, const char *label, const char **out, src_loc *loc)
+{
+	if (!kw_word(k, what, out, loc))
+		return false;
+	const char *why = safe_mount_path(*out);
+	if (why)
+		kw_bad(k, *loc, "%s '%s': %s", label, safe_echo(k->r->ar, *out), why);
+	return !why;
+}
+
 bool kw_word_glued(kw_ctx *k, const char *what, const char **out, src_loc *loc)
 {
 	src_loc l;

@@ -367,6 +367,16 @@ typedef struct mount_spec {
 	opt_str user, caching, intercept;
 	opt_int intercept_global; /* `intercept <lib> global`: login shells, not a wrapper */
 	env_list env;             /* the dfuse service's Environment= */
+	/* `mpiio { ... }`: ROMIO hints for the jobs of these nodes (the file
+	 * ROMIO_HINTS names); `hdf5_vol "<dir>"`: HDF5's DAOS VOL connector from
+	 * that plugin directory. Both per job, through usr/local/bin/with-daos-io. */
+	struct mpiio_spec {
+		opt_str cb_read, cb_write, ds_read, ds_write, obj_class;
+		opt_int cb_buffer_size, cb_nodes, chunk_size;
+		src_loc loc;
+		bool set;
+	} mpiio;
+	opt_str hdf5_vol;
 } mount_spec;
 
 /* The mount is on node i (an index of model.nodes). */

@@ -85,6 +85,33 @@ static void mo_env(kw_ctx *k)
 	kw_env(k, &((mount_spec *)k->target)->env);
 }
 
+/* mpiio { ... }: the hints ROMIO takes from its hints file, one per line
+ * (romio/adio/common/system_hints.c); the table below is kw_mpiio. */
+static void mo_mpiio(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	ast_block *b = kw_block(k);
+	if (!b || !kw_once(k, &mt->mpiio.loc, &mt->mpiio.set))
+		return;
+	mt->mpiio.loc = k->kwloc;
+	const kw_table *t[] = {&kw_mpiio};
+	kw_apply(k->r, b, t, 1, mt, 0);
+}
+
+/* hdf5_vol "<plugin directory>": an absolute path of name components (it is
+ * written into a shell script). */
+static void mo_hdf5_vol(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	const char *dir;
+	src_loc l;
+	if (!kw_abs_path(k, "the directory of libhdf5_vol_daos.so, e.g. \"/usr/lib64/hdf5/plugin\"", "hdf5_vol", &dir, &l) ||
+	    !kw_once(k, &mt->hdf5_vol.loc, &mt->hdf5_vol.set))
+		return;
+	mt->hdf5_vol.v = dir;
+	mt->hdf5_vol.loc = l;
+}
+
 static const char *const cachings[] = {"on", "off", "write-through", NULL};
 
 static const keyword mount_kws[] = {
@@ -98,8 +125,26 @@ static const keyword mount_kws[] = {
 	{"event_queues", "event_queues <n>", "dfuse --eq-count: event queues, one progress thread each (default 1); at least one thread is left for FUSE.", KW_INT, F(mount_spec, eq_count), 1, 1023, NULL, NULL},
 	{"intercept", "intercept <pil4dfs|ioil> [global]", "The interception library for jobs on these nodes: a wrapper command usr/local/bin/with-<lib> that preloads it for one program (`mpiexec -n 64 with-pil4dfs ./app`), as DAOS's tutorials advise; with `global`, every login shell preloads it (etc/profile.d/dslc-daos-intercept.sh), which they advise against.", KW_CUSTOM, 0, 0, 0, NULL, mo_intercept},
 	{"env", "env <NAME>=<value>", "An entry of the dfuse service's environment (Environment= in its unit), e.g. D_LOG_MASK=INFO or FI_MR_CACHE_MONITOR=kdreg2.", KW_CUSTOM, 0, 0, 0, NULL, mo_env},
+	{"mpiio", "mpiio { <hint> <value> ... }", "ROMIO hints for the MPI-IO jobs of these nodes: etc/daos/romio-hints, which usr/local/bin/with-daos-io names in ROMIO_HINTS for one job (`mpiexec -n 64 with-daos-io ./app`).", KW_CUSTOM, 0, 0, 0, NULL, mo_mpiio},
+	{"hdf5_vol", "hdf5_vol \"<plugin directory>\"", "HDF5's DAOS VOL connector for the jobs of these nodes: with-daos-io sets HDF5_VOL_CONNECTOR=daos and puts the directory (where libhdf5_vol_daos.so is) first in HDF5_PLUGIN_PATH, for one job.", KW_CUSTOM, 0, 0, 0, NULL, mo_hdf5_vol},
 };
 const kw_table kw_mount = KW_TABLE("mount", mount_kws);
+
+static const char *const romio_switch[] = {"enable", "disable", "automatic", NULL};
+
+/* ROMIO's own hints (romio/adio/common/ad_hints.c ADIOI_GEN_SetInfo) and the
+ * DAOS driver's (romio/adio/ad_daos/ad_daos_hints.c ADIOI_DAOS_SetInfo). */
+static const keyword mpiio_kws[] = {
+	{"romio_cb_read", "romio_cb_read <enable|disable|automatic>", "Collective buffering of reads (ROMIO hint romio_cb_read).", KW_ENUM, F(mount_spec, mpiio.cb_read), 0, 0, romio_switch, NULL},
+	{"romio_cb_write", "romio_cb_write <enable|disable|automatic>", "Collective buffering of writes (ROMIO hint romio_cb_write).", KW_ENUM, F(mount_spec, mpiio.cb_write), 0, 0, romio_switch, NULL},
+	{"romio_ds_read", "romio_ds_read <enable|disable|automatic>", "Data sieving of reads (ROMIO hint romio_ds_read).", KW_ENUM, F(mount_spec, mpiio.ds_read), 0, 0, romio_switch, NULL},
+	{"romio_ds_write", "romio_ds_write <enable|disable|automatic>", "Data sieving of writes (ROMIO hint romio_ds_write).", KW_ENUM, F(mount_spec, mpiio.ds_write), 0, 0, romio_switch, NULL},
+	{"cb_buffer_size", "cb_buffer_size <size>", "Each aggregator's collective buffer (ROMIO hint cb_buffer_size, written in bytes).", KW_SIZE, F(mount_spec, mpiio.cb_buffer_size), 4096, (int64_t)1 << 31, NULL, NULL},
+	{"cb_nodes", "cb_nodes <n>", "Aggregators of collective I/O (ROMIO hint cb_nodes).", KW_INT, F(mount_spec, mpiio.cb_nodes), 1, 1 << 20, NULL, NULL},
+	{"romio_daos_obj_class", "romio_daos_obj_class <class>", "The object class of the files MPI-IO creates through ROMIO's DAOS driver (checked against the mounted container's redundancy and fault domains).", KW_WORD, F(mount_spec, mpiio.obj_class), 0, 0, NULL, NULL},
+	{"romio_daos_chunk_size", "romio_daos_chunk_size <size>", "The chunk size of the files MPI-IO creates through ROMIO's DAOS driver (ROMIO hint romio_daos_chunk_size, in bytes).", KW_SIZE, F(mount_spec, mpiio.chunk_size), 4096, (int64_t)1 << 31, NULL, NULL},
+};
+const kw_table kw_mpiio = KW_TABLE("mpiio", mpiio_kws);
 
 void top_mount(kw_ctx *k)
 {

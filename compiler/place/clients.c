@@ -2,6 +2,7 @@
 /* clients.c - see clients.h. */
 #include "clients.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/base/buf.h"
@@ -84,4 +85,47 @@ const char *clients_nccl_hca(arena *a, const node_spec *s)
 	}
 	buf_free(&b);
 	return out;
+}
+
+const char *clients_romio_hints(arena *a, const mount_spec *mt)
+{
+	const struct mpiio_spec *h = &mt->mpiio;
+	if (!h->set)
+		return NULL;
+	buf b;
+	buf_init(&b);
+	const struct { const char *key; const opt_str *v; } words[] = {
+		{"romio_cb_read", &h->cb_read}, {"romio_cb_write", &h->cb_write},
+		{"romio_ds_read", &h->ds_read}, {"romio_ds_write", &h->ds_write},
+		{"romio_daos_obj_class", &h->obj_class},
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (words[i].v->set)
+			buf_printf(&b, "%s %s\n", words[i].key, words[i].v->v);
+	const struct { const char *key; const opt_int *v; } ints[] = {
+		{"cb_buffer_size", &h->cb_buffer_size}, {"cb_nodes", &h->cb_nodes},
+		{"romio_daos_chunk_size", &h->chunk_size},
+	};
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (ints[i].v->set)
+			buf_printf(&b, "%s %lld\n", ints[i].key, (long long)ints[i].v->v);
+	const char *r = arena_strdup(a, b.data ? b.data : "");
+	buf_free(&b);
+	return r;
+}
+
+const mount_spec *clients_io_mount(const model *m, size_t i, bool hdf5)
+{
+	const mount_spec *mt;
+	for (size_t k = 0; (mt = clients_next_mount(m, i, &k));)
+		if (hdf5 ? mt->hdf5_vol.set : mt->mpiio.set)
+			return mt;
+	return NULL;
+}
+
+bool clients_io_conflict(arena *a, const mount_spec *x, const mount_spec *y, bool hdf5)
+{
+	if (hdf5)
+		return x->hdf5_vol.set && y->hdf5_vol.set && strcmp(x->hdf5_vol.v, y->hdf5_vol.v) != 0;
+	return x->mpiio.set && y->mpiio.set && strcmp(clients_romio_hints(a, x), clients_romio_hints(a, y)) != 0;
 }

@@ -24,4 +24,14 @@ bool clients_also_storage(const hardware *hw, const nic_desc *n);
 /* The spec asks for etc/nccl.conf (explicitly or by naming compute NICs). */
 bool clients_nccl_wanted(const node_spec *s);
 
+/* The ROMIO hints file of a mount's `mpiio` block, "key value" lines as
+ * ROMIO reads them (romio/adio/common/system_hints.c: one hint per line, no
+ * space inside a value, '#' comments, the first 4 KiB), or NULL without one. */
+const char *clients_romio_hints(arena *a, const mount_spec *mt);
+/* The first mount of node i with an `mpiio` block (hdf5: with `hdf5_vol`),
+ * or NULL; mpiio-conflict keeps a node's mounts to one of each. */
+const mount_spec *clients_io_mount(const model *m, size_t i, bool hdf5);
+/* Two mounts of one node both give `mpiio` (hdf5: `hdf5_vol`), differently. */
+bool clients_io_conflict(arena *a, const mount_spec *x, const mount_spec *y, bool hdf5);
+
 #endif

@@ -603,6 +603,19 @@ static void plan_container(model *m, container_spec *c, fleet f)
 				      c->files.set ? ", files " : "", c->files.set ? c->files.v : "");
 }
 
+/* A class named outside the container for its files (a mount's
+ * romio_daos_obj_class), checked as the container's own are: known to DAOS,
+ * keeping its rd_fac, fitting its fault domains. */
+static void check_outside_class(model *m, container_spec *c, const opt_str *name)
+{
+	if (!c->plan || !name->set)
+		return;
+	cctx x = {m, c, c->plan, release_code(m), m->release_patch};
+	oclass oc;
+	if (explicit_class(&x, name, &oc))
+		check_class(&x, &oc, name->loc, false);
+}
+
 /* pool-many-containers: tens per pool, not hundreds (the rule's text). */
 enum { POOL_MANY_CONTAINERS = 100 };
 
@@ -628,4 +641,7 @@ void pools_plan(model *m)
 		plan_container(m, m->containers[i], f);
 	for (size_t i = 0; i < m->npools; i++)
 		check_container_count(m, m->pools[i]);
+	for (size_t i = 0; i < m->nmounts; i++)
+		if (m->mounts[i]->cont)
+			check_outside_class(m, m->mounts[i]->cont, &m->mounts[i]->mpiio.obj_class);
 }

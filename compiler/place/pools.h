@@ -7,7 +7,8 @@
 
 #include "compiler/model/model.h"
 
-/* Needs placement (the engine count). Findings go to the model's diagnostics. */
+/* Needs placement (the engine count). Findings go to the model's diagnostics,
+ * a mount's romio_daos_obj_class's too (checked as its container's classes). */
 void pools_plan(model *m);
 
 /* Formats a byte count with the largest binary unit that divides it

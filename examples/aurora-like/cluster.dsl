@@ -79,3 +79,19 @@ mount /mnt/daos/datasets {
   multi_user true
   caching off                             # read-write on 32 nodes: --disable-caching
 }
+
+# MPI-IO and HDF5 jobs (the Aurora tutorials), per job, not globally:
+#   mpiexec -n 512 with-daos-io ./app
+mount /mnt/daos/checkpoints {
+  container checkpoints in projects
+  on uan[001-032]
+  user daos_user
+  multi_user true
+  caching off
+  mpiio {
+    romio_cb_write enable                 # collective buffering of shared-file writes
+    romio_cb_read  enable
+    romio_daos_obj_class EC_16P2GX        # the files ROMIO's DAOS driver creates
+  }
+  hdf5_vol "/usr/lib64/mpich/lib"         # where hdf5-vol-daos-mpich puts libhdf5_vol_daos.so
+}

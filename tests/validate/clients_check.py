@@ -282,6 +282,92 @@ def caching_flags(dslc, tmp):
               (rc, err[-200:], execs))
 
 
+AURORA = os.path.join(ROOT, "examples", "aurora-like")
+
+
+def lint_variant(dslc, tmp, name, edit):
+    """aurora-like with one edit, linted: (exit status, output)."""
+    d = os.path.join(tmp, name)
+    shutil.copytree(AURORA, d)
+    src = os.path.join(d, "cluster.dsl")
+    text = open(src).read()
+    new = edit(text)
+    if new == text:
+        return -1, "the edit did not apply"
+    open(src, "w").write(new)
+    r = subprocess.run([dslc, "lint", src], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def mpiio_checks(dslc, tmp):
+    """Issue 56 item 3: the aurora-like example's MPI-IO and HDF5 settings, per job through
+    with-daos-io, read by MPICH's ROMIO where it is installed (mpich, libmpich-dev)."""
+    out = os.path.join(tmp, "aurora")
+    rc, err = build(dslc, os.path.join(AURORA, "cluster.dsl"), out)
+    hints = os.path.join(out, "nodes/uan001/etc/daos/romio-hints")
+    wrap = os.path.join(out, "nodes/uan001/usr/local/bin/with-daos-io")
+    check("aurora-like builds, uan001 gets etc/daos/romio-hints and with-daos-io (0755), the servers neither",
+          rc == 0 and os.path.exists(hints) and os.path.exists(wrap) and os.stat(wrap).st_mode & 0o777 == 0o755
+          and not os.path.exists(os.path.join(out, "nodes/daos0001/usr/local/bin/with-daos-io"))
+          and not os.path.exists(os.path.join(out, "nodes/daos0001/etc/daos/romio-hints")), err[-300:])
+    if rc != 0:
+        return
+    lines = [l for l in open(hints).read().splitlines() if l and not l.startswith("#")]
+    check("the hints file: one `key value` per line, the example's three hints, under ROMIO's 4 KiB",
+          sorted(lines) == ["romio_cb_read enable", "romio_cb_write enable", "romio_daos_obj_class EC_16P2GX"]
+          and os.path.getsize(hints) < 4096, lines)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HDF5_PLUGIN_PATH": "/opt/site/plugins"}
+    show = ["sh", "-c", 'printf "%s|%s|%s" "$ROMIO_HINTS" "$HDF5_VOL_CONNECTOR" "$HDF5_PLUGIN_PATH"']
+    r = subprocess.run(["sh", wrap, "sh", wrap] + show, capture_output=True, text=True, env=env)
+    check("with-daos-io run twice: ROMIO_HINTS names the file, HDF5_VOL_CONNECTOR=daos, the VOL's directory once, first",
+          r.stdout == "/etc/daos/romio-hints|daos|/usr/lib64/mpich/lib:/opt/site/plugins", r.stdout + r.stderr)
+    r = subprocess.run(["sh", wrap] + show, capture_output=True, text=True, env=dict(env, ROMIO_HINTS="/home/u/hints"))
+    check("a job's own ROMIO_HINTS wins", r.stdout.startswith("/home/u/hints|"), r.stdout + r.stderr)
+    r = subprocess.run(["sh", wrap], capture_output=True, text=True, env=env)
+    check("with-daos-io without a program: usage, exit 2", r.returncode == 2 and "usage: with-daos-io" in r.stderr, r.stderr)
+    if shutil.which("shellcheck"):
+        r = subprocess.run(["shellcheck", "-s", "sh", wrap], capture_output=True, text=True)
+        check("with-daos-io passes shellcheck", r.returncode == 0, r.stdout)
+    # MPICH's ROMIO reads the file the wrapper names: the hints come back from MPI_File_get_info
+    if shutil.which("mpicc") and shutil.which("mpiexec"):
+        probe = os.path.join(tmp, "romio-probe")
+        r = subprocess.run(["mpicc", os.path.join(ROOT, "tests/oracle/romio/probe.c"), "-o", probe], capture_output=True, text=True)
+        local = os.path.join(tmp, "with-daos-io")
+        open(local, "w").write(open(wrap).read().replace("/etc/daos/romio-hints", hints))
+        r2 = subprocess.run(["timeout", "120", "mpiexec", "-n", "2", "sh", local, probe, os.path.join(tmp, "romio-file")],
+                            capture_output=True, text=True, env=env) if r.returncode == 0 else r
+        got = dict(l.split(" ", 1) for l in r2.stdout.splitlines() if " " in l)
+        check("MPICH's ROMIO, run through with-daos-io, opens a file with romio_cb_write and romio_cb_read enable",
+              r2.returncode == 0 and got.get("romio_cb_write") == "enable" and got.get("romio_cb_read") == "enable",
+              (r2.stdout + r2.stderr)[-400:])
+        r3 = subprocess.run(["timeout", "120", "mpiexec", "-n", "2", probe, os.path.join(tmp, "romio-file2")],
+                            capture_output=True, text=True, env=env) if r.returncode == 0 else r
+        got3 = dict(l.split(" ", 1) for l in r3.stdout.splitlines() if " " in l)
+        check("without the wrapper the same job keeps ROMIO's defaults (automatic): the hints reach only wrapped jobs",
+              r3.returncode == 0 and got3.get("romio_cb_write") == "automatic", (r3.stdout + r3.stderr)[-400:])
+    elif os.environ.get("CI") == "true":
+        check("MPICH (mpicc, mpiexec) is installed in CI (scripts/install-deps.sh)", False)
+    else:
+        skip("romio", "MPICH is not installed (scripts/install-deps.sh installs mpich and libmpich-dev)")
+    # the findings: HDF5's variables through the agent, a hint's class, two mounts that disagree
+    rc, o = lint_variant(dslc, tmp, "env", lambda t: t.replace("  fabric        slingshot", "  fabric        slingshot\n  client_env HDF5_VOL_CONNECTOR=daos", 1))
+    check("client_env HDF5_VOL_CONNECTOR=daos: error[client-env] (HDF5 picks its connector before daos_init), help names hdf5_vol",
+          rc == 1 and re.search(r"error\[client-env\]: HDF5_VOL_CONNECTOR in client_env: HDF5 picks its connector", o)
+          and "hdf5_vol" in o, o[-600:])
+    rc, o = lint_variant(dslc, tmp, "cls", lambda t: t.replace("romio_daos_obj_class EC_16P2GX", "romio_daos_obj_class EC_16P1GX"))
+    check("romio_daos_obj_class EC_16P1GX on a tolerate-2 container: error[oclass-tolerance] at the hint",
+          rc == 1 and re.search(r"cluster.dsl:\d+:5: error\[oclass-tolerance\]: EC_16P1GX", o), o[-600:])
+    second = ("\nmount /mnt/daos/more {\n  container datasets in projects\n  on uan[001-002]\n  user daos_user\n"
+              "  multi_user true\n  caching off\n  mpiio { romio_cb_write disable }\n  hdf5_vol \"/opt/vol\"\n}\n")
+    rc, o = lint_variant(dslc, tmp, "two", lambda t: t + second)
+    check("a second mount of uan001 with other hints: error[mpiio-conflict] at its block, the other noted",
+          rc == 1 and re.search(r"error\[mpiio-conflict\]: uan001 gets two sets of ROMIO hints", o) and "note: the other" in o,
+          o[-600:])
+    rc, o = lint_variant(dslc, tmp, "rel", lambda t: t.replace('hdf5_vol "/usr/lib64/mpich/lib"', 'hdf5_vol "lib/vol"'))
+    check("hdf5_vol with a relative directory: error[bad-value] at it",
+          rc != 0 and "error[bad-value]: hdf5_vol 'lib/vol'" in o, o[-400:])
+
+
 def main():
     dslc = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -295,6 +381,7 @@ def main():
             systemd_checks(out, tmp)
         escape_differential(dslc, tmp)
         caching_flags(dslc, tmp)
+        mpiio_checks(dslc, tmp)
     print("clients: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -1,0 +1,35 @@
+# two sets of ROMIO hints on cn01, and two HDF5 VOL directories
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"
+  access_points gpu[001-003]
+  fabric roce { gid_index 5 }
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+}
+profile client : hgx-b200 { os azurelinux3 }
+nodes gpu[001-004] : converged
+nodes cn[01-02] : client
+pool tier0 { size 90% svc_rf 2 }
+container training in tier0 { type posix tolerate 1 node failures checksum crc32 server }
+mount /mnt/a {
+  container training in tier0
+  caching off
+  mpiio { romio_cb_write enable  romio_daos_obj_class EC_2P1GX }
+  hdf5_vol "/usr/lib64/mpich/lib"
+}
+mount /mnt/b {
+  container training in tier0
+  on cn01
+  caching off
+  mpiio { romio_cb_write disable }
+  hdf5_vol "/opt/hdf5-vol-daos/lib"
+}
