@@ -193,7 +193,7 @@ def count(job, text, rc):
 
 
 def run_validate(job, env, log):
-    """The three JSON-schema checks, one job: they need python3-jsonschema."""
+    """The validators of tests/validate, one job: they need python3-jsonschema."""
     if not have_jsonschema():
         if os.environ.get("CI") == "true":
             log.write("FAIL formats: python3-jsonschema is missing (CI has it: scripts/install-deps.sh installs it)\n")
@@ -201,7 +201,7 @@ def run_validate(job, env, log):
         log.write("skip formats: python3-jsonschema is missing (scripts/install-deps.sh installs it)\n")
         return 0
     rc = 0
-    for p in ("formats_check", "k8s_check", "clients_check"):
+    for p in ("formats_check", "k8s_check", "clients_check", "link_check"):
         r = subprocess.run([PY, "tests/validate/%s.py" % p, job.argv[1]], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         if r.returncode != 0:
             log.write("FAIL validate/%s exited %d\n" % (p, r.returncode))

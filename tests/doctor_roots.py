@@ -35,6 +35,8 @@ def units(tree):
     out = []
     d = os.path.join(tree, "etc/systemd/network")
     for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if not f.endswith((".network", ".netdev")):  # what networkd reads; .link files are udev's
+            continue
         keys, section = {}, ""
         for l in open(os.path.join(d, f)):
             l = l.strip()

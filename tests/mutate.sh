@@ -472,4 +472,14 @@ mutate "client-env: HDF5_VOL_CONNECTOR passes" compiler/lint/client_lint.c \
 	'	{"HDF5_VOL_CONNECTOR", false, true,' \
 	'	{"HDF5_VOL_CONNECTOR_", false, true,' \
 	"/usr/bin/python3 tests/validate/clients_check.py"
+# issue 56 item 2: the .link file matched by the interface name's path form;
+# mlx5's ring limit doubled
+mutate "nic_link: Path= without pci-" targets/networkd.c \
+	'"[Match]\nPath=pci-%s\n\n[Link]\nName=%s\n",' \
+	'"[Match]\nPath=%s\n\n[Link]\nName=%s\n",' \
+	"/usr/bin/python3 tests/validate/link_check.py"
+mutate "nic-link: mlx5 takes 16384" compiler/lint/os_lint.c \
+	'	{0x15b3, 0x1013, 0x1025, "mlx5_core (ConnectX-4 and later)", 8192},' \
+	'	{0x15b3, 0x1013, 0x1025, "mlx5_core (ConnectX-4 and later)", 16384},' \
+	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/link_check.py"
 tests_end

@@ -18,6 +18,7 @@ const kw_section kw_sections[] = {
 	{&kw_kernel, "`kernel` block (in `profile`, `nodes` and `node` blocks)"},
 	{&kw_kubelet, "`kubelet` block (in `profile`, `nodes` and `node` blocks)"},
 	{&kw_network, "`network` block (in `profile`, `nodes` and `node` blocks)"},
+	{&kw_link, "`link` block (in `network`)"},
 	{&kw_kube, "`kubernetes` block (in `cluster`)"},
 	{&kw_bmc, "`bmc redfish` block (in `hardware`)"},
 	{&kw_node_addr, "Per-node addresses (`nodes` and `node` blocks)"},

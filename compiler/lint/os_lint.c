@@ -284,6 +284,55 @@ static void lint_bios(model *m, const node_spec *s)
 	}
 }
 
+/* The ring sizes a NIC's driver takes (ethtool -G), by PCI vendor and device
+ * ID ranges; the sources are in nic-link's explanation. */
+static const struct nic_limits {
+	uint16_t vendor, first, last;
+	const char *driver;
+	int64_t max_ring;
+} nic_limits[] = {
+	{0x15b3, 0x1013, 0x1025, "mlx5_core (ConnectX-4 and later)", 8192},
+	{0x15b3, 0xa2d2, 0xa2dc, "mlx5_core (BlueField)", 8192},
+	{0x8086, 0x1591, 0x159b, "ice (E810)", 8160},
+};
+
+static void lint_nic_link(model *m, const node_spec *s)
+{
+	const struct link_spec *l = &s->network.link;
+	const node_plan *p = s->plan;
+	if (!p)
+		return;
+	bool reported[2] = {false, false}; /* once per setting, at the first NIC that cannot take it */
+	for (int i = 0; i < place_fabric_nic_count(p); i++) {
+		const nic_desc *n = place_fabric_nic(p, i);
+		if (!n)
+			continue;
+		if (!n->pci[0]) {
+			diag *d = diag_report(m->dc, R_NIC_LINK, l->loc, "storage NIC %s has no PCI address: its .link file has nothing to match",
+					      n->name);
+			diag_note_at(m->dc, d, n->loc, "the NIC is described here");
+			diag_help(m->dc, d, "give the NIC its address, `nic %s pci <dddd:bb:dd.f> ...`, or use a topology export", n->name);
+			continue;
+		}
+		const topo_device *dv = p->topo ? topo_find_nic(p->topo, n->pci, n->name) : NULL;
+		for (size_t k = 0; dv && k < sizeof(nic_limits) / sizeof(nic_limits[0]); k++) {
+			const struct nic_limits *lim = &nic_limits[k];
+			if (dv->vendor != lim->vendor || dv->device_id < lim->first || dv->device_id > lim->last)
+				continue;
+			const opt_int *rings[] = {&l->rx_ring, &l->tx_ring};
+			for (int r = 0; r < 2; r++)
+				if (rings[r]->set && rings[r]->v > lim->max_ring && !reported[r]) {
+					reported[r] = true;
+					diag *d = diag_report(m->dc, R_NIC_LINK, rings[r]->loc,
+							      "%s %lld is more than %s on %s takes (%lld): the kernel refuses it and udev only logs it",
+							      r ? "tx_ring" : "rx_ring", (long long)rings[r]->v, lim->driver, n->name,
+							      (long long)lim->max_ring);
+					diag_help(m->dc, d, "write `%s %lld`", r ? "tx_ring" : "rx_ring", (long long)lim->max_ring);
+				}
+		}
+	}
+}
+
 static void lint_network(model *m, const node_spec *s)
 {
 	diag_ctx *dc = m->dc;
@@ -299,6 +348,8 @@ static void lint_network(model *m, const node_spec *s)
 				      (long long)mmtu, (long long)smtu);
 		diag_help(dc, d, "a macvlan cannot exceed its NIC's MTU: use mtu %lld or less", (long long)smtu);
 	}
+	if (n->link.set)
+		lint_nic_link(m, s);
 }
 
 void node_os_lint(model *m, const node_spec *s)

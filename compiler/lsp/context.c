@@ -27,6 +27,7 @@ const block_open block_opens[] = {
 	{"profile", "kernel", {&kw_kernel}},
 	{"profile", "kubelet", {&kw_kubelet}},
 	{"profile", "network", {&kw_network}},
+	{"network", "link", {&kw_link}},
 	{"profile", "bios", {NULL}},
 };
 const size_t block_open_count = sizeof(block_opens) / sizeof(block_opens[0]);

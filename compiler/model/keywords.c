@@ -887,11 +887,32 @@ static void ne_mgmt(kw_ctx *k)
 	}
 }
 
+static void ne_link(kw_ctx *k)
+{
+	network_spec *n = k->target;
+	kw_sub_block(k, &kw_link, n, &n->link.loc, &n->link.set);
+}
+
 static const keyword network_kws[] = {
 	{"storage", "storage mtu <bytes>", "MTU of the storage (RoCE) NICs, each keeping its own address and GID (default 9000).", KW_CUSTOM, 0, 0, 0, NULL, ne_storage},
 	{"mgmt", "mgmt bond <active-backup|balance-alb|balance-tlb|802.3ad> over macvlan [mtu <bytes>]", "In-band management over a bond of macvlans stacked on the storage NICs (default MTU 1500).", KW_CUSTOM, 0, 0, 0, NULL, ne_mgmt},
+	{"link", "link { rx_ring <n> tx_ring <n> rx_usecs <n> tx_usecs <n> gro|lro|tso|gso <on|off> }", "Ring sizes, interrupt coalescing and offloads of the storage NICs: a systemd .link file per NIC, matched by its PCI path, applied by udev when the NIC appears (systemd.link(5)).", KW_CUSTOM, 0, 0, 0, NULL, ne_link},
 };
 const kw_table kw_network = KW_TABLE("network", network_kws);
+
+
+/* systemd.link(5) [Link] settings, as ethtool -G / -C / -K sets them */
+static const keyword link_kws[] = {
+	{"rx_ring", "rx_ring <n>", "Receive ring entries (RxBufferSize=; ethtool -G rx).", KW_INT, F(network_spec, link.rx_ring), 1, 65536, NULL, NULL},
+	{"tx_ring", "tx_ring <n>", "Transmit ring entries (TxBufferSize=; ethtool -G tx).", KW_INT, F(network_spec, link.tx_ring), 1, 65536, NULL, NULL},
+	{"rx_usecs", "rx_usecs <microseconds>", "Receive interrupt coalescing (RxCoalesceSec=; ethtool -C rx-usecs).", KW_INT, F(network_spec, link.rx_usecs), 0, 100000, NULL, NULL},
+	{"tx_usecs", "tx_usecs <microseconds>", "Transmit interrupt coalescing (TxCoalesceSec=; ethtool -C tx-usecs).", KW_INT, F(network_spec, link.tx_usecs), 0, 100000, NULL, NULL},
+	{"gro", "gro <on|off>", "Generic receive offload (GenericReceiveOffload=).", KW_ENUM, F(network_spec, link.gro), 0, 0, on_off, NULL},
+	{"lro", "lro <on|off>", "Large receive offload (LargeReceiveOffload=).", KW_ENUM, F(network_spec, link.lro), 0, 0, on_off, NULL},
+	{"tso", "tso <on|off>", "TCP segmentation offload (TCPSegmentationOffload=, and TCP6SegmentationOffload=).", KW_ENUM, F(network_spec, link.tso), 0, 0, on_off, NULL},
+	{"gso", "gso <on|off>", "Generic segmentation offload (GenericSegmentationOffload=).", KW_ENUM, F(network_spec, link.gso), 0, 0, on_off, NULL},
+};
+const kw_table kw_link = KW_TABLE("link", link_kws);
 
 static void pr_network(kw_ctx *k)
 {

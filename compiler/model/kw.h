@@ -99,6 +99,9 @@ bool kw_pci(kw_ctx *k, const char *what, char out[16], src_loc *loc);
 bool kw_pci_list(kw_ctx *k, pci_ref **items, size_t *n, size_t *cap);
 bool kw_env(kw_ctx *k, env_list *env);
 ast_block *kw_block(kw_ctx *k);             /* the statement's block, required */
+/* A keyword that opens a block of table t once (`link { ... }`), applied to
+ * target; *loc becomes the keyword's. */
+void kw_sub_block(kw_ctx *k, const kw_table *t, void *target, src_loc *loc, bool *set);
 /* Marks a setting; false (and a duplicate-definition error) when the same
  * block already set it. */
 bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set);
@@ -114,7 +117,7 @@ const char *kw_suggest_rule(const char *id);
 /* The tables (keywords.c). */
 extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,
 	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube, kw_mount,
-	kw_mpiio;
+	kw_mpiio, kw_link;
 /* `mount <path> { ... }` (mounts.c) and its resolution once nodes and
  * containers are known. */
 void top_mount(kw_ctx *k);

@@ -83,6 +83,16 @@ bool kw_string(kw_ctx *k, const char *what, const char **out, src_loc *loc)
 
 /* A value written without spaces, such as ERR,MGMT=DEBUG, reaches us as
  * several tokens that touch; they are one value. */
+void kw_sub_block(kw_ctx *k, const kw_table *t, void *target, src_loc *loc, bool *set)
+{
+	ast_block *b = kw_block(k);
+	if (!b || !kw_once(k, loc, set))
+		return;
+	*loc = k->kwloc;
+	const kw_table *ts[] = {t};
+	kw_apply(k->r, b, ts, 1, target, k->numa);
+}
+
 bool kw_abs_path(kw_ctx *k, const char *what, const char *label, const char **out, src_loc *loc)
 {
 	if (!kw_word(k, what, out, loc))

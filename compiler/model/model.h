@@ -184,6 +184,14 @@ typedef struct network_spec {
 	src_loc loc;
 	opt_int storage_mtu, mgmt_mtu;
 	opt_str bond_mode, bond_over; /* over macvlan (right) or nics (refused) */
+	/* link { ... }: ring sizes, interrupt coalescing and offloads of the
+	 * storage NICs, a systemd .link file each (targets/networkd.c) */
+	struct link_spec {
+		bool set;
+		src_loc loc;
+		opt_int rx_ring, tx_ring, rx_usecs, tx_usecs;
+		opt_str gro, lro, tso, gso;
+	} link;
 } network_spec;
 
 /* kubelet { ... }: the KubeletConfiguration drop-in of converged nodes. */

@@ -90,12 +90,7 @@ static void mo_env(kw_ctx *k)
 static void mo_mpiio(kw_ctx *k)
 {
 	mount_spec *mt = k->target;
-	ast_block *b = kw_block(k);
-	if (!b || !kw_once(k, &mt->mpiio.loc, &mt->mpiio.set))
-		return;
-	mt->mpiio.loc = k->kwloc;
-	const kw_table *t[] = {&kw_mpiio};
-	kw_apply(k->r, b, t, 1, mt, 0);
+	kw_sub_block(k, &kw_mpiio, mt, &mt->mpiio.loc, &mt->mpiio.set);
 }
 
 /* hdf5_vol "<plugin directory>": an absolute path of name components (it is

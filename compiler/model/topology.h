@@ -52,6 +52,7 @@ typedef struct topo_device {
 	const char *link;       /* NICs: a TOPO_LINK_* name, or "network" when unknown */
 	bool fabric;            /* a storage-fabric NIC: RDMA device, IB/OPA class or Slingshot */
 	bool rdma_unknown;      /* a hand-described NIC: a NULL rdma says nothing */
+	uint16_t vendor, device_id; /* PCI IDs from the export, 0 when described by hand */
 	int numa;               /* logical NUMA index, TOPO_NUMA_UNKNOWN or _SEVERAL */
 	uint64_t numa_mask;     /* every NUMA node (logical index) it is local to */
 } topo_device;

@@ -169,6 +169,8 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 			continue;
 		snprintf(d.pci, sizeof(d.pci), "%04x:%02x:%02x.%01x", p->attr->pcidev.domain, p->attr->pcidev.bus,
 			 p->attr->pcidev.dev, p->attr->pcidev.func);
+		d.vendor = p->attr->pcidev.vendor_id;
+		d.device_id = p->attr->pcidev.device_id;
 		locality(t, p, nnuma, &d);
 		if (d.kind == TOPO_NIC) {
 			add_nic(a, &l, p, d);

@@ -29,7 +29,10 @@ profile storage : hgx-b200 {
     nvme    tier [meta] drives 1          # the second
     nvme    tier [data]                   # the other two
   }
-  network { storage mtu 9000 }
+  network {
+    storage mtu 9000
+    link { rx_ring 8192  tx_ring 8192  gro on  lro off }  # the IO500 write-up's NIC adjustments
+  }
 }
 
 nodes st[01-06] : storage {
