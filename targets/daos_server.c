@@ -157,13 +157,16 @@ bool daos_server_yaml(const model *m, const node_spec *s, buf *out)
 	yo_kint(&y, K_NR_HUGEPAGES, p->nr_hugepages);
 	yo_kint(&y, K_SYSTEM_RAM_RESERVED,
 		c->system_ram_reserved.set ? c->system_ram_reserved.v / (int64_t)GiB : m->release->system_ram_reserved_gib);
-	if (c->gid_index.set || c->client_env.n) {
-		/* clients need the same GID index as the engines; then the
-		 * description's client_env, in order */
+	const char *tclass = place_ucx_traffic_class(m);
+	if (c->gid_index.set || tclass || c->client_env.n) {
+		/* clients need the same GID index and traffic class as the
+		 * engines; then the description's client_env, in order */
 		yo_key(&y, K_CLIENT_ENV_VARS);
 		yo_seq(&y);
 		if (c->gid_index.set)
 			yo_str(&y, arena_printf(m->ar, "FI_VERBS_GID_IDX=%lld", (long long)c->gid_index.v));
+		if (tclass)
+			yo_str(&y, arena_printf(m->ar, "UCX_IB_TRAFFIC_CLASS=%s", tclass));
 		for (size_t i = 0; i < c->client_env.n; i++)
 			yo_str(&y, arena_printf(m->ar, "%s=%s", c->client_env.items[i].name, c->client_env.items[i].value));
 		yo_seq_end(&y);

@@ -93,6 +93,7 @@ target_result target_mpiio(const model *m, const node *nd, target_file *out);
 target_result target_intercept(const model *m, const node *nd, target_file *out);
 target_result target_nccl(const model *m, const node_spec *s, target_file *out);
 target_result target_nic_link(const model *m, const node_spec *s, target_file *out);
+target_result target_lossless(const model *m, const node_spec *s, target_file *out);
 
 /* The service of a dfuse mount: "dfuse-" + systemd-escape -p PATH +
  * ".service", appended to b. */

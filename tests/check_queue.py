@@ -201,7 +201,7 @@ def run_validate(job, env, log):
         log.write("skip formats: python3-jsonschema is missing (scripts/install-deps.sh installs it)\n")
         return 0
     rc = 0
-    for p in ("formats_check", "k8s_check", "clients_check", "link_check"):
+    for p in ("formats_check", "k8s_check", "clients_check", "link_check", "lossless_check"):
         r = subprocess.run([PY, "tests/validate/%s.py" % p, job.argv[1]], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         if r.returncode != 0:
             log.write("FAIL validate/%s exited %d\n" % (p, r.returncode))

@@ -30,7 +30,7 @@ $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log1"
 check "first build exits 0" "[ $? = 0 ]"
 $DSLC build $EX/cluster.dsl -o "$T/b" 2>/dev/null
 check "two builds give identical bytes" "diff -r '$T/a' '$T/b' >/dev/null"
-check "14 GPU nodes x 19 files, 4 client-only nodes x 14, 2 cluster files + manifest" "[ \$(find '$T/a' -type f | wc -l) = 325 ]"
+check "14 GPU nodes x 23 files, 4 client-only nodes x 18, 2 cluster files + manifest" "[ \$(find '$T/a' -type f | wc -l) = 397 ]"
 if [ -x $PY ] && $PY -c 'import yaml' 2>/dev/null; then
 	check "every YAML passes DAOS 2.6's loader rules" "$PY $CHECKER --release 2.6 \$(find '$T/a' -name '*.yml') >'$T/v26' 2>&1"
 else
@@ -51,7 +51,7 @@ import hashlib, json, sys, os
 root = sys.argv[1]
 m = json.load(open(os.path.join(root, 'manifest.json')))
 bad = [f['path'] for f in m['files'] if hashlib.sha256(open(os.path.join(root, f['path']), 'rb').read()).hexdigest() != f['sha256']]
-sys.exit(1 if bad or len(m['files']) != 324 else 0)
+sys.exit(1 if bad or len(m['files']) != 396 else 0)
 PYEOF"
 
 if $PY -c 'import jsonschema' 2>/dev/null; then
@@ -69,7 +69,7 @@ $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2"
 rc=$?
 snapshot "$T/a" >"$T/s2"
 check "unchanged rebuild (exit $rc) keeps every inode and mtime" "[ $rc = 0 ] && [ -s '$T/s1' ] && diff '$T/s1' '$T/s2' >/dev/null"
-check "unchanged rebuild reports 0 written" "grep -q '0 written, 325 unchanged, 0 removed' '$T/log2'"
+check "unchanged rebuild reports 0 written" "grep -q '0 written, 397 unchanged, 0 removed' '$T/log2'"
 check "no staging directory is left behind" "[ $rc = 0 ] && [ -z \"\$(ls -d '$T'/a.dslc-new-* '$T'/a.dslc-old-* 2>/dev/null)\" ]"
 
 # 2b. the cache beside the tree only saves reading: an edit shows even when
@@ -84,16 +84,16 @@ touch -r "$T/agent.orig" "$f"
 $DSLC build $EX/cluster.dsl -o "$T/a" --check 2>"$T/log2b"
 check "--check sees an edit that kept size and mtime" "[ $? = 1 ] && grep -q 'gpu004/etc/daos/daos_agent.yml: differs' '$T/log2b'"
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2c"
-check "a build rewrites that file only (the manifest keeps its inode)" "grep -q '1 written, 324 unchanged, 0 removed' '$T/log2c' && cmp -s '$f' '$T/agent.orig'"
+check "a build rewrites that file only (the manifest keeps its inode)" "grep -q '1 written, 396 unchanged, 0 removed' '$T/log2c' && cmp -s '$f' '$T/agent.orig'"
 touch "$T/a/nodes/gpu005/etc/stray"
 $DSLC build $EX/cluster.dsl -o "$T/a" --check 2>"$T/log2d"
 check "--check sees a stray file in an unchanged node" "[ $? = 1 ] && grep -q 'nodes/gpu005/etc/stray: not generated any more' '$T/log2d'"
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2e"
-check "a build drops it and keeps the node's files" "[ ! -e '$T/a/nodes/gpu005/etc/stray' ] && grep -q '0 written, 325 unchanged, 1 removed' '$T/log2e'"
+check "a build drops it and keeps the node's files" "[ ! -e '$T/a/nodes/gpu005/etc/stray' ] && grep -q '0 written, 397 unchanged, 1 removed' '$T/log2e'"
 printf 'DSLCACHE garbage' >"$T/a.dslc-cache"
 sed -i 's/^name: /nAme: /' "$f"
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2f"
-check "a damaged cache is ignored: files are compared" "grep -q '1 written, 324 unchanged' '$T/log2f' && cmp -s '$f' '$T/agent.orig'"
+check "a damaged cache is ignored: files are compared" "grep -q '1 written, 396 unchanged' '$T/log2f' && cmp -s '$f' '$T/agent.orig'"
 # a build killed after moving unchanged nodes into its stage: the next one
 # puts them back from the journal before anything else (and ignores a
 # line that would leave the tree)
@@ -102,7 +102,7 @@ mv "$T/a/nodes/gpu006" "$T/a.dslc-new-999999/nodes/gpu006"
 printf 'dslc-journal 1\nstage a.dslc-new-999999\nino 1\nmove nodes/gpu006\nmove ../../escape\n' >"$T/a.dslc-journal"
 snapshot "$T/a.dslc-new-999999" >"$T/s2g"
 $DSLC build $EX/cluster.dsl -o "$T/a" 2>"$T/log2g"
-check "the journal puts a moved node back: nothing rewritten" "grep -q '0 written, 325 unchanged, 0 removed' '$T/log2g' && [ ! -e '$T/a.dslc-journal' ] && [ ! -e '$T/a.dslc-new-999999' ]"
+check "the journal puts a moved node back: nothing rewritten" "grep -q '0 written, 397 unchanged, 0 removed' '$T/log2g' && [ ! -e '$T/a.dslc-journal' ] && [ ! -e '$T/a.dslc-new-999999' ]"
 check "the node came back with its inodes" "[ -f '$T/a/nodes/gpu006/etc/daos/daos_agent.yml' ] && [ \"\$(grep 'gpu006/etc/daos/daos_agent.yml' '$T/s2g' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu006/etc/daos/daos_agent.yml')\" ]"
 $DSLC build $EX/cluster.dsl -o "$T/a" --check --strict 2>/dev/null
 check "--check --strict reads every file and agrees" "[ $? = 0 ]"
@@ -126,10 +126,10 @@ for step in $(seq 0 "$steps"); do
 	if [ "$step" -lt "$steps" ]; then
 		$DSLC build $EX/cluster.dsl -o "$T/k" 2>"$T/lk"
 		snapshot "$T/k" >"$T/sk1"
-		grep -q '0 written, 325 unchanged, 0 removed' "$T/lk" && diff -q "$T/sk0" "$T/sk1" >/dev/null || bad="$bad undo@$step"
+		grep -q '0 written, 397 unchanged, 0 removed' "$T/lk" && diff -q "$T/sk0" "$T/sk1" >/dev/null || bad="$bad undo@$step"
 	else
 		$DSLC build "$T/crash/cluster.dsl" -o "$T/k" 2>"$T/lk"
-		grep -q ' 0 written, 325 unchanged, 0 removed' "$T/lk" && diff -r "$T/k" "$T/crash-fresh" >/dev/null || bad="$bad swapped@$step"
+		grep -q ' 0 written, 397 unchanged, 0 removed' "$T/lk" && diff -r "$T/k" "$T/crash-fresh" >/dev/null || bad="$bad swapped@$step"
 		$DSLC build $EX/cluster.dsl -o "$T/k" 2>/dev/null
 		snapshot "$T/k" >"$T/sk0"
 	fi
@@ -137,7 +137,7 @@ for step in $(seq 0 "$steps"); do
 done
 check "every crash point is undone, or complete after the swap (${bad:-all $((steps + 1)) points})" "[ -z '$bad' ]"
 $DSLC build "$T/crash/cluster.dsl" -o "$T/k" 2>"$T/lk"
-check "the change itself: gpu003's daos_server.yml, gpu015's 19 files, the manifest; gpu014's 19 files removed" "grep -q '21 written, 304 unchanged, 19 removed' '$T/lk' && diff -r '$T/k' '$T/crash-fresh' >/dev/null"
+check "the change itself: gpu003's daos_server.yml, gpu015's 23 files, the manifest; gpu014's 23 files removed" "grep -q '25 written, 372 unchanged, 23 removed' '$T/lk' && diff -r '$T/k' '$T/crash-fresh' >/dev/null"
 # the same change while two unchanged nodes were touched by hand: stat
 # finds them after their bytes were dropped (light units), so they are
 # rendered again and compared while manifest.json is already written
@@ -148,7 +148,7 @@ sed -i 's/^name: /nAme: /' "$f"
 touch -r "$T/agent10" "$f"
 touch "$T/k/nodes/gpu011/etc/stray"
 $DSLC build "$T/crash/cluster.dsl" -o "$T/k" 2>"$T/lk2"
-check "with an edit and a stray file in unchanged nodes: both undone, the change made" "grep -q '22 written, 303 unchanged, 20 removed' '$T/lk2' && diff -r '$T/k' '$T/crash-fresh' >/dev/null"
+check "with an edit and a stray file in unchanged nodes: both undone, the change made" "grep -q '26 written, 371 unchanged, 24 removed' '$T/lk2' && diff -r '$T/k' '$T/crash-fresh' >/dev/null"
 
 # 2d. the main thread renders while the tree thread judges and writes:
 # helgrind (valgrind's race detector) finds no unguarded sharing in a
@@ -201,7 +201,7 @@ variant changed 's/crt_timeout \( *\)600s/crt_timeout \1300s/; s/gpu\[001-014\]/
 snapshot "$T/a" >"$T/s3"
 $DSLC build "$T/changed/cluster.dsl" -o "$T/a" 2>"$T/log5"
 rc=$?
-check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 290 unchanged, 19 removed' '$T/log5'"
+check "13 nodes and a new timeout rewrite servers, pool files (13 fault domains) and the manifest only" "grep -q '16 written, 358 unchanged, 23 removed' '$T/log5'"
 check "agents of kept nodes keep their inode" "[ $rc = 0 ] && [ \"\$(grep 'gpu001/etc/daos/daos_agent.yml' '$T/s3' | cut -d' ' -f2)\" = \"\$(stat -c %i '$T/a/nodes/gpu001/etc/daos/daos_agent.yml')\" ]"
 check "the removed node's files are gone, the others are there" "[ $rc = 0 ] && [ ! -e '$T/a/nodes/gpu014' ] && [ -f '$T/a/nodes/gpu013/etc/daos/daos_server.yml' ]"
 
@@ -268,9 +268,9 @@ if [ "$QUICK" != quick ]; then
 	# 1,000 nodes: spread the addresses over octets with / and %
 	variant big 's/gpu\[001-014\]/gpu[0001-1000]/; s/gpu\[001-003\]/gpu[0001-0003]/; s/node gpu007/node gpu0007/; s/\.0\.{10+i}/.{i\/200}.{10+i%200}/g; s/\.0\.{100+i}/.250.{10+i}/g'
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log8"
-	check "the 1,000-node variant builds 19,059 files (1,000 x 19 + 4 clients x 14 + 3)" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 19059 ]"
+	check "the 1,000-node variant builds 23,075 files (1,000 x 23 + 4 clients x 18 + 3)" "[ \$? = 0 ] && [ \$(find '$T/big/out' -type f | wc -l) = 23075 ]"
 	$DSLC build "$T/big/cluster.dsl" -o "$T/big/out" 2>"$T/log9"
-	check "its rebuild rewrites nothing" "grep -q '0 written, 19059 unchanged' '$T/log9'"
+	check "its rebuild rewrites nothing" "grep -q '0 written, 23075 unchanged' '$T/log9'"
 fi
 
 # The build's own check (issue 22): a test seam corrupts the rendered
@@ -282,8 +282,8 @@ snapshot "$T/sc" >"$T/sc0"
 hashes "$T/sc" >"$T/sch0"
 DSLC_TEST_CORRUPT=duplicate-drive $HOOKS build $EX/cluster.dsl -o "$T/sc" >"$T/sclog" 2>&1
 rc=$?
-check "a corrupted daos_server.yml stops the build (exit 1) at cluster.dsl:30:3 with internal-consistency" \
-	"[ $rc = 1 ] && grep -q '^examples/hgx-b200/cluster.dsl:30:3: error\\[internal-consistency\\]: .*listed twice in bdev_list \\[storage-tier\\]' '$T/sclog' || { cat '$T/sclog'; false; }"
+check "a corrupted daos_server.yml stops the build (exit 1) at cluster.dsl:33:3 with internal-consistency" \
+	"[ $rc = 1 ] && grep -q '^examples/hgx-b200/cluster.dsl:33:3: error\\[internal-consistency\\]: .*listed twice in bdev_list \\[storage-tier\\]' '$T/sclog' || { cat '$T/sclog'; false; }"
 check "the old tree is untouched (files, inodes, times, bytes) and nothing is staged beside it" \
 	"[ $rc = 1 ] && [ -s '$T/sc0' ] && snapshot '$T/sc' | cmp -s - '$T/sc0' && hashes '$T/sc' | cmp -s - '$T/sch0' && [ -z \"\$(ls -d '$T'/sc.dslc-new-* 2>/dev/null)\" ]"
 DSLC_TEST_CORRUPT=duplicate-drive $HOOKS build $EX/cluster.dsl -o "$T/sc" --check >"$T/sclog" 2>&1

@@ -11,6 +11,7 @@ const kw_section kw_sections[] = {
 	{&kw_top, "Top level"},
 	{&kw_cluster, "`cluster` block"},
 	{&kw_fabric, "`fabric` block (in `cluster`)"},
+	{&kw_lossless, "`lossless` block (in `fabric`)"},
 	{&kw_hardware, "`hardware` block"},
 	{&kw_numa, "`numa` block (in `hardware`)"},
 	{&kw_profile, "`profile` block (also in `nodes` and `node` blocks)"},

@@ -12,6 +12,7 @@
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
 #include "client_lint.h"
+#include "fabric_lint.h"
 #include "kube_lint.h"
 #include "os_lint.h"
 
@@ -766,4 +767,5 @@ void lint_model(model *m)
 	}
 	place_context(m, NULL);
 	client_lint(m);
+	fabric_lint(m);
 }

@@ -20,6 +20,7 @@ const block_open block_opens[] = {
 	{TOP, "lint", {&kw_lint}},
 	{"mount", "mpiio", {&kw_mpiio}},
 	{"cluster", "fabric", {&kw_fabric}},
+	{"fabric", "lossless", {&kw_lossless}},
 	{"cluster", "kubernetes", {&kw_kube}},
 	{"hardware", "numa", {&kw_numa}},
 	{"hardware", "bmc", {&kw_bmc}},

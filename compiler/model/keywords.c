@@ -427,10 +427,26 @@ static const keyword cluster_kws[] = {
 };
 const kw_table kw_cluster = KW_TABLE("cluster", cluster_kws);
 
+static void fa_lossless(kw_ctx *k)
+{
+	cluster_spec *c = k->target;
+	kw_sub_block(k, &kw_lossless, c, &c->lossless.loc, &c->lossless.set);
+}
+
 static const keyword fabric_kws[] = {
 	{"gid_index", "gid_index <n>", "RoCE GID index (FI_VERBS_GID_IDX), deterministic across reboots.", KW_INT, F(cluster_spec, gid_index), 0, 255, NULL, NULL},
+	{"lossless", "lossless { priority <0-7> dscp <0-63> [ecn <on|off>] }", "Lossless RoCE on a converged fabric: PFC on the priority, DSCP trusted and the RDMA DSCP mapped to it, ECN (DCQCN) on it, and the RDMA traffic class set to match (RDMA-CM's default RoCE ToS; UCX_IB_TRAFFIC_CLASS under UCX), by usr/local/sbin/dslc-lossless-roce on every fabric NIC.", KW_CUSTOM, 0, 0, 0, NULL, fa_lossless},
 };
 const kw_table kw_fabric = KW_TABLE("fabric", fabric_kws);
+
+static const char *const ecn_modes[] = {"on", "off", NULL};
+
+static const keyword lossless_kws[] = {
+	{"priority", "priority <0-7>", "The 802.1p priority of RDMA traffic: PFC pauses it alone (dcb pfc prio-pfc P:on).", KW_INT, F(cluster_spec, lossless.priority), 0, 7, NULL, NULL},
+	{"dscp", "dscp <0-63>", "The DSCP RDMA traffic is marked with (RoCE ToS = DSCP x 4) and mapped to the priority (dcb app dscp-prio D:P); 26 is common.", KW_INT, F(cluster_spec, lossless.dscp), 0, 63, NULL, NULL},
+	{"ecn", "ecn <on|off>", "ECN marking and DCQCN rate control for the priority on the NIC (default on), where the driver offers it (mlx5's ecn/roce_np and ecn/roce_rp).", KW_ENUM, F(cluster_spec, lossless.ecn), 0, 0, ecn_modes, NULL},
+};
+const kw_table kw_lossless = KW_TABLE("lossless", lossless_kws);
 
 /* ---- hardware ------------------------------------------------------------ */
 

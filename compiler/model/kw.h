@@ -117,7 +117,7 @@ const char *kw_suggest_rule(const char *id);
 /* The tables (keywords.c). */
 extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_profile,
 	kw_engine, kw_node_addr, kw_pool, kw_container, kw_kernel, kw_kubelet, kw_bmc, kw_network, kw_kube, kw_mount,
-	kw_mpiio, kw_link;
+	kw_mpiio, kw_link, kw_lossless;
 /* `mount <path> { ... }` (mounts.c) and its resolution once nodes and
  * containers are known. */
 void top_mount(kw_ctx *k);

@@ -287,6 +287,15 @@ typedef struct cluster_spec {
 	opt_int fabric_port, disable_srx;
 	opt_str fabric_kind;
 	opt_int gid_index;
+	/* fabric roce { lossless { priority P dscp D ecn on|off } }: PFC on P,
+	 * RDMA traffic marked D and mapped to P, ECN (DCQCN) on P, on every
+	 * fabric NIC of every node (targets/lossless.c) */
+	struct lossless_spec {
+		bool set;
+		src_loc loc;
+		opt_int priority, dscp;
+		opt_str ecn;
+	} lossless;
 	ap_entry *aps;
 	size_t naps, aps_cap;
 	src_loc aps_loc;

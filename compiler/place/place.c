@@ -346,12 +346,15 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	/* env_vars: cluster, derived settings, profile, engine; later wins.
 	 * Sized once: a plan per node block must not leave grown copies behind. */
 	env_list *env = &ep->env;
-	env->cap = c->env.n + 3 + s->env.n + e->env.n;
+	env->cap = c->env.n + 4 + s->env.n + e->env.n;
 	env->items = arena_alloc(m->ar, env->cap * sizeof(*env->items));
 	for (size_t i = 0; i < c->env.n; i++)
 		env_set(m->ar, env, c->env.items[i].name, c->env.items[i].value, c->env.items[i].loc);
 	if (c->gid_index.set)
 		env_set(m->ar, env, "FI_VERBS_GID_IDX", arena_printf(m->ar, "%lld", (long long)c->gid_index.v), c->gid_index.loc);
+	const char *tclass = place_ucx_traffic_class(m);
+	if (tclass)
+		env_set(m->ar, env, "UCX_IB_TRAFFIC_CLASS", tclass, c->lossless.dscp.loc);
 	if (c->swim_suspect_ms.set)
 		env_set(m->ar, env, "SWIM_SUSPECT_TIMEOUT", arena_printf(m->ar, "%lld", (long long)c->swim_suspect_ms.v),
 			c->swim_suspect_ms.loc);
@@ -430,6 +433,14 @@ bool place_tier_has(const tier_spec *t, const char *role)
 		if (strcmp(t->roles[r], role) == 0)
 			return true;
 	return false;
+}
+
+const char *place_ucx_traffic_class(const model *m)
+{
+	const cluster_spec *c = &m->cluster;
+	if (!c->lossless.set || !c->lossless.dscp.set || !c->provider.set || strncmp(c->provider.v, "ucx", 3) != 0)
+		return NULL;
+	return arena_printf(m->ar, "%lld", (long long)c->lossless.dscp.v * 4);
 }
 
 bool place_has_meta(const engine_plan *ep)

@@ -13,6 +13,12 @@
 
 /* The engine has the MD-on-SSD meta role (its drives hold metadata). */
 bool place_has_meta(const engine_plan *ep);
+/* With `lossless` and a UCX provider: UCX_IB_TRAFFIC_CLASS for engines and
+ * clients, the RoCE traffic class (DSCP x 4) UCX marks its RDMA traffic with
+ * (UCX's ib_iface.c reads it per interface); NULL otherwise (verbs and other
+ * RDMA-CM providers take the NIC's default RoCE ToS, set by the lossless
+ * script). */
+const char *place_ucx_traffic_class(const model *m);
 /* A tier has that role ("wal", "meta", "data"). */
 bool place_tier_has(const tier_spec *t, const char *role);
 

@@ -19,7 +19,10 @@ cluster tier0 {
   crt_timeout          600s
   swim_suspect_timeout 120s
   log_mask             ERR
-  fabric roce { gid_index 5 }             # FI_VERBS_GID_IDX=5 for engines and clients
+  fabric roce {
+    gid_index 5                           # FI_VERBS_GID_IDX=5 for engines and clients
+    lossless { priority 3  dscp 26 }      # the talk's PFC lane for RDMA, with ECN
+  }
 }
 
 include "hardware.dsl"                    # the node type, shared with tests
