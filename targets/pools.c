@@ -93,12 +93,12 @@ static void container_dirs(arena *a, const pool_plan *pp, const container_plan *
  * mkdir command, and `daos fs set-attr` on a path that does not exist makes
  * a file there (src/utils/daos_dfs_hdlr.c FS_SET_ATTR): `daos fs copy` of an
  * empty local tree into the container's root makes each missing directory
- * and leaves the existing ones (src/utils/daos_hdlr.c fs_copy: into the
- * root when it is a directory; fs_copy_dir: mkdir, EEXIST accepted, then
- * the source's mode). */
+ * and keeps the existing ones (src/utils/daos_hdlr.c fs_copy: into the root
+ * when it is a directory; fs_copy_dir: mkdir, EEXIST accepted, then the
+ * source's mode, on an existing directory too). */
 static const char DIRS_FUNCTION[] =
 	"\n# dslc_dirs POOL CONTAINER PATH...: the directories, parents first, mode 0755,\n"
-	"# owned by the account that runs this script; existing ones are left as they are\n"
+	"# owned by the account that runs this script; existing ones are kept (mode 0755 again)\n"
 	"dslc_dirs() {\n"
 	"\tdslc_pool=$1 dslc_cont=$2\n"
 	"\tshift 2\n"

@@ -50,7 +50,7 @@ rm -rf "$T/h" && cp -r $H "$T/h"
 lint_to "$T/h/cluster.dsl" "$T/out"
 rc=$?
 check "9: examples/hgx-b200 gets note[numa-pin-dropped] at its reserve os line (exit 0: a note)" \
-	"[ $rc = 0 ] && grep -q 'cluster.dsl:29:3: note\\[numa-pin-dropped\\]: engine 0 starts at core 4, not NUMA node 0' '$T/out' || { cat '$T/out'; false; }"
+	"[ $rc = 0 ] && grep -q 'cluster.dsl:32:3: note\\[numa-pin-dropped\\]: engine 0 starts at core 4, not NUMA node 0' '$T/out' || { cat '$T/out'; false; }"
 v=$(sed -n 's/^help: write `\(reserve os [^`]*\)`$/\1/p' "$T/out")
 sed -i "s/^  reserve os 4 cores per numa /  $v/" "$T/h/cluster.dsl"
 $DSLC build "$T/h/cluster.dsl" -o "$T/h/out" >"$T/out2" 2>&1
@@ -65,7 +65,7 @@ rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^    nvme    roles \[wal meta data\
 lint_to "$T/h/cluster.dsl" "$T/out"
 rc=$?
 check "13: scm ram without roles: note[scm-ram-volatile] at the scm line, once for the node type (exit 0)" \
-	"[ $rc = 0 ] && grep -q 'cluster.dsl:34:5: note\\[scm-ram-volatile\\]: the engine on NUMA node 0 keeps its pool metadata in tmpfs' '$T/out' && [ \$(grep -c 'scm-ram-volatile' '$T/out') = 1 ] || { cat '$T/out'; false; }"
+	"[ $rc = 0 ] && grep -q 'cluster.dsl:37:5: note\\[scm-ram-volatile\\]: the engine on NUMA node 0 keeps its pool metadata in tmpfs' '$T/out' && [ \$(grep -c 'scm-ram-volatile' '$T/out') = 1 ] || { cat '$T/out'; false; }"
 lint_to $H/cluster.dsl "$T/out"
 check "13: with nvme roles [wal meta data] (examples/hgx-b200) no scm-ram-volatile" "ended '$T/out' && ! grep -q scm-ram-volatile '$T/out'"
 rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^    nvme    roles \[wal meta data\]/d' "$T/h/cluster.dsl"
@@ -186,7 +186,7 @@ check "4: read-write with caching on one node only: no mount-caching-shared" "en
 
 # 8. RoCE as the talk runs it: a GID index even without `fabric roce` when
 # the export shows RoCE NICs; no ucx+dc_x on 2.6; a note on the fixed index
-rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^  fabric roce { gid_index 5 }/d' "$T/h/cluster.dsl"
+rm -rf "$T/h" && cp -r $H "$T/h" && sed -i '/^  fabric roce {$/,/^  }$/d' "$T/h/cluster.dsl"
 lint_to "$T/h/cluster.dsl" "$T/out"
 check "8: no fabric line, RoCE NICs in the export, verbs: error[roce-gid-index] at the provider line, noting the mlx5_ib reload" \
 	"grep -q 'cluster.dsl:17:3: error\\[roce-gid-index\\]: ens1f0np0 (mlx5_0) is an Ethernet port with an RDMA device' '$T/out' && grep -q 'after reloading mlx5_ib costs a reload on every boot, and a reload resets every RDMA user (NCCL jobs)' '$T/out' || { cat '$T/out'; false; }"

@@ -96,5 +96,15 @@ k8s_subset() { # build dir -> subset dir
 	done
 }
 golden_tree hgx-b200-k8s " (cluster/ and the pod host files)" k8s_subset
+# issue 56: the Aurora-like example's cluster files (a directory's class in
+# daos-pools.sh) and a client's MPI-IO files; md-on-ssd's .link files
+aurora_subset() { # build dir -> subset dir
+	mkdir -p "$2/nodes/uan001" && cp -r "$1/cluster" "$2/"
+	(cd "$1/nodes/uan001" && find etc/daos usr etc/systemd/system -type f | sort |
+		while read -r f; do mkdir -p "$2/nodes/uan001/$(dirname "$f")"; cp -p "$f" "$2/nodes/uan001/$f"; done)
+}
+golden_tree aurora-like " (cluster/ and uan001's client files)" aurora_subset
+md_subset() { mkdir -p "$2/nodes/st01/etc/systemd" && cp -r "$1/nodes/st01/etc/systemd/network" "$2/nodes/st01/etc/systemd/"; }
+golden_tree md-on-ssd " (st01's networkd units and .link files)" md_subset
 [ "$MODE" = update ] && { echo "golden files regenerated: review git diff tests/golden"; exit 0; }
 tests_end

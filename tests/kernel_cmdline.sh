@@ -37,7 +37,7 @@ cmdline_of() { (cd "$1" && sh -c '. ./default/grub; echo "$GRUB_CMDLINE_LINUX"')
 for os in ubuntu24.04 azurelinux3; do
 	build $os
 	D=$T/$os/out/nodes/gpu001/etc/default/grub.d/60-dslc.cfg
-	check "$os: a grub.d drop-in and no script" "[ -f '$D' ] && [ ! -e '$T/$os/out/nodes/gpu001/usr' ] && sh -n '$D'"
+	check "$os: a grub.d drop-in and no script" "[ -f '$D' ] && [ ! -e '$T/$os/out/nodes/gpu001/usr/local/sbin/dslc-kernel-cmdline' ] && sh -n '$D'"
 	R=$T/$os/root
 	mkdir -p "$R/default/grub.d"
 	cp "$DEF/$os" "$R/default/grub"

@@ -89,8 +89,8 @@ mount /mnt/daos/checkpoints {
   multi_user true
   caching off
   mpiio {
-    romio_cb_write enable                 # collective buffering of shared-file writes
-    romio_cb_read  enable
+    romio_cb_write       enable           # collective buffering of shared-file writes
+    romio_cb_read        enable
     romio_daos_obj_class EC_16P2GX        # the files ROMIO's DAOS driver creates
   }
   hdf5_vol "/usr/lib64/mpich/lib"         # where hdf5-vol-daos-mpich puts libhdf5_vol_daos.so
