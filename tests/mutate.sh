@@ -485,8 +485,8 @@ mutate "nic-link: mlx5 takes 16384" compiler/lint/os_lint.c \
 # issue 56 item 1: the ToS of DSCP 26 written as the DSCP; a hand-written UCX
 # traffic class not compared
 mutate "lossless: RoCE ToS = DSCP" targets/lossless.c \
-	'		   ecn ? "on" : "off", prio, dscp, prio, prio, dscp * 4, dscp, prio, dscp, prio, dscp, dscp * 4,' \
-	'		   ecn ? "on" : "off", prio, dscp, prio, prio, dscp * 4, dscp, prio, dscp, prio, dscp, dscp,' \
+	'		   prio, dscp, ecn ? "on" : "off", prio, dscp, prio, prio, dscp * 4, dscp, prio, dscp, prio, dscp, dscp * 4,' \
+	'		   prio, dscp, ecn ? "on" : "off", prio, dscp, prio, prio, dscp * 4, dscp, prio, dscp, prio, dscp, dscp,' \
 	"/usr/bin/python3 tests/validate/lossless_check.py"
 mutate "roce-lossless: UCX_IB_TRAFFIC_CLASS by hand passes" compiler/lint/fabric_lint.c \
 	'	if (!e || strcmp(e->value, tclass) == 0)' \
