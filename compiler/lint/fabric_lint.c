@@ -62,7 +62,10 @@ void fabric_lint(model *m)
 	}
 	for (size_t i = 0; i < m->nspecs; i++)
 		check_nics(m, m->specs[i]);
-	const char *tclass = arena_printf(m->ar, "%lld", (long long)l->dscp.v * 4);
+	/* only UCX reads it: under verbs a stray entry does nothing */
+	const char *tclass = place_ucx_traffic_class(m);
+	if (!tclass)
+		return;
 	check_env_class(m, &c->env, tclass);
 	check_env_class(m, &c->client_env, tclass);
 	for (size_t i = 0; i < m->nspecs; i++) {

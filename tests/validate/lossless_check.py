@@ -207,6 +207,14 @@ def lint_checks(dslc, tmp):
           and "note: the lossless settings" in o, o)
 
 
+def verbs_check(dslc, tmp):
+    """Under verbs UCX reads nothing: a stray UCX_IB_TRAFFIC_CLASS is no finding (one mistake, one true finding)."""
+    src = variant(tmp, "verbs-ucxvar", lambda t: t.replace("  log_mask             ERR", "  log_mask             ERR\n  env UCX_IB_TRAFFIC_CLASS=96", 1))
+    r = subprocess.run([dslc, "lint", src], capture_output=True, text=True)
+    check("under verbs a stray UCX_IB_TRAFFIC_CLASS=96 is no roce-lossless finding (exit 0)",
+          r.returncode == 0 and "roce-lossless" not in r.stdout + r.stderr, r.stdout + r.stderr)
+
+
 def main():
     dslc = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,6 +225,7 @@ def main():
             script_checks(out, tmp)
             systemd_checks(out, tmp)
         lint_checks(dslc, tmp)
+        verbs_check(dslc, tmp)
     print("lossless: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 
