@@ -32,6 +32,8 @@ import tempfile
 
 import yaml
 
+from report import Report, build
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200")
 HARDWARE = os.path.join(ROOT, "examples", "hgx-b200", "hardware.dsl")
@@ -41,26 +43,8 @@ AGENT_KEYS = {"name", "access_points", "port", "runtime_dir", "log_file", "contr
 TRANSPORT_KEYS = {"allow_insecure", "client_cert_dir", "ca_cert", "cert", "key"}
 HCA_LIST = re.compile(r"^\^?=?[A-Za-z0-9_.-]+(:[0-9]+)?(,[A-Za-z0-9_.-]+(:[0-9]+)?)*$")
 
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   clients " + name)
-    else:
-        failed += 1
-        print("FAIL clients " + name + (": " + detail if detail else ""))
-
-
-def skip(name, why):
-    print("skip clients %s: %s" % (name, why))
-
-
-def build(dslc, src, out):
-    r = subprocess.run([dslc, "build", src, "-o", out], capture_output=True, text=True)
-    return r.returncode, r.stderr
+REPORT = Report("clients")
+check, skip = REPORT.check, REPORT.skip
 
 
 def fake_root(tmp):
@@ -382,8 +366,7 @@ def main():
         escape_differential(dslc, tmp)
         caching_flags(dslc, tmp)
         mpiio_checks(dslc, tmp)
-    print("clients: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    REPORT.end()
 
 
 main()

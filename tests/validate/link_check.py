@@ -16,10 +16,11 @@ usage: link_check.py DSLC   (prints ok/FAIL lines)
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+
+from report import Report, build
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "md-on-ssd")
@@ -46,17 +47,8 @@ KEYS = {
     "Link.UseAdaptiveRxCoalesce": "bool", "Link.UseAdaptiveTxCoalesce": "bool",
 }
 BOOL = {"1", "yes", "y", "true", "t", "on", "0", "no", "n", "false", "f", "off"}
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   link %s" % name)
-    else:
-        failed += 1
-        print("FAIL link %s%s" % (name, (": %s" % detail) if detail else ""))
+REPORT = Report("link")
+check = REPORT.check
 
 
 def value_ok(kind, v):
@@ -98,11 +90,6 @@ def export_pci(xml_path):
             if osdev.get("type") == "OSDev" and osdev.get("name"):
                 names[osdev.get("name")] = pci.get("pci_busid")
     return names
-
-
-def build(dslc, src, out):
-    r = subprocess.run([dslc, "build", src, "-o", out], capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 def main():
@@ -170,8 +157,7 @@ def main():
         got = open(os.path.join(tmp, "hand/nodes/n1/etc/systemd/network/10-dslc-ens1.link")).read() if rc == 0 else ""
         check("with its pci address: built, Path=pci-0000:41:00.0 and no ring check (the export names no PCI IDs)",
               "Path=pci-0000:41:00.0\n" in got and "RxBufferSize=4096\n" in got, err[-300:])
-    print("link: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    REPORT.end()
 
 
 main()

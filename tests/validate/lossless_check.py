@@ -28,25 +28,12 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import daos_loader  # noqa: E402
+from report import Report, build  # noqa: E402
 
 EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200")
 FAKES = os.path.join(ROOT, "tests", "fakes")
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   lossless %s" % name)
-    else:
-        failed += 1
-        print("FAIL lossless %s%s" % (name, (": %s" % str(detail)[-600:]) if detail else ""))
-
-
-def build(dslc, src, out):
-    r = subprocess.run([dslc, "build", src, "-o", out], capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
+REPORT = Report("lossless")
+check = REPORT.check
 
 
 def variant(tmp, name, edit):
@@ -151,7 +138,7 @@ def script_checks(out, tmp):
 
 def systemd_checks(out, tmp):
     if not shutil.which("systemd-analyze"):
-        print("skip lossless systemd: systemd-analyze is not installed")
+        REPORT.skip("systemd", "systemd-analyze is not installed")
         return
     root = os.path.join(tmp, "root")
     os.makedirs(os.path.join(root, "etc/systemd/system"))
@@ -226,8 +213,7 @@ def main():
             systemd_checks(out, tmp)
         lint_checks(dslc, tmp)
         verbs_check(dslc, tmp)
-    print("lossless: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    REPORT.end()
 
 
 main()
