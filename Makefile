@@ -164,6 +164,12 @@ demo: all
 	$(BUILD)/dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200
 	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"
 	@cat out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
+	@echo "---"
+	@echo "The output is in out/hgx-b200: nodes/<host>/ holds each node's files (18 nodes), cluster/ the pool and"
+	@echo "container commands, manifest.json every file with its hash. Open first:"
+	@echo "  out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml   (above: engines, cores, NICs, drives of one GPU node)"
+	@echo "  out/hgx-b200/cluster/daos-pools.sh                   (dmg pool create / daos container create, in order)"
+	@echo "  build/dslc show examples/hgx-b200/cluster.dsl gpu001  (the plan per NUMA node, and why)"
 
 # ---- install ------------------------------------------------------------------
 
@@ -177,6 +183,9 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # vimfiles, Neovim its XDG data directory's site)
 VIMDIR      ?= $(PREFIX)/share/vim/vimfiles
 NVIMDIR     ?= $(PREFIX)/share/nvim/site
+# SPEC.md (the man pages refer to it), the README and the examples
+DOCDIR      ?= $(PREFIX)/share/doc/dslc
+EXAMPLES     = $(wildcard examples/*/*)
 VSCODE       = package.json extension.js language-configuration.json
 SCHEMAS      = $(notdir $(wildcard schemas/*.json))
 # every file install writes, which uninstall removes
@@ -184,7 +193,8 @@ INSTALLED = $(BINDIR)/dslc $(MANDIR)/man1/dslc.1 $(MANDIR)/man5/dslc-language.5 
 	$(BASHCOMPDIR)/dslc $(ZSHCOMPDIR)/_dslc $(FISHCOMPDIR)/dslc.fish \
 	$(addprefix $(DATADIR)/schemas/,$(SCHEMAS)) $(DATADIR)/pre-commit-hooks.yaml \
 	$(VIMDIR)/syntax/dslc.vim $(VIMDIR)/ftdetect/dslc.vim $(NVIMDIR)/syntax/dslc.vim $(NVIMDIR)/ftdetect/dslc.vim \
-	$(addprefix $(DATADIR)/editors/vscode/,$(VSCODE) dslc.tmLanguage.json) $(DATADIR)/editors/nvim/dslc.lua
+	$(addprefix $(DATADIR)/editors/vscode/,$(VSCODE) dslc.tmLanguage.json) $(DATADIR)/editors/nvim/dslc.lua \
+	$(DOCDIR)/SPEC.md $(DOCDIR)/README.md $(addprefix $(DOCDIR)/,$(EXAMPLES))
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
@@ -206,22 +216,37 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/editors/vscode $(DESTDIR)$(DATADIR)/editors/nvim
 	install -m 0644 $(addprefix editors/vscode/,$(VSCODE)) $(BUILD)/editor/dslc.tmLanguage.json $(DESTDIR)$(DATADIR)/editors/vscode/
 	install -m 0644 editors/nvim/dslc.lua $(DESTDIR)$(DATADIR)/editors/nvim/dslc.lua
+	install -d $(DESTDIR)$(DOCDIR) $(addprefix $(DESTDIR)$(DOCDIR)/,$(sort $(dir $(EXAMPLES))))
+	install -m 0644 SPEC.md README.md $(DESTDIR)$(DOCDIR)/
+	for f in $(EXAMPLES); do install -m 0644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
 
 # removes what install wrote, and dslc's own directories once empty
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR)/editors/vscode $(DESTDIR)$(DATADIR)/editors/nvim \
 		$(DESTDIR)$(DATADIR)/editors $(DESTDIR)$(DATADIR) 2>/dev/null
+	-rmdir $(addprefix $(DESTDIR)$(DOCDIR)/,$(sort $(dir $(EXAMPLES)))) $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # the Debian package, built from a copy of the committed tree (dpkg-buildpackage
 # writes beside the source directory)
+# a variable's value, for the tests (make -s print-VIMDIR)
+print-%:
+	@echo '$($*)'
+
 deb:
 	tests/package.sh build-only
+
+rpm: all
+	tests/package_rpm.sh build-only
+
+vsix: all
+	tests/vsix.sh $(BUILD)/dslc build-only
 
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-build asan-suite golden demo install uninstall deb clean spec bench fuzz fuzz-build shapes mutate
+.PHONY: all check asan-build asan-suite golden demo install uninstall deb rpm vsix clean spec bench fuzz fuzz-build shapes mutate
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-hooks -name '*.d' 2>/dev/null)
 

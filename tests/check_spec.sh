@@ -45,6 +45,27 @@ for id in $($DSLC rules | awk '{print $1}'); do
 	$DSLC explain "$id" >/dev/null || nofix="$nofix explain:$id"
 done
 if [ -z "$nofix" ] && [ $nrules -gt 100 ]; then ok "every rule ($nrules) has a failing fixture and an explanation"; else no "rules ($nrules) without a fixture:$nofix"; fi
+# what users read cites what users can open: no project-internal fact sheet
+# (../shared/...) in an explanation, a man page or the SARIF rules
+private="" read=0
+S=$(mktemp)
+for id in $($DSLC rules | awk '{print $1}'); do
+	$DSLC explain "$id" >"$S" 2>&1 && [ -s "$S" ] && read=$((read + 1))
+	grep -q '\.\./shared\|shared/facts' "$S" && private="$private $id"
+done
+for page in dslc dslc-language dslc-rules; do
+	$DSLC manpage $page >"$S" 2>&1 && grep -q '^\.SH' "$S" && read=$((read + 1))
+	grep -q '\.\./shared\|shared/facts' "$S" && private="$private man:$page"
+done
+printf 'daos 2.6\n' >"$S.dsl"
+$DSLC lint --format sarif "$S.dsl" >"$S" 2>/dev/null
+grep -q '"rules"' "$S" && read=$((read + 1))
+grep -q '\.\./shared\|shared/facts' "$S" && private="$private sarif"
+rm -f "$S" "$S.dsl"
+grep -q '\.\./shared/facts\|shared/facts/' SPEC.md && private="$private SPEC.md"
+if [ -z "$private" ] && [ "$read" = $((nrules + 4)) ]; then
+	ok "no explanation ($nrules), man page (3), SARIF rule table or SPEC.md cites a file users do not have (../shared/facts)"
+else no "cites ../shared/facts:$private (texts read: $read of $((nrules + 4)))"; fi
 grep -q '^exit: 0$' tests/golden/diag/clean.expected && [ "$(wc -l <tests/golden/diag/clean.expected)" = 1 ] \
 	&& ok "the passing fixture is clean" || no "tests/golden/diag/clean.dsl has findings"
 

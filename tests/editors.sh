@@ -169,6 +169,27 @@ EOF
 else
 	skip_or_fail_in_ci "Neovim's LSP client: nvim is not installed"
 fi
+# make install's Vim files (PREFIX /usr/local): Debian's Vim does not read
+# /usr/local/share/vim/vimfiles; the README's line for ~/.vimrc makes it
+if command -v vim >/dev/null && [ -x "$BUILD/dslc" ] && [ "$(basename "$BUILD")" = build ]; then
+	# where make install puts Vim's files (the Makefile's own default; nothing
+	# is built, so the test never rewrites the build it runs), filled as it does
+	vimdir=$(make -s print-VIMDIR)
+	install -D -m 0644 "$BUILD/editor/vim/syntax/dslc.vim" "$T/inst$vimdir/syntax/dslc.vim"
+	install -D -m 0644 editors/vim/ftdetect/dslc.vim "$T/inst$vimdir/ftdetect/dslc.vim"
+	vimft() { # extra --cmd, or none: the detected filetype of the example
+		vim -es -N -u NONE -i NONE ${1:+--cmd "$1"} -c 'filetype on' -c "edit $PWD/examples/hgx-b200/cluster.dsl" \
+			-c "call writefile([&filetype], '$T/ft.out')" -c 'qa!' >/dev/null 2>&1
+		cat "$T/ft.out"
+	}
+	rtp=$(sed -n 's/^ *set runtimepath+=\(\/usr\/local\/share\/vim\/vimfiles\)$/\1/p' README.md | head -n 1)
+	check "make install put Vim's files under /usr/local/share/vim/vimfiles, which Vim alone does not read" \
+		"[ '$vimdir' = /usr/local/share/vim/vimfiles ] && [ \"\$(vimft)\" != dslc ]"
+	check "the README's \`set runtimepath+=$rtp\` makes Vim detect a description from make install's files" \
+		"[ -n '$rtp' ] && [ \"\$(vimft 'set runtimepath+=$T/inst$rtp')\" = dslc ]"
+else
+	skip_or_fail_in_ci "make install's Vim files: vim is not installed"
+fi
 # last: the first failure above says what is wrong with the syntax itself
 if [ -d "$BUILD/editor" ]; then
 	check "the syntax files make writes for make install are what dslc prints now" \

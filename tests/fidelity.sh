@@ -44,15 +44,22 @@ check "12: size 100PB is one finding (decimal unit, write PiB) and no 'pool has 
 	"grep -q \"error\\[bad-value\\]: '100PB': decimal or ambiguous unit: write KiB, MiB, GiB, TiB or PiB\" '$T/out' && [ \$(grep -c 'error\\[' '$T/out') = 1 ] || { cat '$T/out'; false; }"
 
 # 9. the reference layout (OS cores at each NUMA node's start) loses NUMA
-# pinning: a note with an id, and its help applied gives it back
+# pinning: a note with an id, and its help applied gives it back. The example
+# allows it with its reason (the layout is deliberate): as committed it lints
+# with no finding at all; without the allow the note is there
 H=examples/hgx-b200
+$DSLC lint --format json $H/cluster.dsl >"$T/out" 2>&1
+rc=$?
+check "9: examples/hgx-b200 as committed: no finding (its deliberate layout allowed with a reason)" \
+	"[ $rc = 0 ] && grep -q '\"findings\": \[\]' '$T/out' && grep -q '# dslc: allow numa-pin-dropped -- ' $H/cluster.dsl || { cat '$T/out'; false; }"
 rm -rf "$T/h" && cp -r $H "$T/h"
+sed -i 's/ *# dslc: allow numa-pin-dropped -- .*//' "$T/h/cluster.dsl"
 lint_to "$T/h/cluster.dsl" "$T/out"
 rc=$?
 check "9: examples/hgx-b200 gets note[numa-pin-dropped] at its reserve os line (exit 0: a note)" \
 	"[ $rc = 0 ] && grep -q 'cluster.dsl:32:3: note\\[numa-pin-dropped\\]: engine 0 starts at core 4, not NUMA node 0' '$T/out' || { cat '$T/out'; false; }"
 v=$(sed -n 's/^help: write `\(reserve os [^`]*\)`$/\1/p' "$T/out")
-sed -i "s/^  reserve os 4 cores per numa /  $v/" "$T/h/cluster.dsl"
+sed -i "s/^  reserve os 4 cores per numa$/  $v/" "$T/h/cluster.dsl"
 $DSLC build "$T/h/cluster.dsl" -o "$T/h/out" >"$T/out2" 2>&1
 rc=$?
 check "9: the help's \`$v\` applied: no numa-pin-dropped, no error, and daos_server.yml pins each engine (pinned_numa_node 0 and 1, no first_core)" \
@@ -500,4 +507,13 @@ printf 'mount /mnt/daos/datasets-b {\n  container datasets in projects\n  on uan
 lint_to "$T/a/cluster.dsl" "$T/out"
 check "4: two mount blocks of datasets, read-write on uan001 and uan002: mount-caching-shared at both" \
 	"[ \$(grep -c 'warning\\[mount-caching-shared\\]: container datasets' '$T/out') = 2 ] || { cat '$T/out'; false; }"
+# issue 55: several client_env entries on one line, as the tutorials' fixes
+# come (kdreg2 with its cache size): each reaches every server's
+# client_env_vars, in the order written
+rm -rf "$T/e" && cp -r examples/hgx-b200 "$T/e"
+sed -i 's/^  log_mask \( *\)ERR/&\n  client_env FI_MR_CACHE_MONITOR=kdreg2 "FI_MR_CACHE_MAX_COUNT=0"/' "$T/e/cluster.dsl"
+$DSLC build "$T/e/cluster.dsl" -o "$T/e/out" >"$T/out" 2>&1
+rc=$?
+check "client_env with two entries on a line: both in gpu001's client_env_vars, after the gid_index one (exit $rc)" \
+	"[ $rc = 0 ] && [ \"\$(sed -n '/^client_env_vars:/,/^[a-z]/p' '$T/e/out/nodes/gpu001/etc/daos/daos_server.yml' | grep '^- ' | tr '\n' ' ')\" = '- FI_VERBS_GID_IDX=5 - FI_MR_CACHE_MONITOR=kdreg2 - FI_MR_CACHE_MAX_COUNT=0 ' ] || { cat '$T/out'; false; }"
 tests_end

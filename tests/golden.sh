@@ -42,19 +42,24 @@ for f in tests/golden/diag/*.dsl tests/golden/yaml/*.yml; do
 	fi
 done
 
-# dslc show, text and JSON, for the node with an override
+# dslc show, text and JSON: the node with an override, a client-only node
+# (no hugepages row; its spare cores are "free", not "kubernetes") and a
+# server without a kubelet
 mkdir -p tests/golden/show
-for fmt in text json; do
-	exp=tests/golden/show/gpu007.$fmt
-	act=$($DSLC show examples/hgx-b200/cluster.dsl gpu007 --format $fmt 2>&1; echo "exit: $?")
-	if [ "$MODE" = update ]; then
-		printf '%s\n' "$act" > "$exp"
-	elif [ "$act" = "$(cat "$exp" 2>/dev/null)" ]; then
-		result "show gpu007 --format $fmt" 0
-	else
-		result "show gpu007 --format $fmt" 1
-		diff <(printf '%s\n' "$act") "$exp" | head -20
-	fi
+for shown in hgx-b200:gpu007 hgx-b200:cn01 md-on-ssd:st01; do
+	ex=${shown%%:*} host=${shown#*:}
+	for fmt in text json; do
+		exp=tests/golden/show/$host.$fmt
+		act=$($DSLC show examples/$ex/cluster.dsl $host --format $fmt 2>&1; echo "exit: $?")
+		if [ "$MODE" = update ]; then
+			printf '%s\n' "$act" > "$exp"
+		elif [ "$act" = "$(cat "$exp" 2>/dev/null)" ]; then
+			result "show $host --format $fmt" 0
+		else
+			result "show $host --format $fmt" 1
+			diff <(printf '%s\n' "$act") "$exp" | head -20
+		fi
+	done
 done
 
 tmp=$(mktemp -d)

@@ -234,4 +234,15 @@ $DSLC lint $H/.help-chunk-stripe.dsl >"$T/a2" 2>&1
 check "chunk-stripe: the proposed directory chunk $v takes the directory's finding away" \
 	"grep -q 'chunk 2560KiB of directory /restart' '$T/a1' && [ '$v' = 3MiB ] && ! grep -q 'of directory\\|error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
 
+# network and broadcast host addresses (issue 55): the proposed `{1+i}` applied
+# to the template that gives a network address; the broadcast's last host
+# applied as the template's base
+$DSLC lint $D/dsl-address-network.dsl >"$T/n1" 2>&1
+v=$(sed -n 's/.*start the template at the first (`\([^`]*\)` where it has `{i}`).*/\1/p' "$T/n1" | head -n 1)
+last=$(sed -n "s/.*hosts are [0-9.]* to 10\.20\.0\.\([0-9]*\): keep.*/\1/p" "$T/n1" | head -n 1)
+sed -e "s/mgmt    10.10.0.{i}/mgmt    10.10.0.$v/" -e "s/10.20.0.{254+i}/10.20.0.{$((last - 1))+i}/" $D/dsl-address-network.dsl >$H/.help-addr.dsl
+$DSLC lint $H/.help-addr.dsl >"$T/n2" 2>&1; rc2=$?
+check "network/broadcast addresses: the proposed $v and a base of the last host $last lint clean" \
+	"grep -q 'the network address of its /24' '$T/n1' && grep -q 'the broadcast address of its /24' '$T/n1' && [ '$v' = '{1+i}' ] && [ '$last' = 254 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/n2' || { cat '$T/n1' '$T/n2'; false; }"
+
 tests_end

@@ -27,6 +27,20 @@ skip() { skipped=$((skipped + 1)); echo "skip $T_NAME $1"; }
 # A precondition scripts/install-deps.sh provides: missing under CI (CI=true)
 # is a failure, elsewhere a skip.
 skip_or_fail_in_ci() { if [ "${CI:-}" = true ]; then no "$1 (CI has it: scripts/install-deps.sh installs it)"; else skip "$1"; fi; }
+# need_tools MODE WHAT TOOL...: true when every TOOL is on PATH; else, for
+# `make deb|rpm|vsix` (MODE build-only), the install hint and exit 2, and for
+# a test, a skip (a failure in CI), tests_end and exit
+need_tools() {
+	local mode=$1 what=$2 tool
+	shift 2
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null && continue
+		[ "$mode" = build-only ] && { echo "dslc: $tool is not installed (scripts/install-deps.sh installs it)"; exit 2; }
+		skip_or_fail_in_ci "$what: $tool is not installed"
+		tests_end
+		exit
+	done
+}
 # Copies repository directories (paths relative to the repository) under
 # DEST with their paths, so that a file edited there resolves its relative
 # includes and topologies: a test never writes beside the fixtures, which

@@ -16,6 +16,7 @@ usage: tests/lsp_client.py DSLC   (DSLC may be "valgrind ... build/dslc")
 import json
 import os
 import queue
+import re
 import shlex
 import shutil
 import subprocess
@@ -357,7 +358,17 @@ def hover_completion_definition():
     show = subprocess.run(DSLC + ["show", EXAMPLE, "gpu001"], cwd=REPO, capture_output=True, text=True).stdout
     h = hover(host + 3)
     result(show.strip() != "" and show in h, "hover on a host list: dslc show's plan of its first node", h[:300])
-    numa = [f for f in cli_findings(EXAMPLE) if f["ruleId"] == "numa-pin-dropped"][0]
+    # the example allows its deliberate layout's note: an unsaved edit without
+    # the allow brings it back, and hover on it explains the rule
+    noted = re.sub(r" *# dslc: allow numa-pin-dropped -- [^\n]*", "", text)
+    s.change(EXAMPLE, noted, 2)
+    s.diagnostics(EXAMPLE, 2)
+    text = noted
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copytree(os.path.dirname(EXAMPLE), os.path.join(tmp, "ex"))
+        copy = os.path.join(tmp, "ex", os.path.basename(EXAMPLE))
+        open(copy, "w").write(noted)
+        numa = [f for f in cli_findings(copy) if f["ruleId"] == "numa-pin-dropped"][0]
     lines = text.split("\n")
     h = hover(sum(len(l) + 1 for l in lines[:numa["line"] - 1]) + numa["column"] - 1)
     explain = subprocess.run(DSLC + ["explain", "numa-pin-dropped"], capture_output=True, text=True).stdout
@@ -373,33 +384,33 @@ def hover_completion_definition():
     engine_kws = {k["keyword"] for k in kw if k["block"] == "engine"}
     at = text.index("targets 16")
     t2 = text[:at] + "\n    " + text[at:]
-    labels = complete(t2, at + 5, version=2)
+    labels = complete(t2, at + 5, version=12)
     result(set(labels) == engine_kws, "completion in an engine block: the engine keywords", labels)
     at = text.index("pool tier0")
     labels = complete(text, at)
     top = {k["keyword"] for k in kw if k["block"] == "the top level"}
     result(set(labels) == top, "completion at the top level: the top-level keywords", labels)
     t3 = text + "\nnodes x[1-2] : "
-    labels = complete(t3, len(t3), version=3)
+    labels = complete(t3, len(t3), version=13)
     result(sorted(labels) == ["client", "converged"], "completion after `nodes HOSTS :`: the profiles", labels)
     t4 = text + "\ncontainer c2 in "
-    labels = complete(t4, len(t4), version=4)
+    labels = complete(t4, len(t4), version=14)
     result(labels == ["tier0"], "completion after `container NAME in`: the pools", labels)
     t5 = text + "\n# dslc: allow numa-"
-    labels = complete(t5, len(t5), version=5)
+    labels = complete(t5, len(t5), version=15)
     rules = json.loads(subprocess.run(DSLC + ["rules", "--format", "json"], capture_output=True, text=True).stdout)
     result("numa-pin-dropped" in labels and len(labels) > 20 and "io-error" not in labels,
            "completion after `# dslc: allow`: the rule ids that can be silenced", labels[:5])
     t6 = text.replace("cluster tier0 {", "cluster tier0 {\n  ", 1)
     at = t6.index("cluster tier0 {\n  ") + len("cluster tier0 {\n  ")
-    labels = complete(t6, at, version=6)
+    labels = complete(t6, at, version=16)
     r = s.request("textDocument/completion", {"textDocument": {"uri": uri(EXAMPLE)}, "position": pos(t6, at)})
     kube = [i for i in r["result"]["items"] if i["label"] == "kubernetes"]
     result({k["keyword"] for k in kw if k["block"] == "cluster"} == set(labels) and kube and
            kube[0].get("insertTextFormat") == 2 and "{" in kube[0].get("insertText", ""),
            "completion in the cluster block: its keywords, a snippet for one that opens a block", kube)
-    s.change(EXAMPLE, text, 7)
-    s.diagnostics(EXAMPLE, 7)
+    s.change(EXAMPLE, text, 17)
+    s.diagnostics(EXAMPLE, 17)
 
     def definition(offset, path=EXAMPLE):
         r = s.request("textDocument/definition", {"textDocument": {"uri": uri(path)}, "position": pos(text, offset)})
@@ -466,8 +477,9 @@ def fragments_and_buffers():
         result(not [d for d in diags if d["severity"] == 1], "a fragment opened alone: linted through its description, no error", diags)
         cl_text = s.open(cl)
         before = s.diagnostics(cl) or []
-        # an unsaved edit of the fragment: a NIC on a NUMA node the export puts elsewhere
-        bad_hw = hw_text.replace("memory_per_numa  768GiB", "memory_per_numa  7GiB", 1)
+        # an unsaved edit of the fragment: a drive gpu007's override excludes
+        # taken out of the hardware, an error in the description that includes it
+        bad_hw = hw_text.replace("0000:a3:00.0 0000:a4:00.0", "0000:a3:00.0", 1)
         s.change(hw, bad_hw, 2)
         hw_diags = s.diagnostics(hw, 2) or []
         cl_diags = s.diagnostics(cl) or []

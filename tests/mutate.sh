@@ -492,4 +492,72 @@ mutate "roce-lossless: UCX_IB_TRAFFIC_CLASS by hand passes" compiler/lint/fabric
 	'	if (!e || strcmp(e->value, tclass) == 0)' \
 	'	if (1 || !e || strcmp(e->value, tclass) == 0)' \
 	"bash tests/golden.sh" "/usr/bin/python3 tests/validate/lossless_check.py"
+# issue 55 item 1: one mistake, one finding: a held statement's users not
+# held; the warnings of a statement with an error kept; a held cluster block's
+# checks run anyway
+mutate "cascade: held names followed to no statement" compiler/lint/cascade.c \
+	'			if (c->state[u->top] == FREE && !is_word(c->tops[u->top]->values, "cluster"))' \
+	'			if (0 && c->state[u->top] == FREE && !is_word(c->tops[u->top]->values, "cluster"))' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 0"
+mutate "cascade: warnings of a statement with an error shown" compiler/lint/cascade.c \
+	'		if (d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
+	'		if (0 && d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 0"
+mutate "cascade: a held cluster block holds nothing else" compiler/lint/cascade.c \
+	'		global |= c.state[t] == HELD_OWN && is_word(c.tops[t]->values, "cluster");' \
+	'		global |= 0;' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 60"
+# item 2: one entry per env line; a name twice in a block kept silently
+mutate "env: one entry per line" compiler/model/kwargs.c \
+	'	} while (env_next(k));' \
+	'	} while (0);' \
+	"bash tests/golden.sh"
+mutate "env: a duplicate entry in one block passes" compiler/model/kwargs.c \
+	'	if (prev && kw_in_scope(k, prev->loc)) {' \
+	'	if (0 && prev && kw_in_scope(k, prev->loc)) {' \
+	"bash tests/golden.sh"
+# item 3: a subnet's network or broadcast address given to a host
+mutate "addresses: network and broadcast pass" compiler/model/resolve.c \
+	'		if (host == 0 || host == ~mask) {' \
+	'		if (0) {' \
+	"bash tests/help_applied.sh" "bash tests/golden.sh"
+# item 4: client_env planned with no remount; the clients' steps run in the
+# servers' waves
+mutate "plan: client_env remounts no dfuse" compiler/plan/plan.c \
+	'					if (!mt->at[i])' \
+	'					if (1 || !mt->at[i])' \
+	"bash tests/plan_scenarios.sh"
+mutate "waves: agent refresh in the servers' waves" compiler/plan/waves.c \
+	'	v->classes |= v->after ? n->after : n->classes;' \
+	'	v->classes |= n->classes | n->after;' \
+	"bash tests/plan_scenarios.sh"
+# item 5: a server file linted without topology passes in silence
+mutate "yaml-unchecked: nothing said" compiler/lint/yaml_lint.c \
+	'	if (engines && engines->kind == Y_SEQ && (!y->topo || !y->mem_gib)) {' \
+	'	if (0 && engines && engines->kind == Y_SEQ && (!y->topo || !y->mem_gib)) {' \
+	"bash tests/golden.sh"
+# item 6: show's spare cores called kubernetes on a node without a kubelet
+mutate "show: kubernetes row on every node" compiler/cli/show.c \
+	'has_kube(nd->spec) ? "kubernetes" : "free      "' \
+	'"kubernetes"' \
+	"bash tests/golden.sh"
+# item 8: an explanation citing a fact sheet users do not have
+mutate "rules: a citation of ../shared/facts" compiler/base/rules.def \
+	'     "(hwloc.h: hwloc_topology_set_xml returns -1' \
+	'     "(../shared/facts/hwloc.md; hwloc.h: hwloc_topology_set_xml returns -1' \
+	"bash tests/check_spec.sh"
+# item 9: the VS Code extension starting another command; item 11: the RPM
+# without its documents, the .deb without its recommendation
+mutate "vscode: the extension runs dslc lint" editors/vscode/extension.js \
+	"    { command: 'dslc', args: ['lsp'] }," \
+	"    { command: 'dslc', args: ['lint'] }," \
+	"bash tests/vsix.sh"
+mutate "rpm: no documents in the package" rpm/dslc.spec \
+	$'%{_docdir}/%{name}\n' \
+	$'\n' \
+	"bash tests/package_rpm.sh"
+mutate "deb: hwloc not recommended" debian/control \
+	$'Recommends: hwloc\n' \
+	$'\n' \
+	"bash tests/package.sh"
 tests_end

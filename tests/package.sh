@@ -14,14 +14,7 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 tests_begin package
 MODE=${1:-test}
-for tool in dpkg-buildpackage dh lintian; do
-	if ! command -v "$tool" >/dev/null; then
-		[ "$MODE" = build-only ] && { echo "dslc: $tool is not installed (scripts/install-deps.sh installs it)"; exit 2; }
-		skip_or_fail_in_ci "the Debian package: $tool is not installed"
-		tests_end
-		exit
-	fi
-done
+need_tools "$MODE" "the Debian package" dpkg-buildpackage dh lintian
 VERSION=$(cat VERSION)
 ARCH=$(dpkg --print-architecture)
 W=$(mktemp -d)
@@ -36,18 +29,24 @@ else
 fi
 rm -rf "$SRC/build" "$SRC"/build-* "$SRC/out"
 
-(cd "$SRC" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b) >"$W/build.log" 2>&1
+# the source package and the binary one
+(cd "$SRC" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc) >"$W/build.log" 2>&1
 rc=$?
 DEB="$W/dslc_${VERSION}_$ARCH.deb"
 if [ $rc != 0 ] || [ ! -f "$DEB" ]; then
+	# kept: the scratch directory goes with the test
+	mkdir -p build && cp "$W/build.log" build/package-build.log
 	tail -30 "$W/build.log"
-	no "dpkg-buildpackage -us -uc -b builds dslc_${VERSION}_$ARCH.deb (exit $rc)"
+	no "dpkg-buildpackage -us -uc builds dslc_${VERSION}_$ARCH.deb (exit $rc; the whole log: build/package-build.log)"
 	tests_end
 	exit 1
 fi
-ok "dpkg-buildpackage -us -uc -b builds dslc_${VERSION}_$ARCH.deb"
+ok "dpkg-buildpackage -us -uc builds dslc_${VERSION}_$ARCH.deb"
+DSC="$W/dslc_${VERSION}.dsc"
+check "the source package: dslc_${VERSION}.dsc and its tarball unpack with dpkg-source -x to the tree built" \
+	'[ -f "$DSC" ] && (cd "$W" && dpkg-source -x "$DSC" unpacked >/dev/null 2>&1) && [ -f "$W/unpacked/debian/rules" ] && [ -f "$W/unpacked/compiler/lint/compile.c" ] && diff -rq "$W/unpacked/compiler" "$SRC/compiler" >/dev/null'
 if [ "$MODE" = build-only ]; then
-	mkdir -p build/deb && cp "$DEB" build/deb/ && echo "build/deb/$(basename "$DEB")"
+	mkdir -p build/deb && cp "$DEB" "$DSC" "$W"/dslc_"$VERSION".tar.* build/deb/ && echo "build/deb/$(basename "$DEB")"
 	exit 0
 fi
 
@@ -55,11 +54,13 @@ fi
 dpkg-deb -c "$DEB" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$W/contents"
 want="/usr/bin/dslc /usr/share/man/man1/dslc.1.gz /usr/share/man/man5/dslc-language.5.gz /usr/share/man/man7/dslc-rules.7.gz
 /usr/share/bash-completion/completions/dslc /usr/share/zsh/vendor-completions/_dslc /usr/share/fish/vendor_completions.d/dslc.fish
-/usr/share/dslc/pre-commit-hooks.yaml /usr/share/doc/dslc/copyright /usr/share/doc/dslc/changelog.gz"
+/usr/share/dslc/pre-commit-hooks.yaml /usr/share/doc/dslc/copyright /usr/share/doc/dslc/changelog.gz
+/usr/share/doc/dslc/SPEC.md /usr/share/doc/dslc/README.md /usr/share/doc/dslc/examples/hgx-b200/cluster.dsl"
 for s in schemas/*.json; do want="$want /usr/share/dslc/schemas/$(basename "$s")"; done
 missing=""
 for f in $want; do grep -qx "$f" "$W/contents" || missing="$missing $f"; done
-check "dpkg-deb -c: the binary, 3 man pages, 3 completions, $(ls schemas/*.json | wc -l) schemas, the hooks${missing:+ (missing:$missing)}" '[ -z "$missing" ]'
+check "dpkg-deb -c: the binary, 3 man pages, 3 completions, $(ls schemas/*.json | wc -l) schemas, the hooks, SPEC.md and the examples${missing:+ (missing:$missing)}" '[ -z "$missing" ]'
+check "the package's control: Recommends: hwloc (lstopo makes the exports)" '[ "$(dpkg-deb -f "$DEB" Recommends)" = hwloc ]'
 check "dpkg-deb -c: nothing under /usr/local" 'grep -qx /usr/bin/dslc "$W/contents" && ! grep -q "^/usr/local" "$W/contents"'
 check "the package's version is VERSION ($VERSION)" '[ "$(dpkg-deb -f "$DEB" Version)" = "$VERSION" ]'
 check "debian/changelog's version is VERSION" '[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$VERSION" ]'
@@ -78,6 +79,10 @@ check "the unpacked dslc --version says dslc $VERSION" '[ "$("$R/usr/bin/dslc" -
 check "man -w dslc finds the unpacked page" 'MANPATH="$R/usr/share/man" man -w dslc | grep -q "$R/usr/share/man/man1/dslc.1.gz"'
 check "the unpacked man page renders without a warning" '[ -z "$(zcat "$R/usr/share/man/man1/dslc.1.gz" | groff -man -ww -z 2>&1)" ]'
 check "the unpacked dslc builds the bundled example" '"$R/usr/bin/dslc" build examples/hgx-b200/cluster.dsl -o "$W/tree" 2>/dev/null && [ -f "$W/tree/nodes/gpu001/etc/daos/daos_server.yml" ]'
+check "the man page's SPEC.md is where it says: $(zcat "$R/usr/share/man/man1/dslc.1.gz" | grep -o '/usr/share/doc/dslc/SPEC.md' | head -1)" \
+	'zcat "$R/usr/share/man/man1/dslc.1.gz" | grep -q /usr/share/doc/dslc/SPEC.md && [ -f "$R/usr/share/doc/dslc/SPEC.md" ] && cmp -s "$R/usr/share/doc/dslc/SPEC.md" SPEC.md'
+check "the shipped examples lint clean where they are installed (includes resolve there)" \
+	'( for e in "$R"/usr/share/doc/dslc/examples/*/cluster.dsl; do "$R/usr/bin/dslc" lint "$e" >/dev/null 2>&1 || exit 1; done )'
 
 # installed for real, then removed: only as root, and only when it replaces nothing
 if [ "$(id -u)" = 0 ] && ! dpkg-query -W dslc >/dev/null 2>&1 && [ ! -e /usr/bin/dslc ]; then

@@ -102,10 +102,39 @@ scenario "container relabel" md 's/^  checksum crc32 server$/&\n  label training
 	"docs/user/container.md: daos cont set-prop --properties label: online; a running dfuse keeps its container open, so its unit (naming the new label) is installed, not restarted"
 scenario "container checksum" md 's/  checksum crc32 server/  checksum crc64 server/' container-immutable 4 "" "docs/user/container.md: cksum immutable"
 scenario "dfuse threads" md 's/^  multi_user true$/&\n  threads 16/' remount 3 "" "dfuse reads its options at start"
-scenario "crt_timeout" md 's/crt_timeout \( *\)600s/crt_timeout \1300s/' engine-restart 3 "" "daos_server reads crt_timeout at start (engine env CRT_TIMEOUT)"
+scenario "crt_timeout" md 's/crt_timeout \( *\)600s/crt_timeout \1300s/' engine-restart 3 "agent-refresh:crt_timeout remount:crt_timeout" \
+	"daos_server reads crt_timeout at start (engine env CRT_TIMEOUT) and hands it to clients (server.go:425); agents cache it until SIGUSR2, dfuse applies it in daos_init (cli_mgmt.c:630)"
+scenario "client_env (the seed's kdreg2 fix)" md 's/^  log_mask \( *\)ERR/&\n  client_env FI_MR_CACHE_MONITOR=kdreg2/' engine-restart 3 \
+	"agent-refresh:client_env_vars remount:client_env_vars" \
+	"server.go:421-431: the clients' hint is built at daos_server start; the agent caches it (infocache.go) until SIGUSR2; dfuse applies it in daos_init (cli_mgmt.c:584)"
+
+# the clients' steps run after every server's wave: the agents' refresh in one
+# wave (SIGUSR2 stops nothing), then the remounts, the client-only nodes too
+sed 's/^  log_mask \( *\)ERR/&\n  client_env FI_MR_CACHE_MONITOR=kdreg2/' "$T/md/cluster.dsl" >"$T/md/kdreg2.dsl"
+$DSLC plan "$T/md/kdreg2.dsl" --against-source "$T/md/cluster.dsl" --format json >"$T/w.json" 2>/dev/null
+check "client_env: every server wave first, then the clients' waves (agent-refresh and remount on cn01, after the last engine-restart)" \
+	"python3 - '$T/w.json' <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))['rollout']['waves']
+last_server = max(i for i, v in enumerate(w) if 'engine-restart' in v['classes'])
+cl = [i for i, v in enumerate(w) if set(v['classes']) <= {'agent-refresh', 'remount'}]
+cn01 = [i for i, v in enumerate(w) if 'cn01' in v['hosts'] or 'cn[01' in v['hosts']]
+assert cl and min(cl) > last_server, (cl, last_server)
+assert cn01 and all(i > last_server for i in cn01) and set(w[cn01[0]]['classes']) == {'agent-refresh', 'remount'}, cn01
+assert not any('agent-refresh' in v['classes'] for v in w[:last_server + 1])
+assert len(cl) == 1 and w[cl[0]]['nodes'] == 18, [w[i]['nodes'] for i in cl]
+PY"
+$DSLC plan "$T/md/kdreg2.dsl" --against-source "$T/md/cluster.dsl" --format json --max-wave 5 >"$T/w5.json" 2>/dev/null
+check "client_env with --max-wave 5: the clients' wave split in waves of at most 5, every node of the 18 in one" \
+	"python3 - '$T/w5.json' <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))['rollout']['waves']
+cl = [v for v in w if set(v['classes']) <= {'agent-refresh', 'remount'}]
+assert len(cl) == 4 and all(v['nodes'] <= 5 for v in cl) and sum(v['nodes'] for v in cl) == 18, [v['nodes'] for v in cl]
+PY"
 scenario "SWIM suspicion timeout" md 's/swim_suspect_timeout 120s/swim_suspect_timeout 60s/' engine-restart 3 "" "an engine env_vars entry: read at engine start"
 scenario "kubelet kube_reserved" md 's/memory_manager static                 # reservedMemory/memory_manager static\n    kube_reserved 3GiB  #/' kubelet-drain 3 "" \
-	"../shared/facts/kubernetes.md: reservations need the state files removed"
+	"Kubernetes documentation, Control CPU Management Policies: reservations need the state files removed"
 scenario "control log mask" md 's/^  log_mask \( *\)ERR/&\n  control_log_mask DEBUG/' engine-restart 3 "" "daos_server reads control_log_mask at start"
 scenario "mem_ratio (2.8)" md28 's/mem_ratio 50%/mem_ratio 60%/' pool-immutable 4 "" "release/2.8 src/control/server/mgmt_pool.go: mem_ratio sizes the pool at create"
 scenario "mount on fewer nodes" md 's/^  on gpu\[001-014\]$/  on gpu[001-013]/' remount 3 "" "a removed dfuse mount: disable --now its service"

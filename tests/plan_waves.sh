@@ -32,7 +32,7 @@ for w in r["waves"]:
 
 # an engine restart on the 14 servers: rd_fac 2 (tolerate 2 node failures),
 # svc_rf 2, 3 access points: one node per wave, the access points last
-sed 's/crt_timeout \( *\)600s/crt_timeout \1300s/' "$EX/cluster.dsl" >"$EX/restart.dsl"
+sed 's/swim_suspect_timeout 120s/swim_suspect_timeout 60s/' "$EX/cluster.dsl" >"$EX/restart.dsl"   # the engines restart, nothing else
 waves "$EX/restart.dsl" >"$T/got"
 want=$(printf '%s|engine-restart\n' gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014 gpu001 gpu002 gpu003)
 check "rd_fac 2, 3 access points: 14 single-node waves, gpu[001-003] last" "[ \"\$(cat '$T/got')\" = \"$want\" ] || { cat '$T/got'; false; }"
@@ -100,7 +100,8 @@ check "a 120 TiB pool: an hour plus a wave's share at 1 GiB/s ($got s)" "[ '$got
 
 # a system-restart is one wave of every server; clients go first, alone
 sed 's/provider             "ofi+verbs;ofi_rxm"/provider             "ofi+tcp;ofi_rxm"/' "$EX/cluster.dsl" >"$EX/prov.dsl"
-check "a provider change: one wave of the 14 servers" "[ \"\$(waves '$EX/prov.dsl')\" = 'gpu[001-014]|system-restart' ]"
+check "a provider change: one wave of the 14 servers, then every agent refreshed in the clients' wave" \
+	"[ \"\$(waves '$EX/prov.dsl' | tr '\n' ' ')\" = 'gpu[001-014]|system-restart cn[01-04],gpu[001-014]|agent-refresh ' ]"
 sed 's/^profile client : hgx-b200 {               # no engine: daos_agent.yml only$/&\n  kernel { param quiet }/' "$EX/cluster.dsl" >"$EX/clients.dsl"
 check "a reboot of the client-only nodes: one wave of cn[01-04]" "[ \"\$(waves '$EX/clients.dsl')\" = 'cn[01-04]|reboot' ]"
 

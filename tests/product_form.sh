@@ -75,8 +75,10 @@ check "lint -q: the findings, no summary; the same exit status" \
 	'$DSLC lint $F 2>&1 >/dev/null | grep -q "^dslc: 1 error" && [ -z "$($DSLC lint -q $F 2>&1 >/dev/null)" ] && $DSLC lint -q $F | grep -q "error\[first-core-outside-numa\]" && exits 1 $DSLC lint -q $F'
 check "lint -q: a fragment linted through its description says nothing" \
 	'[ -n "$($DSLC lint examples/hgx-b200/hardware.dsl 2>&1 >/dev/null)" ] && [ -z "$($DSLC lint -q examples/hgx-b200/hardware.dsl 2>&1 >/dev/null)" ]'
+# (the example with its deliberate layout's note back: -q keeps findings)
+cp -r examples/hgx-b200 "$W/noted" && sed -i 's/ *# dslc: allow numa-pin-dropped -- .*//' "$W/noted/cluster.dsl"
 check "build -q: the summary and the files-written line are gone, the tree is written" \
-	'$DSLC build -q examples/hgx-b200/cluster.dsl -o "$W/q" 2>"$W/q.err" && ! grep -q "^dslc: " "$W/q.err" && grep -q "note\[" "$W/q.err" && [ -f "$W/q/manifest.json" ]'
+	'$DSLC build -q "$W/noted/cluster.dsl" -o "$W/q" 2>"$W/q.err" && ! grep -q "^dslc: " "$W/q.err" && grep -q "note\[" "$W/q.err" && [ -f "$W/q/manifest.json" ]'
 cp examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml "$W/" 2>/dev/null
 sed 's/^cluster tier0 {/cluster   tier0 {/' "$W/cluster.dsl" >"$W/ugly.dsl"
 cp "$W/ugly.dsl" "$W/ugly.orig"
@@ -172,8 +174,9 @@ D="$W/destdir"
 if [ "$BIN" = build/dslc ] && make -s install DESTDIR="$D" PREFIX=/opt/tools >"$W/install.log" 2>&1; then
 	ok "make install DESTDIR=... PREFIX=/opt/tools"
 	(cd "$D" && find . -type f | sort) >"$W/installed"
-	check "it installs the binary, 3 man pages, 3 completions, the schemas, the hooks and the editor files (Vim and Neovim syntax and detection, the VS Code extension, the Neovim client), under PREFIX only" \
-		'[ "$(wc -l <"$W/installed")" = $((17 + $(ls schemas/*.json | wc -l))) ] && ! grep -qv "^\./opt/tools/" "$W/installed" &&
+	check "it installs the binary, 3 man pages, 3 completions, the schemas, the hooks, the editor files (Vim and Neovim syntax and detection, the VS Code extension, the Neovim client), SPEC.md, the README and the examples, under PREFIX only" \
+		'[ "$(wc -l <"$W/installed")" = $((19 + $(ls schemas/*.json | wc -l) + $(ls -d examples/*/* | wc -l))) ] && ! grep -qv "^\./opt/tools/" "$W/installed" &&
+		 cmp -s SPEC.md "$D/opt/tools/share/doc/dslc/SPEC.md" && grep -qx ./opt/tools/share/doc/dslc/examples/hgx-b200/hgx-b200.xml "$W/installed" &&
 		 grep -qx ./opt/tools/share/vim/vimfiles/syntax/dslc.vim "$W/installed" && grep -qx ./opt/tools/share/nvim/site/ftdetect/dslc.vim "$W/installed" &&
 		 grep -qx ./opt/tools/share/dslc/editors/vscode/dslc.tmLanguage.json "$W/installed"'
 	check "the installed dslc runs; man -w finds its pages" \

@@ -35,11 +35,15 @@ printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n[ "$1" != gpu006 ] || kill -TE
 chmod +x "$T/bin/"*
 HOSTS="gpu001 gpu002 gpu003 gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014"
 
-sed 's/crt_timeout \( *\)600s/crt_timeout \1300s/' "$EX/cluster.dsl" >"$EX/restart.dsl"
+# restart: an engine environment change (the engines restart, nothing else);
+# clients: crt_timeout, which the clients take through their agents (the
+# clients' wave after the servers')
+sed 's/swim_suspect_timeout 120s/swim_suspect_timeout 60s/' "$EX/cluster.dsl" >"$EX/restart.dsl"
+sed 's/crt_timeout \( *\)600s/crt_timeout \1300s/' "$EX/cluster.dsl" >"$EX/clients.dsl"
 sed 's/^node gpu007 { exclude nvme 0000:a4:00.0 }/node gpu007 { exclude nvme 0000:a4:00.0 0000:a3:00.0 }/' "$EX/cluster.dsl" >"$EX/reformat.dsl"
 for v in 2.6 2.8; do
 	sed "s/^daos 2.6\$/daos $v/" "$EX/cluster.dsl" >"$EX/old-$v.dsl"
-	for c in restart reformat; do
+	for c in restart clients reformat; do
 		sed "s/^daos 2.6\$/daos $v/" "$EX/$c.dsl" >"$EX/$c-$v.dsl"
 		$DSLC plan "$EX/$c-$v.dsl" --against-source "$EX/old-$v.dsl" --format script >"$T/$c-$v.sh" 2>"$T/err"
 		rc=$?
@@ -109,6 +113,12 @@ for v in 2.6 2.8; do
 	rc=$?
 	check "$v: a second run of a finished rollout does nothing (exit $rc)" \
 		"[ $rc = 0 ] && grep -q 'this rollout finished already' '$T/out' && [ \"\$(grep -c '^apply' '$T/log')\" = 14 ]"
+	# crt_timeout: the 14 servers' waves, then one gated wave that gives every
+	# node's DSLC_APPLY agent-refresh and remount, after the last server started
+	roll clients-$v.sh $v
+	rc=$?
+	check "$v crt_timeout: the servers' waves, then the clients' wave (cn[01-04],gpu[001-014]: agent-refresh remount) last, exit 0 ($rc)" \
+		"[ $rc = 0 ] && [ \"\$(applied)\" = '${all}cn[01-04],gpu[001-014] ' ] && [ \"\$(grep '^apply' '$T/log' | tail -1)\" = 'apply cn[01-04],gpu[001-014] agent-refresh remount' ] && ! grep '^apply gpu' '$T/log' | grep -q 'agent-refresh\\|remount' && [ \"\$(grep -n '^dmg -j system query\$' '$T/log' | tail -1 | cut -d: -f1)\" -gt \"\$(grep -n '^dmg system start' '$T/log' | tail -1 | cut -d: -f1)\" ] && margin_kept"
 
 	# a rank that stays excluded after start
 	DSLC_JOIN_TIMEOUT=60 roll restart-$v.sh $v stay-excluded=gpu006

@@ -128,6 +128,19 @@ void diag_apply_suppressions(diag_ctx *dc)
 	}
 }
 
+void diag_hold(diag_ctx *dc, const bool *hold)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < dc->n; i++) {
+		if (hold[i])
+			dc->held++;
+		else
+			dc->items[k++] = dc->items[i];
+	}
+	dc->n = k;
+	recount(dc);
+}
+
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule)
 {
 	size_t k = 0;
@@ -258,6 +271,7 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	d->seq = (unsigned)dc->n;
 	ARENA_PUSH(dc->ar, dc->items, dc->n, dc->cap, d);
 	dc->counts[d->severity]++;
+	d->context = dc->context;
 	if (dc->context)
 		diag_note_at(dc, d, SRC_LOC_NONE, "for %s", dc->context);
 	return d;

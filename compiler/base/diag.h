@@ -40,6 +40,7 @@ typedef struct diag {
 	diag_note *notes, **notes_tail;
 	diag_fix *fixes, **fixes_tail;
 	unsigned seq; /* report order, breaks ties */
+	const char *context; /* the diag_ctx context it was reported in ("node gpu007"), or NULL */
 } diag;
 
 /* `# dslc: allow <rule-id> -- <reason>`, resolved to the byte range it covers. */
@@ -63,6 +64,7 @@ typedef struct diag_ctx {
 	unsigned counts[3];
 	const char *context; /* when set, each new finding gets the note "for <context>" */
 	suppression *sups, **sups_tail;
+	unsigned held; /* findings held back by cascade_hold until an error is fixed */
 } diag_ctx;
 
 void diag_init(diag_ctx *dc, arena *ar, src_set *src);
@@ -88,6 +90,9 @@ void diag_apply_suppressions(diag_ctx *dc);
  * suppressions) cover, saying nothing of unused ones: doctor's node-* findings
  * are silenced by the description's `# dslc: allow` comments. */
 void diag_apply_allows(diag_ctx *dc, suppression *sups);
+/* Holds back the findings i with hold[i] (cascades of an error, see
+ * compiler/lint/cascade.c): dropped, and counted in dc->held. */
+void diag_hold(diag_ctx *dc, const bool *hold);
 /* Drops every finding of a rule (--disable). */
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 

@@ -83,6 +83,16 @@ static void header(FILE *out, const char *name, int section, const char *version
 	roff_line(out, what);
 }
 
+/* The SEE ALSO section: the other pages, and the documents the package ships. */
+static void see_also(FILE *out, const char *pages)
+{
+	fputs(".SH \"SEE ALSO\"\n", out);
+	fputs(pages, out);
+	roff_line(out, "SPEC.md, the specification these pages refer to (its sections are named in the text), is "
+		       "installed as /usr/share/doc/dslc/SPEC.md, beside the examples in /usr/share/doc/dslc/examples/ "
+		       "(under PREFIX/share/doc/dslc with `make install`).");
+}
+
 /* ---- dslc(1) ---------------------------------------------------------- */
 
 static void option_item(FILE *out, const cli_option *o)
@@ -164,6 +174,9 @@ static void page_dslc(FILE *out, const char *version)
 		{"DIR/manifest.json", "every file with its node, target, size and sha256"},
 		{"DIR.dslc-cache", "what `dslc build` wrote last, so that unchanged files are not read again"},
 		{"/usr/share/dslc/schemas/", "the JSON schemas of the findings, the plan, the manifest and Redfish bodies"},
+		{"/usr/share/doc/dslc/SPEC.md", "the specification: the language, every keyword, rule and artifact with an "
+						"example, and the sources behind them"},
+		{"/usr/share/doc/dslc/examples/", "the example descriptions (hgx-b200 is the reference) and CI workflows"},
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		fputs(".TP\n.I ", out);
@@ -174,7 +187,8 @@ static void page_dslc(FILE *out, const char *version)
 	for (size_t i = 0; i < cli_command_count; i++)
 		if (strcmp(cli_commands[i].name, "help") && strcmp(cli_commands[i].name, "version"))
 			roff_line(out, cli_commands[i].example);
-	fputs(".EE\n.SH \"SEE ALSO\"\n.BR dslc\\-language (5),\n.BR dslc\\-rules (7),\n.BR lstopo (1)\n", out);
+	fputs(".EE\n", out);
+	see_also(out, ".BR dslc\\-language (5),\n.BR dslc\\-rules (7),\n.BR lstopo (1)\n.PP\n");
 }
 
 /* ---- dslc-language(5) ------------------------------------------------- */
@@ -215,7 +229,7 @@ static void page_language(FILE *out, const char *version)
 		artifact_item(out, "nodes/<host>/", target_table[i].path, target_table[i].doc);
 	for (size_t i = 0; i < cluster_target_count; i++)
 		artifact_item(out, "cluster/", cluster_target_table[i].path, cluster_target_table[i].doc);
-	fputs(".SH \"SEE ALSO\"\n.BR dslc (1),\n.BR dslc\\-rules (7)\n", out);
+	see_also(out, ".BR dslc (1),\n.BR dslc\\-rules (7)\n.PP\n");
 }
 
 /* ---- dslc-rules(7) ---------------------------------------------------- */
@@ -244,7 +258,7 @@ static void page_rules(FILE *out, const char *version)
 		fputs(".PP\nFix: ", out);
 		roff_line(out, r->fix);
 	}
-	fputs(".SH \"SEE ALSO\"\n.BR dslc (1),\n.BR dslc\\-language (5)\n", out);
+	see_also(out, ".BR dslc (1),\n.BR dslc\\-language (5)\n.PP\n");
 }
 
 bool manpage_print(const char *name, const char *version, FILE *out)

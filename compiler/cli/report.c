@@ -147,15 +147,16 @@ static void json_findings(diag_ctx *dc, json_t *items)
 static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version)
 {
 	json_t *items = json_array();
-	json_int_t count[3] = {0};
+	json_int_t count[4] = {0};
 	for (size_t k = 0; k < ndcs; k++) {
 		json_findings(dcs[k], items);
 		count[0] += diag_count(dcs[k], SEV_ERROR);
 		count[1] += diag_count(dcs[k], SEV_WARNING);
 		count[2] += diag_count(dcs[k], SEV_NOTE);
+		count[3] += dcs[k]->held;
 	}
-	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
-				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2]);
+	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
+				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2], "held", count[3]);
 	return dump(root, out);
 }
 
@@ -240,10 +241,14 @@ static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char 
 	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;
 	/* no informationUri: dslc has no web site to point at; each rule's help,
 	 * fullDescription and `dslc explain ID` carry its documentation */
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:s, s:o}]}",
+	json_int_t held = 0;
+	for (size_t k = 0; k < ndcs; k++)
+		held += dcs[k]->held;
+	/* run.properties (SARIF 2.1.0 3.8): what waits for an error's fix */
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:s, s:o, s:{s:I}}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
 		"name", "dslc", "semanticVersion", semver, "rules", rules,
-		"columnKind", "unicodeCodePoints", "results", results);
+		"columnKind", "unicodeCodePoints", "results", results, "properties", "held", held);
 	return dump(root, out);
 }
 

@@ -153,6 +153,12 @@ static const char *tier_of(arena *a, const engine_plan *ep, int drive)
 	return "";
 }
 
+/* The node runs a kubelet: a kubelet block, or daos_server in a pod. */
+static bool has_kube(const node_spec *s)
+{
+	return s->kubelet.set || spec_in_pods(s);
+}
+
 void show_node_text(const model *m, const node *nd, FILE *out)
 {
 	const node_plan *p = nd->spec->plan;
@@ -163,8 +169,9 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 			p->pinned_mode ? "pinned_numa_node" : "first_core (absolute hwloc logical core indexes)");
 	else
 		fprintf(out, "  %d cores in %d NUMA nodes\n", t->ncores, t->nnuma);
-	fprintf(out, "  hugepages: %lld pages of %llu MiB (%llu GiB)\n", (long long)p->nr_hugepages,
-		(unsigned long long)(p->hugepage_size / MiB), (unsigned long long)(p->hugepage_bytes / GiB));
+	if (p->nr_hugepages) /* a client-only node reserves none */
+		fprintf(out, "  hugepages: %lld pages of %llu MiB (%llu GiB)\n", (long long)p->nr_hugepages,
+			(unsigned long long)(p->hugepage_size / MiB), (unsigned long long)(p->hugepage_bytes / GiB));
 	if (nd->mgmt)
 		fprintf(out, "  mgmt %s%s%s\n", nd->mgmt, nd->gateway ? " gateway " : "", nd->gateway ? nd->gateway : "");
 	for (size_t i = 0; i < nd->spec->nstorage; i++)
@@ -186,7 +193,10 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 		if (v.engine && v.engine->scm_device)
 			fprintf(out, "              scm %s: PMem (class dcpm), mounted at %s\n", v.engine->scm_device,
 				v.engine->scm_mount);
-		fprintf(out, "  kubernetes  %d cores  CPUs %s\n", v.kube_n, v.kube_n ? v.kube_cpus : "none");
+		/* the cores left over: the kubelet's pods where the node runs one,
+		 * else jobs and services dslc places nothing on */
+		fprintf(out, "  %s  %d cores  CPUs %s\n", has_kube(nd->spec) ? "kubernetes" : "free      ", v.kube_n,
+			v.kube_n ? v.kube_cpus : "none");
 		const hardware *hw = nd->spec->hw;
 		for (size_t i = 0; i < hw->nnics; i++)
 			if (hw->nics[i].numa == n)
@@ -265,7 +275,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		json_object_set_new(o, "cpus", json_string(v.cpus));
 		json_object_set_new(o, "os_cores", cores_json(v.os_first, v.os_n));
 		json_object_set_new(o, "os_cpus", json_string(v.os_cpus));
-		json_object_set_new(o, "kubernetes_cpus", json_string(v.kube_cpus));
+		json_object_set_new(o, has_kube(nd->spec) ? "kubernetes_cpus" : "free_cpus", json_string(v.kube_cpus));
 		if (v.engine) {
 			json_t *e = json_object();
 			json_object_set_new(e, "index", json_integer(v.engine->index));

@@ -8,6 +8,7 @@
 #include "compiler/place/place.h"
 #include "compiler/place/pools.h"
 #include "compiler/place/safety.h"
+#include "cascade.h"
 #include "lint.h"
 #include "yaml_lint.h"
 
@@ -108,6 +109,7 @@ static bool compile_root(compilation *c, ast_block *root, const bool *disabled)
 	if (diag_count(&c->dc, SEV_ERROR))
 		return true;
 	model_resolve(&c->m, &c->ar, &c->dc, root);
+	unsigned resolved = (unsigned)c->dc.n;
 	place_model(&c->m);
 	lint_model(&c->m);
 	pools_plan(&c->m);
@@ -118,6 +120,8 @@ static bool compile_root(compilation *c, ast_block *root, const bool *disabled)
 			diag_drop_rule(&c->dc, &rule_table[i]);
 	/* last: whatever was silenced above, unsafe output is still refused */
 	safety_check_model(&c->m);
+	/* what an error makes unknowable waits for its fix; an error stays */
+	cascade_hold(&c->dc, root, resolved);
 	return true;
 }
 

@@ -62,13 +62,14 @@ void kube_lint_cluster(model *m)
 	const kube_spec *ks = &m->cluster.kube;
 	if (!s)
 		return;
-	if (!ks->set || !ks->image.set || !ks->uid.set) {
+	bool image = ks->image.set || model_kw_failed(m, ks, "image"), uid = ks->uid.set || model_kw_failed(m, ks, "run_as");
+	if (!ks->set || !image || !uid) {
 		diag *d = diag_report(m->dc, R_K8S_SETTINGS, s->deploy.loc, "%s runs DAOS in pods, but the cluster has no %s",
-				      s->origin, !ks->set ? "kubernetes block" : !ks->image.set ? "image" : "run_as user");
+				      s->origin, !ks->set ? "kubernetes block" : !image ? "image" : "run_as user");
 		if (ks->set)
 			diag_note_at(m->dc, d, ks->loc, "the kubernetes block is here");
 		diag_help(m->dc, d, "%s", !ks->set ? "add `kubernetes { image <reference>  run_as <uid>:<gid> }` to the cluster block"
-				   : !ks->image.set ? "add `image <reference>` (an image with daos_server, daos_server_helper and daos_agent)"
+				   : !image ? "add `image <reference>` (an image with daos_server, daos_server_helper and daos_agent)"
 				   : "add `run_as <uid>:<gid>`, the image's daos_server user");
 	}
 	lint_rdma_name(m);

@@ -252,7 +252,7 @@ static void lint_bios(model *m, const node_spec *s)
 	if (!hw->bmc_set) {
 		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but hardware %s has no bmc block", hw->name);
 		diag_help(dc, d, "add `bmc redfish { system 1 }` to hardware %s, and `bmc <address>` to its nodes", hw->name);
-	} else if (!s->bmc.set) {
+	} else if (!s->bmc.set && !s->bmc.loc.file) { /* a broken template is given, and reported */
 		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
 		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
 	}

@@ -365,6 +365,17 @@ static void lint_server(ylint *y, const ynode *root)
 	}
 	yl_check_env(y, NULL, ydoc_get(root, "client_env_vars"));
 	yl_check_engines(y, root, engines);
+	if (engines && engines->kind == Y_SEQ && (!y->topo || !y->mem_gib)) {
+		/* skipped checks are said once, never passed in silence */
+		diag *d = diag_report(y->dc, R_YAML_UNCHECKED, yl_key_loc(root, "engines"),
+				      "not checked without the node's %s: %s", y->topo ? "memory size" : "topology",
+				      y->topo ? "scm_size, nr_hugepages and system_ram_reserved against its RAM"
+				      : y->mem_gib ? "engine cores, NIC and drive NUMA placement"
+				      : "engine cores, NIC and drive NUMA placement, and scm_size, nr_hugepages and "
+					"system_ram_reserved against its RAM");
+		diag_help(y->dc, d, "%s", y->topo ? "add --mem-gib N, the node's memory in GiB"
+			  : "add --topology node.xml (`lstopo --of xml` on the node)");
+	}
 }
 
 void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts *opts)

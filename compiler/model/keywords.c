@@ -179,8 +179,7 @@ static void top_nodes(kw_ctx *k, bool single)
 		kw_missing(k, single ? "a host name" : "a host list");
 		return;
 	}
-	if (last)
-		last->next = NULL; /* cut the host list off the ": PROFILE" part */
+	pn.hosts_end = last; /* the host list ends before ": PROFILE"; the AST stays whole */
 	if (k->cur) {
 		ast_value *colon = k->cur;
 		kw_next(k);
@@ -205,8 +204,19 @@ static void top_nodes(kw_ctx *k, bool single)
 	ARENA_PUSH(k->r->ar, k->r->pend, k->r->npend, k->r->pend_cap, pn);
 }
 
-static void top_nodes_many(kw_ctx *k) { top_nodes(k, false); }
-static void top_node_one(kw_ctx *k) { top_nodes(k, true); }
+/* A nodes statement that failed leaves the fleet unknown: checks of its size
+ * (pool service replicas, object class widths) wait. */
+static void top_nodes_many(kw_ctx *k)
+{
+	top_nodes(k, false);
+	k->r->m->nodes_incomplete |= k->failed;
+}
+
+static void top_node_one(kw_ctx *k)
+{
+	top_nodes(k, true);
+	k->r->m->nodes_incomplete |= k->failed;
+}
 
 static void top_pool(kw_ctx *k)
 {
@@ -421,8 +431,8 @@ static const keyword cluster_kws[] = {
 	{"system_ram_reserved", "system_ram_reserved <size>", "Memory DAOS leaves to the OS when sizing RAM SCM (whole GiB).", KW_SIZE, F(cluster_spec, system_ram_reserved), (int64_t)GiB, (int64_t)(64 * TiB), NULL, NULL},
 	{"telemetry_port", "telemetry_port <port>", "Prometheus metrics port of daos_server (0 disables; default 9191).", KW_INT, F(cluster_spec, telemetry_port), 0, 65535, NULL, NULL},
 	{"transport", "transport <secure|insecure>", "Certificates (secure, the default) or allow_insecure.", KW_ENUM, F(cluster_spec, transport), 0, 0, transports, NULL},
-	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of the cluster.", KW_CUSTOM, 0, 0, 0, NULL, cl_env},
-	{"client_env", "client_env <NAME>=<value>", "A client_env_vars entry of daos_server.yml: the agent hands it to every client process when it connects (daos_init), as a default the process's own environment overrides. For libfabric and CaRT settings such as FI_MR_CACHE_MONITOR=kdreg2; names a client reads before connecting (D_LOG_MASK, D_IL_*) belong in the job's environment.", KW_CUSTOM, 0, 0, 0, NULL, cl_client_env},
+	{"env", "env <NAME>=<value>...", "env_vars entries for every engine of the cluster (several on a line, as words or quoted).", KW_CUSTOM, 0, 0, 0, NULL, cl_env},
+	{"client_env", "client_env <NAME>=<value>...", "client_env_vars entries of daos_server.yml (several on a line): the agent hands it to every client process when it connects (daos_init), as a default the process's own environment overrides. For libfabric and CaRT settings such as FI_MR_CACHE_MONITOR=kdreg2; names a client reads before connecting (D_LOG_MASK, D_IL_*) belong in the job's environment.", KW_CUSTOM, 0, 0, 0, NULL, cl_client_env},
 	{"kubernetes", "kubernetes { ... }", "Settings of the daos-server and daos-agent pods of `deploy kubernetes` profiles.", KW_CUSTOM, 0, 0, 0, NULL, cl_kubernetes},
 };
 const kw_table kw_cluster = KW_TABLE("cluster", cluster_kws);
@@ -978,7 +988,7 @@ static const keyword profile_kws[] = {
 	{"engine", "engine per numa { ... } | engine numa <n> { ... }", "One DAOS engine on every NUMA node, or settings for the engine of one NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, pr_engine},
 	{"hugepages", "hugepages <size>", "Hugepage memory per node (nr_hugepages); default: DAOS's minimum, 1 GiB per target (+1 per engine with a meta role).", KW_SIZE, F(node_spec, hugepages), (int64_t)(2 * MiB), (int64_t)(64 * TiB), NULL, NULL},
 	{"exclude", "exclude nvme <pci-address>...", "Drives of the hardware that this profile or node does not give to DAOS.", KW_CUSTOM, 0, 0, 0, NULL, pr_exclude},
-	{"env", "env <NAME>=<value>", "An env_vars entry for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
+	{"env", "env <NAME>=<value>...", "env_vars entries for every engine of these nodes.", KW_CUSTOM, 0, 0, 0, NULL, any_env},
 	{"kernel", "kernel { ... }", "The kernel command line (a grub.d drop-in on Debian, Ubuntu and Azure Linux; grubby on RHEL-family; an edit of /etc/default/grub on SLES).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
 	{"network", "network { ... }", "systemd-networkd units: storage NICs with their own addresses and MTU, management over a bond of macvlans.", KW_CUSTOM, 0, 0, 0, NULL, pr_network},
@@ -1189,7 +1199,7 @@ static const keyword engine_kws[] = {
 	{"log_mask", "log_mask <mask>", "Override: this engine's log mask.", KW_WORD, F(engine_spec, log_mask), 0, 0, NULL, NULL},
 	{"log_file", "log_file \"<path>\"", "Override: this engine's log file.", KW_WORD, F(engine_spec, log_file), 0, 0, NULL, NULL},
 	{"scm_mount", "scm_mount <path>", "Override: this engine's SCM mount point (default /mnt/daos<engine index>).", KW_WORD, F(engine_spec, scm_mount), 0, 0, NULL, NULL},
-	{"env", "env <NAME>=<value>", "An env_vars entry for this engine.", KW_CUSTOM, 0, 0, 0, NULL, en_env},
+	{"env", "env <NAME>=<value>...", "env_vars entries for this engine.", KW_CUSTOM, 0, 0, 0, NULL, en_env},
 };
 const kw_table kw_engine = KW_TABLE("engine", engine_kws);
 
@@ -1247,8 +1257,8 @@ static void na_bmc(kw_ctx *k)
 }
 
 static const keyword node_addr_kws[] = {
-	{"mgmt", "mgmt <address/prefix> [gateway <address>]", "In-band management address; {i} and {n} give per-node values.", KW_CUSTOM, 0, 0, 0, NULL, na_mgmt},
-	{"storage", "storage <ifname> <address/prefix>[, <ifname> <address/prefix>...]", "Addresses of the storage NICs.", KW_CUSTOM, 0, 0, 0, NULL, na_storage},
+	{"mgmt", "mgmt <address/prefix> [gateway <address>]", "In-band management address; {i} and {n} give per-node values (never the subnet's network or broadcast address: {i} counts from 0).", KW_CUSTOM, 0, 0, 0, NULL, na_mgmt},
+	{"storage", "storage <ifname> <address/prefix>[, <ifname> <address/prefix>...]", "Addresses of the storage NICs (never the subnet's network or broadcast address).", KW_CUSTOM, 0, 0, 0, NULL, na_storage},
 	{"bmc", "bmc <address>", "The node's BMC address.", KW_CUSTOM, 0, 0, 0, NULL, na_bmc},
 };
 const kw_table kw_node_addr = KW_TABLE("nodes", node_addr_kws);

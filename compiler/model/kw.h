@@ -17,7 +17,8 @@
 /* A `nodes` or `node` statement, resolved after every profile is known. */
 typedef struct pending_nodes {
 	bool single;              /* `node HOST`, an override or a lone node */
-	ast_value *hosts;         /* host lists, up to the ':' */
+	ast_value *hosts;         /* host lists, up to hosts_end (before the ':') */
+	ast_value *hosts_end;
 	const char *profile;      /* NULL when not given */
 	src_loc profile_loc, loc;
 	ast_block *body;

@@ -192,7 +192,33 @@ bool kw_pci_list(kw_ctx *k, pci_ref **items, size_t *n, size_t *cap)
 }
 
 /* env NAME=VALUE, or env NAME = VALUE (a quoted VALUE keeps spaces). */
+static bool env_read_one(kw_ctx *k, env_list *env);
+
+/* The next value starts another NAME=VALUE entry: a string, a word with '='
+ * in it, or a word that '=' follows (no keyword is followed by '=' here). */
+static bool env_next(const kw_ctx *k)
+{
+	const ast_value *v = k->cur;
+	if (!v)
+		return false;
+	if (v->kind == AST_STRING)
+		return true;
+	return v->kind == AST_WORD && (strchr(v->text, '=') ||
+				       (v->next && v->next->kind == AST_PUNCT && strcmp(v->next->text, "=") == 0));
+}
+
+/* One or more entries: `env A=1 B=2` or `env "A=1" "B=2"`, as acl and attr
+ * take several on a line. */
 bool kw_env(kw_ctx *k, env_list *env)
+{
+	do {
+		if (!env_read_one(k, env))
+			return false;
+	} while (env_next(k));
+	return true;
+}
+
+static bool env_read_one(kw_ctx *k, env_list *env)
 {
 	const char *first;
 	src_loc l;
@@ -234,6 +260,15 @@ bool kw_env(kw_ctx *k, env_list *env)
 		}
 	if (!*name) {
 		kw_bad(k, l, "an environment entry needs a name before '='");
+		return false;
+	}
+	const env_entry *prev = env_find(env, name);
+	if (prev && kw_in_scope(k, prev->loc)) {
+		/* an inherited entry is overridden on purpose; one of this block is a slip */
+		diag *d = diag_report(k->r->dc, R_DUPLICATE, l, "%s is given twice in this block", name);
+		diag_note_at(k->r->dc, d, prev->loc, "first given here");
+		diag_help(k->r->dc, d, "keep one entry for %s", name);
+		k->failed = true;
 		return false;
 	}
 	env_set(k->r->ar, env, name, value, l);
@@ -460,6 +495,8 @@ void kw_apply(resolver *r, ast_block *block, const kw_table *const *tables, size
 			else
 				kw_typed(&k);
 		}
+		if (k.failed && k.kw)
+			strmap_put(&r->m->failed_kws, arena_printf(r->ar, "%p:%.100s", target, k.kw->name), target);
 		if (st->block && !k.block_taken && !k.failed) {
 			diag *d = diag_report(r->dc, R_SYNTAX, st->block->loc, "'%s' takes no block",
 					      k.kw ? k.kw->name : "this statement");

@@ -420,6 +420,7 @@ typedef struct model {
 	strmap name_index; /* hardware and profile names -> hardware * / profile_def * */
 	strmap pool_index; /* pool name -> pool_spec * */
 	strmap container_index; /* "pool\x1fname" -> container_spec * */
+	strmap failed_kws; /* "<target>:<keyword>" of statements read wrong: given, value unknown */
 	bool nodes_incomplete; /* a nodes statement failed: node lookups may miss */
 	node_spec **specs; /* distinct specs, in first-use order */
 	size_t nspecs, specs_cap;
@@ -447,6 +448,9 @@ static inline bool spec_in_pods(const node_spec *s)
 /* Resolves the AST into the model. Findings go to dc. */
 void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
 node *model_node(const model *m, const char *host);
+/* Whether keyword kw of target (a block's struct) was given but could not be
+ * read: a rule that would report it missing stays quiet, its error is out. */
+bool model_kw_failed(const model *m, const void *target, const char *kw);
 /* "Did you mean" among the node names (the first 1,024) and the pool names
  * (the first 256); NULL when nothing is close. */
 const char *model_suggest_node(const model *m, const char *host);

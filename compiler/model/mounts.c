@@ -119,7 +119,7 @@ static const keyword mount_kws[] = {
 	{"threads", "threads <n>", "dfuse --thread-count: every thread, event-queue threads included (default: the cores dfuse may use, at most 16).", KW_INT, F(mount_spec, threads), 2, 1024, NULL, NULL},
 	{"event_queues", "event_queues <n>", "dfuse --eq-count: event queues, one progress thread each (default 1); at least one thread is left for FUSE.", KW_INT, F(mount_spec, eq_count), 1, 1023, NULL, NULL},
 	{"intercept", "intercept <pil4dfs|ioil> [global]", "The interception library for jobs on these nodes: a wrapper command usr/local/bin/with-<lib> that preloads it for one program (`mpiexec -n 64 with-pil4dfs ./app`), as DAOS's tutorials advise; with `global`, every login shell preloads it (etc/profile.d/dslc-daos-intercept.sh), which they advise against.", KW_CUSTOM, 0, 0, 0, NULL, mo_intercept},
-	{"env", "env <NAME>=<value>", "An entry of the dfuse service's environment (Environment= in its unit), e.g. D_LOG_MASK=INFO or FI_MR_CACHE_MONITOR=kdreg2.", KW_CUSTOM, 0, 0, 0, NULL, mo_env},
+	{"env", "env <NAME>=<value>...", "Entries of the dfuse service's environment (Environment= in its unit), e.g. D_LOG_MASK=INFO or FI_MR_CACHE_MONITOR=kdreg2.", KW_CUSTOM, 0, 0, 0, NULL, mo_env},
 	{"mpiio", "mpiio { <hint> <value> ... }", "ROMIO hints for the MPI-IO jobs of these nodes: etc/daos/romio-hints, which usr/local/bin/with-daos-io names in ROMIO_HINTS for one job (`mpiexec -n 64 with-daos-io ./app`).", KW_CUSTOM, 0, 0, 0, NULL, mo_mpiio},
 	{"hdf5_vol", "hdf5_vol \"<plugin directory>\"", "HDF5's DAOS VOL connector for the jobs of these nodes: with-daos-io sets HDF5_VOL_CONNECTOR=daos and puts the directory (where libhdf5_vol_daos.so is) first in HDF5_PLUGIN_PATH, for one job.", KW_CUSTOM, 0, 0, 0, NULL, mo_hdf5_vol},
 };

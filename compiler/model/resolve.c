@@ -6,6 +6,7 @@
  * are recorded. Pass 2 folds each profile onto its parent, pass 3 expands
  * host lists and node overrides, pass 4 evaluates per-node addresses. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/base/value.h"
@@ -65,6 +66,13 @@ static const char *host_key(char *buf, size_t size, const char *host)
 		buf[i] = (char)tolower((unsigned char)host[i]);
 	buf[n] = '\0';
 	return buf;
+}
+
+bool model_kw_failed(const model *m, const void *target, const char *kw)
+{
+	char key[160];
+	snprintf(key, sizeof(key), "%p:%s", target, kw);
+	return m->failed_kws.cap && strmap_get(&m->failed_kws, key);
 }
 
 node *model_node(const model *m, const char *host)
@@ -266,7 +274,7 @@ typedef void (*host_fn)(resolver *r, pending_nodes *pn, const char *host, src_lo
 static void for_each_host(resolver *r, pending_nodes *pn, host_fn fn, void *ctx)
 {
 	int64_t index = 0;
-	for (ast_value *v = pn->hosts; v; v = v->next) {
+	for (ast_value *v = pn->hosts; v; v = v == pn->hosts_end ? NULL : v->next) {
 		if (v->kind == AST_PUNCT && strcmp(v->text, ",") == 0)
 			continue;
 		if (v->kind != AST_WORD) {
@@ -418,6 +426,30 @@ static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, add
 					   : "write an IPv4 address without a prefix");
 		return NULL;
 	}
+	if (prefix && pl >= 1 && pl <= 30) {
+		/* RFC 919/922: the all-zeros host is the network, all-ones its
+		 * broadcast; neither can be a host's address (a /31, RFC 3021, and
+		 * a /32 have no such addresses) */
+		uint32_t mask = 0xffffffffu << (32 - pl), host = a & ~mask;
+		if (host == 0 || host == ~mask) {
+			o->set = false;
+			if (already_broken(r, seen, o->loc))
+				return NULL;
+			uint32_t first = (a & mask) + 1, last = (a & mask) + ~mask - 1;
+			diag *d = diag_report(r->dc, R_BAD_VALUE, o->loc, "'%s' gives %s for %s: the %s address of its /%d subnet",
+					      o->v, out, nd->host, host ? "broadcast" : "network", pl);
+			char span[64];
+			snprintf(span, sizeof(span), "%u.%u.%u.%u to %u.%u.%u.%u", first >> 24, first >> 16 & 255,
+				 first >> 8 & 255, first & 255, last >> 24, last >> 16 & 255, last >> 8 & 255, last & 255);
+			if (host)
+				diag_help(r->dc, d, "the subnet's hosts are %s: keep every node's address at or below the last, or "
+					  "widen the prefix", span);
+			else
+				diag_help(r->dc, d, "the subnet's hosts are %s: start the template at the first (`{1+i}` where it "
+					  "has `{i}`)", span);
+			return NULL;
+		}
+	}
 	if (!ac)
 		return out; /* shared by design, e.g. a gateway */
 	char key[32];
@@ -495,6 +527,7 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 	strmap_init(&m->name_index, ar);
 	strmap_init(&m->pool_index, ar);
 	strmap_init(&m->container_index, ar);
+	strmap_init(&m->failed_kws, ar);
 	m->release_patch = -1;
 	resolver r = {0};
 	r.m = m;
@@ -554,5 +587,9 @@ void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root)
 			m->specs[k++] = m->specs[i];
 	m->nspecs = k;
 	eval_addresses(&r);
+	/* a container's pool is a name read here, before its plan is made */
+	for (size_t i = 0; i < m->ncontainers; i++)
+		if (!strmap_get(&m->pool_index, m->containers[i]->pool))
+			model_unknown_pool(m, m->containers[i]->pool, m->containers[i]->pool_loc);
 	mounts_resolve(m);
 }

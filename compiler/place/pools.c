@@ -468,8 +468,6 @@ static void plan_container(model *m, container_spec *c, fleet f)
 	c->in_pool = strmap_get(&m->pool_index, c->pool);
 	if (c->in_pool)
 		ARENA_PUSH(m->ar, c->in_pool->members, c->in_pool->nmembers, c->in_pool->members_cap, c);
-	if (!c->in_pool)
-		model_unknown_pool(m, c->pool, c->pool_loc);
 	cp->label = c->label.set ? c->label.v : c->name;
 	check_label(m, cp->label, c->label.set ? c->label.loc : c->name_loc, "container");
 	plan_container_acl(m, c, cp);

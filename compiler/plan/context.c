@@ -103,11 +103,11 @@ disruption_class plan_context_class(const plan_node_context *c, const char *targ
 	return cls;
 }
 
-int plan_coupling_of(const char *target, const char *file, const char *key)
+int plan_coupling_of(const char *target, const char *file, const char *key, size_t from)
 {
 	if (strcmp(target, "networkd") == 0 && strstr(file, "bond"))
 		return -1; /* the management network: agents cache no address of it */
-	return disruption_coupling_of(target, key);
+	return disruption_coupling_of(target, key, from);
 }
 
 void plan_relabel_note(arena *a, plan_relabels *r, const char *target, const char *key, const char *old, const char *new)

@@ -53,6 +53,6 @@ bool plan_relabel_only(const plan_relabels *r, const char *old, const char *new)
 
 /* The coupling a change needs (disruption_couplings), or -1: the table's,
  * except that a management bond's address is no fabric address. */
-int plan_coupling_of(const char *target, const char *file, const char *key);
+int plan_coupling_of(const char *target, const char *file, const char *key, size_t from);
 
 #endif

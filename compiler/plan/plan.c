@@ -113,8 +113,12 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 		if (strcmp(pl->target, "dfuse") == 0 && plan_relabel_only(&pl->relabels, old, new))
 			cls = DC_LIVE; /* installed, not restarted: context.h */
 	}
-	int cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "") : plan_coupling_of(pl->target, file, key);
-	if (cp >= 0) {
+	for (int cp = -1;;) {
+		size_t from = (size_t)(cp + 1);
+		cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "", from)
+					    : plan_coupling_of(pl->target, file, key, from);
+		if (cp < 0)
+			break;
 		struct coupled *c = &pl->coupled[cp];
 		if (!c->by)
 			c->by = intern(pl, node ? (cls == DC_NODE_ADDED ? "a node added" : "a node removed")
@@ -124,15 +128,21 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 	}
 	if (!node && strcmp(file, "cluster/kubernetes/device-plugins.yaml") == 0)
 		pl->kube_plugins_changed = true;
-	if (!node && !pl->coupling && pl->host && strcmp(pl->host, "(cluster)") != 0) {
+	/* a coupled step on a client (an agent's cache, a dfuse mount) runs in the
+	 * waves after the servers'; a kubelet's is its node's own */
+	bool client_step = cls == DC_AGENT_REFRESH || cls == DC_AGENT_RESTART || cls == DC_REMOUNT;
+	if (!node && (!pl->coupling || client_step) && pl->host && strcmp(pl->host, "(cluster)") != 0) {
 		uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, pl->host);
 		if (!at) {
-			wave_node wn = {pl->host, 0};
+			wave_node wn = {pl->host, 0, 0};
 			ARENA_PUSH(pl->ar, pl->wnodes, pl->nwnodes, pl->wcap, wn);
 			at = pl->nwnodes;
 			strmap_put(&pl->wave_index, pl->host, (void *)at);
 		}
-		pl->wnodes[at - 1].classes |= 1u << cls;
+		if (pl->coupling)
+			pl->wnodes[at - 1].after |= 1u << cls;
+		else
+			pl->wnodes[at - 1].classes |= 1u << cls;
 		/* a change the node's context raised still needs its own step: a
 		 * storage NIC's new address (engine-restart: the fabric URI) is put
 		 * on the link by `networkctl reload` before the engines start on it */
@@ -672,6 +682,24 @@ static void plan_couplings(planner *pl, const model *nm)
 			for (size_t i = 0; i < nm->nnodes; i++) {
 				pl->host = nm->nodes[i].host;
 				record(pl, "etc/daos/daos_agent.yml", key, c->cls, NULL, NULL);
+			}
+			continue;
+		}
+		if (c->scope == CS_MOUNTS) {
+			for (size_t j = 0; j < nm->nmounts; j++) {
+				const mount_spec *mt = nm->mounts[j];
+				buf unit;
+				buf_init(&unit);
+				buf_puts(&unit, "etc/systemd/system/");
+				dfuse_unit_name(&unit, mt->path);
+				const char *file = arena_strndup(pl->ar, unit.data, unit.len);
+				buf_free(&unit);
+				for (size_t i = 0; mt->at && i < nm->nnodes; i++) {
+					if (!mt->at[i])
+						continue;
+					pl->host = nm->nodes[i].host;
+					record(pl, file, key, c->cls, NULL, NULL);
+				}
 			}
 			continue;
 		}

@@ -12,6 +12,9 @@
 
 static const char *size_reason(arena *a, const plan_waves *w, const plan_wave *v)
 {
+	if (v->after)
+		return "the clients' steps, once every server runs the change (an agent caches what the servers answer, "
+		       "dfuse reads it at its start): no data, one wave (--max-wave splits it)";
 	if (v->clients)
 		return "client-only nodes: no data, one wave";
 	if (w->system)

@@ -42,7 +42,27 @@ static bool loses_storage(unsigned classes)
 static void add(plan_wave *v, const wave_node *n)
 {
 	v->hosts[v->nhosts++] = n->host;
-	v->classes |= n->classes;
+	v->classes |= v->after ? n->after : n->classes;
+}
+
+/* The client waves after the servers': every node with a client step that a
+ * change elsewhere couples (the agents cache what the servers answer, dfuse
+ * reads it at its start), whatever its own wave did. They
+ * hold no data, so one wave, as client-only nodes are; --max-wave N splits it
+ * (a remount stops the node's I/O on the mount). */
+static void client_waves(arena *a, plan_waves *w, const wave_node *nodes, size_t n, int max_wave)
+{
+	plan_wave *v = NULL;
+	size_t size = max_wave > 0 ? (size_t)max_wave : n;
+	for (size_t i = 0; i < n; i++) {
+		if (!nodes[i].after)
+			continue;
+		if (!v || v->nhosts == size) {
+			v = new_wave(a, w, size < n ? size : n);
+			v->clients = v->after = true;
+		}
+		add(v, &nodes[i]);
+	}
 }
 
 bool plan_waves_system_self_heal(const plan_waves *w)
@@ -105,7 +125,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		for (size_t i = 0; i < nm->nnodes; i++) {
 			if (!place_is_server(nm, nm->nodes[i].host))
 				continue;
-			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART};
+			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART, 0};
 			const wave_node *c = strmap_get(&changed, wn.host);
 			wn.classes |= c ? c->classes : 0;
 			add(v, &wn);
@@ -127,6 +147,8 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 						     "node, drained: its own plan), then the system restart",
 						  hostlist_compress(a, lost, nlost), nlost == 1 ? "s" : "", nlost == 1 ? "its" : "their",
 						  plan_class_words(a, v->classes & ((1u << DC_REFORMAT) | (1u << DC_SCM_LOST)), ", "));
+		else
+			client_waves(a, w, nodes, n, max_wave);
 		return;
 	}
 	/* servers that are not access points, then the access points */
@@ -148,6 +170,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 			v->drain |= v->format || w->drain_why;
 		}
 	}
+	client_waves(a, w, nodes, n, max_wave);
 }
 
 static const char *hostlist(arena *a, const plan_wave *v)

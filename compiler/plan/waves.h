@@ -23,6 +23,7 @@
 typedef struct wave_node {
 	const char *host;
 	unsigned classes;
+	unsigned after; /* client steps another change couples (agent refresh or restart, remount): after the servers */
 } wave_node;
 
 /* A node in pods (on the new side) and its digests (NULL: no such daemon
@@ -56,7 +57,8 @@ typedef struct plan_wave {
 	const char **hosts;
 	size_t nhosts;
 	unsigned classes;
-	bool clients;       /* client-only nodes */
+	bool clients;       /* client-only nodes, or (after) the client steps of any node */
+	bool after;         /* the client steps (agent refresh or restart, remount), after every server's wave */
 	bool access_points; /* holds access points */
 	bool drain;         /* its ranks are drained (and the rebuild waited for) before they stop; servers' waves only */
 	bool format;        /* its engines come back unformatted (reformat, scm-lost): format --replace; servers' waves only */

@@ -72,11 +72,11 @@ disruption_class disruption_of(const char *target, const char *key)
 	return best;
 }
 
-int disruption_coupling_of(const char *target, const char *key)
+int disruption_coupling_of(const char *target, const char *key, size_t from)
 {
 	char pattern[512]; /* numeric indexes folded only: "[Network].Address" is a section */
 	disruption_fold_brackets(pattern, sizeof(pattern), key, false);
-	for (size_t i = 0; i < disruption_coupling_count; i++)
+	for (size_t i = from; i < disruption_coupling_count; i++)
 		if (strcmp(disruption_couplings[i].target, target) == 0 && covers(disruption_couplings[i].key, pattern))
 			return (int)i;
 	return -1;
@@ -99,7 +99,7 @@ void disruption_print_markdown(FILE *out)
 	for (size_t i = 0; i < disruption_coupling_count; i++) {
 		const disruption_coupling *c = &disruption_couplings[i];
 		fprintf(out, "| `%s` | %s%s%s | %s | `%s` | %s |\n", c->target, *c->key ? "`" : "(the node)", c->key,
-			*c->key ? "`" : "", c->scope == CS_AGENTS ? "every node with daos_agent" : "the same node's kubelet",
+			*c->key ? "`" : "", c->scope == CS_AGENTS ? "every node with daos_agent" : c->scope == CS_MOUNTS ? "every dfuse mount" : "the same node's kubelet",
 			disruption_classes[c->cls].id, c->source);
 	}
 }

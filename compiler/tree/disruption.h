@@ -31,7 +31,11 @@ typedef struct disruption_rule {
 } disruption_rule;
 
 /* Where a coupled step applies. */
-typedef enum coupling_scope { CS_AGENTS, CS_NODE_KUBELET } coupling_scope;
+typedef enum coupling_scope {
+	CS_AGENTS,       /* every node that runs daos_agent */
+	CS_NODE_KUBELET, /* the same node, when it has a kubelet drop-in */
+	CS_MOUNTS,       /* every dfuse mount of the new description, on each of its nodes */
+} coupling_scope;
 
 typedef struct disruption_coupling {
 	const char *target, *key; /* the change that needs it: a key and what lies below */
@@ -43,8 +47,9 @@ typedef struct disruption_coupling {
 extern const disruption_class_info disruption_classes[DC__COUNT];
 extern const disruption_coupling disruption_couplings[];
 extern const size_t disruption_coupling_count;
-/* The coupling a change to `key` of a file of target needs, or -1. */
-int disruption_coupling_of(const char *target, const char *key);
+/* The first coupling at or after index from that a change to `key` of a
+ * file of target needs, or -1 (a change may need several: agents and mounts). */
+int disruption_coupling_of(const char *target, const char *key, size_t from);
 extern const disruption_rule disruption_rules[];
 extern const size_t disruption_rule_count;
 

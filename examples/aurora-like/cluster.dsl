@@ -41,7 +41,7 @@ profile client : coyote {                 # daos_agent.yml only
 # The management Ethernet (ens259f0) is the site image's: dslc configures
 # the Slingshot NICs the engines and agents use.
 nodes daos[0001-0128] : storage {
-  storage hsn0 10.150.0.{i}/16, hsn1 10.151.0.{i}/16
+  storage hsn0 10.150.0.{1+i}/16, hsn1 10.151.0.{1+i}/16
   bmc     10.141.0.{i}
 }
 

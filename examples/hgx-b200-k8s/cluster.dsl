@@ -28,7 +28,7 @@ profile converged : hgx-b200 {
   # dslc: allow k8s-shared-engine-cpus -- training pods are Guaranteed with integer CPUs
   deploy kubernetes
   reserve os 4 cores per numa
-  engine per numa {
+  engine per numa {                       # dslc: allow nvme-count-unequal -- gpu007 runs without its failed drive
     cores   20
     targets 16
     helpers 2

@@ -144,11 +144,20 @@ START_TEST(disruption_longest_match)
 	ck_assert_str_eq(disruption_classes[disruption_of("kernel", "GRUB_CMDLINE_LINUX")].id, "reboot");
 	ck_assert_str_eq(disruption_classes[disruption_of("networkd", "[Network].Address")].id, "network-reload");
 	/* couplings: numeric indexes fold, an ini section stays */
-	ck_assert_int_ge(disruption_coupling_of("daos_server", "engines[1].fabric_iface_port"), 0);
-	ck_assert_int_ge(disruption_coupling_of("networkd", "[Network].Address"), 0);
-	ck_assert_int_lt(disruption_coupling_of("networkd", "[Network].DNS"), 0);
-	ck_assert_int_lt(plan_coupling_of("networkd", "etc/systemd/network/30-bond0.network", "[Network].Address"), 0);
-	ck_assert_int_ge(plan_coupling_of("networkd", "etc/systemd/network/10-ens1f0np0.network", "[Network].Address"), 0);
+	ck_assert_int_ge(disruption_coupling_of("daos_server", "engines[1].fabric_iface_port", 0), 0);
+	ck_assert_int_ge(disruption_coupling_of("networkd", "[Network].Address", 0), 0);
+	ck_assert_int_lt(disruption_coupling_of("networkd", "[Network].DNS", 0), 0);
+	ck_assert_int_lt(plan_coupling_of("networkd", "etc/systemd/network/30-bond0.network", "[Network].Address", 0), 0);
+	ck_assert_int_ge(plan_coupling_of("networkd", "etc/systemd/network/10-ens1f0np0.network", "[Network].Address", 0), 0);
+	/* client_env_vars needs two steps: every agent's refresh, then every dfuse's restart */
+	int agents = disruption_coupling_of("daos_server", "client_env_vars[1]", 0);
+	ck_assert_int_ge(agents, 0);
+	int mounts = disruption_coupling_of("daos_server", "client_env_vars", (size_t)agents + 1);
+	ck_assert_int_gt(mounts, agents);
+	ck_assert_int_eq(disruption_couplings[agents].scope, CS_AGENTS);
+	ck_assert_int_eq(disruption_couplings[mounts].scope, CS_MOUNTS);
+	ck_assert_int_eq(disruption_couplings[mounts].cls, DC_REMOUNT);
+	ck_assert_int_lt(disruption_coupling_of("daos_server", "client_env_vars", (size_t)mounts + 1), 0);
 	/* every rule names a target some table knows, and has a source */
 	for (size_t i = 0; i < disruption_rule_count; i++) {
 		ck_assert_msg(disruption_rules[i].source[0], "%s %s has no source", disruption_rules[i].target, disruption_rules[i].key);

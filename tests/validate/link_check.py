@@ -145,7 +145,7 @@ def main():
             "  numa 0 { nic ens1 role storage rdma mlx5_0  nvme 0000:01:00.0 }\n}\n"
             "profile p : h {\n  engine per numa { targets 8 scm ram 32GiB nvme roles [wal meta data] }\n"
             "  network { storage mtu 9000  link { rx_ring 4096 } }\n}\n"
-            "nodes n[1-3] : p { storage ens1 10.0.0.{i}/24 }\n")
+            "nodes n[1-3] : p { storage ens1 10.0.0.{10+i}/24 }\n")
         rc, err = build(dslc, hand, os.path.join(tmp, "hand"))
         check("a storage NIC without a PCI address: error[nic-link] at the link block, the NIC noted, nothing built",
               rc == 1 and "hand.dsl:9:31: error[nic-link]: storage NIC ens1 has no PCI address" in err

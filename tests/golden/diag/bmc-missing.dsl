@@ -7,7 +7,7 @@ cluster tier0 {
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
   reserve os 4 cores per numa
-  bios { ACSEnable = Enabled }
+  bios { AmdSetup.ACSEnable = Enabled }
   engine per numa {
     targets 16
     helpers 2

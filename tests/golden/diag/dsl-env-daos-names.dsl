@@ -1,14 +1,12 @@
-# engine env values DAOS checks (DD_MASK, DD_SUBSYS) or overwrites (D_LOG_FILE, VOS_BDEV_CLASS)
+# engine env values DAOS overwrites (D_LOG_FILE, VOS_BDEV_CLASS); dsl-env-daos-masks.dsl: values it checks
 daos 2.6
 cluster tier0 {
   provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
-  env DD_MASK="mgmt,bogus"
 }
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
   reserve os 4 cores per numa
-  env DD_SUBSYS="vos,nope"
   engine per numa {
     targets 16
     helpers 2

@@ -18,4 +18,4 @@ profile converged : hgx-b200 {
     link { rx_ring 16384  tx_ring 8192  rx_usecs 8  gro on }
   }
 }
-nodes gpu[001-004] : converged { storage ens1f0np0 10.20.0.{i}/24, ens2f0np0 10.21.0.{i}/24 }
+nodes gpu[001-004] : converged { storage ens1f0np0 10.20.0.{10+i}/24, ens2f0np0 10.21.0.{10+i}/24 }

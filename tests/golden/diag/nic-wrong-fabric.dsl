@@ -1,6 +1,6 @@
 # fabric infiniband: a hand-described storage NIC that is the Ethernet port of
-# a VPI card, and an engine override naming an Ethernet RDMA port, are
-# nic-wrong-fabric errors whose help names the IB port of the NUMA node
+# a VPI card is a nic-wrong-fabric error whose help names the IB port of the
+# NUMA node (nic-wrong-fabric-engine.dsl: an engine override)
 daos 2.6
 cluster tier0 {
   provider "ofi+verbs;ofi_rxm"
@@ -18,7 +18,6 @@ profile p : mixed {
     targets 8
     helpers 2
     scm ram 16GiB
-    nic ens40f0np0
   }
   engine numa 2 {
     targets 8

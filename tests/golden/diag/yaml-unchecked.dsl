@@ -1,0 +1,1 @@
+# dslc-test-args: lint tests/golden/yaml/scm-unchecked.yml
