@@ -13,13 +13,17 @@
  *    one in time but before it in the text is the statement's own check after
  *    its body ("mount names no container"): a cascade too.
  *  - A held statement holds the statements that use what it defines (a
- *    hardware its profiles, a profile its nodes, nodes the mounts and access
- *    points on them, a pool its containers, a container its mounts); a
- *    reference to a name it defines is not an unknown name.
+ *    hardware its profiles, a profile its nodes, nodes the mounts on them and
+ *    the pools and containers the fleet sizes, a pool its containers, a
+ *    container its mounts); a reference to a name it defines, or to any name
+ *    when a definition's own name is what is wrong, is not an unknown name.
+ *  - A held cluster statement holds every later check (they read its
+ *    provider, fabric and settings); a held release holds everything else.
  *  - A finding about a held node (its "for node X" context) is held.
  *  - Where an error is left, the warnings and notes of its statement wait.
  *
- * Held findings are counted (dc->held), and the summary says so. */
+ * Held findings are counted (dc->held), and the summary says so; the last
+ * error is never held (SPEC.md, "One mistake, one finding"). */
 #include "cascade.h"
 
 #include <ctype.h>
@@ -34,7 +38,6 @@
 enum { CASCADE_MAX_WORDS = 1 << 20 };
 
 enum { FREE, HELD_OWN, HELD_DEP };
-
 
 typedef struct use {
 	size_t top;
@@ -365,7 +368,8 @@ void cascade_hold(diag_ctx *dc, const ast_block *root, unsigned resolved)
 	size_t tops_cap = 0;
 	for (const ast_stmt *s = root->first; s; s = s->next)
 		ARENA_PUSH(c.ar, c.tops, c.ntops, tops_cap, s);
-	qsort(c.tops, c.ntops, sizeof(*c.tops), by_place);
+	if (c.ntops) /* (a file of comments only has none: qsort takes no NULL) */
+		qsort(c.tops, c.ntops, sizeof(*c.tops), by_place);
 	c.state = arena_alloc(c.ar, c.ntops + 1);
 	c.kept_end = arena_alloc(c.ar, (c.ntops + 1) * sizeof(*c.kept_end));
 	strmap_init(&c.held_names, c.ar);

@@ -75,7 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			unsigned bits = 0;
 			for (size_t k = 0; k < 2 && size > 2 * i + k; k++)
 				bits = bits << 8 | data[size - 1 - 2 * i - k];
-			nodes[i] = (wave_node){c.m.nodes[i].host, bits % (1u << DC__COUNT)};
+			/* the client steps another change couples come from the same bits */
+			unsigned after = bits & (1u << DC_AGENT_REFRESH | 1u << DC_AGENT_RESTART | 1u << DC_REMOUNT);
+			nodes[i] = (wave_node){c.m.nodes[i].host, bits % (1u << DC__COUNT), after};
 			if (!nodes[i].classes)
 				nodes[i].classes = 1u << DC_ENGINE_RESTART;
 		}
