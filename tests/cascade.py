@@ -101,6 +101,7 @@ def main():
         sys.exit(__doc__)
     dslc = " ".join(os.path.abspath(w) if os.path.exists(w) else w for w in args[0].split())
     tmp = tempfile.mkdtemp(prefix="dslc-cascade-")
+    failed = 0
     try:
         shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(tmp, "examples"))
         shutil.copytree(os.path.join(ROOT, "tests/golden/diag"), os.path.join(tmp, "tests/golden/diag"))
@@ -122,6 +123,7 @@ def main():
             counts = {"mistakes": 0, "valid": 0}
             fails = []
             check_file(dslc, tmp, rel, main_file, counts, fails)
+            failed += len(fails)
             if fails:
                 for f in fails:
                     print("FAIL %s" % f)
@@ -130,6 +132,7 @@ def main():
                       "still valid)" % (rel, counts["mistakes"], counts["valid"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

@@ -502,7 +502,7 @@ mutate "cascade: held names followed to no statement" compiler/lint/cascade.c \
 mutate "cascade: warnings of a statement with an error shown" compiler/lint/cascade.c \
 	'		if (d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
 	'		if (0 && d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
-	"/usr/bin/python3 tests/cascade.py --fixtures 0"
+	"/usr/bin/python3 tests/cascade.py --fixtures 0" "bash tests/golden.sh"
 mutate "cascade: a held cluster block holds nothing else" compiler/lint/cascade.c \
 	'		global |= c.state[t] == HELD_OWN && is_word(c.tops[t]->values, "cluster");' \
 	'		global |= 0;' \
@@ -510,7 +510,7 @@ mutate "cascade: a held cluster block holds nothing else" compiler/lint/cascade.
 # item 2: one entry per env line; a name twice in a block kept silently
 mutate "env: one entry per line" compiler/model/kwargs.c \
 	'	} while (env_next(k));' \
-	'	} while (0);' \
+	'	} while (env_next(k) && 0);' \
 	"bash tests/golden.sh"
 mutate "env: a duplicate entry in one block passes" compiler/model/kwargs.c \
 	'	if (prev && kw_in_scope(k, prev->loc)) {' \
