@@ -662,8 +662,11 @@ def pre_stop(objs, tmp):
         # (the engines started from Python: a background job of sh ignores SIGINT)
         driver = os.path.join(d, "driver.py")
         with open(driver, "w") as f:
-            f.write("import subprocess, sys, threading, time\n"
-                    "procs = [subprocess.Popen([sys.argv[1]]) for _ in range(2)]\n"
+            f.write("import signal, subprocess, sys, threading, time\n"
+                    # SIGINT as daos_server leaves it to its engines, whatever this
+                    # process was started with (an ignored SIGINT is inherited)
+                    "dfl = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+                    "procs = [subprocess.Popen([sys.argv[1]], preexec_fn=dfl) for _ in range(2)]\n"
                     "for p in procs:\n"  # reaped as they exit, as daos_server does
                     "    threading.Thread(target=p.wait, daemon=True).start()\n"
                     "time.sleep(0.5)\n"
