@@ -496,15 +496,15 @@ mutate "roce-lossless: UCX_IB_TRAFFIC_CLASS by hand passes" compiler/lint/fabric
 # held; the warnings of a statement with an error kept; a held cluster block's
 # checks run anyway
 mutate "cascade: held names followed to no statement" compiler/lint/cascade.c \
-	'			if (c->state[u->top] == FREE && !is_word(c->tops[u->top]->values, "cluster"))' \
-	'			if (0 && c->state[u->top] == FREE && !is_word(c->tops[u->top]->values, "cluster"))' \
+	'			if (c->state[u->top] == FREE && !ast_is_word(c->tops[u->top]->values, "cluster"))' \
+	'			if (0 && c->state[u->top] == FREE && !ast_is_word(c->tops[u->top]->values, "cluster"))' \
 	"/usr/bin/python3 tests/cascade.py --fixtures 0"
 mutate "cascade: warnings of a statement with an error shown" compiler/lint/cascade.c \
 	'		if (d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
 	'		if (0 && d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
 	"/usr/bin/python3 tests/cascade.py --fixtures 0" "bash tests/golden.sh"
 mutate "cascade: a held cluster block holds nothing else" compiler/lint/cascade.c \
-	'		global |= c.state[t] == HELD_OWN && is_word(c.tops[t]->values, "cluster");' \
+	'		global |= c.state[t] == HELD_OWN && ast_is_word(c.tops[t]->values, "cluster");' \
 	'		global |= 0;' \
 	"/usr/bin/python3 tests/cascade.py --fixtures 60"
 # item 2: one entry per env line; a name twice in a block kept silently

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "ast.h"
 
+#include <string.h>
+
 ast_value *ast_value_new(arena *a, ast_kind kind, src_loc loc, const char *text)
 {
 	ast_value *v = arena_alloc(a, sizeof(*v));
@@ -50,4 +52,9 @@ const char *ast_kind_name(ast_kind k)
 	case AST_PUNCT: return "punctuation";
 	}
 	return "value";
+}
+
+bool ast_is_word(const ast_value *v, const char *w)
+{
+	return v && v->kind == AST_WORD && strcmp(v->text, w) == 0;
 }

@@ -47,6 +47,8 @@ ast_value *ast_value_new(arena *a, ast_kind kind, src_loc loc, const char *text)
 ast_block *ast_block_new(arena *a);
 ast_stmt *ast_stmt_new(arena *a, ast_vlist values, ast_block *block, src_loc loc);
 void ast_block_add(ast_block *b, ast_stmt *s);
+/* Whether v is the bare word w (a keyword where a statement starts). */
+bool ast_is_word(const ast_value *v, const char *w);
 void ast_vlist_add(ast_vlist *l, ast_value *v);
 const char *ast_kind_name(ast_kind k);
 

@@ -104,11 +104,6 @@ typedef struct include_frame {
 	struct include_budget { size_t files, bytes; } *budget; /* shared by the whole compilation */
 } include_frame;
 
-static bool is_word(const ast_value *v, const char *w)
-{
-	return v && v->kind == AST_WORD && strcmp(v->text, w) == 0;
-}
-
 const char *parse_include_path(arena *ar, const char *from, const char *path)
 {
 	if (path[0] == '/')
@@ -207,7 +202,7 @@ static void expand_includes(arena *ar, diag_ctx *dc, ast_block *blk, uint32_t fi
 	while (old) {
 		ast_stmt *next = old->next;
 		old->next = NULL;
-		if (is_word(old->values, "include")) {
+		if (ast_is_word(old->values, "include")) {
 			ast_stmt *sub = include_one(ar, dc, old, file, frame);
 			while (sub) {
 				ast_stmt *sn = sub->next;

@@ -135,11 +135,6 @@ static void index_values(cascade *c, size_t top, const ast_value *v)
 	}
 }
 
-static bool is_word(const ast_value *v, const char *w)
-{
-	return v && v->kind == AST_WORD && strcmp(v->text, w) == 0;
-}
-
 static void hold_name(cascade *c, const char *word)
 {
 	const char **names;
@@ -151,6 +146,21 @@ static void hold_name(cascade *c, const char *word)
 	}
 }
 
+enum { DEFINES_NOTHING, DEFINES_NAME, DEFINES_HOSTS };
+
+/* What names a top-level statement defines for others: a hardware's,
+ * profile's, pool's or container's own name, or nodes' hosts. */
+static int defines(const ast_stmt *st)
+{
+	const ast_value *kw = st->values;
+	if (ast_is_word(kw, "nodes") || ast_is_word(kw, "node"))
+		return DEFINES_HOSTS;
+	if (ast_is_word(kw, "hardware") || ast_is_word(kw, "profile") || ast_is_word(kw, "pool") ||
+	    ast_is_word(kw, "container"))
+		return DEFINES_NAME;
+	return DEFINES_NOTHING;
+}
+
 static void hold(cascade *c, size_t top, int how);
 
 /* What a top-level statement defines that others name: a hardware, profile,
@@ -160,27 +170,27 @@ static void define_names(cascade *c, const ast_stmt *st)
 	const ast_value *kw = st->values;
 	if (!kw || kw->kind != AST_WORD)
 		return;
-	bool hosts = is_word(kw, "nodes") || is_word(kw, "node");
-	if (is_word(kw, "mount")) {
+	if (ast_is_word(kw, "mount")) {
 		/* the mounts of one container are judged together (caching,
 		 * interception, paths): its name holds the others */
 		bool named = false;
 		for (const ast_stmt *in = st->block ? st->block->first : NULL; in; in = in->next)
-			if (is_word(in->values, "container") && in->values->next && in->values->next->kind == AST_WORD) {
+			if (ast_is_word(in->values, "container") && in->values->next && in->values->next->kind == AST_WORD) {
 				hold_name(c, in->values->next->text);
 				named = true;
 			}
 		if (!named && !c->mounts_held) { /* it may be any container's */
 			c->mounts_held = true;
 			for (size_t t = 0; t < c->ntops; t++)
-				if (is_word(c->tops[t]->values, "mount"))
+				if (ast_is_word(c->tops[t]->values, "mount"))
 					hold(c, t, HELD_DEP);
 		}
 		return;
 	}
-	if (!hosts && !is_word(kw, "hardware") && !is_word(kw, "profile") && !is_word(kw, "pool") &&
-	    !is_word(kw, "container"))
+	int what = defines(st);
+	if (what == DEFINES_NOTHING)
 		return;
+	bool hosts = what == DEFINES_HOSTS;
 	for (const ast_value *v = kw->next; v && v->kind == AST_WORD; v = hosts ? v->next : NULL) {
 		hold_name(c, v->text);
 	}
@@ -192,7 +202,7 @@ static void follow(cascade *c)
 	while (c->nqueue) {
 		const char *key = c->queue[--c->nqueue];
 		for (use *u = strmap_get(&c->uses, key); u; u = u->next)
-			if (c->state[u->top] == FREE && !is_word(c->tops[u->top]->values, "cluster"))
+			if (c->state[u->top] == FREE && !ast_is_word(c->tops[u->top]->values, "cluster"))
 				hold(c, u->top, HELD_DEP); /* the cluster names hosts only as access points: below */
 	}
 }
@@ -204,14 +214,14 @@ static void hold(cascade *c, size_t top, int how)
 	c->state[top] = (unsigned char)how;
 	define_names(c, c->tops[top]);
 	const ast_value *kw = c->tops[top]->values;
-	if ((is_word(kw, "nodes") || is_word(kw, "node") || is_word(kw, "profile") || is_word(kw, "hardware")) &&
+	if ((ast_is_word(kw, "nodes") || ast_is_word(kw, "node") || ast_is_word(kw, "profile") || ast_is_word(kw, "hardware")) &&
 	    !c->fleet_held) {
 		c->fleet_held = true;
 		/* pools and containers are sized by the whole fleet, its nodes'
 		 * profiles and hardware */
 		for (size_t t = 0; t < c->ntops; t++) {
 			const ast_value *w = c->tops[t]->values;
-			if (c->state[t] == FREE && (is_word(w, "pool") || is_word(w, "container")))
+			if (c->state[t] == FREE && (ast_is_word(w, "pool") || ast_is_word(w, "container")))
 				hold(c, t, HELD_DEP);
 		}
 	}
@@ -295,12 +305,11 @@ static const ast_value *header_end(const ast_stmt *st)
 static void note_bad_definition(cascade *c, const diag *d, size_t t)
 {
 	const ast_stmt *st = c->tops[t];
-	const ast_value *kw = st->values;
-	bool hosts = is_word(kw, "nodes") || is_word(kw, "node");
-	if (!hosts && !is_word(kw, "hardware") && !is_word(kw, "profile") && !is_word(kw, "pool") &&
-	    !is_word(kw, "container"))
+	int what = defines(st);
+	if (what == DEFINES_NOTHING)
 		return;
-	const ast_value *name = kw ? kw->next : NULL;
+	bool hosts = what == DEFINES_HOSTS;
+	const ast_value *name = st->values->next;
 	if (!name)
 		return;
 	uint32_t end = hosts ? (header_end(st) ? header_end(st)->loc.start
@@ -403,8 +412,8 @@ void cascade_hold(diag_ctx *dc, const ast_block *root, unsigned resolved)
 	bool global = false;
 	size_t release = c.ntops;
 	for (size_t t = 0; t < c.ntops; t++) {
-		global |= c.state[t] == HELD_OWN && is_word(c.tops[t]->values, "cluster");
-		if (c.state[t] == HELD_OWN && is_word(c.tops[t]->values, "daos"))
+		global |= c.state[t] == HELD_OWN && ast_is_word(c.tops[t]->values, "cluster");
+		if (c.state[t] == HELD_OWN && ast_is_word(c.tops[t]->values, "daos"))
 			release = t;
 	}
 	for (size_t i = 0; i < n; i++) {
