@@ -421,6 +421,32 @@ except (ValueError, KeyError, IndexError):
 result(ok, "SARIF: one result, node-cmdline", sarif[:400])
 rc, gh, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--format", "github"])
 result(rc == 1 and f"::error file={CL},line={line_of(CL, r'irqaffinity os')}" in gh, "GitHub annotations", gh[:300])
+# a node's /proc/cmdline that is not UTF-8 (issue 54 item 3): every format carries the one finding
+with open(f"{r}/proc/cmdline", "wb") as f:
+    f.write(open(f"{clean}/proc/cmdline", "rb").read().replace(b"iommu=pt", b"iommu=\xe9\x1b[2J"))
+carried = {}
+for fmt in ("text", "json", "sarif", "github"):
+    p = subprocess.run(DSLC + ["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--format", fmt],
+                       capture_output=True, timeout=300)
+    try:
+        if fmt == "json":
+            doc = json.loads(p.stdout.decode())
+            import jsonschema
+            jsonschema.Draft7Validator(json.load(open("schemas/findings.schema.json"))).validate(doc)
+            carried[fmt] = [x["message"] for x in doc["findings"]]
+        elif fmt == "sarif":
+            carried[fmt] = [x["message"]["text"] for x in json.loads(p.stdout.decode())["runs"][0]["results"]]
+        elif fmt == "github":
+            carried[fmt] = [l for l in p.stdout.decode().splitlines() if l.startswith("::error ")]
+        else:
+            carried[fmt] = [l.decode() for l in p.stdout.split(b"\n") if b"error[node-cmdline]" in l]
+        raw_esc = b"\x1b" in p.stdout + p.stderr
+    except Exception as e:  # any failure is a finding of this test
+        carried[fmt], raw_esc = f"{type(e).__name__}: {e}", False
+    result(p.returncode == 1 and isinstance(carried[fmt], list) and len(carried[fmt]) == 1 and not raw_esc
+           and ("iommu=\\xe9" if fmt == "text" else "iommu=\ufffd") in str(carried[fmt][0]),
+           f"a /proc/cmdline byte that is not UTF-8 (iommu=\\xe9 ESC[2J), --format {fmt}: the one finding, valid UTF-8, no raw ESC",
+           f"exit {p.returncode}: {carried[fmt]}")
 rc, text, _ = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--disable", "node-cmdline"])
 result(rc == 0, "--disable node-cmdline silences it (exit 0)", text[:300])
 

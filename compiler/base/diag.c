@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 #include "diag.h"
 
+#include "safe.h"
+
 #include "value.h"
 
 #include <stdarg.h>
@@ -359,6 +361,21 @@ void diag_sort(diag_ctx *dc)
 		qsort(dc->items, dc->n, sizeof(*dc->items), diag_cmp);
 }
 
+void diag_print_escaped(FILE *out, const char *text)
+{
+	size_t n = strlen(text);
+	for (size_t i = 0, k; i < n; i += k) {
+		k = safe_utf8_seq(text + i, n - i);
+		unsigned char c = (unsigned char)text[i];
+		if (k && c >= 0x20 && c != 0x7f) {
+			fwrite(text + i, 1, k, out);
+		} else {
+			fprintf(out, "\\x%02x", c);
+			k = 1;
+		}
+	}
+}
+
 static void print_where(diag_ctx *dc, FILE *out, src_loc loc)
 {
 	const src_file *f = src_get(dc->src, loc.file);
@@ -367,7 +384,8 @@ static void print_where(diag_ctx *dc, FILE *out, src_loc loc)
 		return;
 	}
 	src_pos p = src_position(dc->src, loc.file, loc.start);
-	fprintf(out, "%s:%u:%u: ", f->path, p.line, p.col);
+	diag_print_escaped(out, f->path);
+	fprintf(out, ":%u:%u: ", p.line, p.col);
 }
 
 static void print_snippet(diag_ctx *dc, FILE *out, src_loc loc)
@@ -436,18 +454,24 @@ void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown)
 		diag *d = dc->items[i];
 		print_where(dc, out, d->loc);
 		if (colour)
-			fprintf(out, "%s%s\033[0m[%s]: \033[1m%s\033[0m\n", sev_colour[d->severity], severity_name(d->severity),
-				d->rule->id, d->msg);
+			fprintf(out, "%s%s\033[0m[%s]: \033[1m", sev_colour[d->severity], severity_name(d->severity), d->rule->id);
 		else
-			fprintf(out, "%s[%s]: %s\n", severity_name(d->severity), d->rule->id, d->msg);
+			fprintf(out, "%s[%s]: ", severity_name(d->severity), d->rule->id);
+		diag_print_escaped(out, d->msg);
+		fputs(colour ? "\033[0m\n" : "\n", out);
 		print_snippet(dc, out, d->loc);
 		for (diag_note *n = d->notes; n; n = n->next) {
 			if (src_get(dc->src, n->loc.file))
 				print_where(dc, out, n->loc);
-			fprintf(out, "note: %s\n", n->msg);
+			fputs("note: ", out);
+			diag_print_escaped(out, n->msg);
+			fputc('\n', out);
 		}
-		if (d->help)
-			fprintf(out, "help: %s\n", d->help);
+		if (d->help) {
+			fputs("help: ", out);
+			diag_print_escaped(out, d->help);
+			fputc('\n', out);
+		}
 		shown++;
 	}
 }

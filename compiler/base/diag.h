@@ -98,6 +98,10 @@ void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 
 /* Sorts by file, offset and report order. */
 void diag_sort(diag_ctx *dc);
+/* Text as a terminal may show it (a file name, a message quoting a node's
+ * bytes): a control byte (a terminal's escape) or a byte that starts no
+ * UTF-8 sequence as \xNN, the rest as it is. */
+void diag_print_escaped(FILE *out, const char *text);
 /* Prints at most max_shown diagnostics (0 = all) as text. */
 void diag_print_text(diag_ctx *dc, FILE *out, unsigned max_shown);
 typedef enum diag_colour_mode { COLOUR_AUTO, COLOUR_ALWAYS, COLOUR_NEVER } diag_colour_mode;

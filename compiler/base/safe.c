@@ -5,35 +5,59 @@
 #include <ctype.h>
 #include <string.h>
 
+size_t safe_utf8_seq(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (!n)
+		return 0;
+	unsigned c = *p;
+	if (c < 0x80)
+		return 1;
+	size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (!len || n < len)
+		return 0;
+	unsigned lo = 0x80, hi = 0xbf; /* the second byte's range (RFC 3629 table 3-7) */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f; /* no surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f; /* nothing past U+10FFFF */
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
 bool safe_utf8(const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	while (p < end) {
-		unsigned c = *p;
-		if (c < 0x80) {
-			p++;
-			continue;
-		}
-		int len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-		if (!len || end - p < len)
+	for (size_t i = 0, k; i < n; i += k)
+		if (!(k = safe_utf8_seq(s + i, n - i)))
 			return false;
-		unsigned lo = 0x80, hi = 0xbf; /* the second byte's range (RFC 3629 table 3-7) */
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f; /* no surrogates */
-		else if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f; /* nothing past U+10FFFF */
-		if (p[1] < lo || p[1] > hi)
-			return false;
-		for (int i = 2; i < len; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				return false;
-		p += len;
-	}
 	return true;
+}
+
+const char *safe_utf8_repair(arena *a, const char *s)
+{
+	size_t n = strlen(s);
+	if (safe_utf8(s, n))
+		return s;
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0, k; i < n; i += k ? k : 1) {
+		k = safe_utf8_seq(s + i, n - i);
+		if (k)
+			buf_add(&b, s + i, k);
+		else
+			buf_puts(&b, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
+	}
+	const char *r = arena_strndup(a, b.data, b.len);
+	buf_free(&b);
+	return r;
 }
 
 static bool name_char(unsigned char c)
@@ -79,6 +103,30 @@ const char *safe_mount_path(const char *s)
 	}
 	if (s[n - 1] == '/')
 		return "a path has no trailing '/'";
+	return NULL;
+}
+
+/* Is P equal to DIR or below it? */
+static bool path_under(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(p, dir, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+const char *safe_mount_point(const char *path)
+{
+	static const char *const trees[] = {"/bin", "/boot", "/dev", "/efi", "/etc", "/lib", "/lib32", "/lib64", "/libx32",
+					    "/proc", "/root", "/run", "/sbin", "/sys", "/usr", "/var"};
+	static const char *const dirs[] = {"/home", "/media", "/mnt", "/opt", "/srv", "/tmp"};
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
+		if (path_under(path, trees[i]))
+			return "it is in a directory tree the OS owns (FHS 3.0, file-hierarchy(7)): at every boot tmpfiles.d would "
+			       "give an existing directory there to the mount's owner, and a mount hides what the OS keeps there";
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strcmp(path, dirs[i]) == 0)
+			return "it is a system directory (FHS 3.0, file-hierarchy(7)): a mount point is a directory below it";
+	if (path_under(path, "/home") && !strchr(path + strlen("/home/"), '/'))
+		return "it is a user's home directory: tmpfiles.d would give it to the mount's owner at every boot";
 	return NULL;
 }
 

@@ -22,6 +22,13 @@ enum { SAFE_NAME_MAX = 253, SAFE_ECHO_MAX = 80 };
 
 /* Well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF). */
 bool safe_utf8(const char *s, size_t n);
+/* The length of the well-formed UTF-8 sequence at s (n bytes left), 0 when
+ * the bytes there are not one. */
+size_t safe_utf8_seq(const char *s, size_t n);
+/* s itself when it is UTF-8; else a copy with each byte that starts no
+ * well-formed sequence as U+FFFD (JSON and SARIF carry only UTF-8 strings:
+ * a file name or a node's /proc/cmdline need not be). */
+const char *safe_utf8_repair(arena *a, const char *s);
 /* A file-name component: 1-253 letters, digits, '.', '_' or '-', not starting
  * with '.' or '-'. NULL when safe, else why not. */
 const char *safe_name(const char *s);
@@ -38,6 +45,14 @@ void safe_unit_path_escape(buf *b, const char *path);
 /* NULL when "dfuse-" + the escaped path + ".service" is a unit name systemd
  * takes (at most 255 bytes: UNIT_NAME_MAX), else why not. */
 const char *safe_dfuse_unit(const char *path);
+/* NULL when PATH (already a safe_mount_path) may become a mount point that a
+ * boot-time tmpfiles.d line creates and chowns, or that daos_server mounts
+ * tmpfs over: not a directory the OS owns (FHS 3.0, systemd's
+ * file-hierarchy(7)): the whole of /etc, /usr, /var, /boot, /dev, /proc,
+ * /run, /sys, /root, /bin, /sbin, /lib*, /efi; /home, /media, /mnt, /opt,
+ * /srv, /tmp themselves; and a home directory, /home/NAME. tmpfiles.d's `d`
+ * adjusts an existing directory's owner and mode at every boot. */
+const char *safe_mount_point(const char *path);
 /* A value of a unit's Environment=NAME=VALUE, read by systemd verbatim: 1-256
  * of [A-Za-z0-9._:/,=+@-], so no quote, space, '%' specifier, '$' or '\\'
  * escape (systemd.exec(5), Environment=). */

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/sha256.h"
 
 
@@ -67,7 +68,7 @@ static span span_exact(diag_ctx *dc, src_loc loc)
 	const src_file *f = src_get(dc->src, loc.file);
 	if (!f)
 		return s;
-	s.file = report_path(dc->ar, f->path);
+	s.file = safe_utf8_repair(dc->ar, report_path(dc->ar, f->path)); /* a file name need not be UTF-8 */
 	src_pos a = src_position(dc->src, loc.file, loc.start);
 	src_pos b = src_position(dc->src, loc.file, loc.end);
 	s.line = a.line;
@@ -102,6 +103,13 @@ static int dump(json_t *root, FILE *out)
 	return rc;
 }
 
+/* Text for a JSON string: jansson takes UTF-8 only (json_string gives NULL,
+ * json_pack fails whole), and a message may quote a node's bytes. */
+static const char *u8(diag_ctx *dc, const char *s)
+{
+	return s ? safe_utf8_repair(dc->ar, s) : NULL;
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void json_findings(diag_ctx *dc, json_t *items)
@@ -117,7 +125,7 @@ static void json_findings(diag_ctx *dc, json_t *items)
 		json_object_set_new(o, "endColumn", s.file ? json_integer(s.end_col) : json_null());
 		json_object_set_new(o, "severity", json_string(severity_name(d->severity)));
 		json_object_set_new(o, "ruleId", json_string(d->rule->id));
-		json_object_set_new(o, "message", json_string(d->msg));
+		json_object_set_new(o, "message", json_string(u8(dc, d->msg)));
 		json_t *notes = json_array();
 		for (diag_note *n = d->notes; n; n = n->next) {
 			span ns = span_of(dc, n->loc);
@@ -127,17 +135,17 @@ static void json_findings(diag_ctx *dc, json_t *items)
 				json_object_set_new(no, "line", json_integer(ns.line));
 				json_object_set_new(no, "column", json_integer(ns.col));
 			}
-			json_object_set_new(no, "message", json_string(n->msg));
+			json_object_set_new(no, "message", json_string(u8(dc, n->msg)));
 			json_array_append_new(notes, no);
 		}
 		json_object_set_new(o, "notes", notes);
-		json_object_set_new(o, "help", d->help ? json_string(d->help) : json_null());
+		json_object_set_new(o, "help", d->help ? json_string(u8(dc, d->help)) : json_null());
 		json_t *fixes = json_array();
 		for (diag_fix *f = d->fixes; f; f = f->next) {
 			span fs = span_exact(dc, f->at);
 			json_array_append_new(fixes, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "file", fs.file, "line", (json_int_t)fs.line,
 							       "column", (json_int_t)fs.col, "endLine", (json_int_t)fs.end_line,
-							       "endColumn", (json_int_t)fs.end_col, "replacement", f->text));
+							       "endColumn", (json_int_t)fs.end_col, "replacement", u8(dc, f->text)));
 		}
 		json_object_set_new(o, "fixes", fixes);
 		json_array_append_new(items, o);
@@ -190,7 +198,7 @@ static void sarif_results(diag_ctx *dc, json_t *results)
 		span s = span_of(dc, d->loc);
 		if (!s.file)
 			continue; /* every dslc finding has a place; guard anyway */
-		const char *text = d->help ? arena_printf(dc->ar, "%s (%s)", d->msg, d->help) : d->msg;
+		const char *text = u8(dc, d->help ? arena_printf(dc->ar, "%s (%s)", d->msg, d->help) : d->msg);
 		json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:o}}], s:{s:s}}", "ruleId", d->rule->id,
 					"ruleIndex", (int)d->rule->rule, "level", sarif_level(d->severity), "message", "text",
 					text, "locations", "physicalLocation", "artifactLocation", "uri", s.file, "region",
@@ -203,7 +211,7 @@ static void sarif_results(diag_ctx *dc, json_t *results)
 				continue;
 			json_array_append_new(related, json_pack("{s:i, s:{s:{s:s}, s:o}, s:{s:s}}", "id", id++,
 				"physicalLocation", "artifactLocation", "uri", ns.file, "region", json_region(ns),
-				"message", "text", n->msg));
+				"message", "text", u8(dc, n->msg)));
 		}
 		if (json_array_size(related))
 			json_object_set_new(res, "relatedLocations", related);
@@ -216,10 +224,10 @@ static void sarif_results(diag_ctx *dc, json_t *results)
 				span fs = span_exact(dc, f->at);
 				json_array_append_new(changes, json_pack("{s:{s:s}, s:[{s:o, s:{s:s}}]}", "artifactLocation", "uri", fs.file,
 									 "replacements", "deletedRegion", json_region(fs),
-									 "insertedContent", "text", f->text));
+									 "insertedContent", "text", u8(dc, f->text)));
 			}
 			json_object_set_new(res, "fixes", json_pack("[{s:{s:s}, s:o}]", "description", "text",
-								    d->help ? d->help : d->msg, "artifactChanges", changes));
+								    u8(dc, d->help ? d->help : d->msg), "artifactChanges", changes));
 		}
 		json_array_append_new(results, res);
 	}
@@ -263,7 +271,11 @@ static void gh_escape(FILE *out, const char *s, bool property)
 		case '\n': fputs("%0A", out); break;
 		case ':': fputs(property ? "%3A" : ":", out); break;
 		case ',': fputs(property ? "%2C" : ",", out); break;
-		default: fputc(*s, out);
+		default: /* other control bytes, the ESC of a terminal sequence too, stay visible and inert */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fprintf(out, "%%%02X", (unsigned char)*s);
+			else
+				fputc(*s, out);
 		}
 	}
 }
@@ -278,7 +290,7 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 		fprintf(out, "::%s ", sev == SEV_ERROR ? "error" : sev == SEV_WARNING ? "warning" : "notice");
 		if (s.file) {
 			fputs("file=", out);
-			gh_escape(out, s.file, true);
+			gh_escape(out, s.file, true); /* s.file is UTF-8 (span_exact) */
 			fprintf(out, ",line=%u,endLine=%u,col=%u,endColumn=%u,", s.line, s.end_line, s.col, s.end_col);
 		}
 		fputs("title=", out);
@@ -288,7 +300,7 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 				   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
 		if (d->help)
 			msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
-		gh_escape(out, msg, false);
+		gh_escape(out, u8(dc, msg), false);
 		fputc('\n', out);
 	}
 }

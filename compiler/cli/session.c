@@ -14,9 +14,15 @@ void cli_print_summary(const compilation *comp, FILE *out, const char *name)
 	unsigned e = diag_count(&comp->dc, SEV_ERROR), w = diag_count(&comp->dc, SEV_WARNING),
 		 n = diag_count(&comp->dc, SEV_NOTE);
 	unsigned held = comp->dc.held;
-	if (e + w + n)
-		fprintf(out, "dslc: %s%s%u error%s, %u warning%s, %u note%s", name ? name : "", name ? ": " : "", e,
-			e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	if (e + w + n) {
+		fputs("dslc: ", out);
+		if (name) {
+			diag_print_escaped(out, name);
+			fputs(": ", out);
+		}
+		fprintf(out, "%u error%s, %u warning%s, %u note%s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
+			n == 1 ? "" : "s");
+	}
 	if (held) /* cascade.c: what the errors make unknowable */
 		fprintf(out, "; %u more finding%s wait%s for the error%s to be fixed", held, held == 1 ? "" : "s",
 			held == 1 ? "s" : "", e == 1 ? "" : "s");

@@ -40,7 +40,8 @@ static void check_spec(model *m, const node_spec *s)
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
 		/* a hostPath of the daos-server pod and a mount point daos_server makes */
 		if (ep->spec && ep->spec->scm_mount.set)
-			refuse(m, ep->spec->scm_mount.loc, "scm_mount", ep->scm_mount, safe_mount_path(ep->scm_mount),
+			refuse(m, ep->spec->scm_mount.loc, "scm_mount", ep->scm_mount,
+			       safe_mount_path(ep->scm_mount) ? safe_mount_path(ep->scm_mount) : safe_mount_point(ep->scm_mount),
 			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
 	}
 	/* every NIC's RDMA device, a compute NIC's too: nccl.conf lists them
@@ -155,6 +156,8 @@ void safety_check_model(model *m)
 			       "write the account as useradd takes it: lower-case letters, digits, '_' and '-', a letter first");
 		refuse(m, mt->path_loc, "mount path", mt->path, safe_dfuse_unit(mt->path),
 		       "shorten the path: each byte outside [A-Za-z0-9:_.] takes four in the unit name");
+		refuse(m, mt->path_loc, "mount path", mt->path, safe_mount_point(mt->path),
+		       "mount dfuse on a directory of its own, e.g. /mnt/daos or /mnt/daos/<container>");
 		for (size_t k = 0; k < mt->env.n; k++)
 			refuse(m, mt->env.items[k].loc, "dfuse environment value", mt->env.items[k].value,
 			       safe_unit_env_value(mt->env.items[k].value), "write the value without spaces, quotes, '%', '$' or '\\'");

@@ -45,6 +45,59 @@ def github_requirements(doc):
         assert res["partialFingerprints"]["primaryLocationLineHash"]
 
 
+def invalid_utf8(dslc, findings, sarif):
+    """A file name that is not UTF-8 (issue 54 item 3): every format carries
+    the finding, JSON and SARIF as valid UTF-8 (U+FFFD for the byte), text
+    as \\xNN. Yields (ok, name)."""
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp(prefix="dslc-utf8-")
+    try:
+        name = os.path.join(d.encode(), b"\xe9t\x1b]0;x\x07.dsl")
+        src = open("tests/golden/diag/bmc-missing.dsl").read().replace('"../../../examples/', '"' + os.getcwd() + "/examples/")
+        with open(name, "w") as f:
+            f.write(src)
+        counts = {}
+        for fmt in ("text", "json", "sarif", "github"):
+            r = subprocess.run([dslc.encode(), b"lint", b"--format", fmt.encode(), name], capture_output=True)
+            out = r.stdout
+            try:
+                if fmt == "json":
+                    doc = json.loads(out.decode("utf-8"))
+                    jsonschema.Draft7Validator(findings).validate(doc)
+                    counts[fmt] = [(x["file"].rsplit("/", 1)[-1], x["line"]) for x in doc["findings"]]
+                elif fmt == "sarif":
+                    doc = json.loads(out.decode("utf-8"))
+                    if sarif:
+                        jsonschema.Draft4Validator(sarif).validate(doc)
+                    counts[fmt] = [(x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[-1],
+                                    x["locations"][0]["physicalLocation"]["region"]["startLine"])
+                                   for x in doc["runs"][0]["results"]]
+                elif fmt == "github":
+                    text = out.decode("utf-8")
+                    if "\x1b" in text:
+                        raise ValueError("a raw ESC byte in an annotation (GitHub's log renders ANSI escapes)")
+                    counts[fmt] = [(m.group(1).rsplit("/", 1)[-1], int(m.group(2)))
+                                   for m in re.finditer(r"^::error file=([^,]*),line=(\d+)", text, re.M)]
+                else:
+                    counts[fmt] = [(m.group(1).decode().rsplit("/", 1)[-1], int(m.group(2)))
+                                   for m in re.finditer(rb"^(.*\\xe9t\\x1b\]0;x\\x07\.dsl):(\d+):\d+: error", r.stderr + out, re.M)]
+                    if b"\x1b" in r.stderr + out:
+                        counts[fmt] = "a raw ESC byte reached the terminal"
+            except Exception as e:  # any failure is a finding of this test
+                counts[fmt] = f"{type(e).__name__}: {e}"
+            yield (r.returncode == 1 and isinstance(counts[fmt], list) and len(counts[fmt]) == 1,
+                   f"a file name with bytes that are not UTF-8 (\\xe9, ESC, BEL), --format {fmt}: "
+                   f"exit {r.returncode}, the finding carried: {counts[fmt]}")
+        want = ("\ufffdt\x1b]0;x\x07.dsl", 10)
+        yield (counts.get("json") == [want] and counts.get("sarif") == [want] and
+               counts.get("github") == [("\ufffdt%1B]0;x%07.dsl", 10)] and
+               counts.get("text") == [("\\xe9t\\x1b]0;x\\x07.dsl", 10)],
+               f"the same finding in every format: {counts}")
+    finally:
+        shutil.rmtree(d)
+
+
 def main(dslc):
     inputs = sorted(glob.glob("tests/golden/diag/*.dsl") + glob.glob("tests/golden/yaml/*.yml")) + [
         "tests/golden/diag/no-such-file.dsl", "examples/hgx-b200/cluster.dsl"]
@@ -92,6 +145,9 @@ def main(dslc):
         else:
             passed += 1
             print(f"ok   formats {path}")
+    for ok, name in invalid_utf8(dslc, findings, sarif):
+        passed, failed = passed + ok, failed + (not ok)
+        print(f"{'ok  ' if ok else 'FAIL'} formats {name}")
     print(f"formats: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
