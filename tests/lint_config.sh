@@ -106,6 +106,63 @@ check "a missing root is an error at its line" 'bad "  roots \"clusters/none.dsl
 check "a second lint block is an error" 'printf "lint { }\nlint { }\n" >"$R/.dslc-lint" && (cd "$R" && $DSLC lint clusters/b/cluster.dsl >"$W/two.out" 2>&1; [ $? = 2 ]) && grep -q "a second statement in .dslc-lint" "$W/two.out"'
 check "a .dslc-lint that is a link is not read (its target's lines are never quoted)" \
 	'printf "secret line\n" >"$W/secret.dsl" && rm -f "$R/.dslc-lint" && ln -s "$W/secret.dsl" "$R/.dslc-lint" && (cd "$R" && $DSLC lint clusters/b/cluster.dsl >"$W/link.out" 2>&1; [ $? = 2 ]) && grep -q "it is a link" "$W/link.out" && ! grep -q "secret line" "$W/link.out"'
+
+# ---- issue 54 items 2 and 9: roots bounded and linted once; whose settings apply ----
+# 2: the same root named 600 times (three spellings): one lint of each file, said in
+# one line; more than 1024 mentions: an error at the 1025th
+rm -f "$R/.dslc-lint" # the link of the case above
+{ echo 'lint {'; for i in $(seq 1 200); do echo '  roots "clusters/a/cluster.dsl" "./clusters/../clusters/a/cluster.dsl" "clusters/b/cluster.dsl"'; done; echo '}'; } >"$R/.dslc-lint"
+(cd "$R" && $DSLC lint --format json >"$W/many.json" 2>"$W/many.err")
+rc=$?
+n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for f in d["findings"] if f["ruleId"] == "log-mask-debug"), d.get("settings"))' "$W/many.json" 2>&1)
+check "600 mentions of two files: each linted once (one log-mask-debug), said at the first repeat's line, JSON names the settings ($n, exit $rc)" \
+	'[ $rc = 0 ] && [ "$n" = "1 .dslc-lint" ] && grep -qx "dslc: .dslc-lint:2: 598 roots name a file named before: each file is linted once" "$W/many.err" || { head -c 600 "$W/many.err"; false; }'
+{ echo 'lint {'; for i in $(seq 1 1025); do echo '  roots "clusters/a/cluster.dsl"'; done; echo '}'; } >"$R/.dslc-lint"
+(cd "$R" && $DSLC lint >"$W/many.out" 2>&1)
+rc=$?
+check "1,025 mentions: bad-value at the 1025th (line 1026), nothing linted (exit $rc)" \
+	'[ $rc = 2 ] && grep -q "^.dslc-lint:1026:9: error\[bad-value\]: more than 1024 roots" "$W/many.out" && ! grep -q "log-mask-debug" "$W/many.out"'
+settings ""
+(cd "$R" && $DSLC lint --format sarif >"$W/s.sarif" 2>"$W/s.err")
+check "text says which settings applied; SARIF carries it in run.properties.settings" \
+	'grep -qx "dslc: lint settings from .dslc-lint" "$W/s.err" && python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"runs\"][0][\"properties\"][\"settings\"] == \".dslc-lint\"" "$W/s.sarif"'
+(cd "$R" && $DSLC lint -q --format json >"$W/q.json" 2>"$W/q.err")
+check "-q: no settings line; JSON still names them" '[ ! -s "$W/q.err" ] && grep -q "\"settings\": \".dslc-lint\"" "$W/q.json"'
+# 9: outside a repository the walk stops at a directory another user owns, and a
+# .dslc-lint another user owns is not applied (said, even with -q)
+if [ "$(id -u)" = 0 ]; then
+	F=$W/foreign
+	mkdir -p "$F/theirs/mine" "$F/tmp/work"
+	cp "$R/clusters/a/cluster.dsl" "$R/clusters/hardware.dsl" "$R/clusters/hgx-b200.xml" "$F/theirs/mine/"
+	cp "$R/clusters/a/cluster.dsl" "$R/clusters/hardware.dsl" "$R/clusters/hgx-b200.xml" "$F/tmp/work/"
+	sed -i 's|"../hardware.dsl"|"hardware.dsl"|' "$F/theirs/mine/cluster.dsl" "$F/tmp/work/cluster.dsl"
+	printf 'lint {\n  disable log-mask-debug "x"\n}\n' >"$F/.dslc-lint"
+	chown 65534 "$F/theirs"
+	(cd "$F/theirs/mine" && $DSLC lint cluster.dsl >"$W/f1.out" 2>&1)
+	rc=$?
+	check "a root-owned .dslc-lint above a directory uid 65534 owns: the walk stops there, not applied (exit $rc)" \
+		'[ $rc = 0 ] && grep -q "warning\[log-mask-debug\]" "$W/f1.out" && ! grep -q "lint settings from" "$W/f1.out"'
+	printf 'lint {\n  disable log-mask-debug "x"\n  fail_on note\n}\n' >"$F/tmp/.dslc-lint"
+	chown 65534 "$F/tmp/.dslc-lint"
+	chmod 1777 "$F/tmp"
+	(cd "$F/tmp/work" && $DSLC lint -q cluster.dsl >"$W/f2.out" 2>&1)
+	rc=$?
+	check "a .dslc-lint uid 65534 wrote into a sticky /tmp: not applied, said even with -q (exit $rc)" \
+		'[ $rc = 0 ] && grep -q "warning\[log-mask-debug\]" "$W/f2.out" && grep -qx "dslc: ../.dslc-lint not applied: another user owns it (name it with --config to use it)" "$W/f2.out"'
+	(cd "$F/tmp/work" && $DSLC lint --config ../.dslc-lint cluster.dsl >"$W/f3.out" 2>&1)
+	rc=$?
+	check "--config applies it when asked (exit $rc: fail_on note fails on the notes)" '[ $rc = 1 ] && ! grep -q "log-mask-debug" "$W/f3.out"'
+	chown 0 "$F/tmp/.dslc-lint"
+	(cd "$F/tmp/work" && $DSLC lint cluster.dsl >"$W/f4.out" 2>&1)
+	rc=$?
+	check "the same file owned by root: applied, and said (exit $rc)" '[ $rc = 1 ] && grep -qx "dslc: lint settings from ../.dslc-lint" "$W/f4.out"'
+	chown -R 65534 "$F/tmp/work" && chown 0 "$F/tmp/.dslc-lint"
+	(cd "$F/tmp/work" && $DSLC lint cluster.dsl >"$W/f5.out" 2>&1)
+	rc=$?
+	check "root linting a checkout uid 65534 owns (a CI container): the walk goes on past it (exit $rc)" '[ $rc = 1 ] && grep -qx "dslc: lint settings from ../.dslc-lint" "$W/f5.out"'
+else
+	skip "foreign .dslc-lint: needs root to make files another user owns"
+fi
 rm -f "$R/.dslc-lint"
 mkdir -p "$W/ok"
 check "dslc lint .dslc-lint checks a settings file as settings" \

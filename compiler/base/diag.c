@@ -339,6 +339,39 @@ void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev)
 	dc->counts[sev]++;
 }
 
+static const char *copy_str(arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+void diag_copy_findings(diag_ctx *to, const diag_ctx *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		const diag *f = from->items[i];
+		diag *d = arena_alloc(to->ar, sizeof(*d));
+		*d = (diag){.rule = f->rule, .severity = f->severity, .loc = f->loc, .msg = copy_str(to->ar, f->msg),
+			    .help = copy_str(to->ar, f->help), .seq = f->seq, .context = copy_str(to->ar, f->context)};
+		d->notes_tail = &d->notes;
+		d->fixes_tail = &d->fixes;
+		for (const diag_note *n = f->notes; n; n = n->next) {
+			diag_note *c = arena_alloc(to->ar, sizeof(*c));
+			*c = (diag_note){.loc = n->loc, .msg = copy_str(to->ar, n->msg)};
+			*d->notes_tail = c;
+			d->notes_tail = &c->next;
+		}
+		for (const diag_fix *x = f->fixes; x; x = x->next) {
+			diag_fix *c = arena_alloc(to->ar, sizeof(*c));
+			*c = (diag_fix){.at = x->at, .text = copy_str(to->ar, x->text)};
+			*d->fixes_tail = c;
+			d->fixes_tail = &c->next;
+		}
+		ARENA_PUSH(to->ar, to->items, to->n, to->cap, d);
+	}
+	for (int k = 0; k < 3; k++)
+		to->counts[k] = from->counts[k];
+	to->held = from->held;
+}
+
 unsigned diag_count(const diag_ctx *dc, diag_severity sev)
 {
 	return dc->counts[sev];

@@ -96,6 +96,9 @@ void diag_hold(diag_ctx *dc, const bool *hold);
 /* Drops every finding of a rule (--disable). */
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 
+/* Appends copies of from's findings, with their counts and held ones, to
+ * to (allocated in to's arena; locations refer to the same file ids). */
+void diag_copy_findings(diag_ctx *to, const diag_ctx *from);
 /* Sorts by file, offset and report order. */
 void diag_sort(diag_ctx *dc);
 /* Text as a terminal may show it (a file name, a message quoting a node's

@@ -218,3 +218,13 @@ bool src_loc_valid(src_loc l)
 {
 	return l.file != 0;
 }
+
+void src_copy_files(src_set *to, const src_set *from)
+{
+	for (uint32_t id = 1; id < from->nfiles; id++) {
+		const src_file *f = &from->files[id];
+		src_file c = {.path = arena_strdup(to->ar, f->path), .text = arena_strndup(to->ar, f->text, f->len), .len = f->len,
+			      .included_from = f->included_from};
+		ARENA_PUSH(to->ar, to->files, to->nfiles, to->cap, c);
+	}
+}

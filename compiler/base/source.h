@@ -78,6 +78,8 @@ uint32_t src_load(src_set *s, const char *path, bool regular_only);
  * as "<stdin>"). */
 uint32_t src_load_as(src_set *s, const char *path, const char *name, bool regular_only);
 const src_file *src_get(const src_set *s, uint32_t id);
+/* Appends copies of from's files to to, an empty set: the same ids. */
+void src_copy_files(src_set *to, const src_set *from);
 
 typedef struct src_pos {
 	uint32_t line, col; /* 1-based; col counts bytes */

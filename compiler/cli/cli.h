@@ -38,6 +38,7 @@ typedef struct cli {
 	bool diff;               /* fmt --diff, lint --fix --diff: show, write nothing */
 	const char *stdin_name;  /* --stdin-filename: the path `-` stands for */
 	const char *config;      /* --config: the lint settings file instead of the .dslc-lint found */
+	const char *settings;    /* the lint settings file applied (session.c), NULL: none */
 	const char *root, *collect, *snapshots; /* doctor --root, --collect, --snapshots */
 	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
 	bool fail_on_given;      /* --fail-on, over the settings file */

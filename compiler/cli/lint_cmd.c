@@ -111,14 +111,22 @@ static int lint_files_given(const cli *c)
 	plain.fix = false;
 	compilation *comps = arena_alloc(&a, (c->nfiles + 1) * sizeof(*comps));
 	int *rcs = arena_alloc(&a, (c->nfiles + 1) * sizeof(*rcs));
-	for (size_t i = 0; i < c->nfiles; i++)
+	/* a file's report is its findings and the lines they quote: the rest
+	 * of its compilation goes before the next (lint of N roots costs N
+	 * files, not N models at once) */
+	lint_file *files = arena_alloc(&a, (c->nfiles + 1) * sizeof(*files));
+	for (size_t i = 0; i < c->nfiles; i++) {
 		rcs[i] = lint_one(&plain, c->files[i], fmt, &comps[i]);
-	lint_choice ch = lint_files_choose(&a, c->files, comps, c->nfiles, c->quiet ? NULL : stderr);
+		files[i] = lint_file_of(&a, c->files[i], &comps[i]);
+		compile_keep_findings(&comps[i]);
+	}
+	lint_choice ch = lint_files_choose(&a, files, c->nfiles, c->quiet ? NULL : stderr);
 	int rc = EXIT_CLEAN;
 	for (size_t i = 0; i < c->nfiles; i++) {
 		if (c->fix && !ch.skip[i] && rcs[i] == EXIT_CLEAN) {
 			compile_free(&comps[i]);
 			rcs[i] = lint_one(c, c->files[i], fmt, &comps[i]);
+			compile_keep_findings(&comps[i]);
 		}
 		rc = rcs[i] > rc ? rcs[i] : rc;
 	}
@@ -126,6 +134,7 @@ static int lint_files_given(const cli *c)
 	compilation *extra = arena_alloc(&a, (ch.nextra + 1) * sizeof(*extra));
 	for (size_t i = 0; i < ch.nextra; i++) {
 		int r = lint_one(c, ch.extra[i], fmt, &extra[i]);
+		compile_keep_findings(&extra[i]);
 		rc = r > rc ? r : rc;
 	}
 	/* what is reported: the files not linted through another, then the
@@ -143,7 +152,7 @@ static int lint_files_given(const cli *c)
 		n++;
 	}
 	/* --fix --diff printed the diff where the findings go; its status is whether a file would change */
-	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION))
+	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION, c->settings))
 		rc = EXIT_USAGE;
 	fflush(stdout);
 	bool failed = false;

@@ -15,12 +15,7 @@
 #include "compiler/lint/compile.h"
 #include "compiler/lint/yaml_lint.h"
 
-typedef struct dsl_file {
-	const char *path, *real; /* as given; its realpath (NULL: unreadable) */
-	const char **includes;   /* realpaths of the other files it reads */
-	size_t nincludes;
-	bool fragment;           /* resolved, with no `daos` line and no cluster block */
-} dsl_file;
+typedef lint_file dsl_file;
 
 typedef struct path_list {
 	const char **items;
@@ -194,23 +189,31 @@ static bool among(const char *const *list, size_t n, const char *real)
 	return false;
 }
 
-lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes)
+lint_file lint_file_of(arena *a, const char *given, const compilation *comp)
 {
-	dsl_file *dsl = arena_alloc(a, (n + 1) * sizeof(*dsl));
-	const char **real = arena_alloc(a, (n + 1) * sizeof(*real)); /* NULL: stdin, or unreadable */
+	const char *real = strcmp(given, "-") != 0 ? real_of(a, given) : NULL;
+	if (!real || yaml_lint_is_yaml(given))
+		return (lint_file){.path = given, .real = real};
+	lint_file f = dsl_of(a, given, real, comp);
+	f.dsl = true;
+	return f;
+}
+
+lint_choice lint_files_choose(arena *a, const lint_file *files, size_t n, FILE *notes)
+{
 	lint_choice ch = {.skip = arena_alloc(a, (n + 1) * sizeof(*ch.skip))};
 	path_list extra_real = {0};
 	size_t cap = 0;
+	const char **real = arena_alloc(a, (n + 1) * sizeof(*real)); /* NULL: stdin, or unreadable */
+	for (size_t i = 0; i < n; i++)
+		real[i] = files[i].real;
 	for (size_t i = 0; i < n; i++) {
-		real[i] = strcmp(given[i], "-") != 0 ? real_of(a, given[i]) : NULL;
-		if (real[i] && !yaml_lint_is_yaml(given[i]))
-			dsl[i] = dsl_of(a, given[i], real[i], &comps[i]);
-	}
-	for (size_t i = 0; i < n; i++) {
-		const dsl_file *f = &dsl[i];
+		const char *const given_i = files[i].path;
+		const dsl_file *f = files[i].dsl ? &files[i] : &(dsl_file){.path = given_i};
 		/* given twice: linted once (an unreadable file says so once too) */
-		for (size_t j = 0; j < i && !ch.skip[i] && strcmp(given[i], "-") != 0; j++)
-			ch.skip[i] = !ch.skip[j] && (real[i] && real[j] ? strcmp(real[i], real[j]) == 0 : strcmp(given[i], given[j]) == 0);
+		for (size_t j = 0; j < i && !ch.skip[i] && strcmp(given_i, "-") != 0; j++)
+			ch.skip[i] = !ch.skip[j] && (real[i] && real[j] ? strcmp(real[i], real[j]) == 0
+							     : strcmp(given_i, files[j].path) == 0);
 		if (ch.skip[i] || !f->real) /* stdin, YAML, or unreadable: lint says why */
 			continue;
 		/* deferred only to a file that is linted itself (or not decided yet,
@@ -220,11 +223,11 @@ lint_choice lint_files_choose(arena *a, const char *const *given, const compilat
 		 * a chain of deferrals ends in one that covers them all */
 		size_t by = n;
 		for (size_t j = 0; j < n && by == n; j++)
-			if (j != i && dsl[j].real && !ch.skip[j] && includes(&dsl[j], f->real))
+			if (j != i && files[j].dsl && !ch.skip[j] && includes(&files[j], f->real))
 				by = j;
 		if (by < n) {
 			if (notes)
-				fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, given[by]);
+				fprintf(notes, "dslc: %s is included by %s: linted there\n", f->path, files[by].path);
 			ch.skip[i] = true;
 			continue;
 		}

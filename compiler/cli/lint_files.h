@@ -22,6 +22,19 @@ enum { LINT_SEARCH_MAX_DEPTH = 8, LINT_SEARCH_MAX_FILES = 5000 };
  * time, and left at its first NUL byte) */
 #define LINT_SEARCH_MAX_BYTES (256ULL * 1024 * 1024)
 
+/* What the choice needs of one file given: read from its compilation by
+ * lint_file_of, so that the compilation can be reduced to its findings
+ * (compile_keep_findings) before the next file is compiled. */
+typedef struct lint_file {
+	const char *path, *real; /* as given; its realpath (NULL: stdin, unreadable) */
+	const char **includes;   /* realpaths of the other files it reads */
+	size_t nincludes;
+	bool dsl;                /* not stdin, not YAML */
+	bool fragment;           /* resolved, with no `daos` line and no cluster block */
+} lint_file;
+
+lint_file lint_file_of(arena *a, const char *given, const compilation *comp);
+
 typedef struct lint_choice {
 	bool *skip;          /* per file given: linted through another, or given twice */
 	const char **extra;  /* descriptions to lint in place of fragments */
@@ -29,10 +42,10 @@ typedef struct lint_choice {
 } lint_choice;
 
 /* Chooses from the n files given, each already compiled by the caller
- * (comps[i]: its lint, so that a file is compiled once); says on `notes`
+ * (files[i] from its lint, so that a file is compiled once); says on `notes`
  * (NULL: -q, only a search cut short is said, on stderr) which file stands
  * in for which. A file is DSL unless it is "-" or
  * yaml_lint_is_yaml says so; stdin is never skipped. */
-lint_choice lint_files_choose(arena *a, const char *const *given, const compilation *comps, size_t n, FILE *notes);
+lint_choice lint_files_choose(arena *a, const lint_file *files, size_t n, FILE *notes);
 
 #endif

@@ -152,7 +152,7 @@ static void json_findings(diag_ctx *dc, json_t *items)
 	}
 }
 
-static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version)
+static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version, const char *settings)
 {
 	json_t *items = json_array();
 	json_int_t count[4] = {0};
@@ -165,6 +165,8 @@ static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *
 	}
 	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
 				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2], "held", count[3]);
+	if (settings && ndcs)
+		json_object_set_new(root, "settings", json_string(u8(dcs[0], settings)));
 	return dump(root, out);
 }
 
@@ -233,7 +235,7 @@ static void sarif_results(diag_ctx *dc, json_t *results)
 	}
 }
 
-static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version)
+static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *version, const char *settings)
 {
 	json_t *rules = json_array();
 	for (int i = 0; i < R__COUNT; i++) {
@@ -257,6 +259,9 @@ static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char 
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
 		"name", "dslc", "semanticVersion", semver, "rules", rules,
 		"columnKind", "unicodeCodePoints", "results", results, "properties", "held", held);
+	if (settings && ndcs) /* which .dslc-lint decided what is shown */
+		json_object_set_new(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "properties"), "settings",
+				    json_string(u8(dcs[0], settings)));
 	return dump(root, out);
 }
 
@@ -322,15 +327,16 @@ static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 	return ferror(out) ? 2 : 0;
 }
 
-int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown, const char *version)
+int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown, const char *version,
+		     const char *settings)
 {
 	switch (f) {
 	case REPORT_TEXT:
 		for (size_t k = 0; k < n; k++)
 			diag_print_text(dcs[k], out, max_shown);
 		return ferror(out) ? 2 : 0;
-	case REPORT_JSON: return print_json(dcs, n, out, version);
-	case REPORT_SARIF: return print_sarif(dcs, n, out, version);
+	case REPORT_JSON: return print_json(dcs, n, out, version, settings);
+	case REPORT_SARIF: return print_sarif(dcs, n, out, version, settings);
 	case REPORT_GITHUB: return print_github(dcs, n, out);
 	}
 	return 2;
@@ -338,5 +344,5 @@ int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out,
 
 int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, const char *version)
 {
-	return report_print_all(&dc, 1, f, out, max_shown, version);
+	return report_print_all(&dc, 1, f, out, max_shown, version, NULL);
 }

@@ -17,9 +17,11 @@ bool report_format_parse(const char *s, report_format *out);
  * when the output cannot be written. */
 int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, const char *version);
 /* The same for the findings of several compilations (lint of several
- * files) in one document: one JSON or SARIF run, one summary. */
+ * files) in one document: one JSON or SARIF run, one summary; settings
+ * names the lint settings file applied (JSON "settings", SARIF
+ * run.properties.settings), NULL when none was. */
 int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown,
-		     const char *version);
+		     const char *version, const char *settings);
 /* A path as a repository-relative URI: "./" and "x/../" removed lexically. */
 const char *report_path(arena *a, const char *path);
 

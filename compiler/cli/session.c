@@ -72,7 +72,10 @@ static int apply_config(const cli *c, bool roots, arena *a, lint_config *cfg, co
 {
 	*eff = *c;
 	memset(cfg, 0, sizeof(*cfg));
-	const char *path = c->config ? c->config : lint_config_find(a);
+	const char *untrusted = NULL;
+	const char *path = c->config ? c->config : lint_config_find(a, &untrusted);
+	if (untrusted) /* said even with -q: findings it would have silenced are shown, a build it would fail passes */
+		fprintf(stderr, "dslc: %s not applied: another user owns it (name it with --config to use it)\n", untrusted);
 	if (!path)
 		return -1;
 	if (!lint_config_read(cfg, comp, path)) {
@@ -86,6 +89,13 @@ static int apply_config(const cli *c, bool roots, arena *a, lint_config *cfg, co
 		fprintf(stderr, "dslc: %s is wrong: fix it (or name another with --config)\n", path);
 		return EXIT_USAGE;
 	}
+	if (!c->quiet) {
+		fprintf(stderr, "dslc: lint settings from %s\n", path);
+		if (cfg->nrepeated)
+			fprintf(stderr, "dslc: %s:%u: %zu root%s name%s a file named before: each file is linted once\n", path,
+				cfg->repeated_line, cfg->nrepeated, cfg->nrepeated == 1 ? "" : "s", cfg->nrepeated == 1 ? "s" : "");
+	}
+	eff->settings = path;
 	for (int i = 0; i < R__COUNT; i++)
 		if (!c->toggled[i] && cfg->disabled[i])
 			eff->disabled[i] = true;

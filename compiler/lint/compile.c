@@ -147,6 +147,29 @@ bool compile_yaml(compilation *c, const char *path, const char *release, const c
 	return true;
 }
 
+void compile_keep_findings(compilation *c)
+{
+	arena kept;
+	arena_init(&kept);
+	src_set src;
+	src_set_init(&src, &kept);
+	src.overlay = c->src.overlay;
+	src_copy_files(&src, &c->src);
+	diag_ctx dc;
+	diag_init(&dc, &kept, &src);
+	diag_copy_findings(&dc, &c->dc);
+	bool parsed = c->parsed;
+	compile_free(c);
+	memset(c, 0, sizeof(*c));
+	c->ar = kept; /* the same blocks: the sets below now point at c->ar */
+	c->src = src;
+	c->src.ar = &c->ar;
+	c->dc = dc;
+	c->dc.ar = &c->ar;
+	c->dc.src = &c->src;
+	c->parsed = parsed;
+}
+
 void compile_free(compilation *c)
 {
 	int e = errno;

@@ -15,6 +15,10 @@ typedef struct compilation {
 	bool parsed; /* false: the main file could not be read (errno kept) */
 } compilation;
 
+/* Reduces c to its findings and the sources they quote (their file ids
+ * kept): the model, the AST and the placement are freed. What a report
+ * prints is left; c->m is empty. compile_free frees the rest. */
+void compile_keep_findings(compilation *c);
 /* An empty compilation: its arena, sources and findings, ready for sources
  * added by hand (the formatter, the importer, the fuzz targets). */
 void compile_init(compilation *c);

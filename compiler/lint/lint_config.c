@@ -23,25 +23,47 @@ const kw_table kw_lint = KW_TABLE("lint", lint_kws);
 
 enum { KW_LINT, KW_ROOTS, KW_FAIL_ON, KW_DISABLE };
 
-static bool is_dir_entry(const char *dir, const char *name)
+/* Whether the user may take settings from a file or directory that st
+ * describes: the user's own, root's (a directory like /tmp, /home), or the
+ * owner's of the working directory, who writes what is linted anyway (a CI
+ * job as root in a checkout of the runner's user). */
+static bool trusted_owner(const struct stat *st, uid_t workdir_owner)
 {
-	char path[PATH_MAX + 16]; /* a getcwd() path and a short name */
-	struct stat st;
-	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return n > 0 && (size_t)n < sizeof(path) && lstat(path, &st) == 0;
+	return st->st_uid == geteuid() || st->st_uid == 0 || st->st_uid == workdir_owner;
 }
 
-const char *lint_config_find(arena *a)
+static bool entry_stat(const char *dir, const char *name, struct stat *st)
+{
+	char path[PATH_MAX + 16]; /* a getcwd() path and a short name */
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return n > 0 && (size_t)n < sizeof(path) && lstat(path, st) == 0;
+}
+
+const char *lint_config_find(arena *a, const char **untrusted)
 {
 	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof(cwd)))
+	struct stat st;
+	*untrusted = NULL;
+	if (!getcwd(cwd, sizeof(cwd)) || stat(cwd, &st) != 0)
 		return NULL;
-	/* shown relative to the working directory: "", "../", "../../" ... */
+	uid_t owner = st.st_uid;
+	/* shown relative to the working directory: "", "../", "../../" ...
+	 * The walk ends at the repository's top (.git), at "/", and at a
+	 * directory another user owns: outside a repository, /tmp/.dslc-lint
+	 * or /home/.dslc-lint written by someone else must not decide what
+	 * fails (git stops at such a directory too: safe.directory). */
 	for (const char *up = "";; up = arena_printf(a, "%s../", up)) {
-		if (is_dir_entry(cwd, LINT_CONFIG_NAME))
-			return arena_printf(a, "%s%s", up, LINT_CONFIG_NAME);
+		if (stat(cwd, &st) != 0 || !trusted_owner(&st, owner))
+			return NULL;
+		if (entry_stat(cwd, LINT_CONFIG_NAME, &st)) {
+			const char *path = arena_printf(a, "%s%s", up, LINT_CONFIG_NAME);
+			if (trusted_owner(&st, owner))
+				return path;
+			*untrusted = path;
+			return NULL;
+		}
 		char *slash = strrchr(cwd, '/');
-		if (is_dir_entry(cwd, ".git") || !slash || strcmp(cwd, "/") == 0)
+		if (entry_stat(cwd, ".git", &st) || !slash || strcmp(cwd, "/") == 0)
 			return NULL;
 		slash[slash == cwd] = '\0'; /* "/a/b" -> "/a", "/a" -> "/" */
 	}
@@ -68,6 +90,13 @@ static void read_roots(lint_config *cfg, const ast_stmt *st, const ast_value *v)
 		return;
 	}
 	for (; v; v = v->next) {
+		if (cfg->nmentions++ == LINT_CONFIG_MAX_ROOTS) {
+			diag *d = diag_report(&cfg->comp->dc, R_BAD_VALUE, v->loc, "more than %d roots", LINT_CONFIG_MAX_ROOTS);
+			diag_help(&cfg->comp->dc, d, "lint the others from another %s (in their directory) or name them on "
+				  "the command line", LINT_CONFIG_NAME);
+		}
+		if (cfg->nmentions > LINT_CONFIG_MAX_ROOTS)
+			continue;
 		if (!word_or_string(v) || !*v->text) {
 			diag *d = diag_report(&cfg->comp->dc, R_BAD_VALUE, v->loc, "roots takes paths");
 			diag_help(&cfg->comp->dc, d, "write each description's path, relative to this file");
@@ -85,6 +114,12 @@ static void read_roots(lint_config *cfg, const ast_stmt *st, const ast_value *v)
 			diag_help(&cfg->comp->dc, d, "name a description (*.dsl), relative to this file");
 			continue;
 		}
+		if (strmap_get(&cfg->seen, real)) { /* the same file by another spelling, or again */
+			if (!cfg->nrepeated++)
+				cfg->repeated_line = src_position(&cfg->comp->src, v->loc.file, v->loc.start).line;
+			continue;
+		}
+		strmap_put(&cfg->seen, arena_strdup(&cfg->comp->ar, real), (void *)path);
 		ARENA_PUSH(&cfg->comp->ar, cfg->roots, cfg->nroots, cfg->roots_cap, path);
 	}
 }
@@ -167,6 +202,7 @@ bool lint_config_read(lint_config *cfg, compilation *comp, const char *path)
 	compile_init(comp);
 	cfg->comp = comp;
 	cfg->path = path;
+	strmap_init(&cfg->seen, &comp->ar);
 	const char *slash = strrchr(path, '/');
 	cfg->dir = slash ? arena_strndup(&cfg->comp->ar, path, (size_t)(slash - path) + 1) : "";
 	/* a parse error quotes its line: a .dslc-lint linked to a secret must

@@ -18,10 +18,14 @@
 #ifndef DSLC_LINT_CONFIG_H
 #define DSLC_LINT_CONFIG_H
 
+#include "compiler/base/strmap.h"
 #include "compiler/model/kw.h"
 #include "compile.h"
 
 #define LINT_CONFIG_NAME ".dslc-lint"
+/* Paths `roots` may name in all: each distinct file is compiled once, and a
+ * settings file is a list a person keeps, not a generated one. */
+enum { LINT_CONFIG_MAX_ROOTS = 1024 };
 
 typedef struct lint_config {
 	const char *path;             /* the file read */
@@ -32,6 +36,10 @@ typedef struct lint_config {
 	diag_severity fail_on;
 	const char **roots;           /* as lint opens them: a relative one joined to dir */
 	size_t nroots, roots_cap;
+	size_t nmentions;             /* paths named, duplicates too (at most LINT_CONFIG_MAX_ROOTS) */
+	size_t nrepeated;             /* of them, a file named before (the same realpath): linted once */
+	unsigned repeated_line;       /* the first such mention's line */
+	strmap seen;                  /* realpath of each root -> its path */
 	compilation *comp;            /* the file's parse and findings: errors are printed as any lint's */
 	const char *refused;          /* why the file was not read, when it is not a regular file */
 } lint_config;
@@ -40,9 +48,11 @@ typedef struct lint_config {
 extern const kw_table kw_lint;
 
 /* The settings file that applies in the working directory: .dslc-lint in it
- * or in a parent, up to and including the first directory holding .git;
- * NULL when there is none (in the arena). */
-const char *lint_config_find(arena *a);
+ * or in a parent, up to and including the first directory holding .git, and
+ * not past a directory that neither the user nor root owns; NULL when there
+ * is none (in the arena). A .dslc-lint found on the way that another user
+ * owns ends the search unread: *untrusted names it (else NULL). */
+const char *lint_config_find(arena *a, const char **untrusted);
 /* Whether path names a settings file (its base name is .dslc-lint). */
 bool lint_config_is_name(const char *path);
 /* Reads path into cfg, whose strings live in comp (compiled here; the

@@ -21,7 +21,8 @@ static void settings_disabled(bool disabled[R__COUNT])
 	memset(disabled, 0, R__COUNT * sizeof(*disabled));
 	arena a;
 	arena_init(&a);
-	const char *path = lint_config_find(&a);
+	const char *untrusted; /* not read: another user's settings (the command line says so) */
+	const char *path = lint_config_find(&a, &untrusted);
 	lint_config cfg;
 	compilation comp;
 	memset(&comp, 0, sizeof(comp));
@@ -214,8 +215,8 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 	if (d->path) { /* a fragment: the descriptions that include it, as `dslc lint hardware.dsl` finds them */
 		arena a;
 		arena_init(&a);
-		const char *given[1] = {d->path};
-		lint_choice ch = lint_files_choose(&a, given, own, 1, NULL);
+		lint_file self = lint_file_of(&a, d->path, own);
+		lint_choice ch = lint_files_choose(&a, &self, 1, NULL);
 		if (ch.skip[0] && ch.nextra) {
 			kept = NULL;
 			for (size_t i = 0; i < ch.nextra; i++) {
