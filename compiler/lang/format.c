@@ -2,8 +2,8 @@
 /* format.c - see format.h: one canonical layout for a description.
  *
  * The formatter changes only what lies between the scanner's tokens: the
- * indentation, the blanks between two tokens that do not touch, blank
- * lines, and the column of trailing comments. Tokens, which tokens touch
+ * indentation, the blanks between two tokens that do not touch (and the one
+ * before a block's '{'), blank lines, and the column of trailing comments. Tokens, which tokens touch
  * (the resolver glues touching tokens: ERR,MGMT=DEBUG), and where
  * statements end are kept; the result is scanned again and compared, so a
  * formatted file is the same program by construction and by check. */
@@ -193,6 +193,12 @@ static void render_code(const fmt_ctx *f, fmt_line *ln)
 					buf_add(&ln->code, " ", 1);
 			} else if (g) {
 				buf_add(&ln->code, "  ", g >= 2 ? 2 : 1);
+			} else if (f->tok[i].kind == PTOK_LBRACE) {
+				/* `roce{`: a block's brace gets its blank. Touching, it
+				 * would start a word's {group} wherever the block's text
+				 * fits one (`roce{ gid_index\t3 }` is a block only while
+				 * its tab, which a group does not take, is there) */
+				buf_add(&ln->code, " ", 1);
 			}
 		}
 		buf_add(&ln->code, f->text + f->tok[i].start, f->tok[i].end - f->tok[i].start);
@@ -295,8 +301,9 @@ static bool same_tokens(const fmt_ctx *a, const fmt_ctx *b)
 		if (x->kind != y->kind || x->end - x->start != y->end - y->start ||
 		    memcmp(a->text + x->start, b->text + y->start, x->end - x->start) != 0)
 			return false;
-		/* touching matters between values; a newline is not one */
-		if (i && j && x->kind != PTOK_NEWLINE && a->tok[i - 1].kind != PTOK_NEWLINE &&
+		/* touching matters between values; a newline and a block's
+		 * brace are not one */
+		if (i && j && x->kind != PTOK_NEWLINE && x->kind != PTOK_LBRACE && a->tok[i - 1].kind != PTOK_NEWLINE &&
 		    (x->start == a->tok[i - 1].end) != (y->start == b->tok[j - 1].end))
 			return false;
 		i++;
