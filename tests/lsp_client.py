@@ -559,6 +559,87 @@ def hostile():
            "a Content-Length that overflows or the input ends inside a body: an error, then exit 1, no hang", (r, rc))
 
 
+def round4():
+    """Issue 54 items 6-8: the includer search is not run at every keystroke
+    and is bounded; one message cannot make the parse build gigabytes; a
+    NUL byte in a method or a URI names nothing."""
+    # 8: names with NUL
+    s = Server()
+    s.initialize()
+    s.send({"jsonrpc": "2.0", "id": 70, "method": "shutdown\u0000x"})
+    r = s.wait(lambda m: m.get("id") == 70)
+    result(r is not None and r.get("error", {}).get("code") == -32601, "method \"shutdown\\u0000x\": MethodNotFound", r)
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri("nowhere.dsl")}})
+    result(r is not None and "shut down" not in json.dumps(r), "... and the server is not shut down by it", r)
+    real = os.path.join(REPO, EXAMPLE)
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri(real) + "\u0000.evil", "languageId": "dslc", "version": 1,
+                                                       "text": "bogus_statement 1\n"}})
+    r = s.request("textDocument/hover", {"textDocument": {"uri": uri(real) + "\u0000.evil"}, "position": {"line": 0, "character": 0}})
+    result(r is not None and r.get("error", {}).get("code") == -32602 and "NUL" in r["error"]["message"],
+           "a URI with \\u0000: InvalidParams naming the NUL byte", r)
+    published = [m for m in s.pending if m.get("method") == "textDocument/publishDiagnostics"]
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(real)}})
+    result(not published and r is not None and "error" in r,
+           "... and its text is not published as (or opened for) the URI before the NUL", (published, r))
+    # 7: 8 MiB of [{},{},...]: refused before it is built
+    def hwm():
+        with open(f"/proc/{s.p.pid}/status") as f:
+            return int([l for l in f if l.startswith("VmHWM:")][0].split()[1])
+    before = hwm()
+    body = b"[" + b"{}," * (8 * 1024 * 1024 // 3) + b"{}]"
+    s.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    r = s.wait(lambda m: "error" in m and m.get("id") is None)
+    grew = hwm() - before
+    result(r is not None and r["error"]["code"] == -32700 and "at most 200000 JSON values" in r["error"]["message"],
+           "8 MiB of [{},{},...] (2.8 million values): ParseError, a message holds at most 200000 values", r)
+    if VALGRIND or "ASAN_OPTIONS" in os.environ:
+        print(f"skip lsp the amplification's memory: {grew} KB more under {'valgrind' if VALGRIND else 'ASan'}; "
+              "the plain run holds the bar")
+    else:
+        result(grew < 40 * 1024, f"... with the peak resident size {grew} KB higher: the body, not 629 MB of objects", grew)
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri("nowhere.dsl")}})
+    result(r is not None and s.close() == 0, "... then the server answers and exits 0", r)
+    # 6: a fragment above 10,001 directories: searched once per save, bounded, said
+    with tempfile.TemporaryDirectory() as tmp:
+        frag = os.path.join(tmp, "frag")
+        os.makedirs(frag)
+        shutil.copy(os.path.join(REPO, "examples/hgx-b200/hardware.dsl"), frag)
+        for i in range(10050):
+            os.mkdir(os.path.join(frag, f"d{i:05}"))
+        hw = os.path.join(frag, "hardware.dsl")
+        s = Server(cwd=tmp)
+        s.initialize()
+        text = s.open(hw)
+        s.diagnostics(hw)
+        for v in range(2, 7):
+            s.change(hw, text + f"# edit {v}\n", v)
+            s.diagnostics(hw, v)
+        s.notify("textDocument/didSave", {"textDocument": {"uri": uri(hw)}})
+        s.diagnostics(hw)
+        s.close()
+        said = s.stderr.count("looked for files that include")
+        result(said == 2, f"a fragment above 10,050 directories: the search stops at 10,000 and says so, once at open "
+               f"and once after the save, not at each of 5 edits (said {said} times)", s.stderr[-400:])
+    # a document at the top of the file system: no walk of / (or /proc, /sys)
+    if os.geteuid() == 0 and not os.path.exists("/dslc-lsp-frag.dsl"):
+        top = "/dslc-lsp-frag.dsl"
+        try:
+            shutil.copy(os.path.join(REPO, "examples/hgx-b200/hardware.dsl"), top)
+            s = Server(cwd="/tmp")
+            s.initialize()
+            t0 = time.time()
+            s.open(top)
+            d = s.diagnostics(top)
+            took = time.time() - t0
+            s.close()
+            result(d is not None and "not looking for files that include /dslc-lsp-frag.dsl under /" in s.stderr,
+                   f"a fragment at file:///: not searched from / (said; analysed in {took:.1f} s)", s.stderr[-300:])
+        finally:
+            os.unlink(top)
+    else:
+        print("skip lsp a fragment at file:///: needs root to write one there")
+
+
 def memory_bounded():
     """A long session: the resident size after 40 more edits is what it was
     after the first 40 (each analysis frees what the last one kept)."""
@@ -598,7 +679,7 @@ def memory_bounded():
 
 
 for t in [lifecycle, diagnostics_match_cli, quick_fixes, hover_completion_definition, formatting, fragments_and_buffers,
-          hostile, memory_bounded]:
+          hostile, round4, memory_bounded]:
     try:
         t()
     except Exception as e:  # a broken reply is a failure of that group, not the end of the suite

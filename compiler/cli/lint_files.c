@@ -65,14 +65,18 @@ static bool includes(const dsl_file *f, const char *real)
 	return false;
 }
 
-/* Every *.dsl under dir, depth-first, without following links. */
-static void find_dsl(arena *a, const char *dir, int depth, path_list *out)
+/* Every *.dsl under dir, depth-first, without following links; at most
+ * LINT_SEARCH_MAX_DIRS directories opened in all (*dirs counts them). */
+static void find_dsl(arena *a, const char *dir, int depth, path_list *out, size_t *dirs)
 {
+	if (*dirs >= LINT_SEARCH_MAX_DIRS)
+		return;
+	++*dirs;
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
 	struct dirent *e;
-	while ((e = readdir(d)) && out->n < LINT_SEARCH_MAX_FILES) {
+	while ((e = readdir(d)) && out->n < LINT_SEARCH_MAX_FILES && *dirs < LINT_SEARCH_MAX_DIRS) {
 		if (e->d_name[0] == '.')
 			continue;
 		const char *p = strcmp(dir, ".") == 0 ? arena_strdup(a, e->d_name) : arena_printf(a, "%s/%s", dir, e->d_name);
@@ -80,7 +84,7 @@ static void find_dsl(arena *a, const char *dir, int depth, path_list *out)
 		if (lstat(p, &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < LINT_SEARCH_MAX_DEPTH)
-			find_dsl(a, p, depth + 1, out);
+			find_dsl(a, p, depth + 1, out, dirs);
 		else if (S_ISREG(st.st_mode) && val_ends_with(p, ".dsl"))
 			ARENA_PUSH(a, out->items, out->n, out->cap, p);
 	}
@@ -150,13 +154,33 @@ static bool names(const char *path, const char *word, unsigned long long *budget
 	return found;
 }
 
+/* Whether path is dir or below it. */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 /* The descriptions under the search root that include the fragment, in name
  * order (readdir's order is the file system's), and their realpaths. */
 static void includers(arena *a, const dsl_file *frag, path_list *out, path_list *reals, FILE *notes)
 {
 	path_list tree = {0};
 	const char *root = search_root(a, frag->path);
-	find_dsl(a, root, 0, &tree);
+	/* a description lives in a repository: never a walk of the whole
+	 * file system, or of the kernel's (a document at file:///x.dsl) */
+	char real_root[PATH_MAX];
+	const char *r = realpath(root, real_root) ? real_root : root;
+	if (strcmp(r, "/") == 0 || under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {
+		fprintf(notes ? notes : stderr, "dslc: not looking for files that include %s under %s: name the description "
+			"with the fragment to lint it there\n", frag->path, r);
+		return;
+	}
+	size_t dirs = 0;
+	find_dsl(a, root, 0, &tree, &dirs);
+	if (dirs >= LINT_SEARCH_MAX_DIRS)
+		fprintf(notes ? notes : stderr, "dslc: looked for files that include %s in the first %d directories under %s "
+			"only: name the description with the fragment to lint it there\n", frag->path, LINT_SEARCH_MAX_DIRS, root);
 	if (tree.n) /* qsort wants an array, even of none */
 		qsort(tree.items, tree.n, sizeof(*tree.items), by_name);
 	const char *base = strrchr(frag->path, '/') ? strrchr(frag->path, '/') + 1 : frag->path;
@@ -178,6 +202,14 @@ static void includers(arena *a, const dsl_file *frag, path_list *out, path_list 
 			ARENA_PUSH(a, reals->items, reals->n, reals->cap, c.real);
 		}
 	}
+}
+
+size_t lint_files_includers(arena *a, const lint_file *frag, const char ***paths, FILE *notes)
+{
+	path_list inc = {0}, reals = {0};
+	includers(a, frag, &inc, &reals, notes);
+	*paths = inc.items;
+	return inc.n;
 }
 
 /* Whether real (a realpath) is among the n of list. */

@@ -17,7 +17,7 @@
 /* Bounds of the search for including descriptions (a repository, not a
  * file system): directories starting with '.' are skipped, links not
  * followed. */
-enum { LINT_SEARCH_MAX_DEPTH = 8, LINT_SEARCH_MAX_FILES = 5000 };
+enum { LINT_SEARCH_MAX_DEPTH = 8, LINT_SEARCH_MAX_FILES = 5000, LINT_SEARCH_MAX_DIRS = 10000 };
 /* Bytes the includer search reads in all (each file is read a piece at a
  * time, and left at its first NUL byte) */
 #define LINT_SEARCH_MAX_BYTES (256ULL * 1024 * 1024)
@@ -34,6 +34,10 @@ typedef struct lint_file {
 } lint_file;
 
 lint_file lint_file_of(arena *a, const char *given, const compilation *comp);
+
+/* The descriptions that include frag (a fragment, lint_file_of), as
+ * lint_files_choose finds them: in name order, in *paths (the arena's). */
+size_t lint_files_includers(arena *a, const lint_file *frag, const char ***paths, FILE *notes);
 
 typedef struct lint_choice {
 	bool *skip;          /* per file given: linted through another, or given twice */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compiler/base/buf.h"
+#include "compiler/base/strmap.h"
 #include "compiler/cli/lint_files.h"
 #include "compiler/lint/lint_config.h"
 
@@ -150,20 +151,25 @@ static json_t *quick_fix(compilation *c, const diag *g, json_t *diag_json, bool 
 	return a;
 }
 
-/* Whether a finding at the same place with the same text is in list. */
-static bool already(json_t *list, json_t *dj)
+/* Whether a finding at the same place with the same text was collected
+ * already (a fragment through two descriptions): its JSON text in a hash
+ * set, so the server costs what lint costs (comparing each with all before
+ * it was quadratic: 8,000 findings, seconds a keystroke). */
+static bool already(strmap *seen, json_t *dj)
 {
-	size_t i;
-	json_t *v;
-	json_array_foreach(list, i, v)
-		if (json_equal(v, dj))
-			return true;
-	return false;
+	char *key = json_dumps(dj, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!key)
+		abort();
+	bool was = strmap_get(seen, key) != NULL;
+	if (!was)
+		strmap_put(seen, arena_strdup(seen->ar, key), seen);
+	free(key);
+	return was;
 }
 
 /* The findings of c located in the document (and, from its own
  * compilation, those with no location) into diags and d->actions. */
-static void collect(compilation *c, lsp_doc *d, bool own, json_t *diags, bool utf8)
+static void collect(compilation *c, lsp_doc *d, bool own, json_t *diags, strmap *seen, bool utf8)
 {
 	uint32_t id = analysis_doc_file(c, d);
 	diag_sort(&c->dc);
@@ -172,7 +178,7 @@ static void collect(compilation *c, lsp_doc *d, bool own, json_t *diags, bool ut
 		if (!(g->loc.file ? g->loc.file == id && id : own))
 			continue;
 		json_t *dj = diagnostic(c, d, g, utf8);
-		if (already(diags, dj)) {
+		if (already(seen, dj)) {
 			json_decref(dj);
 			continue;
 		}
@@ -211,17 +217,26 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 		own = unreadable(d, err);
 	}
 	json_t *diags = json_array();
+	arena seen_ar;
+	arena_init(&seen_ar);
+	strmap seen;
+	strmap_init(&seen, &seen_ar);
 	compilation *kept = own;
 	if (d->path) { /* a fragment: the descriptions that include it, as `dslc lint hardware.dsl` finds them */
 		arena a;
 		arena_init(&a);
 		lint_file self = lint_file_of(&a, d->path, own);
-		lint_choice ch = lint_files_choose(&a, &self, 1, NULL);
-		if (ch.skip[0] && ch.nextra) {
+		if (self.dsl && self.fragment && !d->includers_known) {
+			/* searched once, not at every keystroke: again after a save */
+			const char **found;
+			size_t n = lint_files_includers(&a, &self, &found, NULL);
+			docs_set_includers(d, found, n);
+		}
+		if (self.dsl && self.fragment && d->nincluders) {
 			kept = NULL;
-			for (size_t i = 0; i < ch.nextra; i++) {
-				compilation *c = compile_doc(d, ch.extra[i], disabled);
-				collect(c, d, false, diags, utf8);
+			for (size_t i = 0; i < d->nincluders; i++) {
+				compilation *c = compile_doc(d, d->includers[i], disabled);
+				collect(c, d, false, diags, &seen, utf8);
 				remember_reads(d, c);
 				if (!kept)
 					kept = c;
@@ -232,7 +247,8 @@ json_t *analysis_run(lsp_doc *d, bool utf8)
 		arena_free(&a);
 	}
 	if (kept == own)
-		collect(own, d, true, diags, utf8);
+		collect(own, d, true, diags, &seen, utf8);
+	arena_free(&seen_ar);
 	remember_reads(d, own);
 	if (kept != own)
 		docs_drop_compilation(own);

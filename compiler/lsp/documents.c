@@ -75,9 +75,39 @@ void docs_forget_analysis(lsp_doc *d)
 	free_reads(d);
 }
 
+static void forget_includers(lsp_doc *d)
+{
+	for (size_t i = 0; i < d->nincluders; i++)
+		free(d->includers[i]);
+	free(d->includers);
+	d->includers = NULL;
+	d->nincluders = 0;
+	d->includers_known = false;
+}
+
+void docs_set_includers(lsp_doc *d, const char *const *paths, size_t n)
+{
+	forget_includers(d);
+	d->includers = calloc(n + 1, sizeof(*d->includers));
+	if (!d->includers)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (!(d->includers[i] = strdup(paths[i])))
+			abort();
+	d->nincluders = n;
+	d->includers_known = true;
+}
+
+void docs_saved(doc_store *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		forget_includers(s->v[i]);
+}
+
 static void doc_free(lsp_doc *d)
 {
 	docs_forget_analysis(d);
+	forget_includers(d);
 	docs_drop_compilation(d->good);
 	text_lines_free(&d->lines);
 	free(d->uri);

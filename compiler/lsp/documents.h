@@ -28,6 +28,11 @@ typedef struct lsp_doc {
 	json_t *actions;     /* [[start, end, codeAction]]: quick fixes by the byte range of their finding */
 	char **reads;        /* realpaths of every file the analysis read */
 	size_t nreads;
+	/* a fragment's includers, as the search found them: kept across
+	 * keystrokes, searched again after a save (docs_saved) */
+	char **includers;
+	size_t nincluders;
+	bool includers_known;
 } lsp_doc;
 
 typedef struct doc_store {
@@ -38,6 +43,11 @@ typedef struct doc_store {
 
 void docs_init(doc_store *s);
 void docs_free(doc_store *s);
+/* A document was saved: the disk changed, so every fragment's includers
+ * are searched again at its next analysis. */
+void docs_saved(doc_store *s);
+/* d's includers, the n of paths (copied). */
+void docs_set_includers(lsp_doc *d, const char *const *paths, size_t n);
 /* The open document of uri (NULL for none, and for a NULL uri). */
 lsp_doc *docs_find(doc_store *s, const char *uri);
 /* Opens (or replaces the text of) uri. */

@@ -114,6 +114,46 @@ rpc_status rpc_read(FILE *in, buf *body)
 	return got == n ? RPC_OK : RPC_TRUNCATED;
 }
 
+/* The values of a JSON text, counted from its bytes outside strings: each
+ * '[' '{' ',' ':' starts at most one more (a scalar after ':' or ',', a
+ * container at its bracket). An upper bound, so the parse stays within it. */
+static size_t value_count(const char *s, size_t n)
+{
+	size_t count = 1;
+	bool in_string = false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '[' || c == '{' || c == ',' || c == ':') {
+			count++;
+		}
+	}
+	return count;
+}
+
+json_t *rpc_parse(const buf *body, const char **why)
+{
+	static char text[200];
+	if (value_count(body->data ? body->data : "", body->len) > RPC_MAX_VALUES) {
+		snprintf(text, sizeof(text), "a message holds at most %d JSON values", RPC_MAX_VALUES);
+		*why = text;
+		return NULL;
+	}
+	json_error_t err;
+	json_t *msg = json_loadb(body->data ? body->data : "", body->len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err);
+	if (!msg) {
+		snprintf(text, sizeof(text), "%s", err.text);
+		*why = text;
+	}
+	return msg;
+}
+
 bool rpc_write(FILE *out, const json_t *msg)
 {
 	char *text = json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII);

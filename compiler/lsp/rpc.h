@@ -16,6 +16,11 @@
  * six bytes), and the message around it. A longer body is read past, a
  * piece at a time, and answered with an error. */
 #define RPC_MAX_BODY ((size_t)SRC_MAX_FILE_BYTES * 6 + 65536)
+/* The JSON values a body may hold: jansson builds some 100-250 bytes for
+ * each (an empty object is a hashtable), so a body of small values is
+ * amplified 30-80 times (96 MiB of `[{},{},...]` built 7.7 GB). A client's
+ * message holds tens of values; a change with its range about ten. */
+enum { RPC_MAX_VALUES = 200000 };
 /* A header line longer than this is not one: it is skipped to its end. */
 enum { RPC_MAX_HEADER_LINE = 1024 };
 
@@ -31,6 +36,10 @@ typedef enum rpc_status {
  * not headers before a Content-Length (the rest of a body whose length was
  * given short) are skipped, so the stream finds the next message again. */
 rpc_status rpc_read(FILE *in, buf *body);
+/* The message in body, parsed (NUL bytes allowed inside strings: a
+ * document's text may hold one): NULL with *why set when it is not JSON or
+ * holds more than RPC_MAX_VALUES values (counted before anything is built). */
+json_t *rpc_parse(const buf *body, const char **why);
 /* Writes msg framed; false when out cannot be written. */
 bool rpc_write(FILE *out, const json_t *msg);
 

@@ -53,6 +53,16 @@ static json_t *capabilities(server *sv)
 			 "codeActionProvider", "codeActionKinds", "quickfix", "serverInfo", "name", "dslc", "version", DSLC_VERSION);
 }
 
+/* A string the server compares as a name (a method, a URI, an encoding):
+ * NULL when v is not a string, or holds a NUL byte ("shutdown\u0000x" is
+ * not shutdown; a URI is not cut at one into another document's). Texts of
+ * documents may hold NUL (reported at its line); names never. */
+static const char *name_of(json_t *v)
+{
+	const char *s = json_string_value(v);
+	return s && strlen(s) == json_string_length(v) ? s : NULL;
+}
+
 /* The client's position encodings: utf-8 when it offers it (LSP 3.17
  * general.positionEncodings), else the protocol's default, utf-16. */
 static bool offers_utf8(json_t *params)
@@ -61,7 +71,7 @@ static bool offers_utf8(json_t *params)
 	size_t i;
 	json_t *e;
 	json_array_foreach(encs, i, e)
-		if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0)
+		if (name_of(e) && strcmp(name_of(e), "utf-8") == 0)
 			return true;
 	return false;
 }
@@ -85,7 +95,7 @@ static void changed(server *sv, lsp_doc *d)
 
 static const char *uri_of(json_t *params)
 {
-	return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
+	return name_of(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
 
 /* The version of a textDocument object (-1: none given). */
@@ -98,7 +108,7 @@ static long long version_of(json_t *td)
 static void did_open(server *sv, json_t *params)
 {
 	json_t *td = json_object_get(params, "textDocument");
-	const char *uri = json_string_value(json_object_get(td, "uri"));
+	const char *uri = name_of(json_object_get(td, "uri"));
 	json_t *text = json_object_get(td, "text");
 	if (!uri || !json_is_string(text))
 		return;
@@ -122,7 +132,8 @@ static void did_change(server *sv, json_t *params)
 static void did_save(server *sv, json_t *params)
 {
 	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
-	if (d) /* the disk now holds what the buffer does: the includer search reads the disk */
+	docs_saved(&sv->docs); /* the disk changed: the includer search reads it again */
+	if (d)
 		changed(sv, d);
 }
 
@@ -140,9 +151,12 @@ static void did_close(server *sv, json_t *params)
  * the error sent) when either is not there. */
 static lsp_doc *doc_at(server *sv, json_t *id, json_t *params, size_t *offset)
 {
-	lsp_doc *d = docs_find(&sv->docs, uri_of(params));
+	const char *uri = uri_of(params);
+	lsp_doc *d = docs_find(&sv->docs, uri);
 	if (!d) {
-		reply_error(sv, id, ERR_INVALID_PARAMS, "the document is not open (textDocument/didOpen first)");
+		reply_error(sv, id, ERR_INVALID_PARAMS, uri || !json_is_string(json_object_get(json_object_get(params, "textDocument"), "uri"))
+							? "the document is not open (textDocument/didOpen first)"
+							: "textDocument.uri is not a URI: it holds a NUL byte");
 		return NULL;
 	}
 	if (offset && !lsp_offset(&d->lines, json_object_get(params, "position"), sv->utf8, offset)) {
@@ -187,8 +201,13 @@ static void on_document(server *sv, json_t *id, json_t *params, json_t *(*fn)(ls
 static bool dispatch(server *sv, json_t *msg, int *status)
 {
 	json_t *id = json_object_get(msg, "id");
-	const char *method = json_string_value(json_object_get(msg, "method"));
+	const char *method = name_of(json_object_get(msg, "method"));
 	json_t *params = json_object_get(msg, "params");
+	if (!method && json_is_string(json_object_get(msg, "method"))) { /* a NUL in it: no method of ours */
+		if (id)
+			reply_error(sv, id, ERR_METHOD_NOT_FOUND, "dslc lsp does not serve this method (its name holds a NUL byte)");
+		return true;
+	}
 	if (!method) {
 		if (id && !json_object_get(msg, "result") && !json_object_get(msg, "error"))
 			reply_error(sv, id, ERR_INVALID_REQUEST, "a request needs a method");
@@ -265,10 +284,10 @@ int lsp_serve(FILE *in, FILE *out, FILE *log)
 				    st == RPC_NO_LENGTH ? "a message needs a Content-Length header" : "message larger than dslc reads");
 			continue;
 		}
-		json_error_t err;
-		json_t *msg = json_loadb(body.data, body.len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &err);
+		const char *why = NULL;
+		json_t *msg = rpc_parse(&body, &why);
 		if (!msg || !json_is_object(msg)) {
-			reply_error(&sv, NULL, msg ? ERR_INVALID_REQUEST : ERR_PARSE, msg ? "a message is a JSON object" : err.text);
+			reply_error(&sv, NULL, msg ? ERR_INVALID_REQUEST : ERR_PARSE, msg ? "a message is a JSON object" : why);
 			json_decref(msg);
 			continue;
 		}
