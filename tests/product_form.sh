@@ -138,6 +138,25 @@ check "bash: node names after show FILE" \
 check "bash: files for lint, directories for -o" \
 	'bash_complete dslc lint examples/hgx-b200/clu | grep -qx examples/hgx-b200/cluster.dsl && bash_complete dslc build x.dsl -o exam | grep -qx examples && [ -z "$(bash_complete dslc build x.dsl -o examples/hgx-b200/h)" ]'
 check "bash: the word after an option's value is a positional" '[ "$(bash_complete dslc show --format json examples/hgx-b200/cluster.dsl gpu001)" = gpu001 ]'
+# issue 54 item 10: file names as bytes (spaces, '*', quotes, a newline); a quoted or
+# escaped FILE word still lists the nodes, in each shell
+Q=$W/q
+mkdir -p "$Q/sp ace" && cp examples/hgx-b200/cluster.dsl examples/hgx-b200/hardware.dsl examples/hgx-b200/hgx-b200.xml "$Q/sp ace/"
+: >"$Q/x*y.dsl"; : >"$Q/xay.dsl"; : >"$Q/it's.dsl"; : >"$Q/new
+line.dsl"
+bash_complete0() { # the same, the matches NUL-separated
+	bash -c 'source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _dslc; printf "%s\0" "${COMPREPLY[@]}"' "$W/dslc.bash" "$@"
+}
+nul_list() { tr '\0' '\n' | sort | tr '\n' '|'; }
+check "bash: a name with '*' is one match, not a glob of others (x*y.dsl, xay.dsl)" \
+	'[ "$(bash_complete0 dslc lint "$Q/x" | nul_list)" = "$Q/x*y.dsl|$Q/xay.dsl|" ]'
+check "bash: a directory with a space is one match" '[ "$(bash_complete0 dslc lint "$Q/sp" | nul_list)" = "$Q/sp ace|" ]'
+check "bash: a name with a newline is one match" '[ "$(bash_complete0 dslc lint "$Q/new" | tr "\0" "|")" = "$Q/new
+line.dsl|" ]'
+check "bash: the word typed with a quote open, or a backslash, is matched as its value" \
+	'[ "$(bash_complete0 dslc lint "\"$Q/sp a" | nul_list)" = "$Q/sp ace|" ] && [ "$(bash_complete0 dslc lint "$Q/it\\'"'"'s" | nul_list)" = "$Q/it'"'"'s.dsl|" ]'
+check "bash: node names after a quoted FILE, and after one with escaped blanks" \
+	'bash_complete dslc show "'"'"'$Q/sp ace/cluster.dsl'"'"'" gpu01 | grep -qx gpu014 && bash_complete dslc show "${Q// /\\ }/sp\\ ace/cluster.dsl" gpu01 | grep -qx gpu014'
 
 if command -v zsh >/dev/null; then
 	zsh_complete() { # compadd and _files stubbed: what the function offers
@@ -154,6 +173,8 @@ if command -v zsh >/dev/null; then
 	check "zsh: rule ids after a comma (compset -P)" 'zsh_complete dslc lint --disable syntax,x | grep -qx "compset -P \*," && zsh_complete dslc lint --disable syntax,x | grep -qx first-core-outside-numa'
 	check "zsh: node names after show FILE" 'zsh_complete dslc show examples/hgx-b200/cluster.dsl "" | grep -qx gpu014'
 	check "zsh: directories for -o" '[ "$(zsh_complete dslc build x.dsl -o "")" = "_files -/" ]'
+	check "zsh: node names after a quoted FILE, and after one with escaped blanks" \
+		'zsh_complete dslc show "'"'"'$Q/sp ace/cluster.dsl'"'"'" "" | grep -qx gpu014 && zsh_complete dslc show "${Q// /\\ }/sp\\ ace/cluster.dsl" "" | grep -qx gpu014'
 else
 	skip_or_fail_in_ci "zsh completion: zsh is not installed"
 fi
@@ -165,6 +186,10 @@ if command -v fish >/dev/null; then
 	check "fish: an option's values" '[ "$(fish_complete "dslc show --format " | tr "\n" " ")" = "json text " ]'
 	check "fish: rule ids after --disable a," '[ "$(fish_complete "dslc lint --disable syntax,first-core-o")" = syntax,first-core-outside-numa ]'
 	check "fish: node names after show FILE" 'fish_complete "dslc show examples/hgx-b200/cluster.dsl gpu01" | grep -qx gpu014'
+	check "fish: node names after a quoted FILE, and after one with escaped blanks" \
+		'fish_complete "dslc show \"$Q/sp ace/cluster.dsl\" gpu01" | grep -qx gpu014 && fish_complete "dslc show ${Q// /\\ }/sp\\ ace/cluster.dsl gpu01" | grep -qx gpu014'
+	check "fish: a file with a space and one with '*' are offered as themselves" \
+		'fish_complete "dslc lint $Q/sp" | grep -qx "$Q/sp ace/" && fish_complete "dslc lint $Q/x" | grep -qxF "$Q/x*y.dsl"'
 else
 	skip_or_fail_in_ci "fish completion: fish is not installed"
 fi

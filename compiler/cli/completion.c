@@ -147,29 +147,70 @@ static void print_walk(FILE *out)
 		     "\tfi\n");
 }
 
+/* bash: the word as typed (COMP_WORDS keeps quotes and backslashes) into
+ * its value in _dslc_word, with nothing expanded but a leading ~/: the FILE
+ * of `show "my dir/c.dsl" <TAB>`, and the prefix files are matched with. */
+static void print_bash_dequote(FILE *out)
+{
+	fputs("_dslc_dequote()\n{\n"
+	      "\tlocal w=$1 out='' c q=''\n"
+	      "\tcase $w in '~/'*) w=$HOME/${w#'~/'} ;; esac\n"
+	      "\twhile [ -n \"$w\" ]; do\n"
+	      "\t\tc=${w:0:1} w=${w:1}\n"
+	      "\t\tif [ \"$q\" = \"'\" ]; then\n"
+	      "\t\t\tif [ \"$c\" = \"'\" ]; then q=''; else out=$out$c; fi\n"
+	      "\t\telif [ \"$c\" = '\\' ] && [ -n \"$w\" ] && { [ -z \"$q\" ] || case ${w:0:1} in '\"'|'\\'|'$'|'`') true ;; *) false ;; esac; }; then\n"
+	      "\t\t\tout=$out${w:0:1} w=${w:1}\n"
+	      "\t\telif [ -z \"$q\" ] && { [ \"$c\" = \"'\" ] || [ \"$c\" = '\"' ]; }; then\n"
+	      "\t\t\tq=$c\n"
+	      "\t\telif [ \"$q\" = '\"' ] && [ \"$c\" = '\"' ]; then\n"
+	      "\t\t\tq=''\n"
+	      "\t\telse\n"
+	      "\t\t\tout=$out$c\n"
+	      "\t\tfi\n"
+	      "\tdone\n"
+	      "\t_dslc_word=$out\n"
+	      "}\n", out);
+}
+
 static void print_bash(FILE *out)
 {
-	fprintf(out, "# bash completion for dslc (written by `dslc completion bash`: commands, options, rule ids, node names)\n"
-		     "_dslc()\n{\n"
+	fprintf(out, "# bash completion for dslc (written by `dslc completion bash`: commands, options, rule ids, node names)\n");
+	print_bash_dequote(out);
+	fprintf(out, "_dslc()\n{\n"
 		     "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
 		     "\tlocal -a words=(\"${COMP_WORDS[@]}\")\n"
-		     "\tlocal cword=$COMP_CWORD base=0\n");
+		     "\tlocal cword=$COMP_CWORD base=0 _dslc_word\n");
 	print_walk(out);
-	fprintf(out, "\tCOMPREPLY=()\n"
+	/* one match per line of compgen's output, never split at blanks or
+	 * globbed (mapfile); file names matched by the shell's own glob from
+	 * the dequoted prefix: a name may hold any byte, a newline too */
+	fprintf(out, "\t_dslc_dequote \"$first\"\n"
+		     "\tfirst=$_dslc_word\n"
+		     "\tCOMPREPLY=()\n"
 		     "\tcase $kind in\n"
-		     "\toption) COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\")) ;;\n"
-		     "\tcommand) COMPREPLY=($(compgen -W '");
+		     "\toption) mapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\") ;;\n"
+		     "\tcommand) mapfile -t COMPREPLY < <(compgen -W '");
 	print_command_names(out);
-	fprintf(out, "' -- \"$cur\")) ;;\n"
-		     "\tchoice) COMPREPLY=($(compgen -W \"$choices\" -- \"$cur\")) ;;\n"
-		     "\trule) COMPREPLY=($(compgen -W \"$_dslc_rules\" -- \"$cur\")) ;;\n"
+	fprintf(out, "' -- \"$cur\") ;;\n"
+		     "\tchoice) mapfile -t COMPREPLY < <(compgen -W \"$choices\" -- \"$cur\") ;;\n"
+		     "\trule) mapfile -t COMPREPLY < <(compgen -W \"$_dslc_rules\" -- \"$cur\") ;;\n"
 		     "\trules)\n"
 		     "\t\tlocal done_ids=''\n"
 		     "\t\tcase $cur in *,*) done_ids=${cur%%,*}, ;; esac\n"
-		     "\t\tCOMPREPLY=($(compgen -P \"$done_ids\" -W \"$_dslc_rules\" -- \"${cur##*,}\")) ;;\n"
-		     "\tnode) COMPREPLY=($(compgen -W \"$(command dslc show \"$first\" 2>/dev/null)\" -- \"$cur\")) ;;\n"
-		     "\tfile) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
-		     "\tdir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")) ;;\n"
+		     "\t\tmapfile -t COMPREPLY < <(compgen -P \"$done_ids\" -W \"$_dslc_rules\" -- \"${cur##*,}\") ;;\n"
+		     "\tnode) mapfile -t COMPREPLY < <(compgen -W \"$(command dslc show \"$first\" 2>/dev/null)\" -- \"$cur\") ;;\n"
+		     "\tfile|dir)\n"
+		     "\t\tcompopt -o filenames 2>/dev/null\n"
+		     "\t\t_dslc_dequote \"$cur\"\n"
+		     "\t\tlocal f globs\n"
+		     "\t\tglobs=$(shopt -p failglob nullglob)\n"
+		     "\t\tshopt -u failglob nullglob\n"
+		     "\t\tfor f in \"$_dslc_word\"*; do\n"
+		     "\t\t\tif [ \"$kind\" = dir ]; then [ -d \"$f\" ] || continue; else [ -e \"$f\" ] || [ -L \"$f\" ] || continue; fi\n"
+		     "\t\t\tCOMPREPLY+=(\"$f\")\n"
+		     "\t\tdone\n"
+		     "\t\teval \"$globs\" ;;\n"
 		     "\tesac\n"
 		     "\treturn 0\n}\n"
 		     "_dslc_rules='");
@@ -187,6 +228,9 @@ static void print_zsh(FILE *out)
 		     "\tlocal cur=${words[CURRENT]} prev=${words[CURRENT - 1]}\n"
 		     "\tlocal cword=$((CURRENT - 1)) base=1\n");
 	print_walk(out);
+	/* the FILE word as typed ("my dir/c.dsl", my\\ dir/c.dsl): its value */
+	fprintf(out, "\tfirst=${(Q)first}\n"
+		     "\t[[ $first == '~/'* ]] && first=$HOME/${first#'~/'}\n");
 	fprintf(out, "\tlocal -a list\n"
 		     "\tcase $kind in\n"
 		     "\toption) list=(${=opts}); compadd -a list ;;\n"
