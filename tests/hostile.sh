@@ -519,6 +519,47 @@ else
 	skip_or_fail_in_ci "round 4 tmpfiles: systemd-tmpfiles is not installed"
 fi
 
+# 12: manifest.json is read an entry at a time, within the size its node count allows:
+# padded past it, refused by its size (plan and build), never parsed whole
+new_case manifest
+$DSLC build "$EX" -o "$C/w/tree" >/dev/null 2>&1
+rm -f "$C/w/tree.dslc-cache" # a copied tree has none: the manifest is what vouches for it
+cp "$C/w/tree/manifest.json" "$C/man.orig"
+pad() { # BYTES: a list of that size before "files"
+	python3 -c 'import sys; t = open(sys.argv[1]).read(); n = int(sys.argv[2]) // 8
+open(sys.argv[3], "w").write(t.replace("  \"files\": [", "  \"padding\": [" + ",".join(["1234567"] * n) + "],\n  \"files\": [", 1))' \
+		"$C/man.orig" "$1" "$C/w/tree/manifest.json"
+}
+rss_of() { # dslc ARGS... in the case: RC, ERR and kb (its max RSS in KiB) set
+	(cd "$C/w" && /usr/bin/time -f '%M' -o "$C/rss" $DSLC "$@" >"$C/out" 2>&1)
+	RC=$? ERR=$C/out kb=$(tail -1 "$C/rss")
+}
+if [ -z "$pre" ] && [ -x /usr/bin/time ]; then
+	pad 52428800
+	rss_of plan "$EX" --against tree
+	check "plan --against a tree whose 18-node manifest is padded with 50 MB: refused by its size (exit $RC, max RSS $kb KiB < 32 MiB)" \
+		"[ $RC = 2 ] && grep -q 'manifest.json: larger than a manifest of its node count' '$ERR' && [ '$kb' -lt 32768 ] || { head -3 '$ERR'; false; }"
+	rss_of build "$EX" -o tree
+	check "build -o that tree: refused, said why (exit $RC, max RSS $kb KiB < 64 MiB)" \
+		"[ $RC = 2 ] && grep -q 'has a manifest.json larger than its node count allows' '$ERR' && [ '$kb' -lt 65536 ] || { head -3 '$ERR'; false; }"
+	pad 1000000
+	rss_of plan "$EX" --against tree
+	check "padded with 1 MB (within 1 MiB + 64 KiB a node): the padding stepped over, plan reads the entries (exit $RC, max RSS $kb KiB < 32 MiB)" \
+		"[ $RC = 0 ] && [ '$kb' -lt 32768 ] || { head -3 '$ERR'; false; }"
+else
+	skip "manifest memory: under valgrind, or /usr/bin/time is not installed"
+fi
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(t.replace("  \"files\": [", "  \"files\": [],\n  \"files\": [", 1))' "$C/man.orig" "$C/w/tree/manifest.json"
+dslc_in plan "$EX" --against tree
+check "a manifest with \"files\" twice: not dslc's (exit $RC)" "[ $RC = 2 ] && grep -q 'is not a dslc manifest' '$ERR' || { head -3 '$ERR'; false; }"
+sed 's|"format_version": 1|"format_version": 2|' "$C/man.orig" >"$C/w/tree/manifest.json"
+dslc_in plan "$EX" --against tree
+check "a manifest of another format version: not dslc's, no entry taken (exit $RC)" "[ $RC = 2 ] && grep -q 'is not a dslc manifest' '$ERR'"
+cp "$C/man.orig" "$C/w/tree/manifest.json"
+dslc_in plan "$EX" --against tree
+check "the manifest as written: plan reads it, no change (exit $RC)" "[ $RC = 0 ] || { head -3 '$ERR'; false; }"
+
 # crafted hwloc exports: a PU without complete_cpuset is a NULL dereference
 # inside hwloc (Debian's lstopo crashes on it too); a truncated export makes
 # hwloc fail. Both are located topology-load errors, dslc never crashes.

@@ -323,7 +323,7 @@ static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
 	*node = json_string_value(json_object_get(f, "node"));
 	if (!path || !target || strstr(path, ".."))
 		return false;
-	*nf = (node_file){path, arena_strdup(a, target), NULL, 0, false, 0};
+	*nf = (node_file){arena_strdup(a, path), arena_strdup(a, target), NULL, 0, false, 0};
 	if (*node) {
 		const char *prefix = arena_printf(a, "nodes/%s/", *node);
 		nf->rel = strncmp(path, prefix, strlen(prefix)) == 0 ? path + strlen(prefix) : NULL;
@@ -333,52 +333,63 @@ static bool listed_entry(arena *a, json_t *f, const char **node, node_file *nf)
 	return true;
 }
 
+typedef struct manifest_load {
+	arena *a;
+	old_tree *t;
+	const char *why; /* an entry that is not dslc's */
+} manifest_load;
+
+static bool load_entry(void *ctx, json_t *f)
+{
+	manifest_load *ml = ctx;
+	arena *a = ml->a;
+	old_tree *t = ml->t;
+	const char *node;
+	node_file nf;
+	if (!listed_entry(a, f, &node, &nf)) {
+		ml->why = arena_printf(a, "%s/manifest.json lists a file without path or target", t->dir);
+		return false;
+	}
+	if (!nf.rel)
+		return true;
+	/* a path listed twice is not dslc's listing, and would be read and
+	 * compared twice (a small manifest naming one large file a million
+	 * times was gigabytes of memory) */
+	const char *path = json_string_value(json_object_get(f, "path"));
+	if (strmap_get(&t->paths, path)) {
+		ml->why = arena_printf(a, "%s/manifest.json lists '%s' twice: it is not a manifest dslc wrote", t->dir,
+				       printable(a, path));
+		return false;
+	}
+	strmap_put(&t->paths, arena_strdup(a, path), (void *)1);
+	file_list *l = &t->cluster;
+	if (node && !(l = strmap_get(&t->hosts, node))) {
+		l = arena_alloc(a, sizeof(*l));
+		const char *h = arena_strdup(a, node);
+		strmap_put(&t->hosts, h, l);
+		ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
+	}
+	ARENA_PUSH(a, l->v, l->n, l->cap, nf);
+	return true;
+}
+
+/* The tree's files from its manifest, an entry at a time (a manifest is
+ * tens of MB at 16,384 nodes: never one jansson tree). */
 static bool load_manifest(arena *a, old_tree *t, const char **why)
 {
 	int dirfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = errno;
-	/* a manifest entry takes about 300 bytes: 4 GiB is millions of nodes */
-	json_t *root = dirfd < 0 ? NULL : manifest_read(dirfd, (size_t)1 << 32, &err);
+	manifest_load ml = {a, t, NULL};
+	/* the size its node count allows (manifest.h), and 4 GiB in all */
+	int read = dirfd < 0 ? -1 : manifest_each(dirfd, (size_t)1 << 32, load_entry, &ml, &err);
 	if (dirfd >= 0)
 		close(dirfd);
-	if (!root) {
-		*why = err ? arena_printf(a, "%s/manifest.json: %s", t->dir, err == EFBIG ? "larger than 4 GiB" : src_strerror(err))
-			   : arena_printf(a, "%s/manifest.json is not a dslc manifest", t->dir);
-		return false;
-	}
-	size_t i;
-	json_t *f;
-	json_array_foreach(json_object_get(root, "files"), i, f) {
-		const char *node;
-		node_file nf;
-		if (!listed_entry(a, f, &node, &nf)) {
-			*why = arena_printf(a, "%s/manifest.json lists a file without path or target", t->dir);
-			json_decref(root);
-			return false;
-		}
-		if (!nf.rel)
-			continue;
-		/* a path listed twice is not dslc's listing, and would be read and
-		 * compared twice (a small manifest naming one large file a million
-		 * times was gigabytes of memory) */
-		const char *path = json_string_value(json_object_get(f, "path"));
-		if (strmap_get(&t->paths, path)) {
-			*why = arena_printf(a, "%s/manifest.json lists '%s' twice: it is not a manifest dslc wrote", t->dir,
-					    printable(a, path));
-			json_decref(root);
-			return false;
-		}
-		strmap_put(&t->paths, arena_strdup(a, path), (void *)1);
-		file_list *l = &t->cluster;
-		if (node && !(l = strmap_get(&t->hosts, node))) {
-			l = arena_alloc(a, sizeof(*l));
-			const char *h = arena_strdup(a, node);
-			strmap_put(&t->hosts, h, l);
-			ARENA_PUSH(a, t->order, t->nhosts, t->cap, h);
-		}
-		ARENA_PUSH(a, l->v, l->n, l->cap, nf);
-	}
-	json_decref(root);
-	return true;
+	if (read == 1)
+		return true;
+	*why = ml.why ? ml.why
+	       : read < 0 ? arena_printf(a, "%s/manifest.json: %s", t->dir,
+					 err == EFBIG ? "larger than a manifest of its node count (or 4 GiB)" : src_strerror(err))
+			  : arena_printf(a, "%s/manifest.json is not a dslc manifest", t->dir);
+	return false;
 }
 
 static bool load_tree(arena *a, const char *dir, const char *version, old_tree *t, const char **why)

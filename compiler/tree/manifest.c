@@ -337,46 +337,6 @@ int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t
 	return w.rc;
 }
 
-static size_t read_chunk(void *buffer, size_t size, void *data)
-{
-	ssize_t n;
-	do
-		n = read(*(int *)data, buffer, size < 65536 ? size : 65536);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? (size_t)-1 : (size_t)n;
-}
-
-json_t *manifest_read(int dirfd, size_t max_bytes, int *err)
-{
-	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	*err = 0;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
-		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	/* in 64 KiB reads: jansson's json_loadfd reads one byte per read()
-	 * (src/load.c fd_get_func), 70 million system calls for the manifest of
-	 * 16,384 nodes; nor is the whole text held beside the parsed tree */
-	json_error_t jerr;
-	json_t *root = json_load_callback(read_chunk, &fd, JSON_REJECT_DUPLICATES, &jerr);
-	close(fd);
-	const char *format = json_string_value(json_object_get(root, "format"));
-	const char *gen = json_string_value(json_object_get(root, "generator"));
-	json_t *files = json_object_get(root, "files");
-	bool ours = json_is_array(files) &&
-		    ((format && strcmp(format, OUTPUT_FORMAT) == 0 &&
-		      json_integer_value(json_object_get(root, "format_version")) == OUTPUT_FORMAT_VERSION) ||
-		     (!format && gen && strncmp(gen, "dslc ", 5) == 0 && json_array_size(files) > 0));
-	if (!ours) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
 bool manifest_head_is_ours(int dirfd)
 {
 	char want[128], got[128];

@@ -67,11 +67,23 @@ int manifest_emit(const manifest_info *info, manifest_unit *const *units, size_t
 /* A file's on_change class in the manifest (plan.h's disruption classes). */
 const char *manifest_on_change(const char *target);
 
-/* DIR's manifest.json (dirfd: DIR) parsed, when it is dslc's: its format
- * marker and version, or a generator "dslc ..." and files from before the
- * marker. NULL with *err an errno (absent, SRC_ENOTREG, EFBIG past
- * max_bytes), or 0 when it is there but not dslc's. */
-json_t *manifest_read(int dirfd, size_t max_bytes, int *err);
+/* What a manifest may weigh: MANIFEST_HEAD_BYTES and MANIFEST_NODE_BYTES a
+ * node of its "nodes" count (dslc writes some 4.3 KB a node: 70 MB for
+ * 16,384), so a small tree's manifest padded with a large list is refused
+ * by its size before it is read. */
+enum { MANIFEST_HEAD_BYTES = 1 << 20, MANIFEST_NODE_BYTES = 64 * 1024 };
+
+/* Receives one entry of "files" (an object, released after the call);
+ * false stops the reading. */
+typedef bool (*manifest_entry_fn)(void *ctx, json_t *entry);
+/* DIR's manifest.json (dirfd: DIR) read a piece at a time, each entry of
+ * "files" handed to fn once the head says the file is dslc's: its format
+ * marker and version, or a generator "dslc ..." and entries from before the
+ * marker. 1 when it was read whole and is dslc's; 0 when it is there but
+ * not dslc's, or malformed, or fn stopped it; -1 with *err an errno
+ * (absent, SRC_ENOTREG, EFBIG past max_bytes or past what its node count
+ * allows). Keys dslc does not use are stepped over, not built. */
+int manifest_each(int dirfd, size_t max_bytes, manifest_entry_fn fn, void *ctx, int *err);
 /* manifest.json under dirfd is a regular file that begins as manifest_emit
  * begins it (format and version): a check of its first bytes, for a tree
  * the cache vouches for, where reading it whole is what the cache saves. */

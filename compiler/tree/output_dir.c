@@ -195,6 +195,24 @@ static const char *output_dir(const char *given, arena *ar)
 	return dir;
 }
 
+typedef struct listed_check {
+	int dirfd;
+	arena *ar;
+	const char *missing; /* why: an entry whose file is not there */
+} listed_check;
+
+/* Every file the manifest lists is in the tree. */
+static bool listed_there(void *ctx, json_t *f)
+{
+	listed_check *lc = ctx;
+	const char *path = json_string_value(json_object_get(f, "path"));
+	struct stat fs;
+	if (path && safe_rel_path(path) && fstatat(lc->dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) == 0)
+		return true;
+	lc->missing = arena_printf(lc->ar, "has a manifest.json listing '%s', which is not there", path ? safe_echo(lc->ar, path) : "?");
+	return false;
+}
+
 /* dslc replaces only its own trees: an empty directory, or one whose
  * manifest.json is dslc's (its format marker, or a generator "dslc ..." from
  * before the marker) and lists only files that are there. Never a home
@@ -228,22 +246,11 @@ static bool replaceable(int dirfd, const char *cache_path, arena *ar, const char
 	if (known)
 		return true;
 	int err;
-	json_t *root = manifest_read(dirfd, SIZE_MAX, &err);
-	*why = err ? "has no manifest.json" : "has a manifest.json that dslc did not write";
-	bool ours = root != NULL;
-	size_t i;
-	json_t *f;
-	json_array_foreach(ours ? json_object_get(root, "files") : NULL, i, f) {
-		const char *path = json_string_value(json_object_get(f, "path"));
-		struct stat fs;
-		if (!path || !safe_rel_path(path) || fstatat(dirfd, path, &fs, AT_SYMLINK_NOFOLLOW) != 0) {
-			*why = arena_printf(ar, "has a manifest.json listing '%s', which is not there", path ? safe_echo(ar, path) : "?");
-			ours = false;
-			break;
-		}
-	}
-	json_decref(root);
-	return ours;
+	listed_check lc = {dirfd, ar, NULL};
+	int read = manifest_each(dirfd, SIZE_MAX, listed_there, &lc, &err);
+	*why = lc.missing ? lc.missing : err == EFBIG ? "has a manifest.json larger than its node count allows"
+					  : err ? "has no manifest.json" : "has a manifest.json that dslc did not write";
+	return read == 1;
 }
 
 /* Refuses what dslc must not replace; opens an existing tree (*dirfd, -1

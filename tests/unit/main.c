@@ -55,6 +55,7 @@ int main(void)
 	srunner_add_suite(sr, suite_lsp());
 	srunner_add_suite(sr, suite_rootfs());
 	srunner_add_suite(sr, suite_format());
+	srunner_add_suite(sr, suite_manifest());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -21,6 +21,7 @@ Suite *suite_udiff(void);
 Suite *suite_lsp(void);
 Suite *suite_rootfs(void);
 Suite *suite_format(void);
+Suite *suite_manifest(void);
 
 /* Compiles text; the caller frees with compile_free. */
 void unit_compile(compilation *c, const char *text);
