@@ -89,6 +89,7 @@ PROGRAMS = [
     ("check_spec", "sh", (1, []), None, None),
     ("fix_applied", "py", (81, []), (78, []), (60, ["quick"])),
     ("lsp_client", "py", (1, []), (2, []), (25, [])),
+    ("device_reads", "py", (3, []), (4, []), None),
     ("doctor", "py", (7, []), (9, []), (97, [])),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),
     ("waves_property", "py", (1, []), (1, ["--count", "60"]), None),

@@ -16,13 +16,9 @@ int file_same(int dirfd, const char *name, const char *data, size_t len, struct 
 {
 	if (dirfd < 0 && dirfd != AT_FDCWD)
 		return -1;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = src_open_regular(dirfd, name, true, st);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-		close(fd);
-		return -1;
-	}
 	if ((size_t)st->st_size != len) {
 		close(fd);
 		return 0;
@@ -89,7 +85,8 @@ char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len,
 		if (parent < 0)
 			return NULL;
 	}
-	int fd = openat(parent, slash ? slash + 1 : rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	int fd = src_open_regular(parent, slash ? slash + 1 : rel, true, &st);
 	int e = errno;
 	if (parent != root)
 		close(parent);
@@ -97,8 +94,7 @@ char *file_read_at(arena *a, int root, const char *rel, size_t max, size_t *len,
 		errno = e;
 		return NULL;
 	}
-	struct stat st;
-	e = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : (uint64_t)st.st_size > max ? EFBIG : 0;
+	e = (uint64_t)st.st_size > max ? EFBIG : 0;
 	if (e) {
 		close(fd);
 		errno = e;

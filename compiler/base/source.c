@@ -53,6 +53,42 @@ static char *read_fail(FILE *fp, int err)
 	return NULL;
 }
 
+int src_open_regular(int dirfd, const char *path, bool nofollow, struct stat *st)
+{
+	/* O_PATH opens no device (no driver's open runs: /dev/watchdog arms
+	 * on one) and no FIFO; the inode it names is then opened for reading
+	 * through /proc/self/fd only when it is a regular file, so a path
+	 * swapped between the check and the open changes nothing */
+	int pfd = openat(dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+	if (pfd < 0)
+		return -1;
+	int e = fstat(pfd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR : S_ISLNK(st->st_mode) ? ELOOP
+		: !S_ISREG(st->st_mode) ? SRC_ENOTREG : 0;
+	int fd = -1;
+	if (!e) {
+		char self[64];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+		fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		e = fd < 0 ? errno : 0;
+		if (fd < 0 && (e == ENOENT || e == ENOTDIR)) {
+			/* no /proc (a minimal chroot): the path again, then the same
+			 * inode asked of what was opened; O_NONBLOCK keeps a FIFO
+			 * swapped in from waiting */
+			struct stat again;
+			fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+			e = fd < 0 ? errno : 0;
+			if (fd >= 0 && (fstat(fd, &again) != 0 || again.st_dev != st->st_dev || again.st_ino != st->st_ino)) {
+				close(fd);
+				fd = -1;
+				e = SRC_ENOTREG;
+			}
+		}
+	}
+	close(pfd);
+	errno = e;
+	return fd;
+}
+
 char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len)
 {
 	/* only standard input (dslc's "-") may be a pipe: a FIFO named on the
@@ -60,9 +96,11 @@ char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, s
 	 * (issue 41) */
 	if (strcmp(path, "/dev/stdin") != 0)
 		regular_only = true;
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
-	 * refuses it before anything is read */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
+	/* a regular file is opened only once it is known to be one (a
+	 * description's `topology "/dev/watchdog"` opened nothing); standard
+	 * input is what it is */
+	struct stat pst;
+	int fd = regular_only ? src_open_regular(AT_FDCWD, path, false, &pst) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	FILE *fp = fdopen(fd, "rb");

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 
@@ -65,6 +66,14 @@ uint32_t src_add(src_set *s, const char *path, const char *text, size_t len);
  * (EISDIR, EFBIG above max bytes, EIO, or fopen's own). Every file dslc
  * reads comes through here: sources, hand-written YAML, topology exports. */
 char *src_read_file(arena *a, const char *path, size_t max, bool regular_only, size_t *len);
+/* The one way dslc opens a file it reads (a description, an include, a
+ * topology export, a settings file, a daos_server.yml, a built tree's
+ * file): path (under dirfd, AT_FDCWD for the working directory) opened for
+ * reading only once it is known to be a regular file, no device or FIFO
+ * ever opened on the way; nofollow: a link is refused too (ELOOP). The fd,
+ * or -1 with errno (EISDIR, SRC_ENOTREG, ELOOP, or open's); *st is the
+ * file's. */
+int src_open_regular(int dirfd, const char *path, bool nofollow, struct stat *st);
 /* errno when regular_only refused a FIFO, device or socket: what a file
  * named inside a description (include, topology) must not be. */
 #define SRC_ENOTREG ENOTSUP

@@ -114,18 +114,14 @@ static const char *search_root(arena *a, const char *path)
 
 /* Whether the file at path names word: read a piece at a time (one piece
  * in memory, not the file), up to its first NUL byte (no text file has one)
- * or SRC_MAX_FILE_BYTES, adding what it read to *budget. A FIFO or device
- * is not opened for reading (O_NONBLOCK, then fstat). */
+ * or SRC_MAX_FILE_BYTES, adding what it read to *budget. A FIFO, a device
+ * or a link is not opened (src_open_regular). */
 static bool names(const char *path, const char *word, unsigned long long *budget)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	struct stat st;
+	int fd = src_open_regular(AT_FDCWD, path, true, &st);
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return false;
-	}
 	size_t wl = strlen(word), keep = 0;
 	char piece[65536 + 256];
 	bool found = false;

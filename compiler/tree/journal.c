@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compiler/base/safe.h"
+#include "compiler/base/source.h"
 
 static const char *const kind_names[] = {"move", "put", "exchange"};
 
@@ -156,13 +157,10 @@ static size_t read_ops(FILE *f, int version, arena *ar, journal_op **ops)
 void journal_recover(const char *dir, const char *path)
 {
 	/* never through a link, never waiting on a FIFO: only a file dslc wrote */
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat fst;
-	if (fd >= 0 && (fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode))) {
+	int fd = src_open_regular(AT_FDCWD, path, true, &fst);
+	if (fd < 0 && (errno == SRC_ENOTREG || errno == ELOOP || errno == EISDIR))
 		fprintf(stderr, "dslc: %s is not a journal dslc wrote (not a regular file): ignored\n", path);
-		close(fd);
-		fd = -1;
-	}
 	FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
 	if (!f) {
 		if (fd >= 0)

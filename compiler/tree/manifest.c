@@ -342,8 +342,8 @@ bool manifest_head_is_ours(int dirfd)
 	char want[128], got[128];
 	int n = snprintf(want, sizeof(want), "{\n  \"format\": \"%s\",\n  \"format_version\": %u,\n", OUTPUT_FORMAT,
 			 (unsigned)OUTPUT_FORMAT_VERSION);
-	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	int fd = src_open_regular(dirfd, "manifest.json", true, &st);
 	bool ours = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 		    pread_all(fd, got, (size_t)n, 0) == (size_t)n && memcmp(got, want, (size_t)n) == 0;
 	if (fd >= 0)

@@ -212,8 +212,8 @@ static bool scan_top(reader *r, off_t size, manifest_entry_fn fn, void *ctx, int
 
 int manifest_each(int dirfd, size_t max_bytes, manifest_entry_fn fn, void *ctx, int *err)
 {
-	int fd = openat(dirfd, "manifest.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	int fd = src_open_regular(dirfd, "manifest.json", true, &st);
 	*err = 0;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
 		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;

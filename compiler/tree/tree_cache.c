@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compiler/base/buf.h"
+#include "compiler/base/source.h"
 
 /* The format: the magic, a version and a byte-order marker (the cache is
  * local to one machine), the top-level entries, then the units. */
@@ -193,15 +194,15 @@ static bool trusted(const struct stat *st)
 bool tree_cache_load(tree_cache *c, const char *path, arena *ar)
 {
 	c->valid = false;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	int fd = src_open_regular(AT_FDCWD, path, true, &st);
 	if (fd < 0)
 		return false;
 	unsigned char head[sizeof(MAGIC) + 8];
 	uint32_t version, bom;
 	/* the header before any allocation: a large file that is not a cache
 	 * costs one read, not its size in memory */
-	bool ok = fstat(fd, &st) == 0 && trusted(&st) && (size_t)st.st_size >= sizeof(head) &&
+	bool ok = trusted(&st) && (size_t)st.st_size >= sizeof(head) &&
 		  pread_all(fd, head, sizeof(head), 0) == sizeof(head) && memcmp(head, MAGIC, sizeof(MAGIC)) == 0;
 	if (ok) {
 		memcpy(&version, head + sizeof(MAGIC), 4);
