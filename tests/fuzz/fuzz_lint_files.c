@@ -4,7 +4,8 @@
  * separated by lines "--- NAME" (the text before the first such line is
  * cluster.dsl; "--- !NAME" writes a file that is on disk but not given, for
  * the includer search to find). Each given file is compiled as lint does,
- * then lint_files_choose decides.
+ * then lint_files_choose decides from what lint_file_of took of it, the
+ * compilation reduced to its findings (compile_keep_findings) as lint's is.
  *
  * Beyond "no crash, no sanitizer report", it checks the promise of issue 41:
  * the verdict of a set is never better than its members'. Every given file
@@ -147,15 +148,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mkdir(repo, 0755);
 	static char given[MAX_FILES][PATH_MAX];
 	size_t n = unpack((const char *)data, size, given);
-	const char *names[MAX_FILES];
 	compilation comps[MAX_FILES];
-	for (size_t i = 0; i < n; i++) {
-		names[i] = given[i];
-		compile_given(&comps[i], given[i]);
-	}
+	lint_file files[MAX_FILES];
 	arena a;
 	arena_init(&a);
-	lint_choice ch = lint_files_choose(&a, names, comps, n, NULL);
+	for (size_t i = 0; i < n; i++) {
+		compile_given(&comps[i], given[i]);
+		/* as lint does: what the choice needs, then the findings only */
+		files[i] = lint_file_of(&a, given[i], &comps[i]);
+		compile_keep_findings(&comps[i]);
+	}
+	lint_choice ch = lint_files_choose(&a, files, n, NULL);
 	compilation *extra = calloc(ch.nextra + 1, sizeof(*extra));
 	for (size_t i = 0; i < ch.nextra; i++)
 		compile_given(&extra[i], ch.extra[i]);

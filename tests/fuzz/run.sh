@@ -15,7 +15,7 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSA
 BUILD=$1
 SECONDS_EACH=${2:-60}
 shift $(($# < 2 ? $# : 2))
-ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp}
+ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp fuzz_manifest}
 . tests/lib.sh
 tests_begin fuzz
 for t in $ONLY; do
@@ -56,6 +56,12 @@ for t in $ONLY; do
 			'"textDocument/hover"' '"textDocument/completion"' '"textDocument/definition"' '"textDocument/formatting"' \
 			'"textDocument/codeAction"' '"textDocument/documentSymbol"' '"initialize"' '"shutdown"' '"exit"' \
 			'"\"position\":{\"line\":"' '"\"character\":"' '"file:///"' '"\\u0000"'; } >"$work/dict"
+		dict="-dict=$work/dict" ;;
+	fuzz_manifest)
+		# manifests as dslc writes them, and the one of before the format marker
+		seeds="tests/fuzz/seeds/manifest"
+		printf '%s\n' '"\"format\": \"dslc-manifest\""' '"\"format_version\": 1"' '"\"files\": ["' '"\"nodes\": "' \
+			'"\"generator\": \"dslc "' '"\"identical\": "' '"\"path\": "' '"\\\""' '"]}"' >"$work/dict"
 		dict="-dict=$work/dict" ;;
 	*) seeds="tests/fuzz/seeds/dsl tests/golden/diag"; dict="-dict=tests/fuzz/dsl.dict" ;;
 	esac
