@@ -482,7 +482,9 @@ fi
 # mount point of its own changes nothing else, as systemd-tmpfiles applies it on a root.
 new_case sysmount
 sed 's|^mount /mnt/daos-x/in .*||' "$SEEDS/clients-mounts.dsl" >"$C/w/m.orig"
-for p in /home /home/alice /etc /root /tmp /usr/local/bin /var/lib/kubelet /mnt /boot/efi /run/user; do
+points="/home /home/alice /etc /root /tmp /usr/local/bin /var/lib/kubelet /mnt /boot/efi /run/user"
+[ -n "$QUICK" ] && points="/home /home/alice /var/lib/kubelet" # valgrind: one of each reason
+for p in $points; do
 	sed "s|^mount /mnt/daos-x {|mount $p {|" "$C/w/m.orig" >"$C/w/m.dsl"
 	dslc_in build m.dsl -o out
 	check "mount $p: unsafe-value at the path (28:7), nothing written (exit $RC)" \

@@ -620,6 +620,20 @@ def round4():
         said = s.stderr.count("looked for files that include")
         result(said == 2, f"a fragment above 10,050 directories: the search stops at 10,000 and says so, once at open "
                f"and once after the save, not at each of 5 edits (said {said} times)", s.stderr[-400:])
+    # 5: a fragment's finding reported through two descriptions is published once
+    with tempfile.TemporaryDirectory() as tmp:
+        ex = os.path.join(tmp, "ex")
+        shutil.copytree(os.path.join(REPO, "examples/hgx-b200"), ex)
+        shutil.copy(os.path.join(ex, "cluster.dsl"), os.path.join(ex, "cluster2.dsl"))
+        hw = os.path.join(ex, "hardware.dsl")
+        open(hw, "a").write("bogus_statement 1\n")
+        s = Server(cwd=tmp)
+        s.initialize()
+        s.open(hw)
+        diags = s.diagnostics(hw) or []
+        s.close()
+        bogus = [d for d in diags if d["code"] == "unknown-keyword"]
+        result(len(bogus) == 1, f"a fragment's error seen through two descriptions: published once ({len(bogus)})", diags[:3])
     # a document at the top of the file system: no walk of / (or /proc, /sys)
     if os.geteuid() == 0 and not os.path.exists("/dslc-lsp-frag.dsl"):
         top = "/dslc-lsp-frag.dsl"

@@ -560,4 +560,91 @@ mutate "deb: hwloc not recommended" debian/control \
 	$'Recommends: hwloc\n' \
 	$'\n' \
 	"bash tests/package.sh"
+# ---- issue 54: hostile input, round 4 ----
+# item 1: a mount on a directory the OS owns
+mutate "mount point: /home passes the gate" compiler/place/safety.c \
+	'		refuse(m, mt->path_loc, "mount path", mt->path, safe_mount_point(mt->path),' \
+	'		refuse(m, mt->path_loc, "mount path", mt->path, NULL,' \
+	"bash tests/hostile.sh"
+mutate "mount point: a home directory passes" compiler/base/safe.c \
+	'	if (path_under(path, "/home") && !strchr(path + strlen("/home/"), '"'"'/'"'"'))' \
+	'	if (0)' \
+	"bash tests/hostile.sh"
+# item 2: roots kept twice; unbounded
+mutate "roots: a file named twice compiled twice" compiler/lint/lint_config.c \
+	'		if (strmap_get(&cfg->seen, real)) {' \
+	'		if (0 && strmap_get(&cfg->seen, real)) {' \
+	"bash tests/lint_config.sh"
+mutate "roots: no bound" compiler/lint/lint_config.c \
+	'		if (cfg->nmentions++ == LINT_CONFIG_MAX_ROOTS) {' \
+	'		if (cfg->nmentions++ == (size_t)-1) {' \
+	"bash tests/lint_config.sh"
+# item 3: a file name that is not UTF-8 loses its finding in JSON; text prints its bytes
+mutate "json: a file name that is not UTF-8" compiler/cli/report.c \
+	'	s.file = safe_utf8_repair(dc->ar, report_path(dc->ar, f->path)); /* a file name need not be UTF-8 */' \
+	'	s.file = report_path(dc->ar, f->path);' \
+	"/usr/bin/python3 tests/validate/formats_check.py"
+mutate "text: control bytes of a file name printed raw" compiler/base/diag.c \
+	'		if (k && c >= 0x20 && c != 0x7f) {' \
+	'		if (k) {' \
+	"/usr/bin/python3 tests/validate/formats_check.py"
+mutate "json: a message that is not UTF-8" compiler/cli/report.c \
+	'static const char *u8(diag_ctx *dc, const char *s)
+{
+	return s ? safe_utf8_repair(dc->ar, s) : NULL;' \
+	'static const char *u8(diag_ctx *dc, const char *s)
+{
+	(void)dc;
+	return s;' \
+	"/usr/bin/python3 tests/doctor.py"
+# item 4: a device opened before its type is known
+mutate "reader: open before the type check" compiler/base/source.c \
+	'	int pfd = openat(dirfd, path, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));' \
+	'	int pfd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));' \
+	"/usr/bin/python3 tests/device_reads.py"
+# items 5-8: the language server
+mutate "lsp: a duplicate diagnostic published twice" compiler/lsp/analysis.c \
+	'	bool was = strmap_get(seen, key) != NULL;' \
+	'	bool was = false;' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "lsp: the includer search at every keystroke" compiler/lsp/analysis.c \
+	'		if (self.dsl && self.fragment && !d->includers_known) {' \
+	'		if (self.dsl && self.fragment) {' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "lsp: a search from /" compiler/cli/lint_files.c \
+	'	if (strcmp(r, "/") == 0 || under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {' \
+	'	if (under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "lsp: no value cap" compiler/lsp/rpc.c \
+	'	if (value_count(body->data ? body->data : "", body->len) > RPC_MAX_VALUES) {' \
+	'	if (value_count(body->data ? body->data : "", body->len) > (size_t)-1) {' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "lsp: a method cut at its NUL" compiler/lsp/server.c \
+	'	return s && strlen(s) == json_string_length(v) ? s : NULL;' \
+	'	return s;' \
+	"/usr/bin/python3 tests/lsp_client.py"
+# item 9: another user's settings applied
+mutate "settings: another user's .dslc-lint applied" compiler/lint/lint_config.c \
+	'	return st->st_uid == geteuid() || st->st_uid == 0 || st->st_uid == workdir_owner;' \
+	'	return (void)workdir_owner, st != NULL;' \
+	"bash tests/lint_config.sh"
+# item 10: file names split by bash
+mutate "completion: bash splits file names" compiler/cli/completion.c \
+	'		     "\t\t\tCOMPREPLY+=(\"$f\")\n"' \
+	'		     "\t\t\tCOMPREPLY+=($f)\n"' \
+	"bash tests/product_form.sh"
+# item 11: a touching brace kept touching
+mutate "fmt: roce{ kept" compiler/lang/format.c \
+	'			} else if (f->tok[i].kind == PTOK_LBRACE) {' \
+	'			} else if (0) {' \
+	"env CK_RUN_SUITE=format build/unit_tests"
+# item 12: the manifest's size not held to its node count; a skipped string's escape
+mutate "manifest: no size for its node count" compiler/tree/manifest_scan.c \
+	'			    (uint64_t)size > MANIFEST_HEAD_BYTES + (uint64_t)json_integer_value(h.nodes) * MANIFEST_NODE_BYTES) {' \
+	'			    (uint64_t)size > (uint64_t)-1 / 2 + (uint64_t)json_integer_value(h.nodes) * MANIFEST_NODE_BYTES) {' \
+	"bash tests/hostile.sh"
+mutate "manifest: an escaped quote ends a skipped string" compiler/tree/manifest_scan.c \
+	'			r->pos += ch == '"'"'\\'"'"' && r->len - r->pos >= 2 ? 2 : 1;' \
+	'			r->pos += 1;' \
+	"env CK_RUN_SUITE=manifest build/unit_tests"
 tests_end
