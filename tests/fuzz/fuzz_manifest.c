@@ -83,8 +83,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r = manifest_each(dirfd, (size_t)1 << 32, collect, got, &err);
 	close(dirfd);
 	/* an entry is parsed in a window of 64 KiB of its text: below that
-	 * the verdicts must agree whatever the blanks inside an entry */
-	json_t *want = size < 60 * 1024 ? oracle(data, size) : NULL;
+	 * the verdicts must agree whatever the blanks inside an entry. jansson
+	 * takes a NUL byte between tokens (`1\0,`) as a blank, which RFC 8259
+	 * does not: no oracle for such text (manifest_each refuses it, and
+	 * dslc writes none) */
+	json_t *want = size < 60 * 1024 && !memchr(data, '\0', size) ? oracle(data, size) : NULL;
 	if (want && (r != 1 || !json_equal(got, want))) {
 		fprintf(stderr, "jansson reads a dslc manifest that manifest_each %s\n", r != 1 ? "refused" : "read otherwise");
 		abort();
