@@ -571,6 +571,10 @@ def round4():
     result(r is not None and r.get("error", {}).get("code") == -32601, "method \"shutdown\\u0000x\": MethodNotFound", r)
     r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri("nowhere.dsl")}})
     result(r is not None and "shut down" not in json.dumps(r), "... and the server is not shut down by it", r)
+    s.send({"jsonrpc": "2.0", "id": "a\u0000b", "method": "shutdown"})
+    r = s.wait(lambda m: "error" in m and m.get("id") is None)
+    result(r is not None and r["error"]["code"] == -32600 and "NUL" in r["error"]["message"],
+           "an id with \\u0000 (echoed, it would reach a client that compares names): InvalidRequest, id null", r)
     real = os.path.join(REPO, EXAMPLE)
     s.notify("textDocument/didOpen", {"textDocument": {"uri": uri(real) + "\u0000.evil", "languageId": "dslc", "version": 1,
                                                        "text": "bogus_statement 1\n"}})

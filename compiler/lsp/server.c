@@ -292,8 +292,10 @@ int lsp_serve(FILE *in, FILE *out, FILE *log)
 			continue;
 		}
 		json_t *id = json_object_get(msg, "id");
-		if (id && !json_is_integer(id) && !json_is_string(id)) {
-			reply_error(&sv, NULL, ERR_INVALID_REQUEST, "id is a number or a string");
+		if (id && ((!json_is_integer(id) && !json_is_string(id)) || (json_is_string(id) && !name_of(id)))) {
+			/* a string id with a NUL is echoed to a client that compares
+			 * names: refused as a method or URI with one is */
+			reply_error(&sv, NULL, ERR_INVALID_REQUEST, json_is_string(id) ? "id holds a NUL byte" : "id is a number or a string");
 			json_decref(msg);
 			continue;
 		}
