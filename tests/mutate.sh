@@ -567,7 +567,7 @@ mutate "mount point: /home passes the gate" compiler/place/safety.c \
 	'		refuse(m, mt->path_loc, "mount path", mt->path, NULL,' \
 	"bash tests/hostile.sh"
 mutate "mount point: a home directory passes" compiler/base/safe.c \
-	'	if (path_under(path, "/home") && !strchr(path + strlen("/home/"), '"'"'/'"'"'))' \
+	'	if (safe_path_under(path, "/home") && !strchr(path + strlen("/home/"), '"'"'/'"'"'))' \
 	'	if (0)' \
 	"bash tests/hostile.sh"
 # item 2: roots kept twice; unbounded
@@ -612,8 +612,8 @@ mutate "lsp: the includer search at every keystroke" compiler/lsp/analysis.c \
 	'		if (self.dsl && self.fragment) {' \
 	"/usr/bin/python3 tests/lsp_client.py"
 mutate "lsp: a search from /" compiler/cli/lint_files.c \
-	'	if (strcmp(r, "/") == 0 || under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {' \
-	'	if (under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {' \
+	'	if (strcmp(r, "/") == 0 || safe_path_under(r, "/proc") || safe_path_under(r, "/sys") || safe_path_under(r, "/dev")) {' \
+	'	if (safe_path_under(r, "/proc") || safe_path_under(r, "/sys") || safe_path_under(r, "/dev")) {' \
 	"/usr/bin/python3 tests/lsp_client.py"
 mutate "lsp: no value cap" compiler/lsp/rpc.c \
 	'	if (value_count(body->data ? body->data : "", body->len) > RPC_MAX_VALUES) {' \

@@ -106,8 +106,7 @@ const char *safe_mount_path(const char *s)
 	return NULL;
 }
 
-/* Is P equal to DIR or below it? */
-static bool path_under(const char *p, const char *dir)
+bool safe_path_under(const char *p, const char *dir)
 {
 	size_t n = strlen(dir);
 	return strncmp(p, dir, n) == 0 && (p[n] == '\0' || p[n] == '/');
@@ -119,13 +118,13 @@ const char *safe_mount_point(const char *path)
 					    "/proc", "/root", "/run", "/sbin", "/sys", "/usr", "/var"};
 	static const char *const dirs[] = {"/home", "/media", "/mnt", "/opt", "/srv", "/tmp"};
 	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
-		if (path_under(path, trees[i]))
+		if (safe_path_under(path, trees[i]))
 			return "it is in a directory tree the OS owns (FHS 3.0, file-hierarchy(7)): at every boot tmpfiles.d would "
 			       "give an existing directory there to the mount's owner, and a mount hides what the OS keeps there";
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (strcmp(path, dirs[i]) == 0)
 			return "it is a system directory (FHS 3.0, file-hierarchy(7)): a mount point is a directory below it";
-	if (path_under(path, "/home") && !strchr(path + strlen("/home/"), '/'))
+	if (safe_path_under(path, "/home") && !strchr(path + strlen("/home/"), '/'))
 		return "it is a user's home directory: tmpfiles.d would give it to the mount's owner at every boot";
 	return NULL;
 }

@@ -53,6 +53,8 @@ const char *safe_dfuse_unit(const char *path);
  * /srv, /tmp themselves; and a home directory, /home/NAME. tmpfiles.d's `d`
  * adjusts an existing directory's owner and mode at every boot. */
 const char *safe_mount_point(const char *path);
+/* Whether path is dir or below it ("/procfs" is not below "/proc"). */
+bool safe_path_under(const char *path, const char *dir);
 /* A value of a unit's Environment=NAME=VALUE, read by systemd verbatim: 1-256
  * of [A-Za-z0-9._:/,=+@-], so no quote, space, '%' specifier, '$' or '\\'
  * escape (systemd.exec(5), Environment=). */

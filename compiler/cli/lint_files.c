@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/source.h"
 #include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
@@ -150,13 +151,6 @@ static bool names(const char *path, const char *word, unsigned long long *budget
 	return found;
 }
 
-/* Whether path is dir or below it. */
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 /* The descriptions under the search root that include the fragment, in name
  * order (readdir's order is the file system's), and their realpaths. */
 static void includers(arena *a, const dsl_file *frag, path_list *out, path_list *reals, FILE *notes)
@@ -167,7 +161,7 @@ static void includers(arena *a, const dsl_file *frag, path_list *out, path_list 
 	 * file system, or of the kernel's (a document at file:///x.dsl) */
 	char real_root[PATH_MAX];
 	const char *r = realpath(root, real_root) ? real_root : root;
-	if (strcmp(r, "/") == 0 || under(r, "/proc") || under(r, "/sys") || under(r, "/dev")) {
+	if (strcmp(r, "/") == 0 || safe_path_under(r, "/proc") || safe_path_under(r, "/sys") || safe_path_under(r, "/dev")) {
 		fprintf(notes ? notes : stderr, "dslc: not looking for files that include %s under %s: name the description "
 			"with the fragment to lint it there\n", frag->path, r);
 		return;

@@ -215,8 +215,8 @@ int manifest_each(int dirfd, size_t max_bytes, manifest_entry_fn fn, void *ctx, 
 	struct stat st;
 	int fd = src_open_regular(dirfd, "manifest.json", true, &st);
 	*err = 0;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max_bytes) {
-		*err = fd < 0 ? errno : !S_ISREG(st.st_mode) ? SRC_ENOTREG : EFBIG;
+	if (fd < 0 || (size_t)st.st_size > max_bytes) { /* src_open_regular checked the type */
+		*err = fd < 0 ? errno : EFBIG;
 		if (fd >= 0)
 			close(fd);
 		return -1;
