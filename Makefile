@@ -129,7 +129,7 @@ check: all $(BUILD)/unit_tests $(BUILD)/dslc-test-hooks
 # ---- fuzzing (clang + libFuzzer) --------------------------------------------
 
 FUZZ_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp fuzz_manifest
+FUZZ_TARGETS = fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp fuzz_manifest fuzz_rootfs
 FUZZ_SECONDS ?= 600
 
 fuzz-build:

@@ -57,7 +57,7 @@ def have_jsonschema():
 VG = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect",
       "--suppressions=%s/tests/hwloc.supp" % ROOT]
 FUZZ_TARGETS = ["fuzz_dsl", "fuzz_yaml", "fuzz_output", "fuzz_topology", "fuzz_lint_files", "fuzz_rollout", "fuzz_lsp",
-                "fuzz_manifest"]
+                "fuzz_manifest", "fuzz_rootfs"]
 # Every test program and what each mode runs of it: (estimate s, extra
 # arguments), or None where the mode does not run it. The runner: "sh" and
 # "py" take the mode's dslc first; "bare" takes none ({build} is the mode's

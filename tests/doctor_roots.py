@@ -98,8 +98,10 @@ def bdevs(tree):
     return [(a, "nvme") for a in re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)]
 
 
-def make_root(tree, xml, root, free_gib=700, thp="never"):
+def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0):
     """The root of a node installed from its built tree, on the machine xml;
+    free_gib is each NUMA node's free memory and cache_gib its page cache (a
+    node up for weeks: a few GiB free, the rest cache);
     thp is its kernel's transparent hugepage mode without a
     transparent_hugepage= parameter (CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS,
     _MADVISE or, since Linux 6.8, _NEVER)."""
@@ -126,14 +128,34 @@ def make_root(tree, xml, root, free_gib=700, thp="never"):
     boot = int(args.get("hugepages", "0"))
     write(os.path.join(root, f"sys/kernel/mm/hugepages/hugepages-{size}kB/nr_hugepages"), f"{boot}\n", 0o444)
     shown = boot if size == default else 0
+    # a long-running node: its memory in the page cache (the file LRU lists),
+    # little of it free; the cache is split as the kernel keeps it, a third
+    # active, and reclaimable slab beside it
+    cache_kb, slab_kb = cache_gib << 20, (cache_gib << 20) // 64
+    per_free, per_active, per_inactive = free_gib << 20, cache_kb // 3, cache_kb - cache_kb // 3
+    n = len(nodes)
+    # fs/proc/meminfo.c meminfo_proc_show: MemAvailable (si_mem_available) beside MemFree
     write(os.path.join(root, "proc/meminfo"),
-          f"MemTotal:       {total} kB\nMemFree:        {free_gib * 1024 * 1024 * len(nodes)} kB\n"
+          f"MemTotal:       {total} kB\nMemFree:        {per_free * n} kB\n"
+          f"MemAvailable:   {(per_free + cache_kb + slab_kb) * n} kB\nBuffers:               0 kB\n"
+          f"Cached:         {cache_kb * n} kB\nActive(file):   {per_active * n} kB\n"
+          f"Inactive(file): {per_inactive * n} kB\nKReclaimable:   {slab_kb * n} kB\n"
+          f"SReclaimable:   {slab_kb * n} kB\n"
           f"HugePages_Total:   {shown}\nHugePages_Free:    {shown}\nHugepagesize:       {default} kB\n", 0o444)
-    # drivers/base/node.c node_read_meminfo: "Node %d MemTotal: %8lu kB", HugePages_* at the end
+    # drivers/base/node.c node_read_meminfo: "Node %d MemTotal: %8lu kB", the
+    # LRU lists, the slab, HugePages_* at the end (hugetlb_report_node_meminfo)
     for os_index, mem in nodes:
-        write(os.path.join(root, f"sys/devices/system/node/node{os_index}/meminfo"),
-              f"Node {os_index} MemTotal:       {mem // 1024} kB\nNode {os_index} MemFree:        {free_gib << 20} kB\n"
-              f"Node {os_index} HugePages_Total:     0\nNode {os_index} HugePages_Free:      0\n", 0o444)
+        k = mem // 1024
+        rows = [("MemTotal", k), ("MemFree", per_free), ("MemUsed", k - per_free), ("SwapCached", 0),
+                ("Active", per_active), ("Inactive", per_inactive), ("Active(anon)", 0), ("Inactive(anon)", 0),
+                ("Active(file)", per_active), ("Inactive(file)", per_inactive), ("Unevictable", 0), ("Mlocked", 0),
+                ("Dirty", 0), ("Writeback", 0), ("FilePages", cache_kb), ("Mapped", 0), ("AnonPages", 0),
+                ("Shmem", 0), ("KernelStack", 0), ("PageTables", 0), ("KReclaimable", slab_kb), ("Slab", slab_kb),
+                ("SReclaimable", slab_kb), ("SUnreclaim", 0)]
+        text = "".join(f"Node {os_index} {name + ':':<15}{v:>9} kB\n" for name, v in rows)
+        text += f"Node {os_index} HugePages_Total:     0\nNode {os_index} HugePages_Free:      0\n" \
+                f"Node {os_index} HugePages_Surp:      0\n"
+        write(os.path.join(root, f"sys/devices/system/node/node{os_index}/meminfo"), text, 0o444)
     # mm/huge_memory.c: setup_transparent_hugepage takes the parameter,
     # enabled_show prints the three modes with the one in force in brackets
     mode = args.get("transparent_hugepage", thp)

@@ -35,6 +35,8 @@ typedef struct doctor_ctx {
 	rendered *files; /* the node's built tree */
 	size_t nfiles, files_cap;
 	bool topo_unchecked; /* the machine's note is given already (why it was not read) */
+	struct strmap *modes; /* a snapshot's recorded modes (rel -> mode + 1), NULL under another root */
+	bool modes_unknown;   /* the snapshot's modes could not be read: no mode is compared */
 	seen *seen; /* NULL unless collecting */
 	size_t nseen, seen_cap;
 	bool collecting;

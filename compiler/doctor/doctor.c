@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "checks.h"
 #include "compiler/lint/compile.h"
+#include "compiler/base/strmap.h"
 #include "compiler/model/model.h"
 #include "fleet.h"
 #include "snapshot.h"
@@ -31,6 +33,9 @@ static void record(doctor_ctx *c, seen s)
 rootfs_file doctor_read(doctor_ctx *c, const char *rel, size_t max)
 {
 	rootfs_file f = rootfs_read(c->ar, c->root, rel, max, false);
+	void *recorded = c->modes ? strmap_get(c->modes, rel) : NULL;
+	if (f.status == ROOTFS_OK && recorded) /* a snapshot's copy: the node's mode is the recorded one */
+		f.mode = (unsigned)((uintptr_t)recorded - 1);
 	if (f.status == ROOTFS_OK)
 		record(c, (seen){SEEN_FILE, rel, f.data, f.len, f.mode, NULL, 0});
 	/* proc and sys files are text; a NUL in one is not a value to compare */
@@ -210,6 +215,7 @@ static int one_node(const model *m, const node *nd, const doctor_opts *o, diag_c
 	arena_init(&scratch);
 	doctor_ctx c = {.ar = &scratch, .m = m, .nd = nd, .p = nd->spec->plan, .dc = dc, .root = &root,
 			.strict = o->strict, .collecting = o->collect != NULL};
+	snapshot_load_modes(&c);
 	topo_cache *tc = topo_cache_new(&scratch);
 	const char *xml = NULL;
 	size_t len = 0;

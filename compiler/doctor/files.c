@@ -80,7 +80,7 @@ void doctor_check_files(doctor_ctx *c)
 		}
 		if (f.len != r->len || memcmp(f.data, r->data, r->len) != 0)
 			report_differs(c, r, &f);
-		else if ((int)f.mode != r->mode) {
+		else if (!c->modes_unknown && (int)f.mode != r->mode) {
 			diag *d = doctor_report(c, R_NODE_FILE, doctor_node_loc(c), "/%s has mode %04o, built %04o", r->path, f.mode,
 						(unsigned)r->mode);
 			diag_help(c->dc, d, "chmod %04o /%s", (unsigned)r->mode, r->path);

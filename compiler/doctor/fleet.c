@@ -147,6 +147,7 @@ static int check_snapshot(const model *m, const node *nd, const char *dir, bool 
 	doctor_ctx c = {.ar = &scratch, .m = m, .nd = nd, .p = nd->spec->plan, .dc = dc, .root = &root, .strict = strict};
 	const char *xml;
 	size_t len;
+	snapshot_load_modes(&c);
 	topo_cache_machine(&c, tc, &xml, &len);
 	if (doctor_render(&c, memo))
 		doctor_check(&c);

@@ -55,33 +55,93 @@ static bool param_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* Parameters whose handler ignores a repeat: the first occurrence is the
+ * one in force. Every other parameter dslc writes is assigned by its
+ * handler, so the last occurrence wins (irqaffinity=, kernel/irq/irqdesc.c
+ * irq_affinity_setup; rcu_nocbs=, kernel/rcu/tree_nocb.h rcu_nocb_setup;
+ * transparent_hugepage=, mm/huge_memory.c setup_transparent_hugepage;
+ * iommu=, arch/x86/kernel/pci-dma.c iommu_setup). */
+static const char *const first_wins[] = {
+	"hugepagesz",         /* mm/hugetlb.c hugepagesz_setup: "specified twice, ignoring" */
+	"default_hugepagesz", /* mm/hugetlb.c default_hugepagesz_setup: "previously specified, ignoring" */
+	"isolcpus",           /* kernel/sched/isolation.c housekeeping_setup: a later mask must match */
+	"nohz_full",          /* the same: "nohz_full= must match isolcpus=", the later one ignored */
+};
+
+static bool keeps_first(const char *name)
+{
+	for (size_t i = 0; i < sizeof(first_wins) / sizeof(*first_wins); i++)
+		if (param_eq(name, first_wins[i]))
+			return true;
+	return false;
+}
+
+/* The occurrence of name the running kernel is using, -1 when there is
+ * none. hugepages= counts for the hugepagesz= just before it
+ * (mm/hugetlb.c hugepages_setup): dslc's is the one after the first
+ * hugepagesz= of dslc's size (a repeat of the size is ignored, and so is
+ * the hugepages= after it); a second hugepages= without a hugepagesz=
+ * between them is ignored. */
+static int in_force(const cmd_word *w, int n, const char *name, const char *pagesz)
+{
+	if (param_eq(name, "hugepages") && pagesz) {
+		for (int j = 0; j < n; j++)
+			if (param_eq(w[j].name, "hugepagesz") && w[j].value && strcmp(w[j].value, pagesz) == 0) {
+				for (int k = j + 1; k < n && !param_eq(w[k].name, "hugepagesz"); k++)
+					if (param_eq(w[k].name, "hugepages"))
+						return k;
+				return -1;
+			}
+	}
+	int at = -1;
+	for (int j = 0; j < n; j++)
+		if (param_eq(w[j].name, name)) {
+			at = j;
+			if (keeps_first(name) || param_eq(name, "hugepages"))
+				break;
+		}
+	return at;
+}
+
+static const char *word_text(arena *a, const cmd_word *w)
+{
+	return w->value ? arena_printf(a, "%s=%s", w->name, w->value) : w->name;
+}
+
 static void check_cmdline(doctor_ctx *c, const kernel_plan *k, const char *text)
 {
 	cmd_word *w = arena_alloc(c->ar, MAX_WORDS * sizeof(*w));
 	int n = split_cmdline(c->ar, text, w, MAX_WORDS);
 	const node_spec *s = c->nd->spec;
+	const env_entry *pagesz = env_find(&k->params, "hugepagesz");
 	for (size_t i = 0; i < k->params.n; i++) {
 		const env_entry *e = &k->params.items[i];
-		const char *other = NULL;
-		bool found = false;
-		for (int j = 0; j < n && !found; j++) {
-			if (!param_eq(w[j].name, e->name))
-				continue;
-			const char *v = w[j].value ? w[j].value : "";
-			if (strcmp(v, e->value) == 0)
-				found = true;
-			else
-				other = w[j].value ? arena_printf(c->ar, "%s=%s", w[j].name, w[j].value) : w[j].name;
-		}
-		if (found)
+		int j = in_force(w, n, e->name, pagesz ? pagesz->value : NULL);
+		if (j >= 0 && strcmp(w[j].value ? w[j].value : "", e->value) == 0)
 			continue;
+		int ours = -1;
+		for (int x = 0; x < n && ours < 0; x++)
+			if (param_eq(w[x].name, e->name) && strcmp(w[x].value ? w[x].value : "", e->value) == 0)
+				ours = x;
 		const char *want = *e->value ? arena_printf(c->ar, "%s=%s", e->name, e->value) : e->name;
 		src_loc at = doctor_loc_or(e->loc, doctor_loc_or(s->kernel.loc, doctor_node_loc(c)));
-		diag *d = other ? doctor_report(c, R_NODE_CMDLINE, at, "the running kernel has %s, not %s", other, want)
-				: doctor_report(c, R_NODE_CMDLINE, at, "%s is not on the running kernel's command line", want);
+		diag *d;
+		if (j >= 0 && ours >= 0) /* dslc's word is there, another one counts */
+			d = doctor_report(c, R_NODE_CMDLINE, at, "the running kernel uses %s: %s %s= %s %s (the kernel keeps the %s)",
+					  word_text(c->ar, &w[j]), j > ours ? "a later" : "an earlier", e->name,
+					  j > ours ? "overrides" : "comes before", want, j > ours ? "last" : "first");
+		else if (j >= 0)
+			d = doctor_report(c, R_NODE_CMDLINE, at, "the running kernel has %s, not %s", word_text(c->ar, &w[j]), want);
+		else
+			d = doctor_report(c, R_NODE_CMDLINE, at, "%s is not on the running kernel's command line", want);
 		diag_note_at(c->dc, d, SRC_LOC_NONE, "%s: %.*s", doctor_path(c, "proc/cmdline"), (int)strcspn(text, "\n"), text);
-		diag_help(c->dc, d, "regenerate the boot configuration from dslc's file (update-grub, grub2-mkconfig -o "
-				    "/boot/grub2/grub.cfg, or usr/local/sbin/dslc-kernel-cmdline) and reboot");
+		if (j >= 0 && ours >= 0)
+			diag_help(c->dc, d, "remove the other %s from the boot configuration (GRUB_CMDLINE_LINUX in "
+					    "/etc/default/grub and its drop-ins, or the BLS entry's options), regenerate it and "
+					    "reboot", e->name);
+		else
+			diag_help(c->dc, d, "regenerate the boot configuration from dslc's file (update-grub, grub2-mkconfig -o "
+					    "/boot/grub2/grub.cfg, or usr/local/sbin/dslc-kernel-cmdline) and reboot");
 	}
 }
 
@@ -211,32 +271,73 @@ static bool pages_have(doctor_ctx *c, const char *meminfo, uint64_t *have)
 	return true;
 }
 
-/* daos_server grows each engine NUMA node's pool at start: the node must
- * have the free memory for what it lacks. */
+/* What the kernel can give a NUMA node's hugepage pool when daos_server
+ * grows it: the node's free memory and what reclaim frees there, the file
+ * LRU lists (clean page cache, the bulk of a long-running node's memory)
+ * and reclaimable kernel memory, as MemAvailable counts them
+ * (mm/show_mem.c si_mem_available; the node's own figures from
+ * drivers/base/node.c node_read_meminfo), without the zones' low
+ * watermarks (a fraction of a percent). A hugepage allocation reclaims to
+ * get them (mm/hugetlb.c alloc_buddy_hugetlb_folio: __GFP_RETRY_MAYFAIL). */
+static bool node_available(const char *text, uint64_t *avail)
+{
+	uint64_t free_b, active = 0, inactive = 0, reclaim = 0;
+	if (!meminfo_value(text, "MemFree", &free_b))
+		return false;
+	meminfo_value(text, "Active(file)", &active);
+	meminfo_value(text, "Inactive(file)", &inactive);
+	if (!meminfo_value(text, "KReclaimable", &reclaim))
+		meminfo_value(text, "SReclaimable", &reclaim);
+	*avail = free_b + active + inactive + reclaim;
+	return true;
+}
+
+/* "engine 0 needs", "engines 0 and 1 need"; with no engine on the node,
+ * where the pages are asked for (all of them on node 0 when the engines
+ * are placed by first_core: DAOS server_utils.go). */
+static const char *who_needs(arena *a, const node_plan *p, int n)
+{
+	const char *list = NULL;
+	int count = 0;
+	for (int e = 0; e < p->nengines; e++)
+		if (p->engines[e].numa == n) {
+			list = list ? arena_printf(a, "%s and %d", list, p->engines[e].index)
+				    : arena_printf(a, "%d", p->engines[e].index);
+			count++;
+		}
+	if (count)
+		return arena_printf(a, "engine%s %s need%s", count > 1 ? "s" : "", list, count > 1 ? "" : "s");
+	return "daos_server takes the engines' hugepages from NUMA node 0 (engines placed by first_core) and needs";
+}
+
+/* daos_server grows the pool of each NUMA node that gets pages at start
+ * (every NUMA node the model gives pages, not only the engines': with
+ * first_core placement they all come from node 0): the node must have the
+ * memory for what it lacks. */
 static void check_daos_hugepages(doctor_ctx *c)
 {
 	const node_plan *p = c->p;
-	for (int e = 0; e < p->nengines; e++) {
-		int n = p->engines[e].numa;
+	for (int n = 0; n < p->topo->nnuma; n++) {
 		uint64_t want = place_hugepages_on(p, n) / p->hugepage_size;
 		/* sysfs names NUMA nodes by os index: the machine's, else the node type's */
 		const topology *t = c->topo && n < c->topo->nnuma ? c->topo : p->topo;
-		if (!want || n < 0 || n >= t->nnuma)
+		if (!want || n >= t->nnuma)
 			continue;
 		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", t->numa[n].os_index);
 		rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
 		const char *text = f.status == ROOTFS_OK ? f.data : NULL;
-		uint64_t have = 0, free_b = 0;
-		if (!text || !meminfo_value(text, "HugePages_Total", &have) || !meminfo_value(text, "MemFree", &free_b)) {
+		uint64_t have = 0, avail = 0;
+		if (!text || !meminfo_value(text, "HugePages_Total", &have) || !node_available(text, &avail)) {
 			doctor_unchecked(c, arena_printf(c->ar, "the hugepages of NUMA node %d", n), rel, &f);
 			continue;
 		}
-		if (have >= want || (want - have) * p->hugepage_size <= free_b)
+		if (have >= want || (want - have) * p->hugepage_size <= avail)
 			continue;
 		diag *d = doctor_report(c, R_NODE_HUGEPAGES, hugepages_loc(c, NULL),
-					"engine %d needs %llu hugepages on NUMA node %d: it has %llu and %s free for the other %llu (%s)",
-					p->engines[e].index, (unsigned long long)want, n, (unsigned long long)have,
-					doctor_size(c->ar, free_b), (unsigned long long)(want - have),
+					"%s %llu hugepages on NUMA node %d: it has %llu, and %s the kernel can free (free, page "
+					"cache, reclaimable) for the other %llu (%s)",
+					who_needs(c->ar, p, n), (unsigned long long)want, n, (unsigned long long)have,
+					doctor_size(c->ar, avail), (unsigned long long)(want - have),
 					doctor_size(c->ar, (want - have) * p->hugepage_size));
 		diag_help(c->dc, d, "start daos_server before what holds NUMA node %d's memory, or reserve the pages at "
 				    "boot (hugepages=%llu)", n, (unsigned long long)(p->nr_hugepages));

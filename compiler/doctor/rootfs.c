@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
-/* rootfs.c - reading below a root as chroot(2) would. Components are
- * resolved one at a time from the root's fd: a link's target replaces the
- * rest of the path (an absolute one starts again at the root), `..` pops a
- * resolved component and never the root itself. The last step opens with
- * O_NOFOLLOW, so what is read is what was resolved. */
+/* rootfs.c - reading below a root as chroot(2) would. Every component is
+ * opened from its parent's fd (O_PATH | O_NOFOLLOW: no device's open runs,
+ * no link is followed by the kernel), so a directory swapped for a link
+ * while doctor reads takes nothing outside the root: the walk holds the fds
+ * of the directories it passed, a link's target is spliced in front of the
+ * rest and walked the same way (an absolute one from the root's fd), and
+ * `..` drops the last fd held, never the root's. The file is opened for
+ * reading from the fd of its directory, only once it is known to be a
+ * regular file (src_open_regular). */
 #include "rootfs.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,11 +21,12 @@
 
 #include "compiler/base/source.h"
 
-enum { ROOTFS_MAX_LINKS = 40, ROOTFS_PATH = 4096 }; /* 40: Linux's MAXSYMLINKS */
+/* 40: Linux's MAXSYMLINKS; a path below the root at most ROOTFS_DEPTH
+ * directories deep (sysfs's deepest PCI paths are about 20) */
+enum { ROOTFS_MAX_LINKS = 40, ROOTFS_PATH = 4096, ROOTFS_DEPTH = 128 };
 
 bool rootfs_open(rootfs *r, const char *dir, const char **why)
 {
-	r->ndirs = r->next_dir = 0;
 	r->path = dir;
 	r->live = strcmp(dir, "/") == 0;
 	r->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -36,156 +42,180 @@ void rootfs_close(rootfs *r)
 	r->fd = -1;
 }
 
-/* Appends component c (len n) to the resolved path out (length *olen). */
-static bool push(char *out, size_t *olen, const char *c, size_t n)
+/* The directories a walk holds: fd[0] is the root's (not ours to close). */
+typedef struct walk {
+	int fd[ROOTFS_DEPTH];
+	int depth;
+} walk;
+
+static void walk_pop(walk *w)
 {
-	if (*olen + n + 2 > ROOTFS_PATH)
-		return false;
-	if (*olen)
-		out[(*olen)++] = '/';
-	memcpy(out + *olen, c, n);
-	*olen += n;
-	out[*olen] = '\0';
-	return true;
+	if (w->depth > 0)
+		close(w->fd[w->depth--]);
 }
 
-static void pop(char *out, size_t *olen)
+static void walk_end(walk *w)
 {
-	char *slash = strrchr(out, '/');
-	*olen = slash ? (size_t)(slash - out) : 0;
-	out[*olen] = '\0';
+	while (w->depth > 0)
+		walk_pop(w);
 }
 
-/* rel resolved into out, a path below the root without links (but its last
- * component, when follow_last is false) and without `..`. */
-static int resolve(const rootfs *r, const char *rel, bool follow_last, char out[ROOTFS_PATH])
+/* The last link's target (readlinkat of an O_PATH fd of the link itself,
+ * with an empty name: what the walk checked is what is read). */
+static int link_target(int fd, char out[ROOTFS_PATH])
+{
+	ssize_t t = readlinkat(fd, "", out, ROOTFS_PATH - 1);
+	if (t < 0)
+		return errno;
+	out[t] = '\0';
+	return 0;
+}
+
+/* rel walked from the root: *dir is an fd (O_PATH) of the directory that
+ * holds what rel names and name its entry there ("." when rel names a
+ * directory reached by `..` or a link to one). The last component is
+ * itself followed when it is a link and follow_last. 0, or an errno. */
+static int walk_to(const rootfs *r, const char *rel, bool follow_last, int *dir, char name[NAME_MAX + 1])
 {
 	char rest[ROOTFS_PATH];
 	if (snprintf(rest, sizeof(rest), "%s", rel) >= (int)sizeof(rest))
 		return ENAMETOOLONG;
-	size_t olen = 0;
-	out[0] = '\0';
-	int links = 0;
-	char *p = rest;
-	while (*p) {
+	walk w = {.fd = {r->fd}, .depth = 0};
+	int links = 0, e = 0;
+	snprintf(name, NAME_MAX + 1, ".");
+	for (char *p = rest; *p;) {
 		while (*p == '/')
 			p++;
-		char *end = strchr(p, '/');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
+		size_t n = strcspn(p, "/");
 		if (!n)
 			break;
-		bool last = !end || !end[strspn(end, "/")];
+		bool last = !p[n + strspn(p + n, "/")];
+		snprintf(name, NAME_MAX + 1, ".");
 		if (n == 1 && p[0] == '.') {
 			p += n;
 			continue;
 		}
 		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			pop(out, &olen);
+			walk_pop(&w);
 			p += n;
 			continue;
 		}
-		size_t before = olen;
-		if (!push(out, &olen, p, n))
-			return ENAMETOOLONG;
+		if (n > NAME_MAX) {
+			e = ENAMETOOLONG;
+			break;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		int fd = openat(w.fd[w.depth], name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
-		if (fstatat(r->fd, out, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			return errno;
-		if (!S_ISLNK(st.st_mode) || (last && !follow_last)) {
-			p += n;
+		if (fd < 0 || fstat(fd, &st) != 0) {
+			e = errno;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+			char target[ROOTFS_PATH], next[ROOTFS_PATH];
+			e = ++links > ROOTFS_MAX_LINKS ? ELOOP : link_target(fd, target);
+			close(fd);
+			if (e)
+				break;
+			if (snprintf(next, sizeof(next), "%s/%s", target, p + n) >= (int)sizeof(next)) {
+				e = ENAMETOOLONG;
+				break;
+			}
+			if (target[0] == '/') /* from the root again */
+				walk_end(&w);
+			memcpy(rest, next, strlen(next) + 1);
+			p = rest;
+			snprintf(name, NAME_MAX + 1, ".");
 			continue;
 		}
-		if (++links > ROOTFS_MAX_LINKS)
-			return ELOOP;
-		char target[ROOTFS_PATH];
-		ssize_t t = readlinkat(r->fd, out, target, sizeof(target) - 1);
-		if (t < 0)
-			return errno;
-		target[t] = '\0';
-		olen = before;
-		out[olen] = '\0';
-		if (target[0] == '/') { /* from the root again */
-			olen = 0;
-			out[0] = '\0';
+		if (last) {
+			close(fd);
+			break;
 		}
-		char next[ROOTFS_PATH];
-		if (snprintf(next, sizeof(next), "%s/%s", target, p + n) >= (int)sizeof(next))
-			return ENAMETOOLONG;
-		memcpy(rest, next, strlen(next) + 1);
-		p = rest;
+		if (!S_ISDIR(st.st_mode) || w.depth + 1 >= ROOTFS_DEPTH) {
+			e = S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR;
+			close(fd);
+			break;
+		}
+		w.fd[++w.depth] = fd;
+		p += n;
 	}
+	if (e) {
+		walk_end(&w);
+		return e;
+	}
+	/* the directory that holds name is ours; the rest are closed */
+	int top = w.depth ? w.fd[w.depth] : fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
+	if (w.depth)
+		w.depth--;
+	walk_end(&w);
+	if (top < 0)
+		return errno;
+	*dir = top;
 	return 0;
 }
 
-/* The directory part of rel resolved, through the cache: NULL when it
- * cannot be (the full walk then says why). */
-static const char *resolved_dir(rootfs *r, const char *rel, size_t n, char out[ROOTFS_PATH])
+/* rel's file opened as flags ask (see rootfs.h); -1 with errno, and
+ * *walk_err the walk's own failure (0 when the walk reached the entry). */
+static int open_in(rootfs *r, const char *rel, int flags, int *walk_err)
 {
-	if (n >= ROOTFS_CACHE_PATH)
-		return NULL;
-	for (int i = 0; i < r->ndirs; i++)
-		if (strlen(r->dirs[i].rel) == n && memcmp(r->dirs[i].rel, rel, n) == 0)
-			return r->dirs[i].resolved;
-	char dir[ROOTFS_CACHE_PATH];
-	memcpy(dir, rel, n);
-	dir[n] = '\0';
-	if (resolve(r, dir, true, out) != 0 || strlen(out) >= ROOTFS_CACHE_PATH)
-		return NULL;
-	int k = r->next_dir;
-	r->next_dir = (k + 1) % ROOTFS_CACHE;
-	if (r->ndirs < ROOTFS_CACHE)
-		r->ndirs++;
-	memcpy(r->dirs[k].rel, dir, n + 1);
-	memcpy(r->dirs[k].resolved, out, strlen(out) + 1);
-	return r->dirs[k].resolved;
+	int dir;
+	char name[NAME_MAX + 1];
+	*walk_err = walk_to(r, rel, true, &dir, name);
+	if (*walk_err) {
+		errno = *walk_err;
+		return -1;
+	}
+	int fd;
+	if (flags & O_PATH)
+		fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	else if (flags & O_DIRECTORY) /* refused before any open when it is not one */
+		fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	else {
+		struct stat st;
+		fd = src_open_regular(dir, name, true, &st);
+	}
+	int e = errno;
+	close(dir);
+	errno = e;
+	return fd;
 }
 
 int rootfs_openat(rootfs *r, const char *rel, int flags)
 {
-	char path[ROOTFS_PATH];
-	/* the directory through the cache, its last component opened without
-	 * following a link: one call; a link there (ELOOP, or ENXIO... never
-	 * for O_PATH) takes the full walk */
-	const char *slash = strrchr(rel, '/');
-	const char *dir = slash ? resolved_dir(r, rel, (size_t)(slash - rel), path) : NULL;
-	if (dir && slash[1] && strcmp(slash + 1, "..") && strcmp(slash + 1, ".")) {
-		char full[ROOTFS_PATH];
-		if (snprintf(full, sizeof(full), "%s%s%s", dir, *dir ? "/" : "", slash + 1) < (int)sizeof(full)) {
-			int fd = openat(r->fd, full, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			if (fd >= 0 || (errno != ELOOP && errno != ENOTDIR))
-				return fd;
-		}
-	}
-	int e = resolve(r, rel, true, path);
-	if (e) {
-		errno = e;
-		return -1;
-	}
-	return openat(r->fd, path[0] ? path : ".", flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int walk_err;
+	return open_in(r, rel, flags, &walk_err);
 }
 
-static rootfs_status status_of(int err)
+/* A failed open's status: the walk's errors are absence or unreadable (a
+ * link loop too); the last step's, a type that is not a regular file (a
+ * link there was swapped in after the walk followed the one before). */
+static rootfs_status status_of(int err, int walk_err)
 {
-	return err == ENOENT || err == ENOTDIR ? ROOTFS_ABSENT : ROOTFS_UNREADABLE;
+	if (err == ENOENT || err == ENOTDIR)
+		return ROOTFS_ABSENT;
+	if (!walk_err && (err == EISDIR || err == SRC_ENOTREG || err == ELOOP))
+		return ROOTFS_NOT_REGULAR;
+	return ROOTFS_UNREADABLE;
 }
 
 rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool text)
 {
 	rootfs_file f = {0};
-	int fd = rootfs_openat(r, rel, O_RDONLY);
+	int walk_err;
+	int fd = open_in(r, rel, O_RDONLY, &walk_err);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		f.err = errno;
-		f.status = status_of(f.err);
+		f.status = status_of(f.err, walk_err);
 		if (fd >= 0)
 			close(fd);
 		return f;
 	}
 	f.mode = st.st_mode & 07777;
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		f.status = ROOTFS_NOT_REGULAR;
-		return f;
-	}
 	/* /proc and /sys files say 0 or 4096 bytes whatever they hold: read
 	 * until the end, one byte past the bound at most */
 	size_t cap = 4096, n = 0;
@@ -228,22 +258,26 @@ rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool t
 
 const char *rootfs_link_name(arena *a, rootfs *r, const char *rel)
 {
-	char path[ROOTFS_PATH], target[ROOTFS_PATH];
-	int e = resolve(r, rel, false, path);
+	int dir;
+	char name[NAME_MAX + 1], target[ROOTFS_PATH];
+	int e = walk_to(r, rel, false, &dir, name);
 	if (e) {
 		errno = e;
 		return NULL;
 	}
-	ssize_t t = readlinkat(r->fd, path, target, sizeof(target) - 1);
-	if (t < 0)
+	ssize_t t = readlinkat(dir, name, target, sizeof(target) - 1);
+	e = errno;
+	close(dir);
+	if (t < 0) {
+		errno = e;
 		return NULL;
+	}
 	target[t] = '\0';
 	while (t > 1 && target[t - 1] == '/')
 		target[--t] = '\0';
 	const char *slash = strrchr(target, '/');
 	return arena_strdup(a, slash ? slash + 1 : target);
 }
-
 int rootfs_list(arena *a, rootfs *r, const char *rel, const char **names, int max)
 {
 	int fd = rootfs_openat(r, rel, O_RDONLY | O_DIRECTORY);

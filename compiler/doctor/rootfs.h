@@ -2,8 +2,9 @@
 /* rootfs.h - a node's files read below a root directory as the node itself
  * would read them: `/` on the node, a mounted image or a collected snapshot
  * off it. A symbolic link resolves with the root as `/` and `..` stops at
- * the root (what chroot(2) gives), so no link leads out of it; every read is
- * bounded and never blocks on a FIFO. */
+ * the root (what chroot(2) gives), so no link leads out of it, even one
+ * swapped in while doctor reads; every read is bounded, and only regular
+ * files are opened for reading. */
 #ifndef DSLC_ROOTFS_H
 #define DSLC_ROOTFS_H
 
@@ -12,19 +13,10 @@
 
 #include "compiler/base/arena.h"
 
-/* Directories already resolved: a node's reads share them (sys/class/net/X
- * for its mtu, its bonding mode, its lower links), and each then costs one
- * openat instead of a lookup per component. */
-enum { ROOTFS_CACHE = 32, ROOTFS_CACHE_PATH = 192 };
-
 typedef struct rootfs {
 	int fd;           /* the root directory */
 	const char *path; /* as given, for messages */
 	bool live;        /* "/": the machine dslc runs on */
-	struct {
-		char rel[ROOTFS_CACHE_PATH], resolved[ROOTFS_CACHE_PATH];
-	} dirs[ROOTFS_CACHE];
-	int ndirs, next_dir;
 } rootfs;
 
 typedef enum rootfs_status {
@@ -47,8 +39,10 @@ typedef struct rootfs_file {
 /* False with *why when dir is not a directory that can be opened. */
 bool rootfs_open(rootfs *r, const char *dir, const char **why);
 void rootfs_close(rootfs *r);
-/* An fd of rel (relative to the root, '/'-separated) opened with flags
- * (O_RDONLY, or O_DIRECTORY), links resolved inside the root; -1 with errno. */
+/* An fd of rel (relative to the root, '/'-separated), links resolved
+ * inside the root: flags O_PATH (any type, nothing opened), O_DIRECTORY (a
+ * directory), else O_RDONLY of a regular file only (EISDIR, SRC_ENOTREG: no
+ * device or FIFO is ever opened). -1 with errno. */
 int rootfs_openat(rootfs *r, const char *rel, int flags);
 /* The regular file rel: at most max bytes; text: refuse NUL bytes. */
 rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool text);

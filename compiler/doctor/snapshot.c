@@ -13,7 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "compiler/base/source.h"
+#include "compiler/base/strmap.h"
 
 /* mkdir -p of rel's directories below fd (rel's last component excluded
  * unless whole). */
@@ -32,7 +37,8 @@ static bool make_dirs(int fd, const char *rel, bool whole)
 	return !whole || mkdirat(fd, path, 0755) == 0 || errno == EEXIST;
 }
 
-static bool write_file(int dir, const char *rel, const char *data, size_t len, unsigned mode)
+/* Every file 0644: the node's mode is data (SNAPSHOT_MODES), never applied. */
+static bool write_file(int dir, const char *rel, const char *data, size_t len)
 {
 	if (!make_dirs(dir, rel, false))
 		return false;
@@ -50,7 +56,7 @@ static bool write_file(int dir, const char *rel, const char *data, size_t len, u
 		}
 		off += (size_t)k;
 	}
-	bool ok = fchmod(fd, mode ? mode : 0644) == 0;
+	bool ok = fchmod(fd, 0644) == 0;
 	return close(fd) == 0 && ok;
 }
 
@@ -58,7 +64,7 @@ static bool write_seen(int dir, const seen *s)
 {
 	switch (s->kind) {
 	case SEEN_FILE:
-		return write_file(dir, s->rel, s->data, s->len, s->mode);
+		return write_file(dir, s->rel, s->data, s->len);
 	case SEEN_LINK:
 		return make_dirs(dir, s->rel, false) && (symlinkat(s->data, dir, s->rel) == 0 || errno == EEXIST);
 	case SEEN_DIR:
@@ -77,6 +83,83 @@ static bool write_seen(int dir, const seen *s)
 	}
 	}
 	return false;
+}
+
+/* SNAPSHOT_MODES: each file read, with the mode it had on the node. */
+static bool write_modes(int dir, const doctor_ctx *c)
+{
+	json_t *modes = json_object();
+	for (size_t i = 0; i < c->nseen; i++) {
+		if (c->seen[i].kind != SEEN_FILE)
+			continue;
+		char octal[8];
+		snprintf(octal, sizeof(octal), "%04o", c->seen[i].mode & 07777);
+		json_object_set_new(modes, c->seen[i].rel, json_string(octal));
+	}
+	json_t *doc = json_pack("{s:s, s:o}", "format", "dslc-snapshot-modes", "modes", modes);
+	char *text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
+	json_decref(doc);
+	if (!text) {
+		errno = ENOMEM;
+		return false;
+	}
+	size_t len = strlen(text);
+	text[len] = '\n'; /* json_dumps's NUL: the file ends with a newline */
+	bool ok = write_file(dir, SNAPSHOT_MODES, text, len + 1);
+	free(text);
+	return ok;
+}
+
+/* A mode as recorded: "0640". */
+static bool mode_of(const char *s, unsigned *mode)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 8);
+	if (!*s || *end || strspn(s, "01234567") != strlen(s) || v > 07777)
+		return false;
+	*mode = (unsigned)v;
+	return true;
+}
+
+void snapshot_load_modes(doctor_ctx *c)
+{
+	rootfs_file f = rootfs_read(c->ar, c->root, SNAPSHOT_MODES, DOCTOR_MAX_FILE, true);
+	if (f.status == ROOTFS_ABSENT)
+		return;
+	const char *why = NULL;
+	json_error_t err;
+	json_t *doc = f.status == ROOTFS_OK ? json_loadb(f.data, f.len, JSON_REJECT_DUPLICATES, &err) : NULL;
+	json_t *modes = json_object_get(doc, "modes");
+	const char *format = json_string_value(json_object_get(doc, "format"));
+	if (f.status != ROOTFS_OK)
+		why = rootfs_why(c->ar, &f);
+	else if (!doc)
+		why = arena_printf(c->ar, "not JSON (line %d: %s)", err.line, err.text);
+	else if (!format || strcmp(format, "dslc-snapshot-modes") != 0 || !json_is_object(modes))
+		why = "not a snapshot's modes (no \"format\": \"dslc-snapshot-modes\" and \"modes\" object)";
+	strmap *m = arena_alloc(c->ar, sizeof(*m));
+	strmap_init(m, c->ar);
+	const char *rel;
+	json_t *v;
+	json_object_foreach(why ? NULL : modes, rel, v) {
+		unsigned mode;
+		if (!json_is_string(v) || !mode_of(json_string_value(v), &mode)) {
+			why = arena_printf(c->ar, "the mode of %s is not an octal mode (0000 to 7777)", rel);
+			break;
+		}
+		strmap_put(m, arena_strdup(c->ar, rel), (void *)(uintptr_t)(mode + 1));
+	}
+	json_decref(doc);
+	if (why) {
+		diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "the files' modes not checked: %s is %s",
+					doctor_path(c, SNAPSHOT_MODES), why);
+		diag_help(c->dc, d, "collect the snapshot again: dslc doctor FILE --node %s --collect DIR", c->nd->host);
+		if (c->strict)
+			diag_set_severity(c->dc, d, SEV_ERROR);
+		c->modes_unknown = true;
+		return;
+	}
+	c->modes = m;
 }
 
 /* rm -r of a directory this process made (a failed snapshot). */
@@ -117,7 +200,9 @@ bool snapshot_write(const doctor_ctx *c, const char *dir, const char *xml, size_
 	for (size_t i = 0; ok && i < c->nseen; i++)
 		ok = write_seen(fd, &c->seen[i]);
 	if (ok && xml)
-		ok = write_file(fd, SNAPSHOT_TOPOLOGY, xml, xml_len, 0644);
+		ok = write_file(fd, SNAPSHOT_TOPOLOGY, xml, xml_len);
+	if (ok)
+		ok = write_modes(fd, c);
 	int e = errno;
 	if (fd >= 0)
 		close(fd);

@@ -15,7 +15,7 @@ export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSA
 BUILD=$1
 SECONDS_EACH=${2:-60}
 shift $(($# < 2 ? $# : 2))
-ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp fuzz_manifest}
+ONLY=${*:-fuzz_dsl fuzz_yaml fuzz_output fuzz_topology fuzz_lint_files fuzz_rollout fuzz_lsp fuzz_manifest fuzz_rootfs}
 . tests/lib.sh
 tests_begin fuzz
 for t in $ONLY; do
@@ -62,6 +62,15 @@ for t in $ONLY; do
 		seeds="tests/fuzz/seeds/manifest"
 		printf '%s\n' '"\"format\": \"dslc-manifest\""' '"\"format_version\": 1"' '"\"files\": ["' '"\"nodes\": "' \
 			'"\"generator\": \"dslc "' '"\"identical\": "' '"\"path\": "' '"\\\""' '"]}"' >"$work/dict"
+		dict="-dict=$work/dict" ;;
+	fuzz_rootfs)
+		# roots as a node lays them out (tests/doctor_roots.py) and hostile
+		# ones: links out of the root, loops, FIFOs, modes
+		seeds="tests/fuzz/seeds/rootfs"
+		printf '%s\n' '"--- F "' '"--- L "' '"--- D "' '"--- P "' '"--- M "' '" -> "' '"../"' '"/tmp/dslc-fuzz-rootfs/outside"' \
+			'"proc/cmdline"' '"proc/meminfo"' '"sys/class/net/"' '"sys/bus/pci/devices/"' '"sys/devices/system/node/node"' \
+			'"/driver"' '"hugepages"' '"etc/daos/daos_server.yml"' '"iommu=pt"' '"HugePages_Total:"' '"MemAvailable:"' \
+			'" 0000"' >"$work/dict"
 		dict="-dict=$work/dict" ;;
 	*) seeds="tests/fuzz/seeds/dsl tests/golden/diag"; dict="-dict=tests/fuzz/dsl.dict" ;;
 	esac

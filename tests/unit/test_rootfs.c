@@ -5,12 +5,15 @@
  * relative, absolute and `..` links; then the bounds of a read. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compiler/doctor/rootfs.h"
@@ -58,7 +61,7 @@ static void random_tree(const char *root, unsigned *seed)
  * meanwhile made this test fail now and then (CI of stop 61). */
 static int kernel_open(int rootfd, const char *rel)
 {
-	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
 	int fd = -1;
 	for (int tries = 0; tries < 1000; tries++) {
 		fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
@@ -99,7 +102,7 @@ START_TEST(links_resolve_as_chroot_would)
 			char *q = rel[0] == '/' ? rel + 1 : rel; /* rootfs paths are relative to the root */
 			if (!*q)
 				continue;
-			int a = rootfs_openat(&r, q, O_RDONLY);
+			int a = rootfs_openat(&r, q, O_PATH);
 			int ea = errno;
 			int b = kernel_open(r.fd, q);
 			int eb = errno;
@@ -127,6 +130,76 @@ START_TEST(links_resolve_as_chroot_would)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpl);
 	ck_assert_int_eq(system(cmd), 0);
 	ck_assert_int_gt(compared, 7000);
+}
+END_TEST
+
+/* A directory swapped with a link out of the root while doctor reads
+ * (renameat2 RENAME_EXCHANGE in a child, as fast as it can): every read
+ * is the root's own file or absent (the link resolves inside the root, to
+ * nothing), never the file outside (issue 53: a walk that checked path
+ * strings and let the kernel follow them quoted it in 25-30 of 150 runs). */
+START_TEST(a_swapped_directory_never_leads_out)
+{
+	char base[] = "/tmp/dslc-rootfs-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	char p[256], q[256];
+	snprintf(p, sizeof(p), "%s/outside", base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/outside/f", base);
+	FILE *f = fopen(p, "w");
+	fputs("outside", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/root", base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/root/d", base);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/root/d/f", base);
+	f = fopen(p, "w");
+	fputs("inside", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/root/d-link", base);
+	snprintf(q, sizeof(q), "%s/outside", base);
+	ck_assert_int_eq(symlink(q, p), 0); /* absolute: the host's path */
+	snprintf(p, sizeof(p), "%s/root/d", base);
+	snprintf(q, sizeof(q), "%s/root/d-link", base);
+	pid_t child = fork();
+	ck_assert(child >= 0);
+	if (child == 0) {
+		for (;;)
+			if (syscall(SYS_renameat2, AT_FDCWD, p, AT_FDCWD, q, RENAME_EXCHANGE) != 0)
+				_exit(1);
+	}
+	snprintf(p, sizeof(p), "%s/root", base);
+	rootfs r;
+	const char *why;
+	ck_assert(rootfs_open(&r, p, &why));
+	arena a;
+	arena_init(&a);
+	int inside = 0, absent = 0, outside = 0;
+	for (int i = 0; i < 20000; i++) {
+		rootfs_file got = rootfs_read(&a, &r, "d/f", 64, true);
+		if (got.status == ROOTFS_OK && strcmp(got.data, "inside") == 0)
+			inside++;
+		else if (got.status == ROOTFS_OK)
+			outside++;
+		else
+			absent += got.status == ROOTFS_ABSENT;
+		if (i % 1000 == 999)
+			arena_free(&a), arena_init(&a);
+	}
+	kill(child, SIGKILL);
+	int status;
+	waitpid(child, &status, 0);
+	arena_free(&a);
+	rootfs_close(&r);
+	snprintf(p, sizeof(p), "rm -rf %s", base);
+	ck_assert_int_eq(system(p), 0);
+	ck_assert_msg(WIFSIGNALED(status), "the child's rename failed: the race was not run");
+	ck_assert_msg(outside == 0, "%d of 20000 reads quoted the file outside the root (%d inside, %d absent)", outside,
+		      inside, absent);
+	/* both states were seen: the race ran */
+	ck_assert_int_gt(inside, 0);
+	ck_assert_int_gt(absent, 0);
 }
 END_TEST
 
@@ -169,6 +242,7 @@ Suite *suite_rootfs(void)
 	Suite *s = suite_create("rootfs");
 	TCase *tc = tcase_create("rootfs");
 	tcase_add_test(tc, links_resolve_as_chroot_would);
+	tcase_add_test(tc, a_swapped_directory_never_leads_out);
 	tcase_add_test(tc, reads_are_bounded);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
