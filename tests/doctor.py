@@ -145,6 +145,19 @@ r = fresh("clean-k8s", os.path.join(k8, "nodes/gpu002"), XML)
 rc, found, err = doctor("examples/hgx-b200-k8s/cluster.dsl", "gpu002", r, XML)
 result(rc == 0 and found == [], "hgx-b200-k8s gpu002 (pods: hugepages reserved at boot, drives on vfio-pci): clean",
        f"exit {rc}: {summary(found)} {err}")
+# pods: nothing rebinds a drive at start; one the bind unit refused (or a
+# unit that never ran) leaves it on nvme, which the daos-server pod cannot use
+k8drive = re.search(r"^bind ([0-9a-f:.]+)$", open(os.path.join(k8, "nodes/gpu002/usr/local/sbin/dslc-vfio-bind")).read(),
+                    re.M).group(1)
+r8 = fresh("k8s-nvme", os.path.join(k8, "nodes/gpu002"), XML)
+os.unlink(f"{r8}/sys/devices/pci0000:00/{k8drive}/driver")
+os.symlink("../../../bus/pci/drivers/nvme", f"{r8}/sys/devices/pci0000:00/{k8drive}/driver")
+rc, found, err = doctor("examples/hgx-b200-k8s/cluster.dsl", "gpu002", r8, XML)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-nvme" and f"{k8drive} is bound to nvme" in got[0][3]
+       and "must be on vfio-pci from boot" in got[0][3] and "dslc-vfio-bind" in (found[0].get("help") or ""),
+       "pods: a drive the bind unit left on nvme is drift (nothing rebinds it), the help names the unit's journal",
+       f"exit {rc}: {got}")
 m = open(f"{r}/proc/meminfo").read()
 write(f"{r}/proc/meminfo", re.sub(r"HugePages_Total: +\d+", "HugePages_Total:   9000", m), 0o444)
 expect("pods: fewer pages than hugepages= reserved at boot", "examples/hgx-b200-k8s/cluster.dsl", "gpu002", r, XML,
@@ -194,6 +207,36 @@ if os.path.exists(tds):
     expect("tds-0002 without one VMD domain: node-nvme at its nvme line", "examples/aurora-like/cluster.dsl", "daos0001",
            r, tds_gone, "node-nvme", ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
            ["0000:7d:00.5", "not on the machine"])
+    # VMD as Linux and DAOS bind it (issue 53): before daos_server starts, the
+    # endpoints on the kernel's vmd driver with their drives on nvme behind
+    # them (the root above); after its prepare, the endpoints on vfio-pci and
+    # the drives SPDK's, so the export shows no block device under them
+    from doctor_roots import without_drives
+    tds_prep = without_drives(tds, os.path.join(T, "tds-prepared.xml"))
+    r2 = fresh("aurora-prepared", os.path.join(au, "nodes/daos0001"), tds_prep, prepared=True)
+    rc, found, err = doctor("examples/aurora-like/cluster.dsl", "daos0001", r2, tds_prep)
+    result(rc == 0 and found == [] and os.readlink(f"{r2}/sys/devices/pci0000:00/0000:7c:00.5/driver").endswith("vfio-pci"),
+           "tds-0002 after daos_server's prepare (VMD endpoints on vfio-pci, no drive shown under them): clean",
+           f"exit {rc}: {summary(found)} {err}")
+    result(os.readlink(f"{r}/sys/devices/pci0000:00/0000:7c:00.5/driver").endswith("/vmd")
+           and os.path.islink(f"{r}/sys/bus/pci/devices/10000:01:00.0"),
+           "the root before prepare binds the VMD endpoints to vmd and their drives (domain 10000) to nvme, as Linux does")
+    empty = os.path.join(T, "tds-empty-domain.xml")
+    x = ET.parse(tds)
+    for o in x.iter("object"):
+        if o.get("pci_busid") == "0000:7d:00.5":
+            for ch in [ch for ch in o if ch.get("type") == "OSDev"]:
+                o.remove(ch)
+    x.write(empty)
+    expect("before prepare, a VMD domain the vmd driver shows no drive behind: node-nvme at its nvme line",
+           "examples/aurora-like/cluster.dsl", "daos0001", r, empty, "node-nvme",
+           ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
+           ["VMD domain 0000:7d:00.5 holds no drive"])
+    os.unlink(f"{r}/sys/devices/pci0000:00/0000:7c:00.5/driver")
+    os.symlink("../../../bus/pci/drivers/nvme", f"{r}/sys/devices/pci0000:00/0000:7c:00.5/driver")
+    expect("a VMD endpoint on the nvme driver: node-nvme, with the vmd driver in the help", "examples/aurora-like/cluster.dsl",
+           "daos0001", r, tds, "node-nvme", ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
+           ["VMD domain 0000:7c:00.5 is bound to nvme"])
 else:
     skip("aurora-like on tds-0002", "../shared/reference/hwloc is absent")
 

@@ -84,24 +84,52 @@ def numa_nodes(xml):
     return out
 
 
-def bdevs(tree):
-    """The engines' drives and the driver they have before DAOS starts: on a
-    host, each bdev_list entry, bound to nvme (daos_server rebinds it at
-    start); in pods, the drives usr/local/sbin/dslc-vfio-bind binds to vfio-pci
-    at boot (`bind ADDR` lines)."""
+def vmd_domains(xml):
+    """VMD endpoints of the export (PCI class 0104, Intel's VMD controller:
+    drivers/pci/controller/vmd.c) with the number of drives' block devices
+    hwloc shows under each."""
+    out = {}
+    for o in ET.parse(xml).iter("object"):
+        if o.get("type") == "PCIDev" and (o.get("pci_type") or "").startswith("0104 "):
+            out[o.get("pci_busid")] = sum(1 for c in o if c.get("type") == "OSDev")
+    return out
+
+
+def bdevs(tree, xml=None, prepared=False):
+    """The engines' PCI devices and the driver Linux has bound each to: on a
+    host before daos_server starts, a drive to nvme and a VMD endpoint to the
+    kernel's vmd driver (Linux binds nothing else to one); once daos_server's
+    prepare ran (SPDK scripts/setup.sh), both to vfio-pci; in pods, what
+    usr/local/sbin/dslc-vfio-bind binds to vfio-pci at boot (`bind ADDR`)."""
     bind = os.path.join(tree, "usr/local/sbin/dslc-vfio-bind")
     if os.path.exists(bind):
         return [(a, "vfio-pci") for a in re.findall(r"^bind ([0-9a-f:.]+)$", open(bind).read(), re.M)]
     y = os.path.join(tree, "etc/daos/daos_server.yml")
     if not os.path.exists(y):
         return []
-    return [(a, "nvme") for a in re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)]
+    vmd = vmd_domains(xml) if xml else {}
+    addrs = re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)
+    return [(a, "vfio-pci" if prepared else "vmd" if a in vmd else "nvme") for a in addrs]
 
 
-def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0):
+def without_drives(xml, out):
+    """The export as lstopo writes it once daos_server has taken the drives:
+    an NVMe drive or a VMD domain bound to vfio-pci has no block device for
+    hwloc to show under it."""
+    x = ET.parse(xml)
+    for o in x.iter("object"):
+        if o.get("type") == "PCIDev" and (o.get("pci_type") or "")[:4] in ("0108", "0104"):
+            for c in [c for c in o if c.get("type") == "OSDev"]:
+                o.remove(c)
+    x.write(out)
+    return out
+
+
+def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=False):
     """The root of a node installed from its built tree, on the machine xml;
     free_gib is each NUMA node's free memory and cache_gib its page cache (a
-    node up for weeks: a few GiB free, the rest cache);
+    node up for weeks: a few GiB free, the rest cache); prepared: after
+    daos_server's prepare (the drives on vfio-pci);
     thp is its kernel's transparent hugepage mode without a
     transparent_hugepage= parameter (CONFIG_TRANSPARENT_HUGEPAGE_ALWAYS,
     _MADVISE or, since Linux 6.8, _NEVER)."""
@@ -166,11 +194,24 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0):
     link(os.path.join(root, "sys/class/iommu/dmar0"), "../../devices/virtual/iommu/dmar0")
     # sys/bus/pci/devices/ADDR -> ../../../devices/pci0000:00/ADDR, driver -> the driver's directory
     os.makedirs(os.path.join(root, "sys/bus/pci/drivers/nvme"), exist_ok=True)
-    for pci, driver in bdevs(tree):
+    domains = vmd_domains(xml)
+    for k, (pci, driver) in enumerate(bdevs(tree, xml, prepared)):
         dev = os.path.join(root, "sys/devices/pci0000:00", pci)
         os.makedirs(dev, exist_ok=True)
+        os.makedirs(os.path.join(root, "sys/bus/pci/drivers", driver), exist_ok=True)
         link(os.path.join(dev, "driver"), "../../../bus/pci/drivers/" + driver)
         link(os.path.join(root, "sys/bus/pci/devices", pci), "../../../devices/pci0000:00/" + pci)
+        if driver == "vmd":
+            # drivers/pci/controller/vmd.c: the endpoint's own PCI domain
+            # (10000 and up) with the drives behind it, each on nvme
+            dom = f"{0x10000 + k:x}"
+            for i in range(domains.get(pci, 0)):
+                b = f"{dom}:{i + 1:02x}:00.0"
+                d = os.path.join(dev, f"pci{dom}:00", f"{dom}:00:{i + 1:02x}.0", b)
+                os.makedirs(d, exist_ok=True)
+                link(os.path.join(d, "driver"), "../../../../../../bus/pci/drivers/nvme")
+                link(os.path.join(root, "sys/bus/pci/devices", b),
+                     f"../../../devices/pci0000:00/{pci}/pci{dom}:00/{dom}:00:{i + 1:02x}.0/{b}")
     # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
     trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]
     for f, keys in units(tree):

@@ -95,30 +95,86 @@ static void check_nics(doctor_ctx *c)
 	}
 }
 
-/* Drivers SPDK (through daos_server) takes a drive from: vfio-pci and the
- * uio ones directly, nvme by rebinding it at prepare (SPDK scripts/setup.sh). */
-static bool daos_driver(const char *drv)
+/* Whether the drive's address is an Intel VMD domain (its endpoint, or a
+ * backing device behind one): the machine's export says, else the node
+ * type's. */
+static bool is_vmd(const doctor_ctx *c, const nvme_desc *n)
 {
-	static const char *const ok[] = {"nvme", "vfio-pci", "uio_pci_generic", "igb_uio", NULL};
+	if (n->endpoint[0])
+		return true;
+	const topo_device *d = c->topo ? topo_find_device(c->topo, n->pci) : NULL;
+	if (!d)
+		d = topo_find_device(c->p->topo, n->pci);
+	return d && d->kind == TOPO_VMD;
+}
+
+/* Whether daos_server can take a drive bound to drv. Under systemd its
+ * prepare step (SPDK scripts/setup.sh) rebinds a drive from nvme, and a VMD
+ * endpoint from the kernel's vmd driver, which is where Linux binds it
+ * before that (DAOS storage/bdev/backend.go prepare, with VMD on unless
+ * disable_vmd, which dslc never writes: server_utils.go); it takes vfio-pci
+ * and the uio drivers as they are. In a pod nothing rebinds: the drive is
+ * on vfio-pci from boot (dslc-vfio-bind.service) or not at all. */
+static bool daos_driver(const char *drv, bool vmd, bool pods)
+{
+	if (pods)
+		return strcmp(drv, "vfio-pci") == 0;
+	static const char *const ok[] = {"vfio-pci", "uio_pci_generic", "igb_uio", NULL};
 	for (int i = 0; ok[i]; i++)
 		if (strcmp(drv, ok[i]) == 0)
 			return true;
-	return false;
+	return strcmp(drv, vmd ? "vmd" : "nvme") == 0;
+}
+
+static void report_driver(doctor_ctx *c, const nvme_desc *n, const char *pci, const char *drv, bool vmd)
+{
+	const node_spec *s = c->nd->spec;
+	if (spec_in_pods(s)) {
+		diag *d = doctor_report(c, R_NODE_NVME, n->loc,
+					"%s %s is bound to %s: with deploy kubernetes it must be on vfio-pci from boot, for the "
+					"daos-server pod", vmd ? "VMD domain" : "drive", pci, drv);
+		diag_help(c->dc, d, "see why dslc-vfio-bind.service refused it or did not run (journalctl -b -u "
+				    "dslc-vfio-bind.service), fix that and start it again");
+		return;
+	}
+	diag *d = doctor_report(c, R_NODE_NVME, n->loc, "%s %s is bound to %s, which SPDK cannot take", vmd ? "VMD domain" : "drive",
+				pci, drv);
+	if (vmd)
+		diag_help(c->dc, d, "bind it to the kernel's vmd driver (driverctl set-override %s vmd), which daos_server "
+				    "rebinds at start, or to vfio-pci", pci);
+	else
+		diag_help(c->dc, d, "bind it to nvme or vfio-pci (driverctl set-override %s vfio-pci)", pci);
+}
+
+/* A VMD domain the kernel's vmd driver holds shows its drives' block
+ * devices under it (hwloc); with none, no drive is behind it. Once
+ * daos_server has bound it to vfio-pci its drives are SPDK's and the
+ * kernel shows none, which is expected. */
+static void check_vmd_drives(doctor_ctx *c, const nvme_desc *n, const char *pci, const char *drv)
+{
+	const topo_device *d = c->topo ? topo_find_device(c->topo, pci) : NULL;
+	if (!d || d->kind != TOPO_VMD || d->block || strcmp(drv, "vmd") != 0)
+		return;
+	diag *f = doctor_report(c, R_NODE_NVME, n->loc, "VMD domain %s holds no drive: the kernel's vmd driver has it and "
+				"shows no NVMe device behind it", pci);
+	diag_help(c->dc, f, "check the drives of that domain's slots (a failed or unseated one), or exclude it on this node: "
+			    "node %s { exclude nvme %s }", c->nd->host, n->pci);
 }
 
 static void check_driver(doctor_ctx *c, const nvme_desc *n, bool *unchecked)
 {
 	/* a drive behind VMD is bound through its endpoint */
 	const char *pci = n->endpoint[0] ? n->endpoint : n->pci;
+	bool vmd = is_vmd(c, n);
 	char rel[96];
 	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s/driver", pci);
 	int err = 0;
 	const char *drv = doctor_link(c, rel, &err);
 	if (drv) {
-		if (!daos_driver(drv)) {
-			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is bound to %s, which SPDK cannot take", n->pci, drv);
-			diag_help(c->dc, d, "bind it to nvme or vfio-pci (driverctl set-override %s vfio-pci)", pci);
-		}
+		if (!daos_driver(drv, vmd, spec_in_pods(c->nd->spec)))
+			report_driver(c, n, pci, drv, vmd);
+		else if (vmd)
+			check_vmd_drives(c, n, pci, drv);
 		return;
 	}
 	if (err == EINVAL || err == ENOENT) {
@@ -126,8 +182,14 @@ static void check_driver(doctor_ctx *c, const nvme_desc *n, bool *unchecked)
 		char dev[80];
 		snprintf(dev, sizeof(dev), "sys/bus/pci/devices/%s", pci);
 		if (doctor_exists(c, dev)) {
-			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is bound to no driver", n->pci);
-			diag_help(c->dc, d, "bind it to nvme (echo %s > /sys/bus/pci/drivers/nvme/bind)", pci);
+			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "%s %s is bound to no driver", vmd ? "VMD domain" : "drive",
+						n->pci);
+			if (spec_in_pods(c->nd->spec))
+				diag_help(c->dc, d, "see why dslc-vfio-bind.service did not bind it (journalctl -b -u "
+						    "dslc-vfio-bind.service), fix that and start it again");
+			else
+				diag_help(c->dc, d, "bind it to %s (echo %s > /sys/bus/pci/drivers/%s/bind)", vmd ? "vmd" : "nvme",
+					  pci, vmd ? "vmd" : "nvme");
 			return;
 		}
 	}

@@ -272,6 +272,8 @@ static void import_devices(resolver *r, hardware *hw, const topology *t)
 		const opt_int *flag = nic ? &hw->nic_auto : &hw->nvme_auto;
 		if (!flag->set || described(hw, t, d))
 			continue;
+		if (d->kind == TOPO_VMD && !d->block)
+			continue; /* no drive behind it that the export shows */
 		if (d->numa < 0) {
 			diag *dd = diag_report(r->dc, R_DEVICE_LOCALITY_UNKNOWN, flag->loc,
 					       "%s %s%s%s is local to %s: not given to any engine", nic ? "NIC" : "NVMe", d->pci,

@@ -179,8 +179,9 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 		for (hwloc_obj_t o = p->io_first_child; o; o = o->next_sibling)
 			if (o->type == HWLOC_OBJ_OS_DEVICE && o->name && o->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK && !d.block)
 				d.block = arena_strdup(a, o->name);
-		if (d.kind == TOPO_VMD && !d.block)
-			continue; /* a VMD endpoint without drives behind it */
+		/* a VMD endpoint without drives' block devices under it is kept:
+		 * its slots are empty, or daos_server has bound it to vfio-pci
+		 * and its drives are SPDK's (`nvme auto` passes it by) */
 		ARENA_PUSH(a, l.v, l.n, l.cap, d);
 	}
 	topo->devices = l.v;
