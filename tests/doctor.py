@@ -506,6 +506,38 @@ write(f"{r}/proc/net/fib_trie", open(f"{r}/proc/net/fib_trie").read().replace("1
 expect("an address the node does not have: at its storage line", CL, "gpu005", r, XML, "node-network",
        ("cluster.dsl", line_of(CL, r"^  storage ens1f0np0")), ["10.21.0.14/24 is not an address"])
 
+# the BIOS NUMA mode changed (NPS1 to NPS2): said once, at the hardware
+# block, and no NIC or drive reported for a NUMA node that was renumbered
+nps2 = os.path.join(T, "hgx-nps2.xml")
+subprocess.run([sys.executable, "tests/topologies/split_numa.py", XML, nps2], check=True)
+rc, found, err = doctor(CL, "gpu005", clean, nps2)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-topology" and "4 NUMA nodes with CPUs" in got[0][3]
+       and (got[0][1], got[0][2]) == ("hardware.dsl", line_of(HW, r"^  topology")),
+       "NPS1 to NPS2: one node-topology at the hardware block, no NIC or drive finding", got)
+# NUMA nodes without CPUs that come online late (POWER9 GPU memory, onlined
+# by the GPU driver): the engines' NUMA nodes are the same, no finding
+p9d = os.path.join(T, "p9")
+os.makedirs(p9d, exist_ok=True)
+p9src = open("tests/golden/diag/dsl-power9-gpu-numa.dsl").read()
+p9xml = os.path.abspath("tests/topologies/power9-gpu-2s20c.xml")
+p9bare = os.path.join(p9d, "p9-before-gpu-driver.xml")
+x = ET.parse(p9xml)
+for parent in x.iter():
+    for o in list(parent):
+        if o.get("type") == "NUMANode" and int(o.get("os_index")) >= 252:
+            parent.remove(o)
+x.write(p9bare)
+for typ, machine, what in [(p9xml, p9bare, "its node type has the GPU memory nodes, the machine not yet"),
+                           (p9bare, p9xml, "the machine has GPU memory nodes its node type lacks")]:
+    write(f"{p9d}/c.dsl", p9src.replace('"../../topologies/power9-gpu-2s20c.xml"', f'"{typ}"'))
+    p9out = build(f"{p9d}/c.dsl", os.path.join(p9d, "out"))
+    rp = fresh("p9-root", os.path.join(p9out, "nodes/n1"), machine)
+    rc, found, err = doctor(f"{p9d}/c.dsl", "n1", rp, machine)
+    result(rc == 0 and found == [], f"POWER9, {what}: no finding (CPU-less NUMA nodes hold no engine)",
+           f"exit {rc}: {summary(found)} {err[-200:]}")
+    shutil.rmtree(os.path.join(p9d, "out"))
+
 # 7. the machine: a NUMA node short of memory, SMT off, and the IOMMU off
 x = ET.parse(XML)
 numa = [o for o in x.iter("object") if o.get("type") == "NUMANode"]
@@ -515,6 +547,51 @@ x.write(half)
 r = fresh("memory", tree, XML)
 expect("half the memory on NUMA node 1: node-topology at memory_per_numa", CL, "gpu005", r, half, "node-topology",
        ("hardware.dsl", line_of(HW, r"memory_per_numa")), ["NUMA node 1 has 384 GiB", "768 GiB"])
+# one DIMM of 16 lost on NUMA node 1 (720 of 768 GiB): above the 90% rule,
+# but a description that fills the node no longer fits (issue 53)
+x = ET.parse(XML)
+numa = [o for o in x.iter("object") if o.get("type") == "NUMANode"]
+numa[1].set("local_memory", str(int(numa[1].get("local_memory")) // 16 * 15))
+dimm = os.path.join(T, "one-dimm-lost.xml")
+x.write(dimm)
+rc, found, _ = doctor(CL, "gpu005", clean, dimm)
+result(rc == 0 and found == [], "one DIMM lost where the description still fits (64 GiB SCM): no finding", summary(found))
+pin = os.path.join(T, "pinned-full-desc")
+shutil.copytree(EX, pin)
+write(f"{pin}/cluster.dsl", open(f"{pin}/cluster.dsl").read().replace(
+    "reserve os 4 cores per numa ", "reserve os 4 cores per numa at end ").replace("scm     ram 64GiB ", "scm     ram 700GiB"))
+pin_out = build(f"{pin}/cluster.dsl", os.path.join(T, "out-pinned-full"))
+r = fresh("pinned-full", os.path.join(pin_out, "nodes/gpu005"), XML)
+rc, found, _ = doctor(f"{pin}/cluster.dsl", "gpu005", r, XML)
+result(rc == 0 and found == [], "pinned engines with 700 GiB SCM per NUMA node (727 of 768 GiB needed): clean", summary(found))
+expect("... and one DIMM lost on NUMA node 1: node-topology at the scm line, what it needs and has", f"{pin}/cluster.dsl",
+       "gpu005", r, dimm, "node-topology", ("cluster.dsl", line_of(f"{pin}/cluster.dsl", r"scm     ram 700GiB")),
+       ["NUMA node 1 has 720 GiB", "needs 727 GiB there", "SCM 700 + hugepages 17 + reserved 8 + engine reserve 2"])
+rc, found, _ = doctor(f"{pin}/cluster.dsl", "gpu005", r, half)
+got = summary(found)
+result(rc == 1 and len(got) == 1 and "at most 549 GiB" in got[0][3] and got[0][2] == line_of(f"{pin}/cluster.dsl", r"scm     ram 700GiB"),
+       "... half of NUMA node 1's memory gone: one finding, DAOS's machine-wide limit at the scm line", got)
+big = os.path.join(T, "scm-max-desc")
+shutil.copytree(EX, big)
+src = re.sub(r"  # dslc: allow kubelet-hugepages[^\n]*\n  kubelet \{.*?\n  \}\n", "",
+             open(f"{big}/cluster.dsl").read(), flags=re.S)
+write(f"{big}/cluster.dsl", src.replace("scm     ram 64GiB ", "scm     ram 741GiB"))
+big_out = build(f"{big}/cluster.dsl", os.path.join(T, "out-scm-max"))
+r = fresh("scm-max", os.path.join(big_out, "nodes/gpu005"), XML)
+rc, found, _ = doctor(f"{big}/cluster.dsl", "gpu005", r, XML)
+result(rc == 0 and found == [], "first_core engines with DAOS's largest RAM SCM (741 GiB of 1536): clean", summary(found))
+expect("... one DIMM lost: DAOS's CalcRamdiskSize limit falls to 717 GiB, at the scm line", f"{big}/cluster.dsl", "gpu005",
+       r, dimm, "node-topology", ("cluster.dsl", line_of(f"{big}/cluster.dsl", r"scm     ram 741GiB")),
+       ["1.5 TiB of memory", "at most 717 GiB", "scm_size 741 GiB stops daos_server"])
+rc, found, _ = doctor(f"{big}/cluster.dsl", "gpu005", r, dimm)
+hl = re.search(r"write `scm ram (\d+)GiB` or less", (found or [{}])[0].get("help") or "")
+if hl:  # the help applied: the description with that size, checked on the same machine
+    write(f"{big}/cluster.dsl", open(f"{big}/cluster.dsl").read().replace("scm     ram 741GiB", f"scm     ram {hl.group(1)}GiB"))
+    big_out2 = build(f"{big}/cluster.dsl", os.path.join(T, "out-scm-max-applied"))
+    r = fresh("scm-max-applied", os.path.join(big_out2, "nodes/gpu005"), XML)
+    rc, found, _ = doctor(f"{big}/cluster.dsl", "gpu005", r, dimm)
+result(hl is not None and rc == 0 and found == [], "... its help applied (`scm ram 717GiB`): clean on that machine",
+       f"{hl and hl.group(0)}: {summary(found)}")
 r = fresh("iommu", tree, XML)
 os.unlink(f"{r}/sys/class/iommu/dmar0")
 expect("no IOMMU: node-iommu at `iommu pt`", CL, "gpu005", r, XML, "node-iommu",

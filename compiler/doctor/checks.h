@@ -35,6 +35,8 @@ typedef struct doctor_ctx {
 	rendered *files; /* the node's built tree */
 	size_t nfiles, files_cap;
 	bool topo_unchecked; /* the machine's note is given already (why it was not read) */
+	bool numa_changed;   /* the machine's NUMA layout is not its node type's (said once) */
+	bool cores_changed;  /* a NUMA node's core count is not its node type's (said) */
 	struct strmap *modes; /* a snapshot's recorded modes (rel -> mode + 1), NULL under another root */
 	bool modes_unknown;   /* the snapshot's modes could not be read: no mode is compared */
 	seen *seen; /* NULL unless collecting */
@@ -67,6 +69,17 @@ src_loc doctor_node_loc(const doctor_ctx *c);
 const char *doctor_size(arena *a, uint64_t bytes);
 /* The first of two locations that is set. */
 src_loc doctor_loc_or(src_loc a, src_loc b);
+
+/* NUMA nodes with cores in t: the ones matched between the machine and its
+ * node type (numa_map.c). */
+int doctor_cpu_numas(const topology *t);
+/* The machine's NUMA node (logical index) that is the node type's
+ * type_numa, matched among NUMA nodes with cores; -1 when there is none
+ * (no machine, a changed layout, a NUMA node without cores). */
+int doctor_machine_numa(const doctor_ctx *c, int type_numa);
+/* The node type's NUMA node that is the machine's machine_numa; a
+ * negative TOPO_NUMA_* passes through, TOPO_NUMA_UNKNOWN when there is none. */
+int doctor_type_numa(const doctor_ctx *c, int machine_numa);
 
 /* The node's files as the build renders them (memo: shared per spec);
  * false when a target refused. */

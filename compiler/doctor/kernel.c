@@ -317,13 +317,16 @@ static const char *who_needs(arena *a, const node_plan *p, int n)
 static void check_daos_hugepages(doctor_ctx *c)
 {
 	const node_plan *p = c->p;
+	if (c->numa_changed)
+		return; /* said once, at the hardware block */
 	for (int n = 0; n < p->topo->nnuma; n++) {
 		uint64_t want = place_hugepages_on(p, n) / p->hugepage_size;
-		/* sysfs names NUMA nodes by os index: the machine's, else the node type's */
-		const topology *t = c->topo && n < c->topo->nnuma ? c->topo : p->topo;
-		if (!want || n >= t->nnuma)
+		if (!want)
 			continue;
-		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", t->numa[n].os_index);
+		/* sysfs names NUMA nodes by os index: the machine's, else the node type's */
+		int m = doctor_machine_numa(c, n);
+		int os_index = m >= 0 ? c->topo->numa[m].os_index : p->topo->numa[n].os_index;
+		char *rel = arena_printf(c->ar, "sys/devices/system/node/node%d/meminfo", os_index);
 		rootfs_file f = doctor_read(c, rel, DOCTOR_MAX_SYS);
 		const char *text = f.status == ROOTFS_OK ? f.data : NULL;
 		uint64_t have = 0, avail = 0;

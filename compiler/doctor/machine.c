@@ -6,8 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checks.h"
 #include <errno.h>
+
+#include "checks.h"
+#include "compiler/base/value.h"
+#include "compiler/model/daos.h"
+#include "compiler/place/place.h"
 
 /* Where the node type says what the machine contradicts: the keyword when
  * written, else its topology export's line, else the hardware block. */
@@ -25,23 +29,34 @@ static const char *numa_name(arena *a, int n)
 					: arena_printf(a, "NUMA node %d", n);
 }
 
+/* The NUMA layout (NUMA nodes with cores: the ones engines, NICs and
+ * drives are on), then each such node's cores, SMT and memory. A changed
+ * layout (a BIOS NPS or SNC mode) is said once, at the hardware block: the
+ * NUMA nodes of the NICs, drives and hugepages say nothing more then. */
 static void check_counts(doctor_ctx *c)
 {
 	const topology *want = c->p->topo, *have = c->topo;
 	const hardware *hw = c->nd->spec->hw;
-	if (want->nnuma != have->nnuma) {
+	int wn = doctor_cpu_numas(want), hn = doctor_cpu_numas(have);
+	if (wn != hn) {
 		diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->numa_per_socket),
-					"the machine has %d NUMA node%s, its node type %s has %d", have->nnuma,
-					have->nnuma == 1 ? "" : "s", hw->name, want->nnuma);
+					"the machine has %d NUMA node%s with CPUs, its node type %s has %d: its NUMA layout "
+					"changed, so no NIC's, drive's or hugepage pool's NUMA node is compared",
+					hn, hn == 1 ? "" : "s", hw->name, wn);
 		diag_help(c->dc, d, "set the BIOS NUMA mode (NPS, SNC) the node type was described with, or describe "
 				    "the machine as it is");
-		return; /* per-node comparisons would repeat it */
+		c->numa_changed = true;
+		return;
 	}
 	for (int n = 0; n < want->nnuma; n++) {
-		const topo_numa *w = &want->numa[n], *h = &have->numa[n];
+		int m = doctor_machine_numa(c, n);
+		if (m < 0)
+			continue; /* without cores: no engine's */
+		const topo_numa *w = &want->numa[n], *h = &have->numa[m];
 		if (w->ncores != h->ncores) {
 			doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->cores_per_socket),
 				      "NUMA node %d has %d cores, its node type %s has %d", n, h->ncores, hw->name, w->ncores);
+			c->cores_changed = true;
 			continue;
 		}
 		int wt = w->ncores ? want->cores[w->first_core].npus : 0, ht = h->ncores ? have->cores[h->first_core].npus : 0;
@@ -52,11 +67,85 @@ static void check_counts(doctor_ctx *c)
 			diag_help(c->dc, d, "switch SMT %s in the BIOS: engines and the kubelet are pinned to CPU numbers "
 					    "that assume it", wt > ht ? "on" : "off");
 		}
+	}
+}
+
+/* DAOS's own limit on RAM SCM, from the machine's memory (CalcRamdiskSize:
+ * daos_server refuses a larger scm_size, FaultConfigRamdiskOverMaxMem):
+ * true when it is reported, at the scm line. */
+static bool check_ramdisk_max(doctor_ctx *c)
+{
+	const node_plan *p = c->p;
+	uint64_t total = 0;
+	for (int n = 0; n < c->topo->nnuma; n++)
+		total += c->topo->numa[n].memory;
+	if (!total || !p->nengines)
+		return false;
+	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(c->m), p->nengines,
+					p->engines[0].targets);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (!ep->spec || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
+			continue;
+		diag *d = doctor_report(c, R_NODE_TOPOLOGY, ep->spec->scm_size.loc,
+					"the machine has %s of memory, and DAOS allows each engine at most %llu GiB of RAM SCM "
+					"from it: scm_size %llu GiB stops daos_server at start", doctor_size(c->ar, total),
+					(unsigned long long)(max / GiB), (unsigned long long)(ep->scm_bytes / GiB));
+		char formula[256];
+		daos_ramdisk_formula(formula, sizeof(formula), total, p->hugepage_bytes, place_reserved_bytes(c->m), p->nengines,
+				     p->engines[0].targets);
+		diag_note_at(c->dc, d, SRC_LOC_NONE, "DAOS computes %s (CalcRamdiskSize)", formula);
+		if (max >= 4 * GiB) /* DAOS's minimum scm_size */
+			diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one), or write `scm ram %lluGiB` or "
+					    "less", (unsigned long long)(max / GiB));
+		else
+			diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one): this memory holds no engine's "
+					    "RAM SCM (DAOS's minimum is 4 GiB)");
+		return true;
+	}
+	return false;
+}
+
+/* Each NUMA node's memory against what the description needs there: with
+ * the engines' memory bound to their NUMA nodes (pinned_numa_node), the
+ * SCM, hugepages and reserves placed on it (what lint holds the node type
+ * to), at the line that needs it; else, or when it fits, a node with less
+ * than 90% of its node type's memory (a lost DIMM) at the memory line. One
+ * finding per NUMA node. */
+static void check_memory(doctor_ctx *c)
+{
+	/* another machine than the node type (its NUMA layout or cores): its
+	 * memory says nothing more about the description */
+	if (c->numa_changed || c->cores_changed || check_ramdisk_max(c))
+		return;
+	const topology *want = c->p->topo, *have = c->topo;
+	const hardware *hw = c->nd->spec->hw;
+	for (int n = 0; n < want->nnuma; n++) {
+		int m = doctor_machine_numa(c, n);
+		if (m < 0 || !have->numa[m].memory)
+			continue;
+		uint64_t hm = have->numa[m].memory;
 		const opt_int *mf = hw->numa_memory[n].set ? &hw->numa_memory[n] : &hw->memory_per_numa;
-		uint64_t wm = mf->set ? (uint64_t)mf->v : w->memory;
-		if (wm && h->memory && h->memory < wm / 10 * 9) {
+		uint64_t wm = mf->set ? (uint64_t)mf->v : want->numa[n].memory;
+		numa_need need = place_numa_need(c->m, c->p, n);
+		if (c->p->pinned_mode && need.total > hm) {
+			const node_spec *s = c->nd->spec;
+			src_loc at = need.engine && need.engine->spec->scm_size.set ? need.engine->spec->scm_size.loc
+				     : s->hugepages.set ? s->hugepages.loc : hw_loc(hw, mf);
+			diag *d = doctor_report(c, R_NODE_TOPOLOGY, at,
+						"NUMA node %d has %s of memory (its node type %s: %s) and needs %llu GiB there "
+						"(SCM %llu + hugepages %llu + reserved %llu + engine reserve %llu)",
+						n, doctor_size(c->ar, hm), hw->name, doctor_size(c->ar, wm),
+						(unsigned long long)(need.total / GiB), (unsigned long long)(need.scm / GiB),
+						(unsigned long long)(need.hugepages / GiB), (unsigned long long)(need.reserved / GiB),
+						(unsigned long long)(need.engine_reserve / GiB));
+			diag_help(c->dc, d, "check the DIMMs of NUMA node %d (a failed or missing one), or lower the SCM size "
+					    "or hugepages to fit %s", n, doctor_size(c->ar, hm));
+			continue;
+		}
+		if (wm && hm < wm / 10 * 9) {
 			diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, mf), "NUMA node %d has %s of memory, its node type %s has %s",
-						n, doctor_size(c->ar, h->memory), hw->name, doctor_size(c->ar, wm));
+						n, doctor_size(c->ar, hm), hw->name, doctor_size(c->ar, wm));
 			diag_help(c->dc, d, "check the DIMMs of NUMA node %d (a failed or missing one), or describe the "
 					    "memory the machine has", n);
 		}
@@ -86,11 +175,12 @@ static void check_nics(doctor_ctx *c)
 			diag_help(c->dc, f, "name the interface and PCI address `lstopo` shows, or check the card");
 			continue;
 		}
-		if (n->numa >= 0 && d->numa != n->numa) {
+		int at = doctor_type_numa(c, d->numa);
+		if (n->numa >= 0 && !c->numa_changed && at != n->numa) {
 			diag *f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s is on %s of the machine, not NUMA node %d",
-						n->name, numa_name(c->ar, d->numa), n->numa);
+						n->name, numa_name(c->ar, at), n->numa);
 			diag_help(c->dc, f, "move the card to a slot of NUMA node %d, or describe it under %s", n->numa,
-				  numa_name(c->ar, d->numa));
+				  numa_name(c->ar, at));
 		}
 	}
 }
@@ -215,9 +305,10 @@ static void check_drives(doctor_ctx *c)
 					  c->nd->host, n->pci);
 				continue;
 			}
-			if (d && ep->numa >= 0 && d->numa != ep->numa && d->numa != TOPO_NUMA_SEVERAL) {
+			int at = d ? doctor_type_numa(c, d->numa) : TOPO_NUMA_UNKNOWN;
+			if (d && ep->numa >= 0 && !c->numa_changed && at != ep->numa && at != TOPO_NUMA_SEVERAL) {
 				diag *f = doctor_report(c, R_NODE_NVME, n->loc, "drive %s is on %s of the machine, engine %d is on "
-							"NUMA node %d", n->pci, numa_name(c->ar, d->numa), ep->index, ep->numa);
+							"NUMA node %d", n->pci, numa_name(c->ar, at), ep->index, ep->numa);
 				diag_help(c->dc, f, "move it to a slot of NUMA node %d, or give it to that NUMA node's engine", ep->numa);
 			}
 			check_driver(c, n, &unchecked);
@@ -229,6 +320,7 @@ void doctor_check_machine(doctor_ctx *c)
 {
 	if (c->topo) {
 		check_counts(c);
+		check_memory(c);
 		check_nics(c);
 	}
 	check_drives(c);

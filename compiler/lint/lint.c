@@ -413,19 +413,9 @@ static void lint_memory(model *m, const node_plan *p)
 		uint64_t mem = t->numa[n].memory;
 		if (!mem)
 			continue;
-		uint64_t scm = 0, engine_rsvd = 0;
-		const engine_plan *on = NULL;
-		for (int i = 0; i < p->nengines; i++)
-			if (p->engines[i].numa == n) {
-				if (__builtin_add_overflow(scm, p->engines[i].scm_bytes, &scm))
-					scm = UINT64_MAX; /* saturates: still more than any node has */
-				engine_rsvd += daos_engine_reserve(p->engines[i].targets);
-				on = &p->engines[i];
-			}
-		uint64_t hp = place_hugepages_on(p, n), need;
-		if (__builtin_add_overflow(scm, hp, &need) || __builtin_add_overflow(need, rsv_share, &need) ||
-		    __builtin_add_overflow(need, engine_rsvd, &need))
-			need = UINT64_MAX;
+		numa_need nd = place_numa_need(m, p, n);
+		uint64_t scm = nd.scm, hp = nd.hugepages, engine_rsvd = nd.engine_reserve, need = nd.total;
+		const engine_plan *on = nd.engine;
 		if (need > mem) {
 			src_loc where = on && on->spec->scm_size.set ? on->spec->scm_size.loc
 				: p->spec->hugepages.set ? p->spec->hugepages.loc : p->spec->hw->name_loc;

@@ -682,6 +682,24 @@ uint64_t place_hugepages_on(const node_plan *p, int numa)
 	return here ? p->hugepage_bytes / (uint64_t)used : 0;
 }
 
+numa_need place_numa_need(const model *m, const node_plan *p, int numa)
+{
+	numa_need need = {.hugepages = place_hugepages_on(p, numa),
+			  .reserved = place_reserved_bytes(m) / (uint64_t)(p->topo->nnuma ? p->topo->nnuma : 1)};
+	for (int i = 0; i < p->nengines; i++)
+		if (p->engines[i].numa == numa) {
+			if (__builtin_add_overflow(need.scm, p->engines[i].scm_bytes, &need.scm))
+				need.scm = UINT64_MAX; /* saturates: still more than any node has */
+			need.engine_reserve += daos_engine_reserve(p->engines[i].targets);
+			need.engine = &p->engines[i];
+		}
+	if (__builtin_add_overflow(need.scm, need.hugepages, &need.total) ||
+	    __builtin_add_overflow(need.total, need.reserved, &need.total) ||
+	    __builtin_add_overflow(need.total, need.engine_reserve, &need.total))
+		need.total = UINT64_MAX;
+	return need;
+}
+
 static const char *cpus_of_cores(arena *a, const node_plan *p, bool os, bool engines)
 {
 	const topology *t = p->topo;

@@ -36,6 +36,16 @@ uint64_t place_hugepages_on(const node_plan *p, int numa);
  * a NUMA node's share of it. */
 uint64_t place_reserved_bytes(const model *m);
 
+/* The memory a plan needs on a NUMA node when its engines' memory is bound
+ * there (pinned mode): the SCM of its engines, its hugepages, its share of
+ * system_ram_reserved and DAOS's reserve per engine (CalcRamdiskSize);
+ * total saturates at UINT64_MAX. engine: the last engine on it, or NULL. */
+typedef struct numa_need {
+	uint64_t scm, hugepages, reserved, engine_reserve, total;
+	const struct engine_plan *engine;
+} numa_need;
+numa_need place_numa_need(const model *m, const node_plan *p, int numa);
+
 /* Linux CPUs (all SMT siblings) as a cpulist: of the OS cores, and of the
  * OS and every engine's cores (what the kubelet must keep for itself). */
 const char *place_os_cpus(arena *a, const node_plan *p);
