@@ -237,6 +237,34 @@ if os.path.exists(tds):
     expect("a VMD endpoint on the nvme driver: node-nvme, with the vmd driver in the help", "examples/aurora-like/cluster.dsl",
            "daos0001", r, tds, "node-nvme", ("hardware.dsl", line_of("examples/aurora-like/hardware.dsl", r"nvme 0000:7c:00.5")),
            ["VMD domain 0000:7c:00.5 is bound to nvme"])
+    # PMem (issue 53): the namespaces as the nvdimm bus shows them; one gone,
+    # one in raw mode, a device node missing, namespaces created in the
+    # other order (pmem0 on socket 1)
+    AUC = "examples/aurora-like/cluster.dsl"
+    scm_line = ("cluster.dsl", line_of(AUC, r"scm     pmem"))
+    rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
+    result(open(f"{rp}/sys/block/pmem0/device/mode").read() == "memory\n", "the root's pmem0 is an fsdax namespace")
+    os.unlink(f"{rp}/sys/block/pmem1")
+    expect("a PMem namespace gone: node-pmem at the engine's scm line", AUC, "daos0001", rp, tds, "node-pmem", scm_line,
+           ["/dev/pmem1 of engine 1 is gone", "no pmem1"])
+    rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
+    ns0 = os.path.realpath(f"{rp}/sys/block/pmem0/device")
+    os.chmod(f"{ns0}/mode", 0o644)
+    write(f"{ns0}/mode", "raw\n", 0o444)
+    expect("a PMem namespace in raw mode: node-pmem, not fsdax", AUC, "daos0001", rp, tds, "node-pmem", scm_line,
+           ["/dev/pmem0 of engine 0 is in raw mode, not fsdax"])
+    rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
+    os.unlink(f"{rp}/dev/pmem0")
+    expect("/dev/pmem0 missing: node-pmem", AUC, "daos0001", rp, tds, "node-pmem", scm_line, ["/dev/pmem0 is missing"])
+    rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
+    swapped = os.path.join(T, "tds-pmem-swapped.xml")
+    text = open(tds).read().replace('name="pmem0"', 'name="pmemX"').replace('name="pmem1"', 'name="pmem0"') \
+        .replace('name="pmemX"', 'name="pmem1"')
+    open(swapped, "w").write(text)
+    rc, found, _ = doctor(AUC, "daos0001", rp, swapped)
+    got = summary(found)
+    result(rc == 1 and {x[0] for x in got} == {"node-pmem"} and any("pmem0 is on NUMA node 1 of the machine" in x[3] for x in got),
+           "namespaces created in the other order (pmem0 on socket 1): node-pmem", got)
 else:
     skip("aurora-like on tds-0002", "../shared/reference/hwloc is absent")
 

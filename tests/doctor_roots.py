@@ -10,6 +10,7 @@ it is written). Used by tests/doctor.py and tests/bench_doctor.py."""
 import os
 import re
 import shutil
+import stat
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -212,6 +213,28 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
                 link(os.path.join(d, "driver"), "../../../../../../bus/pci/drivers/nvme")
                 link(os.path.join(root, "sys/bus/pci/devices", b),
                      f"../../../devices/pci0000:00/{pci}/pci{dom}:00/{dom}:00:{i + 1:02x}.0/{b}")
+    # PMem namespaces of the engines (class dcpm) as the nvdimm bus lays them
+    # out: /sys/block/pmemN -> ../devices/LNXSYSTM:00/.../ndbus0/regionN/
+    # namespaceN.0/block/pmemN, device -> its namespace, whose mode is
+    # "memory" for fsdax (drivers/nvdimm/namespace_devs.c mode_show), and
+    # the block device node udev makes in /dev
+    y = os.path.join(tree, "etc/daos/daos_server.yml")
+    pmems = re.findall(r"^\s+- /dev/(pmem\d+)$", open(y).read(), re.M) if os.path.exists(y) else []
+    for name in pmems:
+        k = int(name[4:])
+        ns = f"sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0/region{k}/namespace{k}.0"
+        os.makedirs(os.path.join(root, ns, "block", name), exist_ok=True)
+        write(os.path.join(root, ns, "mode"), "memory\n", 0o444)
+        write(os.path.join(root, ns, "numa_node"), f"{k}\n", 0o444)
+        link(os.path.join(root, ns, "block", name, "device"), "../../../namespace%d.0" % k)
+        link(os.path.join(root, "sys/block", name), f"../devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0/region{k}/"
+                                                    f"namespace{k}.0/block/{name}")
+        dev = os.path.join(root, "dev", name)
+        os.makedirs(os.path.dirname(dev), exist_ok=True)
+        try:
+            os.mknod(dev, 0o660 | stat.S_IFBLK, os.makedev(259, k))
+        except PermissionError:  # not root: a stand-in (doctor only asks that it exists)
+            open(dev, "w").close()
     # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
     trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]
     for f, keys in units(tree):

@@ -88,6 +88,7 @@ bool doctor_render(doctor_ctx *c, render_memo *memo);
 void doctor_check(doctor_ctx *c);
 
 void doctor_check_machine(doctor_ctx *c);
+void doctor_check_pmem(doctor_ctx *c);
 void doctor_check_kernel(doctor_ctx *c);
 void doctor_check_network(doctor_ctx *c);
 void doctor_check_files(doctor_ctx *c);

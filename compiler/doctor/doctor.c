@@ -159,6 +159,7 @@ void doctor_check(doctor_ctx *c)
 		doctor_unchecked(c, "the machine (NUMA nodes, cores, memory, NICs, drives)", "dslc-topology.xml", &f);
 	}
 	doctor_check_machine(c);
+	doctor_check_pmem(c);
 	doctor_check_kernel(c);
 	doctor_check_network(c);
 	doctor_check_files(c);
