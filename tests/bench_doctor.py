@@ -5,10 +5,14 @@ snapshots (issue 42: 16,384 nodes). The reference example widened to N
 nodes is built; node 1's root is made as tests/doctor.py makes one
 (doctor_roots.py) and collected with `dslc doctor --collect`; every other
 node's snapshot is that one's layout with the node's own files (hard links
-to its built tree), its own addresses in proc/net/fib_trie, and one of 64
-exports of the machine that differ in host name and NIC hardware addresses,
-as a real fleet's do. One node gets a drift, which must be the one finding.
-Prints wall time and peak memory of the check.
+to its built tree), its own addresses in proc/net/fib_trie, and an export
+of the machine of its own, as a real fleet's are: its host name, DMI serials
+and UUID, OS release, drive serial numbers, NIC addresses and InfiniBand
+GUIDs, page counts and a few MiB of memory per NUMA node differ from every
+other node's (doctor_roots.with_identity), so N nodes are N distinct texts
+and one machine. One node gets a drift, which must be the one finding, and
+the check must parse one machine. Prints wall time and peak memory of the
+check.
 usage: bench_doctor.py DSLC [N]"""
 import json
 import os
@@ -20,13 +24,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from doctor_roots import make_root  # noqa: E402
+from doctor_roots import make_root, with_identity  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EX = os.path.join(ROOT, "examples", "hgx-b200")
 DSLC = os.path.abspath(sys.argv[1])
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 16384
-VARIANTS = 64
 
 
 def description(d):
@@ -43,19 +46,6 @@ def description(d):
     src = re.sub(r"\.0\.\{10\+i\}", ".{i/200}.{10+i%200}", src)
     open(os.path.join(d, "cluster.dsl"), "w").write(src)
     return os.path.join(d, "cluster.dsl"), w
-
-
-def variants(xml, d):
-    """Exports of VARIANTS machines of the same type: host name and MACs differ."""
-    text = open(xml).read()
-    out = []
-    for k in range(VARIANTS):
-        t = re.sub(r'(name="HostName" value=")[^"]*', rf"\g<1>gpu-{k:05d}", text)
-        t = re.sub(r'(name="Address" value="[0-9a-f:]*)[0-9a-f]{2}"', rf'\g<1>{k:02x}"', t)
-        p = os.path.join(d, f"machine-{k}.xml")
-        open(p, "w").write(t)
-        out.append(p)
-    return out
 
 
 def main():
@@ -81,7 +71,7 @@ def main():
                 rel = os.path.relpath(p, tmpl)
                 kind = "link" if os.path.islink(p) else "dir" if os.path.isdir(p) else "file"
                 layout.append((rel, kind, os.readlink(p) if kind == "link" else None))
-        machines = variants(xml, tmp)
+        machine = open(xml).read()
         t0 = time.time()
         for i in range(2, N + 1):
             h, s = host(i), os.path.join(snaps, host(i))
@@ -98,7 +88,8 @@ def main():
                 elif kind == "link":
                     os.symlink(target, p)
                 elif rel == "dslc-topology.xml":
-                    os.link(machines[i % VARIANTS], p)
+                    with open(p, "w") as f:
+                        f.write(with_identity(machine, i, f"{h}.cluster.example"))
                 elif rel == "proc/net/fib_trie":
                     trie = "Main:\n  +-- 0.0.0.0/0 3 0 5\n" + "".join(f"     |-- {a}\n        /32 host LOCAL\n" for a in addrs)
                     with open(p, "w") as f:
@@ -107,8 +98,8 @@ def main():
                     os.link(os.path.join(tree, rel), p)
                 else:
                     os.link(os.path.join(tmpl, rel), p)
-        os.replace(os.path.join(snaps, host(1), "dslc-topology.xml"), os.path.join(tmp, "x"))
-        os.link(machines[1], os.path.join(snaps, host(1), "dslc-topology.xml"))
+        with open(os.path.join(snaps, host(1), "dslc-topology.xml"), "w") as f:
+            f.write(with_identity(machine, 1, f"{host(1)}.cluster.example"))
         # one drift: a hand-edited daos_server.yml on the last node
         y = os.path.join(snaps, host(N), "etc/daos/daos_server.yml")
         text = open(y).read().replace("targets: 16", "targets: 12", 1)
@@ -124,7 +115,8 @@ def main():
         rc, rss = os.waitstatus_to_exitcode(status), ru.ru_maxrss
         p = subprocess.CompletedProcess([], rc, open(os.path.join(tmp, "o")).read(), open(os.path.join(tmp, "e")).read())
         found = json.loads(p.stdout)["findings"] if p.stdout else []
-        ok = rc == 1 and len(found) == 1 and found[0]["ruleId"] == "node-file" and host(N) in found[0]["message"]
+        ok = (rc == 1 and len(found) == 1 and found[0]["ruleId"] == "node-file" and host(N) in found[0]["message"]
+              and "1 distinct machine" in p.stderr)
         print(f"doctor bench: --snapshots over {N} nodes: {wall:.2f} s wall, peak RSS {rss / 1024:.0f} MiB; "
               f"{p.stderr.strip()}")
         print(f"doctor bench: {'ok' if ok else 'WRONG'}: {len(found)} finding(s), exit {p.returncode}: "

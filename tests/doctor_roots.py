@@ -268,3 +268,30 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
                     write(os.path.join(root, "proc/sys", key), m.group(2) + "\n")
     shutil.rmtree(work)
     return root
+
+
+def with_identity(text, k, host):
+    """An export of machine text as node k of a fleet writes it: what lstopo
+    puts in every export that differs from node to node of one type (its
+    host name, DMI serials and UUID, OS release, each drive's serial number
+    and each NIC's hardware address and InfiniBand GUID, the pages counted
+    per size) and the memory the firmware leaves each NUMA node, a few MiB
+    more or less (hwloc's XML: info name/value pairs, page_type counts,
+    local_memory)."""
+    t = re.sub(r'(name="HostName" value=")[^"]*', rf"\g<1>{host}", text)
+    t = re.sub(r'(name="Address" value="[0-9a-f:]*?)[0-9a-f]{2}:[0-9a-f]{2}"', rf'\g<1>{k >> 8 & 255:02x}:{k & 255:02x}"', t)
+    machine = (f'<info name="DMIProductUUID" value="4c4c4544-{k:04x}-1010-8050-b4c04f{k:06x}"/>'
+               f'<info name="DMIProductSerial" value="J{k:07d}"/><info name="DMIBoardSerial" value=".J{k:07d}.CN7"/>'
+               f'<info name="OSRelease" value="6.6.{47 + k % 3}.1-1.azl3"/>')
+    t = re.sub(r'(<object type="Machine"[^>]*>)', lambda m: m.group(1) + machine, t, count=1)
+    n = [0]
+
+    def serial(m):
+        n[0] += 1
+        return m.group(1) + f'<info name="SerialNumber" value="S6EUNE0W{k:05d}{n[0]:02d}"/>'
+    t = re.sub(r'(<object type="OSDev"[^>]*osdev_type="0"[^>]*>)', serial, t)
+    t = re.sub(r'(<object type="OSDev"[^>]*name="mlx5_\d+"[^>]*>)',
+               lambda m: m.group(1) + f'<info name="NodeGUID" value="b8ce:f603:00{k >> 8 & 255:02x}:{k & 255:02x}10"/>', t)
+    t = re.sub(r'(local_memory=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - (k % 7) * (2 << 20)}"', t)
+    return re.sub(r'(<page_type size="\d+" count=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - k % 1000}"', t)
+

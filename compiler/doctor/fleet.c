@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/base/strmap.h"
@@ -37,19 +38,90 @@ topo_cache *topo_cache_new(arena *a)
 	return tc;
 }
 
-/* The value of every `name="NAME" value="..."` made alike: hex digits of
- * an address become 0 (its length stays), a host name becomes x's. */
-static void canonical(char *xml, const char *name, char fill)
+/* The export with what differs from node to node of one machine type made
+ * alike, in place (never longer): every hwloc info value but a NIC's
+ * Address emptied (host name, OS release, DMI serials and UUIDs, drive
+ * serial numbers and firmware revisions, InfiniBand GUIDs, hwloc's own
+ * version: no check reads them), an Address's hex digits zeroed (its
+ * length tells Ethernet from InfiniBand, which a check reads), the pages
+ * counted per size (a runtime value) and each NUMA node's memory (the
+ * firmware keeps a little more on one node than another: kept aside and
+ * given back, see memory_of). Returns the new length. */
+static size_t canonical(char *xml, size_t len)
 {
-	char pat[64];
-	snprintf(pat, sizeof(pat), "name=\"%s\" value=\"", name);
-	size_t n = strlen(pat);
-	for (char *p = xml; (p = strstr(p, pat));) {
-		p += n;
-		for (; *p && *p != '"'; p++)
-			if (fill == 'x' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))
-				*p = fill;
+	static const char *const blank[] = {" value=\"", " count=\"", " local_memory=\""};
+	char *out = xml;
+	const char *in = xml, *end = xml + len;
+	while (in < end) {
+		const char *hit = NULL;
+		size_t k = 0;
+		for (size_t i = 0; i < sizeof(blank) / sizeof(*blank); i++) {
+			const char *h = strstr(in, blank[i]);
+			if (h && (!hit || h < hit))
+				hit = h, k = i;
+		}
+		if (!hit)
+			break;
+		size_t n = (size_t)(hit - in) + strlen(blank[k]);
+		memmove(out, in, n);
+		out += n;
+		in += n;
+		const char *q = memchr(in, '"', (size_t)(end - in));
+		if (!q)
+			break;
+		/* an Address keeps its length, digits zeroed */
+		bool address = k == 0 && hit - xml >= 15 && memcmp(hit - 15, "name=\"Address\"", 15) == 0;
+		if (address)
+			for (; in < q; in++)
+				*out++ = (*in >= '0' && *in <= '9') || (*in >= 'a' && *in <= 'f') || (*in >= 'A' && *in <= 'F') ? '0' : *in;
+		else if (k > 0)
+			*out++ = '0'; /* a number hwloc reads */
+		in = q;
 	}
+	size_t rest = (size_t)(end - in);
+	memmove(out, in, rest);
+	out[rest] = '\0';
+	return (size_t)(out - xml) + rest;
+}
+
+/* Each NUMA node's local_memory in the export, by OS index, before
+ * canonical() zeroes it: as many as Linux can have (x86's NODES_SHIFT of
+ * 10: 1,024). */
+enum { FLEET_MAX_NUMA = 1024 };
+typedef struct numa_memory {
+	int os_index[FLEET_MAX_NUMA];
+	uint64_t bytes[FLEET_MAX_NUMA];
+	int n;
+} numa_memory;
+
+static void memory_of(const char *xml, numa_memory *nm)
+{
+	nm->n = 0;
+	for (const char *p = xml; (p = strstr(p, "type=\"NUMANode\"")) && nm->n < FLEET_MAX_NUMA; p++) {
+		const char *close = strchr(p, '>');
+		const char *os = strstr(p, " os_index=\""), *mem = strstr(p, " local_memory=\"");
+		if (!close || !os || !mem || os > close || mem > close)
+			continue;
+		nm->os_index[nm->n] = atoi(os + 11);
+		nm->bytes[nm->n] = strtoull(mem + 15, NULL, 10);
+		nm->n++;
+	}
+}
+
+/* The cached machine with this export's own memory per NUMA node: a copy
+ * of the topology and its NUMA nodes in a (per-node arena); the rest is
+ * shared. */
+static const topology *with_memory(arena *a, const topology *t, const numa_memory *nm)
+{
+	topology *copy = arena_alloc(a, sizeof(*copy));
+	*copy = *t;
+	copy->numa = arena_alloc(a, (size_t)(t->nnuma + 1) * sizeof(*copy->numa));
+	memcpy(copy->numa, t->numa, (size_t)t->nnuma * sizeof(*copy->numa));
+	for (int n = 0; n < copy->nnuma; n++)
+		for (int i = 0; i < nm->n; i++)
+			if (nm->os_index[i] == copy->numa[n].os_index)
+				copy->numa[n].memory = nm->bytes[i];
+	return copy;
 }
 
 /* 64-bit FNV-1a over 8-byte words: fast enough for a fleet's megabytes,
@@ -69,27 +141,28 @@ static uint64_t text_hash(const char *s, size_t len)
 	return h ^ len;
 }
 
-const topology *topo_cache_get(topo_cache *tc, char *xml, size_t len, const char **why)
+const topology *topo_cache_get(topo_cache *tc, arena *node, char *xml, size_t len, const char **why)
 {
-	canonical(xml, "HostName", 'x');
-	canonical(xml, "Address", '0');
+	numa_memory nm;
+	memory_of(xml, &nm);
+	len = canonical(xml, len);
 	char key[24];
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)text_hash(xml, len));
 	cache_entry *first = strmap_get(&tc->by_hash, key);
-	for (cache_entry *e = first; e; e = e->next)
-		if (e->len == len && memcmp(e->xml, xml, len) == 0) {
-			*why = e->why;
-			return e->topo;
-		}
-	cache_entry *e = arena_alloc(tc->ar, sizeof(*e));
-	e->xml = arena_strndup(tc->ar, xml, len);
-	e->len = len;
-	e->topo = topo_parse_xml(tc->ar, e->xml, len, &e->why);
-	e->next = first;
-	strmap_put(&tc->by_hash, arena_strdup(tc->ar, key), e);
-	tc->parsed++;
+	cache_entry *e = first;
+	while (e && !(e->len == len && memcmp(e->xml, xml, len) == 0))
+		e = e->next;
+	if (!e) {
+		e = arena_alloc(tc->ar, sizeof(*e));
+		e->xml = arena_strndup(tc->ar, xml, len);
+		e->len = len;
+		e->topo = topo_parse_xml(tc->ar, e->xml, len, &e->why);
+		e->next = first;
+		strmap_put(&tc->by_hash, arena_strdup(tc->ar, key), e);
+		tc->parsed++;
+	}
 	*why = e->why;
-	return e->topo;
+	return e->topo ? with_memory(node, e->topo, &nm) : NULL;
 }
 
 size_t topo_cache_parsed(const topo_cache *tc)
@@ -121,7 +194,7 @@ void topo_cache_machine(doctor_ctx *c, topo_cache *tc, const char **xml, size_t 
 	if (text) {
 		if (c->collecting) /* as read, before the cache changes it */
 			*xml = arena_strndup(c->ar, text, *len);
-		c->topo = topo_cache_get(tc, text, *len, &why);
+		c->topo = topo_cache_get(tc, c->ar, text, *len, &why);
 	}
 	if (!c->topo) {
 		diag *d = doctor_report(c, R_NODE_UNCHECKED, doctor_node_loc(c), "the machine not checked: %s: %s", from, why);

@@ -10,12 +10,14 @@
 typedef struct topo_cache topo_cache;
 
 topo_cache *topo_cache_new(arena *a);
-/* The topology of an export (xml[len] == '\0'; xml is changed). Exports
- * that differ only in the Machine's HostName and the NICs' hardware
- * addresses are one machine to every check (the checks read neither, and
- * an address keeps its length, which tells Ethernet from InfiniBand), so
- * they are parsed once. NULL with *why. */
-const topology *topo_cache_get(topo_cache *tc, char *xml, size_t len, const char **why);
+/* The topology of an export (xml[len] == '\0'; xml is changed). Exports of
+ * one machine type differ in what no check reads: host names, serial
+ * numbers, GUIDs, UUIDs, OS and firmware versions, NIC hardware addresses
+ * (an address keeps its length, which tells Ethernet from InfiniBand), page
+ * counts, and a little memory per NUMA node. They are parsed once, and each
+ * node's own memory per NUMA node is given back in a copy allocated in
+ * `node`. NULL with *why. */
+const topology *topo_cache_get(topo_cache *tc, arena *node, char *xml, size_t len, const char **why);
 /* The machine of c's root, through the cache: hwloc's view of the running
  * machine for the live root, else the snapshot's export (dslc-topology.xml);
  * a note (an error with --strict) when it cannot be read, none when a
