@@ -135,6 +135,31 @@ def main():
         out = p.stdout.decode(errors="replace")
         result(p.returncode == 0 and "not a regular file" in out and w.opens() == 0,
                "dslc lsp: a document whose topology is a device: the finding published, never opened", out[-300:])
+        open(hw, "w").write(text)
+        # dslc doctor (issue 53 item 14): a root whose files are devices where
+        # doctor reads (an image or chroot checked before it boots), and
+        # --topology naming one; doctor reports each, never opens it
+        sys.path.insert(0, os.path.join(REPO, "tests"))
+        from doctor_roots import make_root
+        subprocess.run(DSLC + ["build", "cluster.dsl", "-o", "out-doctor"], cwd=ex, capture_output=True, check=True)
+        root = make_root(os.path.join(ex, "out-doctor/nodes/gpu005"), os.path.join(ex, "hgx-b200.xml"),
+                         os.path.join(tmp, "root"))
+        watches = []
+        for rel in ("proc/cmdline", "etc/daos/daos_server.yml", "sys/kernel/mm/transparent_hugepage/enabled",
+                    "sys/devices/virtual/net/ens1f0np0/mtu"):
+            os.unlink(os.path.join(root, rel))
+            os.mknod(os.path.join(root, rel), 0o666 | 0o020000, os.makedev(1, 3))
+            watches.append((rel, Watch(os.path.join(root, rel))))
+        rc, out = run(["doctor", "cluster.dsl", "--node", "gpu005", "--root", root, "--topology", "hgx-b200.xml",
+                       "--format", "json"], ex)
+        opened = [rel for rel, wt in watches if wt.opens()]
+        said = all(rel.replace("devices/virtual", "class") in out for rel, _ in watches)
+        result(rc == 1 and not opened and said and "not a regular file" in out,
+               f"doctor --root: four files that are devices, each reported, none opened (exit {rc}, opened {opened})",
+               out[-600:])
+        rc, out = run(["doctor", "cluster.dsl", "--node", "gpu005", "--root", root, "--topology", dev], ex)
+        result(rc == 2 and "not a regular file" in out and w.opens() == 0,
+               f"doctor --topology DEVICE: refused, never opened (exit {rc})", out[-300:])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"device: {passed} passed, {failed} failed")
