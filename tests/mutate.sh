@@ -647,4 +647,69 @@ mutate "manifest: an escaped quote ends a skipped string" compiler/tree/manifest
 	'			r->pos += ch == '"'"'\\'"'"' && r->len - r->pos >= 2 ? 2 : 1;' \
 	'			r->pos += 1;' \
 	"env CK_RUN_SUITE=manifest build/unit_tests"
+# issue 53 (doctor on real hardware and fleets, and on untrusted roots)
+mutate "rootfs: the kernel follows a component's link" compiler/doctor/rootfs.c \
+	'		int fd = openat(w.fd[w.depth], name, O_PATH | O_NOFOLLOW | O_CLOEXEC);' \
+	'		int fd = openat(w.fd[w.depth], name, O_PATH | O_CLOEXEC);' \
+	"env CK_RUN_SUITE=rootfs build/unit_tests"
+mutate "rootfs: a device opened before its type is known" compiler/doctor/rootfs.c \
+	'		fd = src_open_regular(dir, name, true, &st);' \
+	'		fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | 0 * (int)sizeof(st));' \
+	"/usr/bin/python3 tests/device_reads.py"
+mutate "collect: no modes recorded" compiler/doctor/snapshot.c \
+	'		ok = write_modes(fd, c);' \
+	'		ok = true || write_modes(fd, c);' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "cmdline: the first occurrence for every parameter" compiler/doctor/kernel.c \
+	'			if (keeps_first(name) || param_eq(name, "hugepages"))' \
+	'			if ((void)keeps_first, 1)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "cmdline: the last isolcpus= kept" compiler/doctor/kernel.c \
+	'	"isolcpus",           /* kernel/sched/isolation.c housekeeping_setup: a later mask must match */' \
+	'	"isolcpus-",' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "hugepages: MemFree alone" compiler/doctor/kernel.c \
+	'	*avail = free_b + active + inactive + reclaim;' \
+	'	*avail = free_b + 0 * (active + inactive + reclaim);' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "hugepages: only the engines' NUMA nodes" compiler/doctor/kernel.c \
+	'		uint64_t want = place_hugepages_on(p, n) / p->hugepage_size;' \
+	'		uint64_t want = who_needs(c->ar, p, n)[0] == '"'"'d'"'"' ? 0 : place_hugepages_on(p, n) / p->hugepage_size;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "vmd: the vmd driver refused" compiler/doctor/machine.c \
+	'	return strcmp(drv, vmd ? "vmd" : "nvme") == 0;' \
+	'	return strcmp(drv, vmd ? "nvme" : "nvme") == 0;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "pods: a drive on nvme accepted" compiler/doctor/machine.c \
+	'	if (pods)' \
+	'	if (0 && pods)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "numa: CPU-less NUMA nodes counted" compiler/doctor/numa_map.c \
+	'		k += t->numa[n].ncores > 0;' \
+	'		k += 1;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "numa: NICs compared after an NPS change" compiler/doctor/machine.c \
+	'		if (n->numa >= 0 && !c->numa_changed && at != n->numa) {' \
+	'		if (n->numa >= 0 && at != n->numa) {' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "memory: a pinned NUMA node's need not checked" compiler/doctor/machine.c \
+	'		if (c->p->pinned_mode && need.total > hm) {' \
+	'		if (0 && need.total > hm) {' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "memory: DAOS's RAM SCM limit not checked" compiler/doctor/machine.c \
+	'	if (c->numa_changed || c->cores_changed || check_ramdisk_max(c))' \
+	'	if (c->numa_changed || c->cores_changed || (0 && check_ramdisk_max(c)))' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "pmem: a raw namespace accepted" compiler/doctor/pmem.c \
+	'	} else if (strncmp(f.data, "memory", 6) != 0 || (f.data[6] && f.data[6] != '"'"'\n'"'"')) {' \
+	'	} else if (0) {' \
+	"bash tests/golden.sh"
+mutate "fleet: per-node identity in the cache key" compiler/doctor/fleet.c \
+	'	len = canonical(xml, len);' \
+	'	(void)canonical;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "fleet: the first node's memory for all" compiler/doctor/fleet.c \
+	'	return e->topo ? with_memory(node, e->topo, &nm) : NULL;' \
+	'	return e->topo && node ? (const topology *)((void)with_memory, e->topo) : NULL;' \
+	"/usr/bin/python3 tests/doctor.py"
 tests_end
