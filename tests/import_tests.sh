@@ -97,6 +97,13 @@ $DSLC import tests/golden/import/folded-newline.yml --host example >"$T/out" 2>"
 rc=$?
 check "a value holding a newline is refused at its YAML line, nothing written (exit $rc)" \
 	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'folded-newline.yml:13:20: error\[import-unsupported\]: it holds a control character' '$T/err'"
+# fuzz_yaml's find of stop 64: an anchor aliased inside its own value made a
+# cycle, and import recursed until the stack overflowed (exit 139); refused at
+# the alias, as go-yaml refuses it ("anchor 'engine' value contains itself")
+$DSLC import tests/golden/import/alias-cycle.yml --host example >"$T/out" 2>"$T/err"
+rc=$?
+check "an alias inside its own anchor's value: refused at the alias, nothing written (exit $rc)" \
+	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'alias-cycle.yml:10:18: error\[syntax\]: YAML alias \*engine inside the value of its own anchor' '$T/err'"
 # item 3: values ending in ':' are quoted, so the description scans to the values given
 $DSLC import tests/golden/import/colon-values.yml --host example >"$T/colon.dsl" 2>"$T/err"
 $DSLC lint "$T/colon.dsl" >"$T/lint" 2>&1

@@ -712,4 +712,8 @@ mutate "fleet: the first node's memory for all" compiler/doctor/fleet.c \
 	'	return e->topo ? with_memory(node, e->topo, &nm) : NULL;' \
 	'	return e->topo && node ? (const topology *)((void)with_memory, e->topo) : NULL;' \
 	"/usr/bin/python3 tests/doctor.py"
+mutate "yaml: an alias inside its own anchor's value" compiler/lang/yaml_doc.c \
+	'		} else if (n && n->open) {' \
+	'		} else if (0 && n && n->open) {' \
+	"bash tests/import_tests.sh"
 tests_end

@@ -158,6 +158,7 @@ static bool is_merge_key(const ynode *k)
 static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 {
 	ynode *m = node_new(b, Y_MAP, start);
+	m->open = true;
 	anchor(b, start->data.mapping_start.anchor, m);
 	yaml_event_delete(start);
 	const ynode *sources[8];
@@ -169,6 +170,7 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 		if (ev.type == YAML_MAPPING_END_EVENT) {
 			m->loc.end = byte_at(b, ev.end_mark.index);
 			yaml_event_delete(&ev);
+			m->open = false;
 			for (size_t i = 0; i < nsources; i++)
 				if (!merge_into(b, m, sources[i]))
 					return NULL;
@@ -215,6 +217,7 @@ static ynode *parse_map(ybuild *b, yaml_event_t *start, int depth)
 static ynode *parse_seq(ybuild *b, yaml_event_t *start, int depth)
 {
 	ynode *s = node_new(b, Y_SEQ, start);
+	s->open = true;
 	anchor(b, start->data.sequence_start.anchor, s);
 	yaml_event_delete(start);
 	for (;;) {
@@ -224,6 +227,7 @@ static ynode *parse_seq(ybuild *b, yaml_event_t *start, int depth)
 		if (ev.type == YAML_SEQUENCE_END_EVENT) {
 			s->loc.end = byte_at(b, ev.end_mark.index);
 			yaml_event_delete(&ev);
+			s->open = false;
 			return s;
 		}
 		ynode *it = parse_node(b, &ev, depth + 1);
@@ -262,6 +266,15 @@ static ynode *parse_node(ybuild *b, yaml_event_t *ev, int depth)
 		if (!n && !b->failed) {
 			b->failed = true;
 			diag_report(b->dc, R_SYNTAX, mark_loc(b, ev->start_mark, ev->end_mark), "YAML alias to an unknown anchor");
+		} else if (n && n->open) {
+			/* the value would hold itself: go-yaml, DAOS's YAML library,
+			 * refuses it ("anchor 'a' value contains itself") */
+			b->failed = true;
+			diag *d = diag_report(b->dc, R_SYNTAX, mark_loc(b, ev->start_mark, ev->end_mark),
+					      "YAML alias *%s inside the value of its own anchor: the value would contain itself",
+					      (const char *)ev->data.alias.anchor);
+			diag_help(b->dc, d, "alias the anchor after its value ends, or write the value out");
+			n = NULL;
 		}
 		yaml_event_delete(ev);
 		return n;

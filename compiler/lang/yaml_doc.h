@@ -25,6 +25,7 @@ struct ynode {
 	ynode **items;     /* sequences */
 	size_t n, cap;
 	strmap *index;     /* maps with many keys: key -> first pair's position + 1 */
+	bool open;         /* a map or sequence still being read: an alias to it would make a cycle */
 };
 
 /* Parses file (already in the source set). Syntax errors and duplicate keys

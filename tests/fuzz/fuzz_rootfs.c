@@ -86,6 +86,28 @@ static bool path_ok(const char *s)
 	return true;
 }
 
+/* Whether the harness may make rel below root: no existing part of the
+ * path is a link (an input's own link would lead the harness's writes out
+ * of the root: that would be the harness's write, not dslc's). */
+static bool no_link_on_path(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *s = p + strlen(root) + 1;; s++) {
+		char c = *s;
+		if (c == '/' || c == '\0') {
+			*s = '\0';
+			struct stat st;
+			bool link = lstat(p, &st) == 0 && S_ISLNK(st.st_mode);
+			*s = c;
+			if (link)
+				return false;
+		}
+		if (!c)
+			return true;
+	}
+}
+
 static void mkdirs(const char *root, const char *rel)
 {
 	char p[PATH_MAX];
@@ -133,7 +155,7 @@ static void unpack(const char *text, size_t size, const char *root)
 			char *arrow = strstr(head, " -> ");
 			if (arrow) {
 				*arrow = '\0';
-				if (path_ok(head) && arrow[4]) {
+				if (path_ok(head) && arrow[4] && no_link_on_path(root, head)) {
 					mkdirs(root, head);
 					snprintf(full, sizeof(full), "%s/%s", root, head);
 					if (symlink(arrow + 4, full) == 0) {
@@ -147,10 +169,10 @@ static void unpack(const char *text, size_t size, const char *root)
 			if (sp) {
 				*sp = '\0';
 				snprintf(full, sizeof(full), "%s/%s", root, head);
-				if (path_ok(head))
+				if (path_ok(head) && no_link_on_path(root, head))
 					fchmodat(AT_FDCWD, full, (mode_t)strtoul(sp + 1, NULL, 8) & 07777, 0);
 			}
-		} else if (path_ok(head)) {
+		} else if (path_ok(head) && no_link_on_path(root, head)) {
 			mkdirs(root, head);
 			snprintf(full, sizeof(full), "%s/%s", root, head);
 			remember(head);
