@@ -716,4 +716,8 @@ mutate "yaml: an alias inside its own anchor's value" compiler/lang/yaml_doc.c \
 	'		} else if (n && n->open) {' \
 	'		} else if (0 && n && n->open) {' \
 	"bash tests/import_tests.sh"
+mutate "rootfs: a file named with a trailing slash opened" compiler/doctor/rootfs.c \
+	'			e = must_dir && !S_ISDIR(st.st_mode) ? ENOTDIR : 0;' \
+	'			e = must_dir && !S_ISDIR(st.st_mode) && 0 ? ENOTDIR : 0;' \
+	"env CK_RUN_SUITE=rootfs build/unit_tests"
 tests_end

@@ -90,6 +90,9 @@ static int walk_to(const rootfs *r, const char *rel, bool follow_last, int *dir,
 		if (!n)
 			break;
 		bool last = !p[n + strspn(p + n, "/")];
+		/* "file/" names a directory or nothing: the kernel follows a last
+		 * link there and refuses what is not a directory (ENOTDIR) */
+		bool must_dir = last && p[n] == '/';
 		snprintf(name, NAME_MAX + 1, ".");
 		if (n == 1 && p[0] == '.') {
 			p += n;
@@ -114,13 +117,14 @@ static int walk_to(const rootfs *r, const char *rel, bool follow_last, int *dir,
 				close(fd);
 			break;
 		}
-		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
+		if (S_ISLNK(st.st_mode) && (!last || follow_last || must_dir)) {
 			char target[ROOTFS_PATH], next[ROOTFS_PATH];
 			e = ++links > ROOTFS_MAX_LINKS ? ELOOP : link_target(fd, target);
 			close(fd);
 			if (e)
 				break;
-			if (snprintf(next, sizeof(next), "%s/%s", target, p + n) >= (int)sizeof(next)) {
+			/* the rest keeps its own slashes: a last link adds none */
+			if (snprintf(next, sizeof(next), "%s%s", target, p + n) >= (int)sizeof(next)) {
 				e = ENAMETOOLONG;
 				break;
 			}
@@ -132,6 +136,7 @@ static int walk_to(const rootfs *r, const char *rel, bool follow_last, int *dir,
 			continue;
 		}
 		if (last) {
+			e = must_dir && !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
 			close(fd);
 			break;
 		}

@@ -19,7 +19,7 @@
 #include "compiler/doctor/rootfs.h"
 #include "unit.h"
 
-static const char *const names[] = {"a", "b", "c", "..", "."};
+static const char *const names[] = {"a", "b", "c", "..", ".", "f"};
 
 static void random_path(char *out, size_t cap, unsigned *seed, int depth)
 {
@@ -28,8 +28,13 @@ static void random_path(char *out, size_t cap, unsigned *seed, int depth)
 		snprintf(out, cap, "/");
 	for (int i = 0; i < depth; i++) {
 		size_t n = strlen(out);
-		snprintf(out + n, cap - n, "%s%s", n && out[n - 1] != '/' ? "/" : "", names[rand_r(seed) % 5]);
+		snprintf(out + n, cap - n, "%s%s", n && out[n - 1] != '/' ? "/" : "", names[rand_r(seed) % 6]);
 	}
+	/* a trailing slash: a directory or nothing (fuzz_rootfs's find: a
+	 * file named "f/" was opened) */
+	size_t n = strlen(out);
+	if (n && out[n - 1] != '/' && rand_r(seed) % 6 == 0)
+		snprintf(out + n, cap - n, "/");
 }
 
 /* A tree of directories a, b, c two deep, files f, and links of every kind. */
