@@ -10,7 +10,6 @@
 
 #include "checks.h"
 #include "compiler/base/value.h"
-#include "compiler/model/daos.h"
 #include "compiler/place/place.h"
 
 /* Where the node type says what the machine contradicts: the keyword when
@@ -75,35 +74,23 @@ static void check_counts(doctor_ctx *c)
  * true when it is reported, at the scm line. */
 static bool check_ramdisk_max(doctor_ctx *c)
 {
-	const node_plan *p = c->p;
-	uint64_t total = 0;
-	for (int n = 0; n < c->topo->nnuma; n++)
-		total += c->topo->numa[n].memory;
-	if (!total || !p->nengines)
+	uint64_t total = topo_total_memory(c->topo), max;
+	char formula[256];
+	const engine_plan *ep = place_ramdisk_over(c->m, c->p, total, &max, formula, sizeof(formula));
+	if (!ep)
 		return false;
-	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(c->m), p->nengines,
-					p->engines[0].targets);
-	for (int i = 0; i < p->nengines; i++) {
-		const engine_plan *ep = &p->engines[i];
-		if (!ep->spec || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
-			continue;
-		diag *d = doctor_report(c, R_NODE_TOPOLOGY, ep->spec->scm_size.loc,
-					"the machine has %s of memory, and DAOS allows each engine at most %llu GiB of RAM SCM "
-					"from it: scm_size %llu GiB stops daos_server at start", doctor_size(c->ar, total),
-					(unsigned long long)(max / GiB), (unsigned long long)(ep->scm_bytes / GiB));
-		char formula[256];
-		daos_ramdisk_formula(formula, sizeof(formula), total, p->hugepage_bytes, place_reserved_bytes(c->m), p->nengines,
-				     p->engines[0].targets);
-		diag_note_at(c->dc, d, SRC_LOC_NONE, "DAOS computes %s (CalcRamdiskSize)", formula);
-		if (max >= 4 * GiB) /* DAOS's minimum scm_size */
-			diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one), or write `scm ram %lluGiB` or "
-					    "less", (unsigned long long)(max / GiB));
-		else
-			diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one): this memory holds no engine's "
-					    "RAM SCM (DAOS's minimum is 4 GiB)");
-		return true;
-	}
-	return false;
+	diag *d = doctor_report(c, R_NODE_TOPOLOGY, ep->spec->scm_size.loc,
+				"the machine has %s of memory, and DAOS allows each engine at most %llu GiB of RAM SCM "
+				"from it: scm_size %llu GiB stops daos_server at start", doctor_size(c->ar, total),
+				(unsigned long long)(max / GiB), (unsigned long long)(ep->scm_bytes / GiB));
+	diag_note_at(c->dc, d, SRC_LOC_NONE, "DAOS computes %s (CalcRamdiskSize)", formula);
+	if (max >= 4 * GiB) /* DAOS's minimum scm_size */
+		diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one), or write `scm ram %lluGiB` or "
+				    "less", (unsigned long long)(max / GiB));
+	else
+		diag_help(c->dc, d, "check the machine's DIMMs (a failed or missing one): this memory holds no engine's "
+				    "RAM SCM (DAOS's minimum is 4 GiB)");
+	return true;
 }
 
 /* Each NUMA node's memory against what the description needs there: with

@@ -333,27 +333,17 @@ static uint64_t pow2_floor_gib(uint64_t bytes)
  * machine's memory shared equally, whatever the NUMA nodes hold. */
 static void lint_ramdisk_max(model *m, const node_plan *p)
 {
-	uint64_t total = 0;
-	for (int n = 0; n < p->topo->nnuma; n++)
-		total += p->topo->numa[n].memory;
-	if (!total || !p->nengines)
+	uint64_t max;
+	char formula[256];
+	const engine_plan *ep = place_ramdisk_over(m, p, topo_total_memory(p->topo), &max, formula, sizeof(formula));
+	if (!ep)
 		return;
-	uint64_t max = daos_ramdisk_max(total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines, p->engines[0].targets);
-	for (int i = 0; i < p->nengines; i++) {
-		const engine_plan *ep = &p->engines[i];
-		if (!ep->placed || !ep->spec->scm_size.set || ep->scm_bytes / GiB <= max / GiB)
-			continue;
-		diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
-				      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
-				      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
-		char formula[256];
-		daos_ramdisk_formula(formula, sizeof(formula), total, p->hugepage_bytes, place_reserved_bytes(m), p->nengines,
-				     p->engines[0].targets);
-		diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
-		diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
-		diag_fix_edit(m->dc, d, ep->spec->scm_size.loc, "%lluGiB", (unsigned long long)(max / GiB));
-		return;
-	}
+	diag *d = diag_report(m->dc, R_MEMORY_OVERCOMMIT, ep->spec->scm_size.loc,
+			      "scm_size %llu GiB is over the %llu GiB DAOS allows each engine on this node",
+			      (unsigned long long)(ep->scm_bytes / GiB), (unsigned long long)(max / GiB));
+	diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS computes %s", formula);
+	diag_help(m->dc, d, "write `scm ram %lluGiB` or less (FaultConfigRamdiskOverMaxMem)", (unsigned long long)(max / GiB));
+	diag_fix_edit(m->dc, d, ep->spec->scm_size.loc, "%lluGiB", (unsigned long long)(max / GiB));
 }
 
 static void lint_memory(model *m, const node_plan *p)

@@ -393,10 +393,7 @@ void yaml_lint_file(arena *a, diag_ctx *dc, uint32_t file, const yaml_lint_opts 
 	ylint y = {a, dc, NULL, topo, {0}, false, opts->mem_gib,
 		   opts->hugepage_size ? opts->hugepage_size : topo ? topo->hugepage_size : 2 * MiB, {0}};
 	if (!y.mem_gib && topo) {
-		uint64_t total = 0;
-		for (int n = 0; n < topo->nnuma; n++)
-			total += topo->numa[n].memory;
-		y.mem_gib = (int64_t)(total / GiB);
+		y.mem_gib = (int64_t)(topo_total_memory(topo) / GiB);
 	}
 	y.rel = release ? daos_release_find(release) : ydoc_get(root, "mgmt_svc_replicas") ? daos_release_find("2.8")
 										     : daos_release_find("2.6");

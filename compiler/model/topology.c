@@ -63,3 +63,11 @@ char *topo_cpulist(arena *a, const int *cpus, int n)
 	free(s);
 	return r;
 }
+
+uint64_t topo_total_memory(const topology *t)
+{
+	uint64_t total = 0;
+	for (int n = 0; n < t->nnuma; n++)
+		total += t->numa[n].memory;
+	return total;
+}

@@ -104,6 +104,8 @@ char *topo_export_live(arena *a, size_t *len, const char **why);
 /* The device at pci; a drive behind VMD named by its backing address is
  * found as its endpoint (topo_vmd_endpoint). */
 const topo_device *topo_find_device(const topology *t, const char *pci);
+/* The machine's memory: every NUMA node's, bytes (0 when none is known). */
+uint64_t topo_total_memory(const topology *t);
 /* The VMD endpoint a backing address sits behind: 7c0005:01:00.0 is behind
  * 0000:7c:00.5. False when pci is not a backing address. */
 bool topo_vmd_endpoint(const char *pci, char endpoint[16]);

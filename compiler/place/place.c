@@ -700,6 +700,22 @@ numa_need place_numa_need(const model *m, const node_plan *p, int numa)
 	return need;
 }
 
+const engine_plan *place_ramdisk_over(const model *m, const node_plan *p, uint64_t total, uint64_t *max,
+				      char *formula, size_t size)
+{
+	if (!total || !p->nengines)
+		return NULL;
+	uint64_t reserved = place_reserved_bytes(m);
+	*max = daos_ramdisk_max(total, p->hugepage_bytes, reserved, p->nengines, p->engines[0].targets);
+	daos_ramdisk_formula(formula, size, total, p->hugepage_bytes, reserved, p->nengines, p->engines[0].targets);
+	for (int i = 0; i < p->nengines; i++) {
+		const engine_plan *ep = &p->engines[i];
+		if (ep->placed && ep->spec->scm_size.set && ep->scm_bytes / GiB > *max / GiB)
+			return ep;
+	}
+	return NULL;
+}
+
 static const char *cpus_of_cores(arena *a, const node_plan *p, bool os, bool engines)
 {
 	const topology *t = p->topo;

@@ -46,6 +46,14 @@ typedef struct numa_need {
 } numa_need;
 numa_need place_numa_need(const model *m, const node_plan *p, int numa);
 
+/* DAOS's own limit on each engine's RAM SCM for the plan on a machine with
+ * `total` bytes of memory (CalcRamdiskSize: the memory shared equally,
+ * whatever the NUMA nodes hold) in *max, its formula in words in formula;
+ * the first engine whose scm_size is over it, NULL when none is (or the
+ * memory is unknown). */
+const struct engine_plan *place_ramdisk_over(const model *m, const node_plan *p, uint64_t total, uint64_t *max,
+					      char *formula, size_t size);
+
 /* Linux CPUs (all SMT siblings) as a cpulist: of the OS cores, and of the
  * OS and every engine's cores (what the kubelet must keep for itself). */
 const char *place_os_cpus(arena *a, const node_plan *p);

@@ -22,14 +22,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <linux/openat2.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "compiler/doctor/checks.h"
@@ -37,6 +35,7 @@
 #include "compiler/doctor/snapshot.h"
 #include "compiler/lint/compile.h"
 #include "compiler/model/topology.h"
+#include "tests/unit/chroot_open.h"
 
 #define WORK "/tmp/dslc-fuzz-rootfs"
 #define MARKER "OUTSIDE-MARKER"
@@ -192,26 +191,13 @@ static void unpack(const char *text, size_t size, const char *root)
 	}
 }
 
-/* The kernel's chroot resolution of rel (O_PATH: nothing is opened). */
-static int kernel_open(int rootfd, const char *rel)
-{
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
-	int fd = -1;
-	for (int tries = 0; tries < 100; tries++) {
-		fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-		if (fd >= 0 || errno != EAGAIN)
-			break;
-	}
-	return fd;
-}
-
 static void compare_with_kernel(rootfs *r, const char *rel)
 {
 	if (!*rel || !have_openat2)
 		return;
 	int a = rootfs_openat(r, rel, O_PATH);
 	int ea = errno;
-	int b = kernel_open(r->fd, rel);
+	int b = chroot_open(r->fd, rel);
 	int eb = errno;
 	if (b < 0 && (eb == ENOSYS || eb == EPERM)) {
 		have_openat2 = 0;

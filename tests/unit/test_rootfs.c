@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chroot_open.h"
 #include "compiler/doctor/rootfs.h"
 #include "unit.h"
 
@@ -59,29 +59,12 @@ static void random_tree(const char *root, unsigned *seed)
 	}
 }
 
-/* The oracle: openat2 with RESOLVE_IN_ROOT. It fails with EAGAIN when a
- * rename or mount anywhere on the machine races its ".." resolution, and the
- * caller is to retry (openat2(2), ERRORS; fs/namei.c follow_dotdot_rcu's
- * read_seqretry of rename_lock and mount_lock): another test renaming files
- * meanwhile made this test fail now and then (CI of stop 61). */
-static int kernel_open(int rootfd, const char *rel)
-{
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
-	int fd = -1;
-	for (int tries = 0; tries < 1000; tries++) {
-		fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
-		if (fd >= 0 || errno != EAGAIN)
-			break;
-	}
-	return fd;
-}
-
 START_TEST(links_resolve_as_chroot_would)
 {
 	char tmpl[] = "/tmp/dslc-rootfs-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(tmpl));
 	int probe = open(tmpl, O_RDONLY | O_DIRECTORY);
-	int k = kernel_open(probe, ".");
+	int k = chroot_open(probe, ".");
 	if (k < 0 && (errno == ENOSYS || errno == EPERM)) {
 		/* a seccomp profile without openat2 (older container runtimes) */
 		fprintf(stderr, "skip rootfs: openat2 is not available here (%s)\n", strerror(errno));
@@ -109,7 +92,7 @@ START_TEST(links_resolve_as_chroot_would)
 				continue;
 			int a = rootfs_openat(&r, q, O_PATH);
 			int ea = errno;
-			int b = kernel_open(r.fd, q);
+			int b = chroot_open(r.fd, q);
 			int eb = errno;
 			struct stat sa, sb;
 			if (a >= 0 && b >= 0) {
