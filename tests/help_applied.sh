@@ -245,4 +245,23 @@ $DSLC lint $H/.help-addr.dsl >"$T/n2" 2>&1; rc2=$?
 check "network/broadcast addresses: the proposed $v and a base of the last host $last lint clean" \
 	"grep -q 'the network address of its /24' '$T/n1' && grep -q 'the broadcast address of its /24' '$T/n1' && [ '$v' = '{1+i}' ] && [ '$last' = 254 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/n2' || { cat '$T/n1' '$T/n2'; false; }"
 
+# fuzz_yaml's find: nic-not-local at a top-level fabric_iface, which DAOS
+# copies into every engine without one; the help's key added to the engine
+# it names takes the finding away, and DAOS's loader then gives that engine
+# the new interface (D_INTERFACE) and the other engine still the top level's
+Y=tests/golden/yaml/nic-top-level.yml
+XML=examples/hgx-b200/hgx-b200.xml
+$DSLC lint --topology $XML $Y >"$T/t1" 2>&1
+v=$(sed -n 's/.*add `fabric_iface: \([^`]*\)` to engine \([0-9]*\),.*/\1 \2/p' "$T/t1" | head -n 1)
+iface=${v% *} eng=${v#* }
+grep -v '^#' $Y | awk -v e="$eng" -v i="$iface" '{ print } /^- / && n++ == e { print "  fabric_iface: " i }' >"$T/t.yml"
+$DSLC lint --topology $XML "$T/t.yml" >"$T/t2" 2>&1; rc2=$?
+check "top-level fabric_iface: nic-not-local proposes $iface for engine $eng, which lints clean (exit 0) once added there" \
+	"grep -q 'error\\[nic-not-local\\]: ens1f0np0 is on NUMA node 0, but engine 1' '$T/t1' && [ '$v' = 'ens2f0np0 1' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/t2' || { cat '$T/t1' '$T/t2'; false; }"
+if have_loader "top-level fabric_iface applied"; then
+	loader_verdict -v "$T/t.yml"; rc3=$?
+	check "top-level fabric_iface applied: DAOS's loader accepts it, engine 1 on $iface, engine 0 still on ens1f0np0" \
+		"[ $rc3 = 0 ] && echo \"\$LOADER_OUT\" | grep -q 'engine 1: env .*D_INTERFACE=$iface' && echo \"\$LOADER_OUT\" | grep -q 'engine 0: env .*D_INTERFACE=ens1f0np0' || { echo \"\$LOADER_OUT\" | tail -n 5; false; }"
+fi
+
 tests_end

@@ -720,4 +720,8 @@ mutate "rootfs: a file named with a trailing slash opened" compiler/doctor/rootf
 	'			e = must_dir && !S_ISDIR(st.st_mode) ? ENOTDIR : 0;' \
 	'			e = must_dir && !S_ISDIR(st.st_mode) && 0 ? ENOTDIR : 0;' \
 	"env CK_RUN_SUITE=rootfs build/unit_tests"
+mutate "yaml: a top-level fabric_iface's engine given the top-level edit" compiler/lint/yaml_engines.c \
+	'		if (local && e->iface_inherited) /* the top-level key is every such engine'"'"'s: no edit there */' \
+	'		if (local && 0 && e->iface_inherited)' \
+	"bash tests/help_applied.sh"
 tests_end

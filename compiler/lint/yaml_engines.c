@@ -186,7 +186,7 @@ static void check_topology(ylint *y, yengine *e)
 	}
 	const topo_device *nic = topo_find_iface(t, e->iface);
 	int nic_numa = nic ? nic->numa : -3;
-	const ypair *iface_pair = ydoc_pair(e->map, "fabric_iface");
+	const ypair *iface_pair = e->iface_pair;
 	if (e->iface && !nic) {
 		diag *d = diag_report(y->dc, R_DEVICE_ABSENT, iface_pair ? iface_pair->value->loc : e->map->loc,
 				      "the topology export has no network interface '%s'", e->iface);
@@ -270,13 +270,15 @@ static void check_topology(ylint *y, yengine *e)
 		diag_help(y->dc, d, "lower targets or nr_xs_helpers so that 2 + targets + helpers <= %d", tn->ncores);
 	}
 	if (nic_numa >= 0 && nic_numa != e->numa) {
-		const ypair *p = iface_pair;
-		diag *d = diag_report(y->dc, R_NIC_NOT_LOCAL, p->value->loc, "%s is on NUMA node %d, but engine %d runs on NUMA node %d",
+		diag *d = diag_report(y->dc, R_NIC_NOT_LOCAL, iface_pair->value->loc, "%s is on NUMA node %d, but engine %d runs on NUMA node %d",
 				      e->iface, nic_numa, e->idx, e->numa);
 		const char *local = fabric_iface_on(y, e->numa);
-		if (local) {
+		if (local && e->iface_inherited) /* the top-level key is every such engine's: no edit there */
+			diag_help(y->dc, d, "add `fabric_iface: %s` to engine %d, the storage NIC of NUMA node %d (it takes the top-level fabric_iface now)",
+				  local, e->idx, e->numa);
+		else if (local) {
 			diag_help(y->dc, d, "write `fabric_iface: %s`, the storage NIC of NUMA node %d", local, e->numa);
-			diag_fix_edit(y->dc, d, p->value->loc, "%s", local);
+			diag_fix_edit(y->dc, d, iface_pair->value->loc, "%s", local);
 		}
 		else
 			diag_help(y->dc, d, "use a NIC of NUMA node %d, or move the engine", e->numa);
@@ -386,8 +388,13 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 		if (!e->has_port)
 			e->has_port = yl_get_int(root, "fabric_iface_port", &e->port, NULL);
 		e->iface = yl_get_str(e->map, "fabric_iface");
-		if (!e->iface)
+		e->iface_pair = ydoc_pair(e->map, "fabric_iface");
+		if (!e->iface) { /* DAOS copies the top-level fabric keys into each engine */
 			e->iface = top_iface;
+			e->iface_inherited = top_iface != NULL;
+			if (top_iface)
+				e->iface_pair = ydoc_pair(root, "fabric_iface");
+		}
 		check_engine_values(y, e);
 		yl_scan_storage(e);
 		e->ctx = (int)(2 + e->targets + (e->helpers < e->targets ? e->helpers : e->targets));

@@ -44,6 +44,8 @@ typedef struct yengine {
 	bool has_fc, has_pin, has_port;
 	bool fc_refused; /* first_core has its own finding with the value to write */
 	const char *iface;
+	const ypair *iface_pair; /* where iface is written: the engine's key, else the top level's it takes */
+	bool iface_inherited;
 	int numa; /* with a topology: the engine's NUMA node, -1 unknown */
 	int ctx;
 	bool scm_ram, md_on_ssd, has_bdevs, has_meta;
