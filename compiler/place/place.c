@@ -248,6 +248,10 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	const engine_spec *e = ep->spec;
 	const topology *t = p->topo;
 	const topo_numa *tn = &t->numa[ep->numa];
+	/* the paths an engine's files name, set before any check can stop its
+	 * placement: the output-safety pass reads them on every engine */
+	ep->scm_mount = e->scm_mount.set ? e->scm_mount.v : arena_printf(m->ar, "/mnt/daos%d", ep->index);
+	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
 	if (!e->targets.set) {
 		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no targets", ep->numa);
 		diag_help(m->dc, d, "add `targets <n>` to the engine block");
@@ -333,13 +337,11 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 		diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
 		p->ok = false;
 	}
-	ep->scm_mount = e->scm_mount.set ? e->scm_mount.v : arena_printf(m->ar, "/mnt/daos%d", ep->index);
 	ep->scm_class = e->scm_class.set && strcmp(e->scm_class.v, "pmem") == 0 ? "dcpm" : "ram";
 	if (strcmp(ep->scm_class, "dcpm") == 0)
 		storage_pmem(m, p, ep);
 	const cluster_spec *c = &m->cluster;
 	ep->log_mask = e->log_mask.set ? e->log_mask.v : c->log_mask.set ? c->log_mask.v : "ERR";
-	ep->log_file = e->log_file.set ? e->log_file.v : arena_printf(m->ar, "/var/log/daos/daos_engine.%d.log", ep->index);
 	int base = c->fabric_port.set ? (int)c->fabric_port.v : DEFAULT_FABRIC_PORT;
 	ep->fabric_port = e->fabric_port.set ? (int)e->fabric_port.v : base + FABRIC_PORT_STRIDE * ep->index;
 
