@@ -364,6 +364,7 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 	yengine *es = arena_alloc(y->a, (n + 1) * sizeof(*es));
 	bool has_cm_path = yl_get_str(ydoc_get(root, "control_metadata"), "path") != NULL;
 	const char *top_iface = yl_get_str(root, "fabric_iface");
+	const ypair *top_iface_pair = ydoc_pair(root, "fabric_iface");
 	int cap = y->rel->ctx_cap;
 	for (size_t i = 0; i < n; i++) {
 		yengine *e = &es[i];
@@ -389,11 +390,11 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 			e->has_port = yl_get_int(root, "fabric_iface_port", &e->port, NULL);
 		e->iface = yl_get_str(e->map, "fabric_iface");
 		e->iface_pair = ydoc_pair(e->map, "fabric_iface");
-		if (!e->iface) { /* DAOS copies the top-level fabric keys into each engine */
+		/* DAOS copies the top-level fabric keys into each engine without them */
+		e->iface_inherited = !e->iface && top_iface;
+		if (e->iface_inherited) {
 			e->iface = top_iface;
-			e->iface_inherited = top_iface != NULL;
-			if (top_iface)
-				e->iface_pair = ydoc_pair(root, "fabric_iface");
+			e->iface_pair = top_iface_pair;
 		}
 		check_engine_values(y, e);
 		yl_scan_storage(e);
