@@ -242,6 +242,43 @@ def mutations(base, release):
     yield m("both-first_core-0", lambda d: (e0(d).__setitem__("first_core", 0), e1(d).__setitem__("first_core", 0)) and None, "two engines on the same cores")
     yield m("pinned-both-0", lambda d: (e0(d).pop("first_core"), e1(d).pop("first_core"), e0(d).__setitem__("pinned_numa_node", 0), e1(d).__setitem__("pinned_numa_node", 0)) and None)
     yield m("mixed-first_core-pin", lambda d: (e1(d).pop("first_core"), e1(d).__setitem__("pinned_numa_node", 1)) and None, "mixed modes")
+    # --- fabric keys at the top level: FabricConfig.Update (src/control/server/
+    # engine/config.go) fills an engine's empty interface ("" as well as
+    # absent) and zero port from them; Validate then judges what each engine got
+    def top_fabric(iface=None, port=None, engines=None):
+        def f(d):
+            if iface is not None:
+                d["fabric_iface"] = iface
+            if port is not None:
+                d["fabric_iface_port"] = port
+            for e, edit in zip(d["engines"], engines or ()):
+                edit(e)
+        return f
+    drop_iface = lambda e: e.pop("fabric_iface")
+    drop_port = lambda e: e.pop("fabric_iface_port")
+    keep = lambda e: None
+    set_ = lambda k, v: lambda e: e.__setitem__(k, v)
+    shared = lambda d: d["engines"][0]["fabric_iface"]
+    for name, iface, port, edits in (
+        ("top-iface+engines-without", "ens1f0np0", None, (drop_iface, drop_iface)),
+        ("top-iface+engines-empty", "ens1f0np0", None, (set_("fabric_iface", ""), set_("fabric_iface", ""))),
+        ("top-iface+e1-empty", "ens1f0np0", None, (keep, set_("fabric_iface", ""))),
+        ("top-iface+engines-own", "ens1f0np0", None, ()),
+        ("top-iface-empty+engines-without", "", None, (drop_iface, drop_iface)),
+        ("top-iface-empty+e1-empty", "", None, (keep, set_("fabric_iface", ""))),
+        ("top-port+e1-without", None, 32416, (keep, drop_port)),
+        ("top-port+e1-zero", None, 32416, (keep, set_("fabric_iface_port", 0))),
+        ("top-port-zero+e1-zero", None, 0, (keep, set_("fabric_iface_port", 0))),
+        ("top-port-negative+e1-without", None, -1, (keep, drop_port)),
+        ("top-port-negative+e1-zero", None, -1, (keep, set_("fabric_iface_port", 0))),
+        ("top-port+engines-without", None, 31416, (drop_port, drop_port)),
+        ("top-both+engines-without", "ens1f0np0", 31416, (lambda e: (drop_iface(e), drop_port(e)),) * 2),
+        ("top-both+engines-empty", "ens1f0np0", 31416, (lambda e: e.update({"fabric_iface": "", "fabric_iface_port": 0}),) * 2),
+        ("top-both+e1-empty-own-port", "ens1f0np0", 31416, (keep, lambda e: e.update({"fabric_iface": "", "fabric_iface_port": 32416}))),
+    ):
+        yield m(name, top_fabric(iface, port, edits))
+    yield m("top-port+one-iface-engines-zero", lambda d: (top_fabric(None, 31416, (set_("fabric_iface_port", 0),) * 2)(d),
+                                                             e1(d).__setitem__("fabric_iface", shared(d))) and None)
     for abt in ("1024", "32768", "x"):
         yield m(f"ucx-abt={abt}", lambda d, abt=abt: (d.__setitem__("provider", "ucx+dc_x"),
                                                        [e["env_vars"].append(f"ABT_THREAD_STACKSIZE={abt}") for e in d["engines"]]) and None)

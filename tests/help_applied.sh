@@ -245,23 +245,51 @@ $DSLC lint $H/.help-addr.dsl >"$T/n2" 2>&1; rc2=$?
 check "network/broadcast addresses: the proposed $v and a base of the last host $last lint clean" \
 	"grep -q 'the network address of its /24' '$T/n1' && grep -q 'the broadcast address of its /24' '$T/n1' && [ '$v' = '{1+i}' ] && [ '$last' = 254 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/n2' || { cat '$T/n1' '$T/n2'; false; }"
 
-# fuzz_yaml's find: nic-not-local at a top-level fabric_iface, which DAOS
-# copies into every engine without one; the help's key added to the engine
-# it names takes the finding away, and DAOS's loader then gives that engine
-# the new interface (D_INTERFACE) and the other engine still the top level's
-Y=tests/golden/yaml/nic-top-level.yml
-XML=examples/hgx-b200/hgx-b200.xml
-$DSLC lint --topology $XML $Y >"$T/t1" 2>&1
-v=$(sed -n 's/.*add `fabric_iface: \([^`]*\)` to engine \([0-9]*\),.*/\1 \2/p' "$T/t1" | head -n 1)
-iface=${v% *} eng=${v#* }
-grep -v '^#' $Y | awk -v e="$eng" -v i="$iface" '{ print } /^- / && n++ == e { print "  fabric_iface: " i }' >"$T/t.yml"
-$DSLC lint --topology $XML "$T/t.yml" >"$T/t2" 2>&1; rc2=$?
-check "top-level fabric_iface: nic-not-local proposes $iface for engine $eng, which lints clean (exit 0) once added there" \
-	"grep -q 'error\\[nic-not-local\\]: ens1f0np0 is on NUMA node 0, but engine 1' '$T/t1' && [ '$v' = 'ens2f0np0 1' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/t2' || { cat '$T/t1' '$T/t2'; false; }"
-if have_loader "top-level fabric_iface applied"; then
+# A help line that names an engine of a daos_server.yml with top-level fabric
+# keys (DAOS fills an engine's absent or empty interface and absent or zero
+# port from them: FabricConfig.Update, src/control/server/engine/config.go),
+# applied: PROPOSAL (a sed expression) reads "value engine" from the help,
+# EDIT (an awk program, given e and v) writes it into that engine; the file
+# must lint clean and DAOS's loader accept it and derive each LOADER pattern
+engine_help_case() { # label file lint-args finding proposal want edit loader-patterns...
+	local label=$1 y=$2 args=$3 finding=$4 proposal=$5 want=$6 edit=$7 v val eng rc2 rc3 p bad=""
+	shift 7
+	$DSLC lint $args "$y" >"$T/t1" 2>&1
+	v=$(sed -n "$proposal" "$T/t1" | head -n 1)
+	val=${v% *} eng=${v#* }
+	grep -v '^#' "$y" | awk -v e="$eng" -v v="$val" "$edit" >"$T/t.yml"
+	$DSLC lint $args "$T/t.yml" >"$T/t2" 2>&1; rc2=$?
+	check "$label: the help proposes $val for engine $eng, which lints clean (exit 0) once written there" \
+		"grep -q '$finding' '$T/t1' && [ '$v' = '$want' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/t2' || { cat '$T/t1' '$T/t2'; false; }"
+	have_loader "$label applied" || return 0
 	loader_verdict -v "$T/t.yml"; rc3=$?
-	check "top-level fabric_iface applied: DAOS's loader accepts it, engine 1 on $iface, engine 0 still on ens1f0np0" \
-		"[ '$iface' = ens2f0np0 ] && [ $rc3 = 0 ] && echo \"\$LOADER_OUT\" | grep -q 'engine 1: env .*D_INTERFACE=$iface' && echo \"\$LOADER_OUT\" | grep -q 'engine 0: env .*D_INTERFACE=ens1f0np0' || { echo \"\$LOADER_OUT\" | tail -n 5; false; }"
-fi
+	for p in "$@"; do echo "$LOADER_OUT" | grep -q "$p" || bad="$bad [$p]"; done
+	check "$label applied: DAOS's loader accepts it and derives$(printf ' %s;' "$@")" \
+		"[ '$v' = '$want' ] && [ $rc3 = 0 ] && [ -z '$bad' ] || { echo \"\$LOADER_OUT\" | tail -n 5; echo 'not derived:$bad'; false; }"
+}
+XML=examples/hgx-b200/hgx-b200.xml
+# fuzz_yaml's find: nic-not-local at a top-level fabric_iface; the help's key
+# added to the engine it names gives that engine the new interface and the
+# other still the top level's
+engine_help_case "top-level fabric_iface" tests/golden/yaml/nic-top-level.yml "--topology $XML" \
+	'error\[nic-not-local\]: ens1f0np0 is on NUMA node 0, but engine 1' \
+	's/.*add `fabric_iface: \([^`]*\)` to engine \([0-9]*\),.*/\1 \2/p' 'ens2f0np0 1' \
+	'{ print } /^- / && n++ == e { print "  fabric_iface: " v }' \
+	'engine 1: env .*D_INTERFACE=ens2f0np0' 'engine 0: env .*D_INTERFACE=ens1f0np0'
+# an engine's empty fabric_iface takes the top level's: the value is written
+# into that engine's empty key
+engine_help_case "empty fabric_iface beside a top-level one" tests/golden/yaml/top-level-fabric-empty.yml "--topology $XML" \
+	'error\[nic-not-local\]: ens1f0np0 is on NUMA node 0, but engine 1' \
+	's/.*write `fabric_iface: \([^`]*\)` in engine \([0-9]*\),.*/\1 \2/p' 'ens2f0np0 1' \
+	'/^- / { n++ } n == e + 1 && /^  fabric_iface: ""/ { sub(/""/, v) } { print }' \
+	'engine 1: env .*D_INTERFACE=ens2f0np0' 'engine 0: env .*D_INTERFACE=ens1f0np0' 'engine 0: env .*D_PORT=31416'
+# a top-level fabric_iface_port both engines take on one interface (DAOS's
+# loader refuses the duplicate): the engine the help names gets a port of
+# its own
+engine_help_case "top-level fabric_iface_port shared" tests/golden/yaml/top-level-port-shared.yml "" \
+	'error\[fabric-port-collision\]: engines 0 and 1 share ens1f0np0' \
+	's/.*give engine \([0-9]*\) a port of its own: `fabric_iface_port: \([0-9]*\)`.*/\2 \1/p' '32416 1' \
+	'{ print } /^- / && n++ == e { print "  fabric_iface_port: " v }' \
+	'engine 1: env .*D_PORT=32416' 'engine 0: env .*D_PORT=31416'
 
 tests_end

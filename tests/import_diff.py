@@ -333,7 +333,25 @@ def gen_system(rng, release):
     elif variant == "name":
         docs[-1]["name"] = "other"
         refuse.add("name")
-    return docs, hosts, variant, refuse
+    # engine 0's fabric keys at the top level, which DAOS copies into an
+    # engine whose own are absent, an empty interface or a zero port
+    # (FabricConfig.Update, src/control/server/engine/config.go)
+    fabric_at = rng.choice(["engine"] * 6 + ["top-iface", "top-port", "top-both", "top-empty"])
+    for d in docs if fabric_at != "engine" else ():
+        e0 = d["engines"][0]
+        if fabric_at in ("top-iface", "top-both", "top-empty"):
+            d["fabric_iface"] = e0["fabric_iface"]
+            if fabric_at == "top-empty":
+                e0["fabric_iface"] = ""
+            else:
+                del e0["fabric_iface"]
+        if fabric_at in ("top-port", "top-both", "top-empty"):
+            d["fabric_iface_port"] = e0["fabric_iface_port"]
+            if fabric_at == "top-empty":
+                e0["fabric_iface_port"] = 0
+            else:
+                del e0["fabric_iface_port"]
+    return docs, hosts, variant + ("" if fabric_at == "engine" else " " + fabric_at), refuse
 
 
 def main(argv):

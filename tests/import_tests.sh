@@ -104,6 +104,21 @@ $DSLC import tests/golden/import/alias-cycle.yml --host example >"$T/out" 2>"$T/
 rc=$?
 check "an alias inside its own anchor's value: refused at the alias, nothing written (exit $rc)" \
 	"[ $rc = 1 ] && [ ! -s '$T/out' ] && grep -q 'alias-cycle.yml:10:18: error\[syntax\]: YAML alias \*engine inside the value of its own anchor' '$T/err'"
+# top-level fabric keys fill an engine's absent interface and absent or zero
+# port, as DAOS's FabricConfig.Update does: imported per engine, and the
+# description's build gives DAOS's loader the same D_INTERFACE and D_PORT
+$DSLC import tests/golden/import/top-level-fabric.yml --host srv01 >"$T/tf.dsl" 2>"$T/err"
+rc=$?
+rm -rf "$T/tf" && $DSLC build "$T/tf.dsl" -o "$T/tf" >/dev/null 2>&1
+check "top-level fabric_iface and fabric_iface_port: imported per engine (eth0 and eth1, both on port 20000), no error or warning (exit $rc)" \
+	"[ $rc = 0 ] && ! grep -q 'error\\[\\|warning\\[' '$T/err' && grep -q '^    nic \\+eth0$' '$T/tf.dsl' && grep -q '^    nic \\+eth1$' '$T/tf.dsl' && grep -q '^  fabric_port 20000$' '$T/tf.dsl' && grep -q '^    fabric_port 20000$' '$T/tf.dsl' \
+	&& grep -A3 'fabric_iface: eth1' '$T/tf/nodes/srv01/etc/daos/daos_server.yml' | grep -q 'fabric_iface_port: 20000' || { cat '$T/tf.dsl' '$T/err'; false; }"
+if have_loader "top-level fabric import"; then
+	loader_verdict -v "$T/tf/nodes/srv01/etc/daos/daos_server.yml"; rc2=$?
+	check "top-level fabric import: DAOS's loader gives the built engines what it gave the file's (eth0 and eth1, port 20000)" \
+		"[ $rc2 = 0 ] && echo \"\$LOADER_OUT\" | grep -q 'engine 0: env .*D_INTERFACE=eth0' && echo \"\$LOADER_OUT\" | grep -q 'engine 1: env .*D_INTERFACE=eth1' \
+		&& [ \$(echo \"\$LOADER_OUT\" | grep -c 'engine [01]: env .*D_PORT=20000') = 2 ] || { echo \"\$LOADER_OUT\" | tail -n 4; false; }"
+fi
 # item 3: values ending in ':' are quoted, so the description scans to the values given
 $DSLC import tests/golden/import/colon-values.yml --host example >"$T/colon.dsl" 2>"$T/err"
 $DSLC lint "$T/colon.dsl" >"$T/lint" 2>&1

@@ -721,7 +721,23 @@ mutate "rootfs: a file named with a trailing slash opened" compiler/doctor/rootf
 	'			e = must_dir && !S_ISDIR(st.st_mode) && 0 ? ENOTDIR : 0;' \
 	"env CK_RUN_SUITE=rootfs build/unit_tests"
 mutate "yaml: a top-level fabric_iface's engine given the top-level edit" compiler/lint/yaml_engines.c \
-	'		if (local && e->iface_inherited) /* the top-level key is every such engine'"'"'s: no edit there */' \
-	'		if (local && 0 && e->iface_inherited)' \
+	'		} else if (local && e->iface_inherited) /* the top-level key is every such engine'"'"'s: no edit there */' \
+	'		} else if (local && 0 && e->iface_inherited)' \
 	"bash tests/help_applied.sh"
+mutate "yaml: an engine's empty fabric_iface not filled from the top level's" compiler/lint/yaml_engines.c \
+	'		e->iface_inherited = (!own_iface || !*own_iface) && top_iface;' \
+	'		e->iface_inherited = !own_iface && top_iface;' \
+	"bash tests/golden.sh"
+mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_engines.c \
+	'		e->port_inherited = (!has_own_port || own_port == 0) && has_top_port;' \
+	'		e->port_inherited = !has_own_port && has_top_port;' \
+	"bash tests/golden.sh"
+mutate "yaml: a top-level fabric_iface_port collision's help edits the top-level key" compiler/lint/yaml_engines.c \
+	'					if (a->port_inherited) /* the top-level key is b'"'"'s too */' \
+	'					if (0 && a->port_inherited)' \
+	"bash tests/help_applied.sh"
+mutate "yaml: an empty fabric_iface's nic-not-local edit made at the top-level key" compiler/lint/yaml_engines.c \
+	'			diag_fix_edit(y->dc, d, e->own_iface_pair->value->loc, "%s", local);' \
+	'			diag_fix_edit(y->dc, d, iface_pair->value->loc, "%s", local);' \
+	"python3 tests/fix_applied.py"
 tests_end

@@ -309,8 +309,14 @@ static void read_engine(importer *im, imp_node *n, const ynode *map, int idx)
 	yl_get_int(map, "nr_xs_helpers", &e->helpers, NULL);
 	e->has_fc = yl_get_int(map, "first_core", &e->first_core, NULL);
 	e->has_pin = yl_get_int(map, "pinned_numa_node", &e->pinned, NULL);
-	e->has_port = yl_get_int(map, "fabric_iface_port", &e->port, NULL);
+	/* an absent or empty interface, an absent or zero port, is the top
+	 * level's (FabricConfig.Update, src/control/server/engine/config.go) */
+	e->has_port = yl_get_int(map, "fabric_iface_port", &e->port, NULL) && e->port != 0;
+	if (!e->has_port)
+		e->has_port = yl_get_int(n->root, "fabric_iface_port", &e->port, NULL);
 	e->iface = yl_get_str(map, "fabric_iface");
+	if (!e->iface || !*e->iface)
+		e->iface = yl_get_str(n->root, "fabric_iface");
 	e->log_mask = yl_get_str(map, "log_mask");
 	if (!e->log_mask)
 		e->log_mask = "INFO";
@@ -328,7 +334,7 @@ static void read_engine(importer *im, imp_node *n, const ynode *map, int idx)
 				    "engine %s: %s of its own; dslc writes one for the whole system", same[k],
 				    v->text);
 	}
-	if (!e->iface)
+	if (!e->iface || !*e->iface)
 		unsupported(im, map->loc, "name the engine's interface (fabric_iface)",
 			    "engine %d: no fabric_iface; dslc names each engine's NIC", idx);
 	if (!e->scm_class)
@@ -431,7 +437,7 @@ bool import_read_node(importer *im, imp_node *n)
 	static const char *const top[] = {"name", "access_points", "mgmt_svc_replicas", "port", "provider",
 					  "transport_config", "control_log_mask", "control_log_file", "helper_log_file",
 					  "telemetry_port", "crt_timeout", "system_ram_reserved", "client_env_vars",
-					  "nr_hugepages", "engines", "control_metadata", NULL};
+					  "nr_hugepages", "engines", "control_metadata", "fabric_iface", "fabric_iface_port", NULL};
 	check_rest(im, r, "SERVER", top);
 	return diag_count(im->dc, SEV_ERROR) == before;
 }

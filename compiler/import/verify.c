@@ -97,14 +97,45 @@ static bool is_set_key(const char *k)
 
 static void compare_map(cmp *c, const ynode *in, const ynode *out, const char *section, const char *where);
 
+static bool is_fabric_key(const char *k)
+{
+	return strcmp(k, "fabric_iface") == 0 || strcmp(k, "fabric_iface_port") == 0;
+}
+
+/* An engine's interface and port as DAOS takes them: its own, else, when
+ * absent, null, empty or zero, the top level's (FabricConfig.Update,
+ * src/control/server/engine/config.go). The build writes them per engine. */
+static void compare_fabric(cmp *c, const ynode *in, const ynode *out, const char *where)
+{
+	static const char *const keys[] = {"fabric_iface", "fabric_iface_port"};
+	for (int k = 0; k < 2; k++) {
+		const ypair *p = ydoc_pair(in, keys[k]);
+		int64_t port;
+		bool unset = !p || yl_is_null(p->value) ||
+			     (p->value->kind == Y_SCALAR &&
+			      (k == 0 ? !*p->value->text : yl_scalar_int(p->value, &port) && port == 0));
+		if (unset)
+			p = ydoc_pair(c->n->root, keys[k]);
+		if (!p || yl_is_null(p->value))
+			continue;
+		const ynode *o = ydoc_get(out, keys[k]);
+		if (!scalar_same(p->value, o))
+			differs(c, p->value, arena_printf(c->im->a, "%s.%s", where, keys[k]), text_of(c, o));
+	}
+}
+
 static void compare_seq_of_maps(cmp *c, const ynode *in, const ynode *out, const char *section, const char *key)
 {
 	if (!out || out->kind != Y_SEQ || out->n != in->n) {
 		differs(c, in, key, out && out->kind == Y_SEQ ? arena_printf(c->im->a, "%zu entries", out->n) : "none");
 		return;
 	}
-	for (size_t i = 0; i < in->n; i++)
-		compare_map(c, in->items[i], out->items[i], section, arena_printf(c->im->a, "%s[%zu]", key, i));
+	for (size_t i = 0; i < in->n; i++) {
+		const char *where = arena_printf(c->im->a, "%s[%zu]", key, i);
+		compare_map(c, in->items[i], out->items[i], section, where);
+		if (strcmp(section, "ENGINE") == 0)
+			compare_fabric(c, in->items[i], out->items[i], where);
+	}
 }
 
 /* An insecure transport_config: DAOS reads no certificate, dslc writes none. */
@@ -126,6 +157,8 @@ static void compare_map(cmp *c, const ynode *in, const ynode *out, const char *s
 			continue; /* the reader refused it */
 		if (certless && strcmp(k, "allow_insecure") != 0)
 			continue;
+		if ((strcmp(section, "ENGINE") == 0 || strcmp(section, "SERVER") == 0) && is_fabric_key(k))
+			continue; /* compare_fabric: what each engine takes */
 		const char *name = *where ? arena_printf(c->im->a, "%s.%s", where, k) : k;
 		const ynode *o = out ? ydoc_get(out, k) : NULL;
 		if (yl_is_null(p->value))

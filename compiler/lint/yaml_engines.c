@@ -187,7 +187,7 @@ static void check_topology(ylint *y, yengine *e)
 	const topo_device *nic = topo_find_iface(t, e->iface);
 	int nic_numa = nic ? nic->numa : -3;
 	const ypair *iface_pair = e->iface_pair;
-	if (e->iface && !nic) {
+	if (e->iface && *e->iface && !nic) { /* an empty one has its finding (check_engine_values) */
 		diag *d = diag_report(y->dc, R_DEVICE_ABSENT, iface_pair ? iface_pair->value->loc : e->map->loc,
 				      "the topology export has no network interface '%s'", e->iface);
 		diag_help(y->dc, d, "use an interface the export lists (`dslc show` on a DSL description, or `lstopo`)");
@@ -273,7 +273,11 @@ static void check_topology(ylint *y, yengine *e)
 		diag *d = diag_report(y->dc, R_NIC_NOT_LOCAL, iface_pair->value->loc, "%s is on NUMA node %d, but engine %d runs on NUMA node %d",
 				      e->iface, nic_numa, e->idx, e->numa);
 		const char *local = fabric_iface_on(y, e->numa);
-		if (local && e->iface_inherited) /* the top-level key is every such engine's: no edit there */
+		if (local && e->iface_inherited && e->own_iface_pair) { /* its own empty key: the edit goes there */
+			diag_help(y->dc, d, "write `fabric_iface: %s` in engine %d, the storage NIC of NUMA node %d (its empty fabric_iface takes the top-level one now)",
+				  local, e->idx, e->numa);
+			diag_fix_edit(y->dc, d, e->own_iface_pair->value->loc, "%s", local);
+		} else if (local && e->iface_inherited) /* the top-level key is every such engine's: no edit there */
 			diag_help(y->dc, d, "add `fabric_iface: %s` to engine %d, the storage NIC of NUMA node %d (it takes the top-level fabric_iface now)",
 				  local, e->idx, e->numa);
 		else if (local) {
@@ -292,6 +296,12 @@ void yl_value_error(ylint *y, src_loc loc, const char *help, const char *msg)
 	diag_help(y->dc, d, "%s", help);
 }
 
+/* A key and its value, or fallback where the key is not written. */
+static src_loc pair_loc(const ypair *p, src_loc fallback)
+{
+	return p ? src_loc_join(p->key->loc, p->value->loc) : fallback;
+}
+
 /* engine.Config.Validate: counts not negative, a fabric interface and port. */
 static void check_engine_values(ylint *y, yengine *e)
 {
@@ -301,11 +311,11 @@ static void check_engine_values(ylint *y, yengine *e)
 	if (e->has_fc && e->first_core < 0)
 		yl_value_error(y, yl_key_loc(e->map, "first_core"), "write an absolute core index, 0 or more",
 			    arena_printf(y->a, "engine %d: first_core must not be negative", e->idx));
-	if (!e->iface || !*e->iface)
-		yl_value_error(y, e->iface ? yl_key_loc(e->map, "fabric_iface") : e->map->loc, "add `fabric_iface: <interface>`",
-			    arena_printf(y->a, "engine %d has no fabric_iface", e->idx));
+	if (!e->iface || !*e->iface) /* at the engine's own empty key, else the top level's */
+		yl_value_error(y, pair_loc(e->own_iface_pair ? e->own_iface_pair : e->iface_pair, e->map->loc),
+			    "add `fabric_iface: <interface>`", arena_printf(y->a, "engine %d has no fabric_iface", e->idx));
 	if (!e->has_port || e->port <= 0)
-		yl_value_error(y, e->has_port ? yl_key_loc(e->map, "fabric_iface_port") : e->map->loc,
+		yl_value_error(y, pair_loc(e->port_pair, e->map->loc),
 			    "write `fabric_iface_port: 31416` (engine 1: 32416, ...)",
 			    arena_printf(y->a, "engine %d: fabric_iface_port %s", e->idx,
 					 !e->has_port || e->port == 0 ? "is not set" : "must not be negative"));
@@ -365,6 +375,9 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 	bool has_cm_path = yl_get_str(ydoc_get(root, "control_metadata"), "path") != NULL;
 	const char *top_iface = yl_get_str(root, "fabric_iface");
 	const ypair *top_iface_pair = ydoc_pair(root, "fabric_iface");
+	int64_t top_port = 0;
+	bool has_top_port = yl_get_int(root, "fabric_iface_port", &top_port, NULL);
+	const ypair *top_port_pair = ydoc_pair(root, "fabric_iface_port");
 	int cap = y->rel->ctx_cap;
 	for (size_t i = 0; i < n; i++) {
 		yengine *e = &es[i];
@@ -385,17 +398,17 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 		yl_get_int(e->map, "nr_xs_helpers", &e->helpers, NULL); /* 0 when omitted */
 		e->has_fc = yl_get_int(e->map, "first_core", &e->first_core, NULL);
 		e->has_pin = yl_get_int(e->map, "pinned_numa_node", &e->pinned, NULL);
-		e->has_port = yl_get_int(e->map, "fabric_iface_port", &e->port, NULL);
-		if (!e->has_port)
-			e->has_port = yl_get_int(root, "fabric_iface_port", &e->port, NULL);
-		e->iface = yl_get_str(e->map, "fabric_iface");
-		e->iface_pair = ydoc_pair(e->map, "fabric_iface");
-		/* DAOS copies the top-level fabric keys into each engine without them */
-		e->iface_inherited = !e->iface && top_iface;
-		if (e->iface_inherited) {
-			e->iface = top_iface;
-			e->iface_pair = top_iface_pair;
-		}
+		int64_t own_port = 0;
+		bool has_own_port = yl_get_int(e->map, "fabric_iface_port", &own_port, NULL);
+		e->port_inherited = (!has_own_port || own_port == 0) && has_top_port;
+		e->has_port = has_own_port || has_top_port;
+		e->port = e->port_inherited ? top_port : own_port;
+		e->port_pair = e->port_inherited ? top_port_pair : ydoc_pair(e->map, "fabric_iface_port");
+		const char *own_iface = yl_get_str(e->map, "fabric_iface");
+		e->own_iface_pair = ydoc_pair(e->map, "fabric_iface");
+		e->iface_inherited = (!own_iface || !*own_iface) && top_iface;
+		e->iface = e->iface_inherited ? top_iface : own_iface;
+		e->iface_pair = e->iface_inherited ? top_iface_pair : e->own_iface_pair;
 		check_engine_values(y, e);
 		yl_scan_storage(e);
 		e->ctx = (int)(2 + e->targets + (e->helpers < e->targets ? e->helpers : e->targets));
@@ -477,14 +490,19 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 						      b->idx, a->idx, (long long)a->pinned);
 				diag_help(y->dc, d, "pin each engine to its own NUMA node");
 			}
-			if (a->iface && b->iface && strcmp(a->iface, b->iface) == 0 && a->has_port && b->has_port) {
+			if (a->iface && b->iface && strcmp(a->iface, b->iface) == 0 && a->has_port && b->has_port &&
+			    a->port > 0 && b->port > 0) { /* an unset or negative port has its own finding */
 				int64_t gap = a->port > b->port ? a->port - b->port : b->port - a->port;
 				int need = a->port > b->port ? b->ctx : a->ctx;
 				if (gap < need) {
-					diag *d = diag_report(y->dc, R_FABRIC_PORT_COLLISION, yl_key_loc(a->map, "fabric_iface_port"),
+					diag *d = diag_report(y->dc, R_FABRIC_PORT_COLLISION, pair_loc(a->port_pair, a->map->loc),
 							      "engines %d and %d share %s with ports %lld and %lld, %lld apart; each needs %d",
 							      b->idx, a->idx, a->iface, (long long)b->port, (long long)a->port, (long long)gap, need);
-					diag_help(y->dc, d, "write `fabric_iface_port: %lld`", (long long)(b->port + 1000));
+					if (a->port_inherited) /* the top-level key is b's too */
+						diag_help(y->dc, d, "give engine %d a port of its own: `fabric_iface_port: %lld` (it takes the top-level fabric_iface_port now)",
+							  a->idx, (long long)(b->port + 1000));
+					else
+						diag_help(y->dc, d, "write `fabric_iface_port: %lld`", (long long)(b->port + 1000));
 				}
 			}
 		}

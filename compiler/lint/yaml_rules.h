@@ -43,9 +43,14 @@ typedef struct yengine {
 	int64_t targets, helpers, first_core, pinned, port;
 	bool has_fc, has_pin, has_port;
 	bool fc_refused; /* first_core has its own finding with the value to write */
+	/* DAOS fills an engine's absent or empty fabric_iface, and its absent or
+	 * zero fabric_iface_port, from the top-level keys (FabricConfig.Update,
+	 * src/control/server/engine/config.go): iface and port are what the
+	 * engine gets, the pairs where that is written */
 	const char *iface;
-	const ypair *iface_pair; /* where iface is written: the engine's key, else the top level's it takes */
-	bool iface_inherited;
+	const ypair *iface_pair, *own_iface_pair; /* own: the engine's key, even an empty one */
+	const ypair *port_pair;
+	bool iface_inherited, port_inherited;
 	int numa; /* with a topology: the engine's NUMA node, -1 unknown */
 	int ctx;
 	bool scm_ram, md_on_ssd, has_bdevs, has_meta;
