@@ -724,13 +724,13 @@ mutate "yaml: a top-level fabric_iface's engine given the top-level edit" compil
 	'		} else if (local && e->iface_inherited) /* the top-level key is every such engine'"'"'s: no edit there */' \
 	'		} else if (local && 0 && e->iface_inherited)' \
 	"bash tests/help_applied.sh"
-mutate "yaml: an engine's empty fabric_iface not filled from the top level's" compiler/lint/yaml_engines.c \
-	'		e->iface_inherited = (!own_iface || !*own_iface) && top_iface;' \
-	'		e->iface_inherited = !own_iface && top_iface;' \
+mutate "yaml: an engine's empty fabric_iface not filled from the top level's" compiler/lint/yaml_lint.c \
+	'(strcmp(key, "fabric_iface") == 0 ? !*p->value->text :' \
+	'(strcmp(key, "fabric_iface") == 0 ? 0 :' \
 	"bash tests/golden.sh"
-mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_engines.c \
-	'		e->port_inherited = (!has_own_port || own_port == 0) && has_top_port;' \
-	'		e->port_inherited = !has_own_port && has_top_port;' \
+mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_lint.c \
+	': yl_scalar_int(p->value, &port) && port == 0));' \
+	': 0));' \
 	"bash tests/golden.sh"
 mutate "yaml: a top-level fabric_iface_port collision's help edits the top-level key" compiler/lint/yaml_engines.c \
 	'					if (a->port_inherited) /* the top-level key is b'"'"'s too */' \

@@ -309,14 +309,10 @@ static void read_engine(importer *im, imp_node *n, const ynode *map, int idx)
 	yl_get_int(map, "nr_xs_helpers", &e->helpers, NULL);
 	e->has_fc = yl_get_int(map, "first_core", &e->first_core, NULL);
 	e->has_pin = yl_get_int(map, "pinned_numa_node", &e->pinned, NULL);
-	/* an absent or empty interface, an absent or zero port, is the top
-	 * level's (FabricConfig.Update, src/control/server/engine/config.go) */
-	e->has_port = yl_get_int(map, "fabric_iface_port", &e->port, NULL) && e->port != 0;
-	if (!e->has_port)
-		e->has_port = yl_get_int(n->root, "fabric_iface_port", &e->port, NULL);
-	e->iface = yl_get_str(map, "fabric_iface");
-	if (!e->iface || !*e->iface)
-		e->iface = yl_get_str(n->root, "fabric_iface");
+	/* each as DAOS takes it, the top level's when the engine's is unset */
+	const ypair *port = yl_fabric_pair(n->root, map, "fabric_iface_port"), *iface = yl_fabric_pair(n->root, map, "fabric_iface");
+	e->has_port = port && yl_scalar_int(port->value, &e->port) && e->port != 0;
+	e->iface = iface && iface->value->kind == Y_SCALAR && !yl_is_null(iface->value) ? iface->value->text : NULL;
 	e->log_mask = yl_get_str(map, "log_mask");
 	if (!e->log_mask)
 		e->log_mask = "INFO";

@@ -102,20 +102,13 @@ static bool is_fabric_key(const char *k)
 	return strcmp(k, "fabric_iface") == 0 || strcmp(k, "fabric_iface_port") == 0;
 }
 
-/* An engine's interface and port as DAOS takes them: its own, else, when
- * absent, null, empty or zero, the top level's (FabricConfig.Update,
- * src/control/server/engine/config.go). The build writes them per engine. */
+/* An engine's interface and port as DAOS takes them (yl_fabric_pair): the
+ * build writes them per engine. */
 static void compare_fabric(cmp *c, const ynode *in, const ynode *out, const char *where)
 {
 	static const char *const keys[] = {"fabric_iface", "fabric_iface_port"};
 	for (int k = 0; k < 2; k++) {
-		const ypair *p = ydoc_pair(in, keys[k]);
-		int64_t port;
-		bool unset = !p || yl_is_null(p->value) ||
-			     (p->value->kind == Y_SCALAR &&
-			      (k == 0 ? !*p->value->text : yl_scalar_int(p->value, &port) && port == 0));
-		if (unset)
-			p = ydoc_pair(c->n->root, keys[k]);
+		const ypair *p = yl_fabric_pair(c->n->root, in, keys[k]);
 		if (!p || yl_is_null(p->value))
 			continue;
 		const ynode *o = ydoc_get(out, keys[k]);

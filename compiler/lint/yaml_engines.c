@@ -373,11 +373,6 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 	}
 	yengine *es = arena_alloc(y->a, (n + 1) * sizeof(*es));
 	bool has_cm_path = yl_get_str(ydoc_get(root, "control_metadata"), "path") != NULL;
-	const char *top_iface = yl_get_str(root, "fabric_iface");
-	const ypair *top_iface_pair = ydoc_pair(root, "fabric_iface");
-	int64_t top_port = 0;
-	bool has_top_port = yl_get_int(root, "fabric_iface_port", &top_port, NULL);
-	const ypair *top_port_pair = ydoc_pair(root, "fabric_iface_port");
 	int cap = y->rel->ctx_cap;
 	for (size_t i = 0; i < n; i++) {
 		yengine *e = &es[i];
@@ -398,17 +393,14 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 		yl_get_int(e->map, "nr_xs_helpers", &e->helpers, NULL); /* 0 when omitted */
 		e->has_fc = yl_get_int(e->map, "first_core", &e->first_core, NULL);
 		e->has_pin = yl_get_int(e->map, "pinned_numa_node", &e->pinned, NULL);
-		int64_t own_port = 0;
-		bool has_own_port = yl_get_int(e->map, "fabric_iface_port", &own_port, NULL);
-		e->port_inherited = (!has_own_port || own_port == 0) && has_top_port;
-		e->has_port = has_own_port || has_top_port;
-		e->port = e->port_inherited ? top_port : own_port;
-		e->port_pair = e->port_inherited ? top_port_pair : ydoc_pair(e->map, "fabric_iface_port");
-		const char *own_iface = yl_get_str(e->map, "fabric_iface");
+		e->port_pair = yl_fabric_pair(root, e->map, "fabric_iface_port");
+		e->port_inherited = e->port_pair && e->port_pair != ydoc_pair(e->map, "fabric_iface_port");
+		e->has_port = e->port_pair && yl_scalar_int(e->port_pair->value, &e->port);
 		e->own_iface_pair = ydoc_pair(e->map, "fabric_iface");
-		e->iface_inherited = (!own_iface || !*own_iface) && top_iface;
-		e->iface = e->iface_inherited ? top_iface : own_iface;
-		e->iface_pair = e->iface_inherited ? top_iface_pair : e->own_iface_pair;
+		e->iface_pair = yl_fabric_pair(root, e->map, "fabric_iface");
+		e->iface_inherited = e->iface_pair && e->iface_pair != e->own_iface_pair;
+		e->iface = e->iface_pair && e->iface_pair->value->kind == Y_SCALAR && !yl_is_null(e->iface_pair->value)
+				   ? e->iface_pair->value->text : NULL;
 		check_engine_values(y, e);
 		yl_scan_storage(e);
 		e->ctx = (int)(2 + e->targets + (e->helpers < e->targets ? e->helpers : e->targets));

@@ -192,6 +192,21 @@ const char *yl_get_str(const ynode *map, const char *key)
 	return v && v->kind == Y_SCALAR && !yl_is_null(v) ? v->text : NULL;
 }
 
+/* An engine's fabric_iface or fabric_iface_port as DAOS takes it: the
+ * engine's own pair, else, when that is absent, null, empty or (the port)
+ * 0, the top level's (FabricConfig.Update, src/control/server/engine/
+ * config.go); the engine's own unset one where the top level has none. */
+const ypair *yl_fabric_pair(const ynode *root, const ynode *engine, const char *key)
+{
+	const ypair *p = ydoc_pair(engine, key);
+	int64_t port;
+	bool unset = !p || yl_is_null(p->value) ||
+		     (p->value->kind == Y_SCALAR &&
+		      (strcmp(key, "fabric_iface") == 0 ? !*p->value->text : yl_scalar_int(p->value, &port) && port == 0));
+	const ypair *top = unset ? ydoc_pair(root, key) : NULL;
+	return top ? top : p;
+}
+
 src_loc yl_key_loc(const ynode *map, const char *key)
 {
 	const ypair *p = ydoc_pair(map, key);

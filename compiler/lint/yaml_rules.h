@@ -71,6 +71,7 @@ const char *yl_get_str(const ynode *map, const char *key);
 bool yl_is_null(const ynode *v);
 bool yl_is_true(const ynode *v);
 src_loc yl_key_loc(const ynode *map, const char *key);
+const ypair *yl_fabric_pair(const ynode *root, const ynode *engine, const char *key);
 void yl_lint_agent(ylint *y, const ynode *root);
 bool yl_scalar_bool(const ynode *v);
 bool yl_scalar_int(const ynode *v, int64_t *out);
