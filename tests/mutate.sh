@@ -730,7 +730,7 @@ mutate "yaml: an engine's empty fabric_iface not filled from the top level's" co
 	"bash tests/golden.sh"
 mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_lint.c \
 	': yl_scalar_int(p->value, &port) && port == 0));' \
-	': 0));' \
+	': yl_scalar_int(p->value, &port) && port == 0 && 0));' \
 	"bash tests/golden.sh"
 mutate "yaml: a top-level fabric_iface_port collision's help edits the top-level key" compiler/lint/yaml_engines.c \
 	'					if (a->port_inherited) /* the top-level key is b'"'"'s too */' \
