@@ -78,7 +78,7 @@ def line_of(path, pattern):
     raise AssertionError(f"{pattern} not in {path}")
 
 
-from doctor_roots import link, make_root, numa_nodes, with_identity, write  # noqa: E402
+from doctor_roots import link, make_root, numa_nodes, pmem_namespace, with_identity, write  # noqa: E402
 
 
 def build(desc, out, extra=()):
@@ -243,16 +243,22 @@ if os.path.exists(tds):
     AUC = "examples/aurora-like/cluster.dsl"
     scm_line = ("cluster.dsl", line_of(AUC, r"scm     pmem"))
     rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
-    result(open(f"{rp}/sys/block/pmem0/device/mode").read() == "memory\n", "the root's pmem0 is an fsdax namespace")
-    os.unlink(f"{rp}/sys/block/pmem1")
+    result(open(f"{rp}/sys/class/block/pmem0/device/devtype").read() == "nd_pfn\n", "the root's pmem0 is an fsdax namespace")
+    os.unlink(f"{rp}/sys/class/block/pmem1")
     expect("a PMem namespace gone: node-pmem at the engine's scm line", AUC, "daos0001", rp, tds, "node-pmem", scm_line,
            ["/dev/pmem1 of engine 1 is gone", "no pmem1"])
     rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
-    ns0 = os.path.realpath(f"{rp}/sys/block/pmem0/device")
-    os.chmod(f"{ns0}/mode", 0o644)
-    write(f"{ns0}/mode", "raw\n", 0o444)
+    pmem_namespace(rp, "pmem0", "raw")
     expect("a PMem namespace in raw mode: node-pmem, not fsdax", AUC, "daos0001", rp, tds, "node-pmem", scm_line,
-           ["/dev/pmem0 of engine 0 is in raw mode, not fsdax"])
+           ["/dev/pmem0 of engine 0 is in raw mode (no pfn device), not fsdax"])
+    for mode, says in (("sector", "sector mode (a btt device: /dev/pmem1s)"), ("devdax", "devdax mode (claimed by dax1.0, no /dev/pmem1)")):
+        rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
+        shutil.rmtree(f"{rp}/sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0/region1")
+        for d in ("sys/class/block/pmem1", "sys/block/pmem1", "dev/pmem1", "sys/bus/nd/devices/pfn1.0"):
+            os.unlink(f"{rp}/{d}")
+        pmem_namespace(rp, "pmem1", mode)
+        expect(f"a PMem namespace in {mode} mode: node-pmem", AUC, "daos0001", rp, tds, "node-pmem", scm_line,
+               [f"/dev/pmem1 of engine 1 is in {says}, not fsdax"])
     rp = fresh("pmem", os.path.join(au, "nodes/daos0001"), tds)
     os.unlink(f"{rp}/dev/pmem0")
     expect("/dev/pmem0 missing: node-pmem", AUC, "daos0001", rp, tds, "node-pmem", scm_line, ["/dev/pmem0 is missing"])
@@ -715,6 +721,21 @@ result(os.path.isfile(f"{snap}/dslc-topology.xml") and not os.path.exists(f"{sna
        and os.path.isfile(f"{snap}/proc/cmdline"), "the snapshot holds the export, the proc files, not the BMC's files")
 rc, _, e = run(["doctor", CL, "--node", "gpu005", "--root", r, "--topology", XML, "--collect", snap])
 result(rc == 2 and "not an empty directory" in e, "--collect never writes over a snapshot", e[-200:])
+# a read link whose target is "/" (it names nothing): the collect is whole,
+# and the check says the same on the node and off it (issue 70)
+r = fresh("collect-slash", tree, XML)
+drv = f"{os.path.realpath(r + '/sys/bus/pci/devices/0000:a4:00.0')}/driver"
+os.unlink(drv)
+os.symlink("/", drv)
+snap_slash = os.path.join(T, "snapshots-slash", "gpu005")
+os.makedirs(os.path.dirname(snap_slash), exist_ok=True)
+rc1, on_node, e1 = doctor(CL, "gpu005", r, XML, ["--collect", snap_slash])
+rc2, off_node, e2 = doctor(CL, "gpu005", snap_slash)
+a = [(x[0], x[2], x[3]) for x in summary(on_node)]
+b = [(x[0], x[2], x[3]) for x in summary(off_node)]
+result(rc1 == 1 and rc2 == 1 and a == b and len(a) == 1 and "0000:a4:00.0 is bound to no driver" in a[0][2],
+       "--collect with a driver link to '/': the snapshot is written, the same finding off the node",
+       f"exit {rc1}/{rc2}: {a} vs {b} {e1[-200:]}{e2[-200:]}")
 
 # modes are data (issue 53): a mode 0000 comes back as 0000, a setuid or
 # world-writable file of the node is never made one in the snapshot

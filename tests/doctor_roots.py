@@ -125,6 +125,73 @@ def without_drives(xml, out):
     x.write(out)
     return out
 
+NDBUS = "sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0"
+
+
+def pmem_namespace(root, name, mode, numa=None):
+    """The PMem namespace of disk name (pmemR or pmemR.I) in mode (fsdax,
+    raw, sector, devdax) as Linux lays it out. Its namespace is
+    namespaceR.I (namespace_devs.c nvdimm_namespace_disk_name); fsdax: a pfn
+    device claims it and the disk hangs under the pfn (pmem.c nd_pmem_probe
+    -> pmem_attach_disk), the pfn's mode the page map's place ("pmem" for
+    ndctl's default --map=dev, pfn_devs.c mode_show); raw: the disk under the
+    namespace, whose mode is "raw"; sector: under a btt, named pmemRs;
+    devdax: a dax device claims it and there is no disk
+    (/sys/bus/dax/devices/daxR.I). Each device's devtype as
+    drivers/nvdimm/bus.c prints it; every nvdimm device is on the nd bus
+    (/sys/bus/nd/devices); /sys/class/block and /sys/block link the disk;
+    devtmpfs makes /dev/DISK."""
+    region, _, idx = name[4:].partition(".")
+    idx = idx or "0"
+    numa = region if numa is None else numa
+    reg = f"{NDBUS}/region{region}"
+    ns = f"namespace{region}.{idx}"
+    claim = {"fsdax": f"pfn{region}.0", "sector": f"btt{region}.0", "devdax": f"dax{region}.0", "raw": ns}[mode]
+    devtype = {"fsdax": "nd_pfn", "sector": "nd_btt", "devdax": "nd_dax", "raw": "nd_namespace_pmem"}[mode]
+    write(os.path.join(root, reg, ns, "devtype"), "nd_namespace_pmem\n", 0o444)
+    write(os.path.join(root, reg, ns, "mode"), {"fsdax": "memory", "sector": "safe", "devdax": "dax", "raw": "raw"}[mode]
+          + "\n", 0o444)
+    write(os.path.join(root, reg, ns, "numa_node"), f"{numa}\n", 0o444)
+    write(os.path.join(root, reg, ns, "holder"), (claim if claim != ns else "") + "\n", 0o444)
+    link(os.path.join(root, "sys/bus/nd/devices", ns), f"../../../{reg[4:]}/{ns}")
+    if claim != ns:
+        write(os.path.join(root, reg, claim, "devtype"), devtype + "\n", 0o444)
+        write(os.path.join(root, reg, claim, "namespace"), ns + "\n", 0o444)
+        write(os.path.join(root, reg, claim, "numa_node"), f"{numa}\n", 0o444)
+        if mode in ("fsdax", "devdax"):
+            write(os.path.join(root, reg, claim, "mode"), "pmem\n", 0o444)
+        link(os.path.join(root, "sys/bus/nd/devices", claim), f"../../../{reg[4:]}/{claim}")
+    if mode == "devdax":
+        dax = f"dax{region}.{idx}"
+        os.makedirs(os.path.join(root, reg, claim, dax), exist_ok=True)
+        link(os.path.join(root, "sys/bus/dax/devices", dax), f"../../../{reg[4:]}/{claim}/{dax}")
+        return
+    disk = name + ("s" if mode == "sector" else "")
+    os.makedirs(os.path.join(root, reg, claim, "block", disk), exist_ok=True)
+    link(os.path.join(root, reg, claim, "block", disk, "device"), f"../../../{claim}")
+    for cls in ("sys/class/block", "sys/block"):
+        link(os.path.join(root, cls, disk), ("../../" if cls == "sys/class/block" else "../") +
+             f"{reg[4:]}/{claim}/block/{disk}")
+    dev = os.path.join(root, "dev", disk)
+    os.makedirs(os.path.dirname(dev), exist_ok=True)
+    if not os.path.exists(dev):
+        try:
+            os.mknod(dev, 0o660 | stat.S_IFBLK, os.makedev(259, int(region)))
+        except PermissionError:  # not root: a stand-in (doctor only asks that it exists)
+            open(dev, "w").close()
+
+
+def pmem_shape(root, disk):
+    """What a root shows of a disk's namespace, in the terms that do not
+    depend on its numbers: the class link's shape and the claim's devtype,
+    mode and namespace (to hold a hand-laid root against a capture)."""
+    t = os.readlink(os.path.join(root, "sys/class/block", disk))
+    dev = os.path.join(root, "sys/class/block", disk, "device")
+    rd = lambda f: open(os.path.join(dev, f)).read().strip() if os.path.exists(os.path.join(dev, f)) else None
+    shape = re.sub(r"\d+", "N", t)
+    return (shape, os.path.basename(os.path.realpath(dev)).rstrip("0123456789."), rd("devtype"), rd("mode"),
+            re.sub(r"\d+", "N", rd("namespace") or ""))
+
 
 def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=False):
     """The root of a node installed from its built tree, on the machine xml;
@@ -214,27 +281,11 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
                 link(os.path.join(root, "sys/bus/pci/devices", b),
                      f"../../../devices/pci0000:00/{pci}/pci{dom}:00/{dom}:00:{i + 1:02x}.0/{b}")
     # PMem namespaces of the engines (class dcpm) as the nvdimm bus lays them
-    # out: /sys/block/pmemN -> ../devices/LNXSYSTM:00/.../ndbus0/regionN/
-    # namespaceN.0/block/pmemN, device -> its namespace, whose mode is
-    # "memory" for fsdax (drivers/nvdimm/namespace_devs.c mode_show), and
-    # the block device node udev makes in /dev
+    # out (held against a real capture by tests/doctor_captures.py)
     y = os.path.join(tree, "etc/daos/daos_server.yml")
-    pmems = re.findall(r"^\s+- /dev/(pmem\d+)$", open(y).read(), re.M) if os.path.exists(y) else []
+    pmems = re.findall(r"^\s+- /dev/(pmem[0-9.]+)$", open(y).read(), re.M) if os.path.exists(y) else []
     for name in pmems:
-        k = int(name[4:])
-        ns = f"sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0/region{k}/namespace{k}.0"
-        os.makedirs(os.path.join(root, ns, "block", name), exist_ok=True)
-        write(os.path.join(root, ns, "mode"), "memory\n", 0o444)
-        write(os.path.join(root, ns, "numa_node"), f"{k}\n", 0o444)
-        link(os.path.join(root, ns, "block", name, "device"), "../../../namespace%d.0" % k)
-        link(os.path.join(root, "sys/block", name), f"../devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0/region{k}/"
-                                                    f"namespace{k}.0/block/{name}")
-        dev = os.path.join(root, "dev", name)
-        os.makedirs(os.path.dirname(dev), exist_ok=True)
-        try:
-            os.mknod(dev, 0o660 | stat.S_IFBLK, os.makedev(259, k))
-        except PermissionError:  # not root: a stand-in (doctor only asks that it exists)
-            open(dev, "w").close()
+        pmem_namespace(root, name, "fsdax")
     # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
     trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]
     for f, keys in units(tree):

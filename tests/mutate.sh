@@ -15,9 +15,13 @@ ROOT=$PWD
 tests_begin mutate
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-# the working tree as it is (tracked and new files, not the builds)
-git ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$W" -xf -
-cd "$W"
+# the working tree as it is (tracked and new files, not the builds), with
+# ../shared beside it as beside this tree, so that the suites that read its
+# references and oracles run on the mutant as they run here
+mkdir "$W/repo"
+git ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$W/repo" -xf -
+if [ -d "$ROOT/../shared" ]; then ln -s "$(cd "$ROOT/../shared" && pwd)" "$W/shared"; fi
+cd "$W/repo"
 make -j2 build/dslc build/unit_tests build/dslc-test-hooks >/dev/null 2>&1 || { no "the scratch copy does not build"; tests_end; exit 1; }
 
 # mutate NAME FILE FROM TO TEST...: replaces the one occurrence of FROM in FILE
@@ -701,8 +705,8 @@ mutate "memory: DAOS's RAM SCM limit not checked" compiler/doctor/machine.c \
 	'	if (c->numa_changed || c->cores_changed || (0 && check_ramdisk_max(c)))' \
 	"/usr/bin/python3 tests/doctor.py"
 mutate "pmem: a raw namespace accepted" compiler/doctor/pmem.c \
-	'	} else if (strncmp(f.data, "memory", 6) != 0 || (f.data[6] && f.data[6] != '"'"'\n'"'"')) {' \
-	'	} else if (0) {' \
+	'	return is_word(why, "memory") ? PMEM_FSDAX : PMEM_RAW;' \
+	'	return PMEM_FSDAX;' \
 	"bash tests/golden.sh"
 mutate "fleet: per-node identity in the cache key" compiler/doctor/fleet.c \
 	'	len = canonical(xml, len);' \
@@ -744,4 +748,33 @@ mutate "yaml: an empty fabric_iface also reported absent from the topology expor
 	'	if (e->iface && *e->iface && !nic) { /* an empty one has its finding (check_engine_values) */' \
 	'	if (e->iface && !nic) {' \
 	"bash tests/golden.sh"
+mutate "pmem: an fsdax namespace (its disk on a pfn device) read as not fsdax" compiler/doctor/pmem.c \
+	'		return *claim = "a pfn device", PMEM_FSDAX;' \
+	'		return *claim = "a pfn device", PMEM_RAW;' \
+	"/usr/bin/python3 tests/doctor_captures.py"
+mutate "pmem: the NUMA node compared only for a namespace in fsdax mode" compiler/doctor/pmem.c \
+	'	check_numa(c, ep, at, name);' \
+	'	if (st == PMEM_FSDAX)
+		check_numa(c, ep, at, name);' \
+	"/usr/bin/python3 tests/doctor_captures.py"
+mutate "pmem: a namespace on NUMA node 0 never compared" compiler/doctor/pmem.c \
+	'	if (numa >= 0 && numa != ep->numa) {' \
+	'	if (numa > 0 && numa != ep->numa) {' \
+	"/usr/bin/python3 tests/doctor_captures.py"
+mutate "pmem: a devdax namespace reported gone" compiler/doctor/pmem.c \
+	'		*claim = ns ? devdax_claim(c, ns) : NULL;' \
+	'		*claim = ns && 0 ? devdax_claim(c, ns) : NULL;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "pmem: a sector namespace (pmemNs) reported gone" compiler/doctor/pmem.c \
+	'		if (doctor_exists(c, arena_printf(c->ar, "sys/class/block/%ss", name)))' \
+	'		if (0)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "topology: the PMem disks of a newer hwloc (subtype NVM) not read" compiler/model/topology_xml.c \
+	'	return strcmp(o->subtype, "NVDIMM") == 0 || (strcmp(o->subtype, "NVM") == 0 && strncmp(o->name, "pmem", 4) == 0);' \
+	'	return strcmp(o->subtype, "NVDIMM") == 0;' \
+	"/usr/bin/python3 tests/doctor_captures.py"
+mutate "rootfs: a link to / read as a driver with an empty name" compiler/doctor/rootfs.c \
+	'	if (!*last) { /* a link to "/" names nothing: as if it were none */' \
+	'	if (0) {' \
+	"/usr/bin/python3 tests/doctor.py"
 tests_end

@@ -281,7 +281,12 @@ const char *rootfs_link_name(arena *a, rootfs *r, const char *rel)
 	while (t > 1 && target[t - 1] == '/')
 		target[--t] = '\0';
 	const char *slash = strrchr(target, '/');
-	return arena_strdup(a, slash ? slash + 1 : target);
+	const char *last = slash ? slash + 1 : target;
+	if (!*last) { /* a link to "/" names nothing: as if it were none */
+		errno = EINVAL;
+		return NULL;
+	}
+	return arena_strdup(a, last);
 }
 int rootfs_list(arena *a, rootfs *r, const char *rel, const char **names, int max)
 {

@@ -47,7 +47,8 @@ int rootfs_openat(rootfs *r, const char *rel, int flags);
 /* The regular file rel: at most max bytes; text: refuse NUL bytes. */
 rootfs_file rootfs_read(arena *a, rootfs *r, const char *rel, size_t max, bool text);
 /* The last component of the target of the link rel (a sysfs `driver` link:
- * "nvme"), without following it; NULL with errno (EINVAL: not a link). */
+ * "nvme"), without following it; NULL with errno (EINVAL: not a link, or
+ * one to "/", which names nothing). */
 const char *rootfs_link_name(arena *a, rootfs *r, const char *rel);
 /* The entries of directory rel (no . or ..), at most max; -1 with errno. */
 int rootfs_list(arena *a, rootfs *r, const char *rel, const char **names, int max);

@@ -58,7 +58,8 @@ typedef struct topo_device {
 } topo_device;
 
 /* A PMem namespace's block device (pmem0), as hwloc exports it: an OS
- * device of type block with subtype NVDIMM, local to its parent's NUMA node. */
+ * device of type block with subtype NVDIMM (hwloc 2.4) or NVM (later),
+ * local to its parent's NUMA node. */
 typedef struct topo_pmem {
 	const char *name;
 	int numa; /* logical NUMA index, or TOPO_NUMA_UNKNOWN / _SEVERAL */

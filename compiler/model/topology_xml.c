@@ -144,6 +144,18 @@ static void add_nic(arena *a, dev_list *l, hwloc_obj_t p, topo_device d)
 	}
 }
 
+/* A PMem namespace's block device. hwloc names a block device on the
+ * nvdimm bus's subtype "NVDIMM" up to 2.4 and "NVM" since (topology-linux.c
+ * hwloc_linuxfs_block_class_fillinfos: a device whose devtype starts with
+ * "nd_"); the "NVM" ones also hold devdax character devices (daxX.Y, from
+ * /sys/bus/dax), which have no /dev/pmemN to mount. */
+static bool pmem_osdev(hwloc_obj_t o)
+{
+	if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_BLOCK || !o->name || !o->subtype)
+		return false;
+	return strcmp(o->subtype, "NVDIMM") == 0 || (strcmp(o->subtype, "NVM") == 0 && strncmp(o->name, "pmem", 4) == 0);
+}
+
 static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma)
 {
 	dev_list l = {0};
@@ -188,7 +200,7 @@ static void load_devices(arena *a, hwloc_topology_t t, topology *topo, int nnuma
 	topo->ndevices = (int)l.n;
 	struct { topo_pmem *v; size_t n, cap; } pm = {0};
 	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_osdev(t, o));) {
-		if (o->attr->osdev.type != HWLOC_OBJ_OSDEV_BLOCK || !o->name || !o->subtype || strcmp(o->subtype, "NVDIMM") != 0)
+		if (!pmem_osdev(o))
 			continue;
 		topo_device d = {0};
 		locality(t, o, nnuma, &d);

@@ -1,0 +1,260 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
+"""`dslc doctor` on real machines' /sys and /proc (issue 70).
+
+../shared/reference/sysfs holds hwloc's captures of real machines
+(hwloc-gather-topology, from hwloc's test suite). For the PMem machine
+(32em64t-2n8c+dax+nvme+mic+dimms: NVDIMM regions with namespaces in fsdax,
+raw, sector and devdax modes), the test makes the machine's export with the
+installed hwloc (HWLOC_FSROOT), writes a description that fits it, builds it
+and installs the node's files into a copy of the capture, the way a node gets
+there. What hwloc-gather-topology does not save is added as the kernel makes
+it, and only that: /dev's block nodes (devtmpfs makes one per disk of
+/sys/class/block, drivers/base/devtmpfs.c) and /sys/bus/nd/devices (every
+nvdimm device is on the nd bus, drivers/nvdimm/bus.c nd_bus_type; links
+to the devices the capture has). Then:
+
+- the clean node gives no error, off the node too (--collect, then --root);
+- each drift the PMem check claims, planted on a copy or written in the
+  description, gives exactly its findings at the description's line;
+- tests/doctor_roots.py's hand-laid namespaces have the capture's shape in
+  every mode.
+
+usage: tests/doctor_captures.py DSLC   (DSLC may be "valgrind ... build/dslc")
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "tests"))
+from doctor_roots import link, pmem_namespace, pmem_shape  # noqa: E402
+
+DSLC = shlex.split(sys.argv[1])
+SYSFS = os.path.join(REPO, "..", "shared", "reference", "sysfs")
+CAPTURE = "32em64t-2n8c+dax+nvme+mic+dimms"
+passed = failed = 0
+
+
+def result(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   doctor_captures {name}")
+    else:
+        failed += 1
+        print(f"FAIL doctor_captures {name}{': ' + str(detail)[:1500] if detail else ''}")
+
+
+def finish():
+    print(f"doctor_captures: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if not os.path.isfile(os.path.join(SYSFS, CAPTURE + ".tar.bz2")):
+    why = ("real machines' captures: ../shared/reference/sysfs is absent (hwloc's tests/hwloc/linux captures; "
+           "the checks on hand-laid roots in tests/doctor.py still run)")
+    if os.environ.get("DSLC_REQUIRE_ORACLES") == "1":
+        result(False, why + ", and DSLC_REQUIRE_ORACLES=1")
+    else:
+        print("skip doctor_captures " + why)
+    finish()
+if not shutil.which("lstopo"):
+    print("skip doctor_captures real machines' captures: lstopo is absent (Debian's hwloc package; "
+          "scripts/install-deps.sh installs it)")
+    finish()
+
+T = tempfile.mkdtemp(prefix="dslc-captures-")
+with tarfile.open(os.path.join(SYSFS, CAPTURE + ".tar.bz2")) as tar:
+    tar.extractall(T)
+CAP = os.path.join(T, next(d for d in os.listdir(T) if os.path.isdir(os.path.join(T, d, "sys"))))
+NDBUS = "sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0012:00/ndbus0"
+
+# the export, as lstopo on that machine writes it
+xml = os.path.join(T, "node.xml")
+with open(xml, "w") as f:
+    subprocess.run(["lstopo", "--of", "xml", "--whole-io", "-"], stdout=f, check=True,
+                   env=dict(os.environ, HWLOC_FSROOT=CAP, HWLOC_THISSYSTEM="0"), stderr=subprocess.DEVNULL)
+text = open(xml).read()
+result('name="pmem1.2"' in text and 'name="pmem0.1"' in text,
+       "the installed hwloc exports the capture's fsdax namespaces (pmem0.1, pmem1.2)")
+
+DESC = """daos 2.6
+
+cluster capture {
+  provider      "ofi+tcp"
+  access_points pmem01
+}
+
+hardware capture32 {          # 2 x 8 cores, no SMT
+  sockets          2
+  cores_per_socket 8
+  threads_per_core 1
+  topology "node.xml"
+  numa 0 {
+    nic  eth0 pci 0000:02:00.0 role storage
+    pmem PMEM0
+  }
+  numa 1 {
+    nic  ib0 pci 0000:82:00.0 role storage
+    pmem PMEM1
+  }
+}
+
+profile storage : capture32 {
+  os rhel9
+  reserve os 1 cores per numa at end
+  engine per numa {
+    targets 4
+    helpers 1
+    scm     pmem
+  }
+}
+
+nodes pmem01 : storage {
+  storage eth0 10.0.0.1/24, ib0 10.1.0.1/24
+}
+"""
+SCM_LINE = next(i for i, l in enumerate(DESC.splitlines(), 1) if "scm     pmem" in l)
+
+
+def description(name, pmem0="pmem0.1", pmem1="pmem1.2", topology=True):
+    d = os.path.join(T, name)
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(xml, os.path.join(d, "node.xml"))
+    body = DESC.replace("PMEM0", pmem0).replace("PMEM1", pmem1)
+    if not topology:
+        body = body.replace('  topology "node.xml"\n', '  memory_per_numa  15GiB\n')
+    open(os.path.join(d, "cluster.dsl"), "w").write(body)
+    return os.path.join(d, "cluster.dsl")
+
+
+def built(desc):
+    out = os.path.join(os.path.dirname(desc), "out")
+    p = subprocess.run(DSLC[-1:] + ["build", desc, "-o", out], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL doctor_captures the description does not build: {p.stderr[-1500:]}")
+    return os.path.join(out, "nodes/pmem01")
+
+
+def node_root(name, tree):
+    """The capture with the node's files installed, /dev's disks and the nd bus."""
+    root = os.path.join(T, "root-" + name)
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(CAP, root, symlinks=True)
+    shutil.copytree(tree, root, symlinks=True, dirs_exist_ok=True)
+    for disk in os.listdir(os.path.join(root, "sys/class/block")):
+        os.makedirs(os.path.join(root, "dev"), exist_ok=True)
+        open(os.path.join(root, "dev", disk), "w").close()
+    for region in ("region0", "region1"):
+        for dev in os.listdir(os.path.join(root, NDBUS, region)):
+            if re.match(r"(namespace|pfn|btt|dax)\d+\.\d+$", dev):
+                link(os.path.join(root, "sys/bus/nd/devices", dev), f"../../../{NDBUS[4:]}/{region}/{dev}")
+    return root
+
+
+def doctor(desc, root, extra=(), machine=None):
+    """machine: the node's export (default: the description's own)."""
+    machine = machine or os.path.join(os.path.dirname(desc), "node.xml")
+    p = subprocess.run(DSLC + ["doctor", desc, "--node", "pmem01", "--root", root, "--topology", machine,
+                               "--format", "json"] + list(extra),
+                       capture_output=True, text=True, timeout=300)
+    try:
+        found = json.loads(p.stdout)["findings"]
+    except ValueError:
+        found = None
+    return p.returncode, found, p.stderr
+
+
+def errors(found):
+    return [(f["ruleId"], f["line"], f["message"]) for f in (found or []) if f["severity"] == "error"]
+
+
+def expect(name, desc, root, says, n=1, xml_file=None):
+    """Exactly n errors, each node-pmem at the engines' scm line, the first
+    saying every word of says."""
+    rc, found, err = doctor(desc, root, machine=xml_file)
+    got = errors(found)
+    ok = (rc == 1 and len(got) == n and all(r == "node-pmem" and line == SCM_LINE for r, line, _ in got)
+          and all(any(w in m for _, _, m in got) for w in says))
+    result(ok, name, f"exit {rc}, want {n} node-pmem at line {SCM_LINE} saying {says}: {got} {err[-300:]}")
+    return found
+
+
+# ---- the hand-laid namespaces have the capture's shape, in every mode -----------
+for disk, mode in (("pmem1.2", "fsdax"), ("pmem0.1", "fsdax"), ("pmem0.3", "raw"), ("pmem1", "raw"),
+                   ("pmem0.2s", "sector"), ("pmem1.1s", "sector")):
+    laid = os.path.join(T, "laid-" + disk)
+    pmem_namespace(laid, disk[:-1] if mode == "sector" else disk, mode)
+    want, have = pmem_shape(CAP, disk), pmem_shape(laid, disk)
+    result(want == have, f"doctor_roots lays a {mode} namespace ({disk}) as the kernel does", f"{have} != {want}")
+# devdax: the capture's dax0.0 claims namespace0.0 and its character device hangs under it
+cap_dax = os.path.realpath(os.path.join(CAP, "sys/bus/dax/devices/dax0.0"))
+laid = os.path.join(T, "laid-dax")
+pmem_namespace(laid, "pmem0", "devdax")
+laid_dax = os.path.realpath(os.path.join(laid, "sys/bus/dax/devices/dax0.0"))
+rd = lambda p: open(p).read().strip()
+result(os.path.relpath(cap_dax, CAP) == os.path.relpath(laid_dax, laid)
+       and rd(os.path.join(cap_dax, "../namespace")) == rd(os.path.join(laid_dax, "../namespace")) == "namespace0.0"
+       and rd(os.path.join(cap_dax, "../devtype")) == rd(os.path.join(laid_dax, "../devtype")) == "nd_dax"
+       and not os.path.exists(os.path.join(laid, "sys/class/block/pmem0")),
+       "doctor_roots lays a devdax namespace as the kernel does (dax0.0 claims namespace0.0, no disk)")
+
+# ---- the clean node ------------------------------------------------------------
+clean_desc = description("clean")
+tree = built(clean_desc)
+clean = node_root("clean", tree)
+rc, found, err = doctor(clean_desc, clean)
+result(rc == 0 and found is not None and not errors(found),
+       "the capture with its node's files: no error (fsdax namespaces on pfn devices)", f"exit {rc}: {found} {err[-500:]}")
+result(any(f["ruleId"] == "node-unchecked" and "kernel command line" in f["message"] for f in found or []),
+       "what the capture lacks (/proc/cmdline) is a note", found)
+snap = os.path.join(T, "snap")
+rc, found, err = doctor(clean_desc, clean, ["--collect", snap])
+rc2, found2, err2 = doctor(clean_desc, snap)
+result(rc == 0 and rc2 == 0 and not errors(found2) and os.path.isfile(os.path.join(snap, "sys/class/block/pmem1.2/device/devtype")),
+       "collected on the capture, checked off it: no error", f"exit {rc}/{rc2}: {errors(found2)} {err2[-300:]}")
+
+# ---- drifts --------------------------------------------------------------------
+r = node_root("gone", tree)
+os.unlink(os.path.join(r, "sys/class/block/pmem1.2"))
+expect("a namespace gone (no /sys/class/block/pmem1.2)", clean_desc, r, ["/dev/pmem1.2 of engine 1 is gone"])
+r = node_root("nodev", tree)
+os.unlink(os.path.join(r, "dev/pmem0.1"))
+expect("/dev/pmem0.1 missing", clean_desc, r, ["/dev/pmem0.1 is missing although the kernel has the namespace"])
+swapped = os.path.join(T, "swapped.xml")
+open(swapped, "w").write(text.replace('name="pmem0.1"', 'name="pmemX"').replace('name="pmem1.2"', 'name="pmem0.1"')
+                         .replace('name="pmemX"', 'name="pmem1.2"'))
+found = expect("namespaces created in the other order: both engines' found", clean_desc, clean,
+               ["pmem0.1 is on NUMA node 1 of the machine, engine 0", "pmem1.2 is on NUMA node 0 of the machine, engine 1"],
+               n=2, xml_file=swapped)
+# the capture's own raw and sector namespaces named in the description
+raw_desc = description("raw", pmem0="pmem0.3")
+expect("the capture's raw namespace (pmem0.3, on its namespace)", raw_desc, node_root("raw", built(raw_desc)),
+       ["/dev/pmem0.3 of engine 0 is in raw mode (no pfn device), not fsdax"])
+sector_desc = description("sector", pmem1="pmem1.1s")
+found = expect("the capture's sector namespace (pmem1.1s, on a btt)", sector_desc, node_root("sector", built(sector_desc)),
+               ["/dev/pmem1.1s of engine 1 is in sector mode (a btt device), not fsdax"])
+# the mode finding does not stop the NUMA comparison
+both_desc = description("both", pmem0="pmem0.3")
+swapped2 = os.path.join(T, "swapped2.xml")
+open(swapped2, "w").write(text.replace('name="pmem0.3"', 'name="pmemX"').replace('name="pmem1.2"', 'name="pmem0.3"')
+                          .replace('name="pmemX"', 'name="pmem1.2"'))
+expect("a raw namespace on the other socket: both said", both_desc, node_root("both", built(both_desc)),
+       ["pmem0.3 of engine 0 is in raw mode", "pmem0.3 is on NUMA node 1 of the machine"], n=3, xml_file=swapped2)
+# devdax: the capture's pmem0 (namespace0.0) is claimed by dax0.0; an
+# export has no disk for it, so the description names it by hand
+dax_desc = description("devdax", pmem0="pmem0", topology=False)
+found = expect("the capture's devdax namespace (namespace0.0, claimed by dax0.0)", dax_desc,
+               node_root("devdax", built(dax_desc)), ["/dev/pmem0 of engine 0 is in devdax mode (claimed by dax0.0, no /dev/pmem0)"])
+helps = [f.get("help", "") for f in found or []]
+result(any("ndctl create-namespace -f -e namespace0.0 --mode fsdax" in h for h in helps),
+       "its help reconfigures the namespace the dax device claims", helps)
+shutil.rmtree(T)
+finish()
