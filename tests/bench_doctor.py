@@ -32,7 +32,7 @@ DSLC = os.path.abspath(sys.argv[1])
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 16384
 
 
-def description(d):
+def description(d, N):
     """The example with N converged nodes (no clients), addresses spread over /16s."""
     for f in ("hardware.dsl", "hgx-b200.xml"):
         shutil.copy(os.path.join(EX, f), d)
@@ -48,10 +48,11 @@ def description(d):
     return os.path.join(d, "cluster.dsl"), w
 
 
-def main():
+def fleet(N, probe_order=True):
+    """The fleet of N nodes checked: (wall seconds, peak RSS KiB, right)."""
     tmp = tempfile.mkdtemp(prefix="dslc-bench-doctor-")
     try:
-        desc, w = description(tmp)
+        desc, w = description(tmp, N)
         out = os.path.join(tmp, "out")
         t0 = time.time()
         subprocess.run([DSLC, "build", desc, "-o", out], capture_output=True, check=True)
@@ -89,7 +90,7 @@ def main():
                     os.symlink(target, p)
                 elif rel == "dslc-topology.xml":
                     with open(p, "w") as f:
-                        f.write(with_identity(machine, i, f"{h}.cluster.example"))
+                        f.write(with_identity(machine, i, f"{h}.cluster.example", probe_order))
                 elif rel == "proc/net/fib_trie":
                     trie = "Main:\n  +-- 0.0.0.0/0 3 0 5\n" + "".join(f"     |-- {a}\n        /32 host LOCAL\n" for a in addrs)
                     with open(p, "w") as f:
@@ -99,7 +100,7 @@ def main():
                 else:
                     os.link(os.path.join(tmpl, rel), p)
         with open(os.path.join(snaps, host(1), "dslc-topology.xml"), "w") as f:
-            f.write(with_identity(machine, 1, f"{host(1)}.cluster.example"))
+            f.write(with_identity(machine, 1, f"{host(1)}.cluster.example", probe_order))
         # one drift: a hand-edited daos_server.yml on the last node
         y = os.path.join(snaps, host(N), "etc/daos/daos_server.yml")
         text = open(y).read().replace("targets: 16", "targets: 12", 1)
@@ -117,13 +118,28 @@ def main():
         found = json.loads(p.stdout)["findings"] if p.stdout else []
         ok = (rc == 1 and len(found) == 1 and found[0]["ruleId"] == "node-file" and host(N) in found[0]["message"]
               and "1 distinct machine" in p.stderr)
-        print(f"doctor bench: --snapshots over {N} nodes: {wall:.2f} s wall, peak RSS {rss / 1024:.0f} MiB; "
-              f"{p.stderr.strip()}")
+        order = "each node's own NVMe probe order" if probe_order else "identical NVMe names"
+        print(f"doctor bench: --snapshots over {N} nodes ({order}): {wall:.2f} s wall, {wall / N * 1000:.2f} ms/node, "
+              f"peak RSS {rss / 1024:.0f} MiB; {p.stderr.strip()}")
         print(f"doctor bench: {'ok' if ok else 'WRONG'}: {len(found)} finding(s), exit {p.returncode}: "
               f"{[f['message'] for f in found][:3]}")
-        return 0 if ok else 1
+        return wall, rss, ok
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    # issue 70: a fleet whose nodes name their NVMe drives in their own probe
+    # order costs what identical nodes cost (within 1.5x per node), in a
+    # bounded memory (under 64 MiB)
+    same = fleet(4096, probe_order=False)
+    probed = fleet(4096, probe_order=True)
+    ratio = probed[0] / same[0]
+    bounded = ratio <= 1.5 and probed[1] < 64 * 1024
+    print(f"doctor bench: 4096 nodes, probe order against identical names: {ratio:.2f}x per node, "
+          f"peak RSS {probed[1] / 1024:.0f} MiB: {'ok' if bounded else 'WRONG'} (want <= 1.5x and < 64 MiB)")
+    _, _, ok = fleet(N)
+    return 0 if same[2] and probed[2] and bounded and ok else 1
 
 
 if __name__ == "__main__":

@@ -704,6 +704,64 @@ for name, args in [("no --node", ["doctor", CL]), ("an unknown node", ["doctor",
     rc, o, e = run(args)
     result(rc == 2 and "dslc:" in e, f"exit 2: {name}", f"exit {rc}: {e[-300:]}")
 
+# SMT switched off in the BIOS: the machine as hwloc shows it then (every
+# core's second PU gone: lstopo --restrict to each core's first PU), one
+# finding for the machine, not one per NUMA node (issue 70)
+if shutil.which("hwloc-calc") and shutil.which("lstopo"):
+    first_pus = subprocess.run(["hwloc-calc", "--input", XML, "core:all.pu:0"], capture_output=True, text=True).stdout.strip()
+    nosmt = os.path.join(T, "hgx-nosmt.xml")
+    with open(nosmt, "w") as f:
+        subprocess.run(["lstopo", "--input", XML, "--restrict", first_pus, "--of", "xml", "-"], stdout=f,
+                       stderr=subprocess.DEVNULL, check=True)
+    expect("SMT off: one node-topology finding for every NUMA node, at threads_per_core", CL, "gpu005", clean, nosmt,
+           "node-topology", ("hardware.dsl", line_of(HW, r"threads_per_core")),
+           ["each of its 2 NUMA nodes has 1 thread per core, its node type hgx-b200 has 2"])
+    rc, found, _ = doctor(CL, "gpu005", clean, nosmt)
+    result(len(found or []) == 1, "SMT off: the one finding alone", summary(found))
+else:
+    skip("SMT off", "hwloc-calc or lstopo is absent (Debian's hwloc package)")
+
+# another node type's machine checked as this node's (a snapshot taken on
+# another node): one finding naming the type it has the shape of, nothing
+# else compared (issue 70); a machine of no type of the description keeps
+# its findings
+two = os.path.join(T, "two-types")
+shutil.copytree(EX, two)
+shutil.copy("tests/topologies/opa-nvme0-2s16c.xml", two)
+with open(os.path.join(two, "cluster.dsl"), "a") as f:
+    f.write('\nhardware login { topology "opa-nvme0-2s16c.xml" }\nprofile loginp : login { os rhel9 }\n'
+            'nodes login01 : loginp\n')
+rc, found, err = doctor(os.path.join(two, "cluster.dsl"), "gpu005", clean, os.path.join(two, "opa-nvme0-2s16c.xml"))
+got = summary(found)
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-topology" and got[0][2] == line_of(CL, r"^nodes gpu")
+       and "not a hgx-b200: it has the shape of node type login" in got[0][3],
+       "another node type's machine: one finding at the node's line, naming the type", f"exit {rc}: {got} {err[-300:]}")
+rc, found, err = doctor(CL, "gpu005", clean, os.path.join(two, "opa-nvme0-2s16c.xml"))
+result(rc == 1 and len(summary(found)) > 1 and not any("shape of node type" in x[3] for x in summary(found)),
+       "a machine of no node type of the description: its own findings", summary(found)[:3])
+
+# `nic auto`: the management port (eno1) that no file dslc built names,
+# renamed by udev, is a note; a storage NIC renamed is still drift (issue 70)
+na = os.path.join(T, "nic-auto")
+shutil.copytree(EX, na)
+hw_text = open(os.path.join(na, "hardware.dsl")).read()
+hw_text = re.sub(r"(?m)^    nic  ens[12]f0np0 pci .*\n", "", hw_text)
+open(os.path.join(na, "hardware.dsl"), "w").write(hw_text.replace('  topology         "hgx-b200.xml"\n',
+                                                                  '  topology         "hgx-b200.xml"\n  nic auto\n'))
+na_tree = build(os.path.join(na, "cluster.dsl"), os.path.join(na, "out"))
+na_root = fresh("nic-auto-root", os.path.join(na_tree, "nodes/gpu005"), XML)
+for old, new, name in (("eno1", "enp5s0", "the management port"), ("ens1f0np0", "ens1f0", "a storage NIC")):
+    renamed = os.path.join(T, f"renamed-{old}.xml")
+    open(renamed, "w").write(open(XML).read().replace(f'name="{old}"', f'name="{new}"'))
+    rc, found, err = doctor(os.path.join(na, "cluster.dsl"), "gpu005", na_root, renamed)
+    nic = [x for x in (found or []) if x["ruleId"] == "node-nic"]
+    if old == "eno1":
+        result(rc == 0 and len(nic) == 1 and nic[0]["severity"] == "note" and f"named {new} on the machine, not {old}"
+               in nic[0]["message"], "nic auto: an unused management port renamed by udev is a note", f"exit {rc}: {found} {err[-400:]}")
+    else:
+        result(rc == 1 and any(x["severity"] == "error" and f"named {new} on the machine, not {old}" in x["message"]
+                               for x in nic), "nic auto: a storage NIC renamed is still an error", f"exit {rc}: {found}")
+
 # ---- --collect on the node, the same checks off it ------------------------------------
 r = fresh("collect-src", tree, XML)
 write(f"{r}/sys/devices/virtual/net/ens2f0np0/mtu", "1500\n", 0o444)
@@ -823,6 +881,43 @@ result(rc == 0 and json.loads(one or '{"findings": [1]}')["findings"] == [] and 
        "--snapshots --node gpu006: that node only (clean), no note for the others", f"exit {rc}: {one[:300]} {err}")
 rc, _, err = run(["doctor", CL, "--snapshots", os.path.join(T, "snapshots"), "--strict"])
 result(rc == 1, "--snapshots --strict: nodes without a snapshot are errors", err[-200:])
+
+# the names Linux gives in probe order (NVMe block devices) differ from node
+# to node of one machine type; the fleet still parses one machine (issue 70)
+names = [re.findall(r' name="(nvme\d+n\d+)"', open(os.path.join(T, "snapshots", h, "dslc-topology.xml")).read())
+         for h in ("gpu005", "gpu006")]
+result(len(names[0]) == 8 and sorted(names[0]) == sorted(names[1]) and names[0] != names[1],
+       "the fleet's exports name their NVMe drives in each node's own probe order", names)
+
+# a mixed fleet: more machine types than the cache keeps (16), the first
+# type needed again after it was given back; every node checked as its own
+# machine, each type counted once (valgrind's pass sees a freed one read)
+fl = os.path.join(T, "fleet-mixed")
+os.makedirs(fl)
+hosts = [f"gpu{i:03d}" for i in range(1, 15)] + [f"cn{i:02d}" for i in range(1, 5)]
+for k, h in enumerate(hosts):
+    r = fresh("fleet-node", os.path.join(out, "nodes", h), XML)
+    rc, _, e = run(["doctor", CL, "--node", h, "--root", r, "--topology", XML, "--collect", os.path.join(fl, h)])
+    x = os.path.join(fl, h, "dslc-topology.xml")
+    t = with_identity(open(x).read(), k + 1, f"{h}.cluster.example")
+    # a type of its own: an info no check reads, by name (values are set aside)
+    t = re.sub(r'(<object type="Machine"[^>]*>)', lambda m: m.group(1) + f'<info name="RackType{k % 17}" value="x"/>', t,
+               count=1)
+    os.chmod(x, 0o644)
+    open(x, "w").write(t)
+last = os.path.join(fl, hosts[-1], "dslc-topology.xml")
+halved = re.sub(r'(<object type="NUMANode" os_index="1"[^>]*local_memory=")(\d+)"',
+                lambda m: f'{m.group(1)}{int(m.group(2)) // 2}"', open(last).read())
+open(last, "w").write(halved)
+rc, fleet, err = run(["doctor", CL, "--snapshots", fl, "--format", "json"])
+try:
+    got = summary(json.loads(fleet)["findings"])
+except ValueError:
+    got = []
+result(rc == 1 and len(got) == 1 and got[0][0] == "node-topology" and got[0][3].startswith(hosts[-1] + ": NUMA node 1 has")
+       and "18 nodes checked" in err and "17 distinct machines" in err,
+       "a fleet of 17 machine types: each node checked once as its own, the first type parsed again after it was given back",
+       f"exit {rc}: {got} {err[-300:]}")
 
 # ---- the live machine: hwloc's own view of this host --------------------------------
 rc, found, err = doctor(CL, "gpu005", "/")

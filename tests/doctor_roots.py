@@ -321,14 +321,17 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
     return root
 
 
-def with_identity(text, k, host):
+def with_identity(text, k, host, probe_order=True):
     """An export of machine text as node k of a fleet writes it: what lstopo
     puts in every export that differs from node to node of one type (its
     host name, DMI serials and UUID, OS release, each drive's serial number
     and each NIC's hardware address and InfiniBand GUID, the pages counted
     per size) and the memory the firmware leaves each NUMA node, a few MiB
     more or less (hwloc's XML: info name/value pairs, page_type counts,
-    local_memory)."""
+    local_memory). probe_order: its NVMe block devices named in the order
+    that node's controllers were probed (drivers/nvme/host/core.c: a
+    controller's instance comes from an ida as it probes, asynchronously),
+    so nvme0n1 here is nvme3n1 there."""
     t = re.sub(r'(name="HostName" value=")[^"]*', rf"\g<1>{host}", text)
     t = re.sub(r'(name="Address" value="[0-9a-f:]*?)[0-9a-f]{2}:[0-9a-f]{2}"', rf'\g<1>{k >> 8 & 255:02x}:{k & 255:02x}"', t)
     machine = (f'<info name="DMIProductUUID" value="4c4c4544-{k:04x}-1010-8050-b4c04f{k:06x}"/>'
@@ -344,5 +347,12 @@ def with_identity(text, k, host):
     t = re.sub(r'(<object type="OSDev"[^>]*name="mlx5_\d+"[^>]*>)',
                lambda m: m.group(1) + f'<info name="NodeGUID" value="b8ce:f603:00{k >> 8 & 255:02x}:{k & 255:02x}10"/>', t)
     t = re.sub(r'(local_memory=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - (k % 7) * (2 << 20)}"', t)
+    if probe_order:
+        ctrls = sorted({int(c) for c in re.findall(r' name="nvme(\d+)n\d+"', t)})
+        order = ctrls[k % len(ctrls):] + ctrls[:k % len(ctrls)] if ctrls else []
+        if k % 2:
+            order.reverse()
+        new = dict(zip(ctrls, order))
+        t = re.sub(r' name="nvme(\d+)n(\d+)"', lambda m: f' name="nvme{new[int(m.group(1))]}n{m.group(2)}"', t)
     return re.sub(r'(<page_type size="\d+" count=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - k % 1000}"', t)
 

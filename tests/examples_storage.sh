@@ -85,6 +85,26 @@ else
 	skip_shared "aurora-like against DAOS's tds-0002 export: $REF is absent"
 fi
 
+# an engine's own list names a drive behind a VMD domain by its backing
+# address (7c0005:01:00.0 behind 0000:7c:00.5, as dmg storage scan shows it)
+# on the hand-described node type, which has no export to say the domain is
+# VMD: lint and build give one verdict (issue 70), and DAOS's loader takes
+# the address as written (bdev_list: a VMD backing address, config/server.go)
+cp -r examples/aurora-like "$T/vmd"
+sed -i 's|^    scm     pmem                          # /dev/pmem<socket>: class dcpm$|&\n  }\n  engine numa 0 {\n    nvme 7c0005:01:00.0|' "$T/vmd/cluster.dsl"
+$DSLC lint "$T/vmd/cluster.dsl" >"$T/vmd-lint.log" 2>&1
+echo $? >"$T/vmd-lint.rc"
+$DSLC build "$T/vmd/cluster.dsl" -o "$T/vmd-out" >"$T/vmd-build.log" 2>&1
+echo $? >"$T/vmd-build.rc"
+check "a VMD backing address in an engine's list: lint and build both pass (lint $(cat "$T/vmd-lint.rc"), build $(cat "$T/vmd-build.rc"))" \
+	"grep -q '7c0005:01:00.0' '$T/vmd/cluster.dsl' && [ \$(cat '$T/vmd-lint.rc') = 0 ] && [ \$(cat '$T/vmd-build.rc') = 0 ] || { tail -5 '$T/vmd-build.log'; false; }"
+check "a VMD backing address: engine 0's bdev_list is the address as written" \
+	"grep -A1 'bdev_list:' '$T/vmd-out/nodes/daos0001/etc/daos/daos_server.yml' | head -2 | grep -q '\"7c0005:01:00.0\"'"
+if have_loader "a VMD backing address accepted by DAOS"; then
+	check "a VMD backing address: DAOS's loaders accept the node's daos_server.yml" \
+		"[ -z \"\$(rejected 2.6 '$T/vmd-out')\" ]"
+fi
+
 # 2. MD-on-SSD with split tiers
 $DSLC build examples/md-on-ssd/cluster.dsl -o "$T/md" >"$T/md.log" 2>&1
 rc=$?

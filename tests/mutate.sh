@@ -777,4 +777,30 @@ mutate "rootfs: a link to / read as a driver with an empty name" compiler/doctor
 	'	if (!*last) { /* a link to "/" names nothing: as if it were none */' \
 	'	if (0) {' \
 	"/usr/bin/python3 tests/doctor.py"
+mutate "fleet: NVMe block device names (probe order) kept in the cache key" compiler/doctor/fleet.c \
+	"				*out++ = *in >= '0' && *in <= '9' ? '0' : *in;" \
+	'				*out++ = *in;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "fleet: a machine parsed again after it was given back counted again" compiler/doctor/fleet.c \
+	'		if (tc->seen[i] == h)' \
+	'		if (0 && tc->seen[i] == h)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "machine: SMT off said once per NUMA node" compiler/doctor/machine.c \
+	'		if (d->group[i].have == have && d->group[i].want == want)' \
+	'		if (0)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "machine: another node type's machine checked as this node's" compiler/doctor/doctor.c \
+	'	if (doctor_check_other_type(c))' \
+	'	if (0 && doctor_check_other_type(c))' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "machine: nic auto's unused management port renamed is an error" compiler/doctor/machine.c \
+	'	if (!n->auto_found)
+		return false;' \
+	'	if (n->auto_found)
+		return false;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "selfcheck: a hand-described VMD domain named by a backing address is no VMD endpoint" compiler/tree/selfcheck.c \
+	'		*v = (topo_device){.kind = named_as_vmd(s, hw->nvmes[i].pci) ? TOPO_VMD : TOPO_NVME, .numa = hw->nvmes[i].numa,' \
+	'		*v = (topo_device){.kind = 0 && named_as_vmd(s, hw->nvmes[i].pci) ? TOPO_VMD : TOPO_NVME, .numa = hw->nvmes[i].numa,' \
+	"bash tests/examples_storage.sh"
 tests_end

@@ -73,6 +73,9 @@ src_loc doctor_loc_or(src_loc a, src_loc b);
 /* NUMA nodes with cores in t: the ones matched between the machine and its
  * node type (numa_map.c). */
 int doctor_cpu_numas(const topology *t);
+/* a and b have the same NUMA nodes with cores, in order, each with as many
+ * cores and threads per core: one machine type's shape. */
+bool doctor_same_shape(const topology *a, const topology *b);
 /* The machine's NUMA node (logical index) that is the node type's
  * type_numa, matched among NUMA nodes with cores; -1 when there is none
  * (no machine, a changed layout, a NUMA node without cores). */
@@ -87,6 +90,10 @@ bool doctor_render(doctor_ctx *c, render_memo *memo);
 /* Every check; c->topo NULL: the machine's part is a note. */
 void doctor_check(doctor_ctx *c);
 
+/* The machine is another node type of the description, not this node's
+ * (a snapshot taken on another node): said once, and true (no other check
+ * has anything to say then). */
+bool doctor_check_other_type(doctor_ctx *c);
 void doctor_check_machine(doctor_ctx *c);
 void doctor_check_pmem(doctor_ctx *c);
 void doctor_check_kernel(doctor_ctx *c);

@@ -158,6 +158,8 @@ void doctor_check(doctor_ctx *c)
 		rootfs_file f = {.status = ROOTFS_ABSENT};
 		doctor_unchecked(c, "the machine (NUMA nodes, cores, memory, NICs, drives)", "dslc-topology.xml", &f);
 	}
+	if (doctor_check_other_type(c))
+		return;
 	doctor_check_machine(c);
 	doctor_check_pmem(c);
 	doctor_check_kernel(c);
@@ -232,6 +234,7 @@ static int one_node(const model *m, const node *nd, const doctor_opts *o, diag_c
 			rc = 2;
 		}
 	}
+	topo_cache_free(tc);
 	arena_free(&scratch);
 	rootfs_close(&root);
 	return rc;

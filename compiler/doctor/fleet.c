@@ -16,26 +16,44 @@
 #include "compiler/tree/render.h"
 #include "snapshot.h"
 
-struct topo_cache {
-	arena *ar;
-	strmap by_hash; /* hex of the canonical text's hash -> cache_entry */
-	size_t parsed;
-};
+/* The parsed machines most recently needed, each in an arena of its own
+ * so that one no node has needed for a while can be given back: a mixed
+ * fleet's types, not one entry per node. */
+enum { CACHE_KEEP = 16 };
 
 typedef struct cache_entry {
+	arena ar;
+	uint64_t hash;
 	const char *xml; /* canonical text, compared on a hash hit */
 	size_t len;
 	const topology *topo;
 	const char *why;
-	struct cache_entry *next;
+	size_t used; /* the tick of its last use */
 } cache_entry;
+
+struct topo_cache {
+	arena *ar;
+	cache_entry *entry[CACHE_KEEP];
+	int n;
+	size_t tick;
+	uint64_t *seen; /* the hash of every distinct machine met */
+	size_t nseen, seen_cap;
+};
 
 topo_cache *topo_cache_new(arena *a)
 {
 	topo_cache *tc = arena_alloc(a, sizeof(*tc));
-	tc->ar = a;
-	strmap_init(&tc->by_hash, a);
+	*tc = (topo_cache){.ar = a};
 	return tc;
+}
+
+void topo_cache_free(topo_cache *tc)
+{
+	for (int i = 0; i < tc->n; i++) {
+		arena_free(&tc->entry[i]->ar);
+		free(tc->entry[i]);
+	}
+	tc->n = 0;
 }
 
 /* The export with what differs from node to node of one machine type made
@@ -46,10 +64,17 @@ topo_cache *topo_cache_new(arena *a)
  * length tells Ethernet from InfiniBand, which a check reads), the pages
  * counted per size (a runtime value) and each NUMA node's memory (the
  * firmware keeps a little more on one node than another: kept aside and
- * given back, see memory_of). Returns the new length. */
+ * given back, see memory_of), and the names Linux gives in probe order that
+ * no check reads: an NVMe namespace's block device (nvme%dn%d, its
+ * controller's instance from an ida in probe order: drivers/nvme/host/core.c
+ * nvme_init_ctrl, nvme_alloc_ns) has its digits zeroed, a SCSI disk's
+ * (sd%s, drivers/scsi/sd.c sd_probe's ida) its letters made 'a' (a check
+ * asks only whether a drive has a block device; PMem disks, named by their
+ * region, and NICs, named by udev from their slot, are kept). Returns the
+ * new length. */
 static size_t canonical(char *xml, size_t len)
 {
-	static const char *const blank[] = {" value=\"", " count=\"", " local_memory=\""};
+	static const char *const blank[] = {" value=\"", " count=\"", " local_memory=\"", " name=\"nvme", " name=\"sd"};
 	char *out = xml;
 	const char *in = xml, *end = xml + len;
 	while (in < end) {
@@ -74,6 +99,12 @@ static size_t canonical(char *xml, size_t len)
 		if (address)
 			for (; in < q; in++)
 				*out++ = (*in >= '0' && *in <= '9') || (*in >= 'a' && *in <= 'f') || (*in >= 'A' && *in <= 'F') ? '0' : *in;
+		else if (k == 3)
+			for (; in < q; in++)
+				*out++ = *in >= '0' && *in <= '9' ? '0' : *in;
+		else if (k == 4)
+			for (; in < q; in++)
+				*out++ = *in >= 'a' && *in <= 'z' ? 'a' : *in;
 		else if (k > 0)
 			*out++ = '0'; /* a number hwloc reads */
 		in = q;
@@ -141,33 +172,63 @@ static uint64_t text_hash(const char *s, size_t len)
 	return h ^ len;
 }
 
+/* A distinct machine is counted once, however often it is parsed again
+ * after it was given back. */
+static void count_seen(topo_cache *tc, uint64_t h)
+{
+	for (size_t i = 0; i < tc->nseen; i++)
+		if (tc->seen[i] == h)
+			return;
+	ARENA_PUSH(tc->ar, tc->seen, tc->nseen, tc->seen_cap, h);
+}
+
+/* The entry to fill: a free one, else the one least recently used, given back. */
+static cache_entry *cache_slot(topo_cache *tc)
+{
+	if (tc->n < CACHE_KEEP) {
+		cache_entry *e = calloc(1, sizeof(*e));
+		if (!e)
+			abort(); /* as arena_alloc does */
+		return tc->entry[tc->n++] = e;
+	}
+	cache_entry *old = tc->entry[0];
+	for (int i = 1; i < tc->n; i++)
+		if (tc->entry[i]->used < old->used)
+			old = tc->entry[i];
+	arena_free(&old->ar);
+	memset(old, 0, sizeof(*old));
+	return old;
+}
+
 const topology *topo_cache_get(topo_cache *tc, arena *node, char *xml, size_t len, const char **why)
 {
 	numa_memory nm;
 	memory_of(xml, &nm);
 	len = canonical(xml, len);
-	char key[24];
-	snprintf(key, sizeof(key), "%016llx", (unsigned long long)text_hash(xml, len));
-	cache_entry *first = strmap_get(&tc->by_hash, key);
-	cache_entry *e = first;
-	while (e && !(e->len == len && memcmp(e->xml, xml, len) == 0))
-		e = e->next;
+	uint64_t h = text_hash(xml, len);
+	cache_entry *e = NULL;
+	for (int i = 0; i < tc->n && !e; i++)
+		if (tc->entry[i]->hash == h && tc->entry[i]->len == len && memcmp(tc->entry[i]->xml, xml, len) == 0)
+			e = tc->entry[i];
 	if (!e) {
-		e = arena_alloc(tc->ar, sizeof(*e));
-		e->xml = arena_strndup(tc->ar, xml, len);
+		e = cache_slot(tc);
+		arena_init(&e->ar);
+		e->hash = h;
+		e->xml = arena_strndup(&e->ar, xml, len);
 		e->len = len;
-		e->topo = topo_parse_xml(tc->ar, e->xml, len, &e->why);
-		e->next = first;
-		strmap_put(&tc->by_hash, arena_strdup(tc->ar, key), e);
-		tc->parsed++;
+		e->topo = topo_parse_xml(&e->ar, e->xml, len, &e->why);
+		if (e->why)
+			e->why = arena_strdup(tc->ar, e->why); /* outlives the entry in a finding */
+		count_seen(tc, h);
 	}
+	e->used = ++tc->tick;
 	*why = e->why;
 	return e->topo ? with_memory(node, e->topo, &nm) : NULL;
 }
 
 size_t topo_cache_parsed(const topo_cache *tc)
 {
-	return tc->parsed;
+	return tc->nseen;
 }
 
 enum { MAX_EXPORT = 64 << 20 };
@@ -294,6 +355,7 @@ int fleet_run(const model *m, const char *dir, const node *only, bool strict, di
 		strays(m, dir, strict, dc, at);
 	fprintf(stderr, "dslc: %zu node%s checked from %s, %zu distinct machine%s\n", checked, checked == 1 ? "" : "s",
 		dir, topo_cache_parsed(tc), topo_cache_parsed(tc) == 1 ? "" : "s");
+	topo_cache_free(tc);
 	arena_free(&keep);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ctype.h>
 #include <errno.h>
 
 #include "checks.h"
@@ -28,6 +29,54 @@ static const char *numa_name(arena *a, int n)
 					: arena_printf(a, "NUMA node %d", n);
 }
 
+/* NUMA nodes that differ from their node type in the same way (have where
+ * it wants want), grouped so that one change is one finding. */
+enum { DIFF_MAX = 64 };
+typedef struct diff_group {
+	int have, want;
+	int numa[DIFF_MAX];
+	int n;
+} diff_group;
+typedef struct numa_diff {
+	diff_group group[4];
+	int ngroups;
+} numa_diff;
+
+static void diff_add(numa_diff *d, int numa, int have, int want)
+{
+	diff_group *g = NULL;
+	for (int i = 0; i < d->ngroups && !g; i++)
+		if (d->group[i].have == have && d->group[i].want == want)
+			g = &d->group[i];
+	if (!g && d->ngroups < 4) {
+		g = &d->group[d->ngroups++];
+		*g = (diff_group){.have = have, .want = want};
+	}
+	if (!g)
+		g = &d->group[3]; /* more kinds of difference than that: said with the last */
+	if (g->n < DIFF_MAX)
+		g->numa[g->n++] = numa;
+}
+
+/* "NUMA node 1", "NUMA nodes 0 and 1", "each of its 2 NUMA nodes" (with
+ * cores); the verb after it is has_verb's. */
+static const char *has_verb(const diff_group *g, const topology *want)
+{
+	return g->n > 1 && g->n != doctor_cpu_numas(want) ? "have" : "has";
+}
+
+static const char *numa_names(arena *a, const diff_group *g, const topology *want)
+{
+	if (g->n == 1)
+		return arena_printf(a, "NUMA node %d", g->numa[0]);
+	if (g->n == doctor_cpu_numas(want))
+		return arena_printf(a, "each of its %d NUMA nodes", g->n);
+	const char *s = "NUMA nodes";
+	for (int i = 0; i < g->n; i++)
+		s = arena_printf(a, "%s%s%d", s, i == 0 ? " " : i == g->n - 1 ? " and " : ", ", g->numa[i]);
+	return s;
+}
+
 /* The NUMA layout (NUMA nodes with cores: the ones engines, NICs and
  * drives are on), then each such node's cores, SMT and memory. A changed
  * layout (a BIOS NPS or SNC mode) is said once, at the hardware block: the
@@ -47,25 +96,35 @@ static void check_counts(doctor_ctx *c)
 		c->numa_changed = true;
 		return;
 	}
+	/* one finding per difference, naming every NUMA node that has it: SMT
+	 * switched off in the BIOS is one change, not one per NUMA node */
+	numa_diff cores = {0}, threads = {0};
 	for (int n = 0; n < want->nnuma; n++) {
 		int m = doctor_machine_numa(c, n);
 		if (m < 0)
 			continue; /* without cores: no engine's */
 		const topo_numa *w = &want->numa[n], *h = &have->numa[m];
 		if (w->ncores != h->ncores) {
-			doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->cores_per_socket),
-				      "NUMA node %d has %d cores, its node type %s has %d", n, h->ncores, hw->name, w->ncores);
-			c->cores_changed = true;
+			diff_add(&cores, n, h->ncores, w->ncores);
 			continue;
 		}
 		int wt = w->ncores ? want->cores[w->first_core].npus : 0, ht = h->ncores ? have->cores[h->first_core].npus : 0;
-		if (wt != ht) {
-			diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->threads_per_core),
-						"NUMA node %d has %d thread%s per core, its node type %s has %d", n, ht,
-						ht == 1 ? "" : "s", hw->name, wt);
-			diag_help(c->dc, d, "switch SMT %s in the BIOS: engines and the kubelet are pinned to CPU numbers "
-					    "that assume it", wt > ht ? "on" : "off");
-		}
+		if (wt != ht)
+			diff_add(&threads, n, ht, wt);
+	}
+	for (int g = 0; g < cores.ngroups; g++) {
+		const diff_group *d = &cores.group[g];
+		doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->cores_per_socket), "%s %s %d cores, its node type %s has %d",
+			      numa_names(c->ar, d, want), has_verb(d, want), d->have, hw->name, d->want);
+		c->cores_changed = true;
+	}
+	for (int g = 0; g < threads.ngroups; g++) {
+		const diff_group *t = &threads.group[g];
+		diag *d = doctor_report(c, R_NODE_TOPOLOGY, hw_loc(hw, &hw->threads_per_core),
+					"%s %s %d thread%s per core, its node type %s has %d", numa_names(c->ar, t, want),
+					has_verb(t, want), t->have, t->have == 1 ? "" : "s", hw->name, t->want);
+		diag_help(c->dc, d, "switch SMT %s in the BIOS: engines and the kubelet are pinned to CPU numbers "
+				    "that assume it", t->want > t->have ? "on" : "off");
 	}
 }
 
@@ -139,6 +198,29 @@ static void check_memory(doctor_ctx *c)
 	}
 }
 
+/* A NIC that `nic auto` took from the export and that no file dslc built
+ * for the node names (a management port the site's image configures):
+ * what happens to it changes nothing dslc built, so it is said as a note.
+ * udev renames such a port when its firmware or slot changes. */
+static bool nic_unused(const doctor_ctx *c, const nic_desc *n)
+{
+	if (!n->auto_found)
+		return false;
+	size_t len = strlen(n->name);
+	for (size_t i = 0; i < c->nfiles; i++)
+		for (const char *p = c->files[i].data, *end = p + c->files[i].len; p && p < end;) {
+			const char *hit = memmem(p, (size_t)(end - p), n->name, len);
+			if (!hit)
+				break;
+			bool word_start = hit == c->files[i].data || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
+			bool word_end = hit + len == end || !(isalnum((unsigned char)hit[len]) || hit[len] == '_');
+			if (word_start && word_end)
+				return false;
+			p = hit + 1;
+		}
+	return true;
+}
+
 static void check_nics(doctor_ctx *c)
 {
 	const hardware *hw = c->nd->spec->hw;
@@ -159,6 +241,14 @@ static void check_nics(doctor_ctx *c)
 						  n->pci, at, n->name);
 			else
 				f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s (%s) is not on the machine", n->name, n->pci);
+			if (nic_unused(c, n)) {
+				diag_set_severity(c->dc, f, SEV_NOTE);
+				diag_note_at(c->dc, f, SRC_LOC_NONE, "no file dslc built for %s names %s (`nic auto` took it, "
+						"with role %s): nothing dslc built changes", c->nd->host, n->name, n->role ? n->role : "none");
+				diag_help(c->dc, f, "nothing to do for dslc's files; export the machine again to describe it as it "
+						    "is (lstopo --of xml)");
+				continue;
+			}
 			diag_help(c->dc, f, "name the interface and PCI address `lstopo` shows, or check the card");
 			continue;
 		}
@@ -166,6 +256,12 @@ static void check_nics(doctor_ctx *c)
 		if (n->numa >= 0 && !c->numa_changed && at != n->numa) {
 			diag *f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s is on %s of the machine, not NUMA node %d",
 						n->name, numa_name(c->ar, at), n->numa);
+			if (nic_unused(c, n)) {
+				diag_set_severity(c->dc, f, SEV_NOTE);
+				diag_note_at(c->dc, f, SRC_LOC_NONE, "no file dslc built for %s names %s (`nic auto` took it): "
+						"nothing dslc built changes", c->nd->host, n->name);
+				continue;
+			}
 			diag_help(c->dc, f, "move the card to a slot of NUMA node %d, or describe it under %s", n->numa,
 				  numa_name(c->ar, at));
 		}
@@ -311,4 +407,31 @@ void doctor_check_machine(doctor_ctx *c)
 		check_nics(c);
 	}
 	check_drives(c);
+}
+
+bool doctor_check_other_type(doctor_ctx *c)
+{
+	if (!c->topo || !c->p->topo || doctor_same_shape(c->p->topo, c->topo))
+		return false;
+	const hardware *mine = c->nd->spec->hw;
+	for (size_t i = 0; i < c->m->nspecs; i++) {
+		const node_spec *s = c->m->specs[i];
+		if (!s->hw || s->hw == mine || !s->hw->topo || !doctor_same_shape(s->hw->topo, c->topo))
+			continue;
+		const topology *t = c->topo;
+		int k = doctor_cpu_numas(t), n0 = 0;
+		while (n0 < t->nnuma - 1 && !t->numa[n0].ncores)
+			n0++;
+		diag *d = doctor_report(c, R_NODE_TOPOLOGY, doctor_node_loc(c),
+					"this machine is not a %s: it has the shape of node type %s (%d NUMA node%s with "
+					"CPUs, %d cores and %d thread%s per core each), so nothing else of %s's description "
+					"is compared", mine->name, s->hw->name, k, k == 1 ? "" : "s", t->numa[n0].ncores,
+					t->cores[t->numa[n0].first_core].npus, t->cores[t->numa[n0].first_core].npus == 1 ? "" : "s",
+					c->nd->host);
+		diag_help(c->dc, d, "check that the snapshot or root is %s's (collect it on that node: dslc doctor FILE "
+				    "--node %s --collect DIR), or give %s the profile of its hardware", c->nd->host, c->nd->host,
+			  c->nd->host);
+		return true;
+	}
+	return false;
 }

@@ -52,3 +52,22 @@ int doctor_type_numa(const doctor_ctx *c, int machine_numa)
 	int n = rank < 0 ? -1 : nth_cpu_numa(c->p->topo, rank);
 	return n < 0 ? TOPO_NUMA_UNKNOWN : n;
 }
+
+/* Threads per core of the rank-th NUMA node with cores. */
+static int threads_at(const topology *t, int n)
+{
+	return t->numa[n].ncores ? t->cores[t->numa[n].first_core].npus : 0;
+}
+
+bool doctor_same_shape(const topology *a, const topology *b)
+{
+	int k = doctor_cpu_numas(a);
+	if (k != doctor_cpu_numas(b))
+		return false;
+	for (int r = 0; r < k; r++) {
+		int na = nth_cpu_numa(a, r), nb = nth_cpu_numa(b, r);
+		if (a->numa[na].ncores != b->numa[nb].ncores || threads_at(a, na) != threads_at(b, nb))
+			return false;
+	}
+	return true;
+}

@@ -47,11 +47,26 @@ static void silenced_rules(const model *m, const bool *disabled, bool out[R__COU
 	}
 }
 
+/* A hand-described drive that an engine names a VMD backing address behind
+ * (7c0005:01:00.0 behind 0000:7c:00.5): the description says it is a VMD
+ * endpoint, as placement read it (place/storage.c listed_drive). */
+static bool named_as_vmd(const node_spec *s, const char *pci)
+{
+	const node_plan *p = s->plan;
+	for (int e = 0; p && e < p->nengines; e++)
+		for (int i = 0; i < p->engines[e].nnvmes; i++)
+			if (strcmp(p->engines[e].nvmes[i]->endpoint, pci) == 0)
+				return true;
+	return false;
+}
+
 /* The topology the YAML linter gets: the export as loaded, or for a hand
  * description its regular CPUs with the NICs and drives the numa blocks
- * describe (a NIC's RDMA device and link are then what the block says). */
-static const topology *topology_of(model *m, const hardware *hw)
+ * describe (a NIC's RDMA device and link are then what the block says; a
+ * drive an engine names a backing address behind is a VMD endpoint). */
+static const topology *topology_of(model *m, const node_spec *s)
 {
+	const hardware *hw = s->hw;
 	if (hw->topology_file.set)
 		return hw->topo;
 	topology *t = arena_alloc(m->ar, sizeof(*t));
@@ -66,7 +81,8 @@ static const topology *topology_of(model *m, const hardware *hw)
 	}
 	for (size_t i = 0; i < hw->nnvmes; i++) {
 		topo_device *v = &d[hw->nnics + i];
-		*v = (topo_device){.kind = TOPO_NVME, .numa = hw->nvmes[i].numa, .numa_mask = 1ULL << hw->nvmes[i].numa};
+		*v = (topo_device){.kind = named_as_vmd(s, hw->nvmes[i].pci) ? TOPO_VMD : TOPO_NVME, .numa = hw->nvmes[i].numa,
+				   .numa_mask = 1ULL << hw->nvmes[i].numa};
 		memcpy(v->pci, hw->nvmes[i].pci, sizeof(v->pci));
 	}
 	t->devices = d;
@@ -83,7 +99,7 @@ static unsigned check_file(model *m, const node_spec *s, const char *path, const
 	uint32_t file = src_add(dc->src, name, data, len);
 	diag_ctx scratch;
 	diag_init(&scratch, a, dc->src);
-	yaml_lint_opts o = {m->release->name, topology_of(m, s->hw), 0, s->plan->hugepage_size};
+	yaml_lint_opts o = {m->release->name, topology_of(m, s), 0, s->plan->hugepage_size};
 	yaml_lint_file(a, &scratch, file, &o);
 	unsigned n = 0;
 	const src_file *f = src_get(dc->src, file);
