@@ -271,6 +271,28 @@ if os.path.exists(tds):
     got = summary(found)
     result(rc == 1 and {x[0] for x in got} == {"node-pmem"} and any("pmem0 is on NUMA node 1 of the machine" in x[3] for x in got),
            "namespaces created in the other order (pmem0 on socket 1): node-pmem", got)
+    # an engine's list naming a drive behind VMD by its backing address
+    # (7c0005:01:00.0, behind 0000:7c:00.5): its driver is read at the
+    # endpoint, where Linux binds it (issue 70)
+    vb = os.path.join(T, "aurora-vmd-backing")
+    shutil.copytree("examples/aurora-like", vb)
+    write(f"{vb}/cluster.dsl", open(AUC).read().replace(
+        "    scm     pmem                          # /dev/pmem<socket>: class dcpm\n  }\n",
+        "    scm     pmem                          # /dev/pmem<socket>: class dcpm\n  }\n"
+        "  engine numa 0 { nvme 7c0005:01:00.0 }\n", 1))
+    vb_tree = os.path.join(build(f"{vb}/cluster.dsl", os.path.join(T, "out-aurora-vmd-backing")), "nodes/daos0001")
+    rv = fresh("aurora-vmd-backing-root", vb_tree, tds)
+    result('"7c0005:01:00.0"' in open(f"{vb_tree}/etc/daos/daos_server.yml").read()
+           and os.path.islink(f"{rv}/sys/bus/pci/devices/0000:7c:00.5/driver"),
+           "aurora-like with a backing address in engine 0's list: built, its endpoint on the vmd driver in the root")
+    rc, found, _ = doctor(f"{vb}/cluster.dsl", "daos0001", rv, tds)
+    result(rc == 0 and found == [], "... doctor reads the driver at the endpoint: clean", summary(found))
+    os.unlink(f"{rv}/sys/bus/pci/devices/0000:7c:00.5/driver")
+    rc, found, _ = doctor(f"{vb}/cluster.dsl", "daos0001", rv, tds)
+    got = summary(found)
+    result(rc == 1 and len(got) == 1 and "VMD domain 0000:7c:00.5, which 7c0005:01:00.0 sits behind, is bound to no driver" in got[0][3]
+           and got[0][2] == line_of(f"{vb}/cluster.dsl", r"nvme 7c0005"),
+           "... its endpoint unbound: one node-nvme at the engine's nvme line", got)
 else:
     skip("aurora-like on tds-0002", "../shared/reference/hwloc is absent")
 
@@ -474,6 +496,40 @@ os.unlink(f"{r}/sys/devices/pci0000:00/0000:23:00.0/driver")
 rc, found, _ = doctor(CL, "gpu005", r, XML)
 got = summary(found)
 result(rc == 1 and len(got) == 1 and "bound to no driver" in got[0][3], "a drive bound to no driver", got)
+
+# a drive moved to the other NUMA node (its slot), engine 0's and engine 1's
+# each (issue 70: every placement check held on both sides)
+for busid, to, engine, numa in (("0000:21:00.0", "0000:a1:00.0", 0, 1), ("0000:a2:00.0", "0000:22:00.0", 1, 0)):
+    x = ET.parse(XML)
+    parent = {c: p for p in x.iter() for c in p}
+    dev = next(o for o in x.iter("object") if o.get("pci_busid") == busid)
+    beside = next(o for o in x.iter("object") if o.get("pci_busid") == to)
+    parent[dev].remove(dev)
+    parent[beside].append(dev)
+    moved_drive = os.path.join(T, f"drive-moved-{engine}.xml")
+    x.write(moved_drive)
+    expect(f"engine {engine}'s drive on NUMA node {numa} of the machine: node-nvme at it", CL, "gpu005", clean, moved_drive,
+           "node-nvme", ("hardware.dsl", line_of(HW, r"nvme .*" + busid.replace(".", r"\."))),
+           [f"drive {busid} is on NUMA node {numa} of the machine, engine {engine} is on NUMA node {1 - numa}"])
+    rc, found, _ = doctor(CL, "gpu005", clean, moved_drive)
+    result(len(found or []) == 1, f"... engine {engine}'s moved drive: that one finding alone", summary(found))
+
+# NUMA nodes whose OS indexes are not their logical ones (2 and 3, as a
+# machine with its first nodes offline numbers them): the hugepage check
+# reads each node's meminfo by its OS index (/sys/devices/system/node/nodeN)
+renum = os.path.join(T, "hgx-numa23.xml")
+subprocess.run([sys.executable, "tests/topologies/renumber_numa.py", XML, renum, "0=2", "1=3"], check=True)
+r = fresh("numa23", tree, renum)
+rc, found, _ = doctor(CL, "gpu005", r, renum)
+result(rc == 0 and found == [] and os.path.isdir(f"{r}/sys/devices/system/node/node3")
+       and not os.path.exists(f"{r}/sys/devices/system/node/node1"),
+       "NUMA OS indexes 2 and 3: a clean root (meminfo in node2 and node3) has no finding", summary(found))
+# this layout takes every engine's pages from NUMA node 0 (first_core
+# placement): OS index 2 is the one to run short
+write(f"{r}/sys/devices/system/node/node2/meminfo",
+      "Node 2 MemTotal: 805306368 kB\nNode 2 MemFree:    1048576 kB\nNode 2 HugePages_Total:   100\n", 0o444)
+expect("NUMA OS index 2 (logical 0) short of hugepages: found for NUMA node 0", CL, "gpu005", r, renum,
+       "node-hugepages", ("cluster.dsl", line_of(CL, r"engine per numa")), ["on NUMA node 0", "it has 100"])
 
 # 4. a NIC on the other NUMA node (the slot moved)
 moved = "tests/topologies/hgx-b200-nic-moved.xml"

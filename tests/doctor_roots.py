@@ -8,6 +8,7 @@ the grubby script run against a BLS entry with tests/os/fake-grubby); /sys
 and /proc/net laid out as the kernel lays them out (each source cited where
 it is written). Used by tests/doctor.py and tests/bench_doctor.py."""
 import os
+import random
 import re
 import shutil
 import stat
@@ -110,6 +111,11 @@ def bdevs(tree, xml=None, prepared=False):
         return []
     vmd = vmd_domains(xml) if xml else {}
     addrs = re.findall(r"^\s+- \"?([0-9a-f]{4,6}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\"?$", open(y).read(), re.M)
+    # a VMD backing address (SPDK's name, 7c0005:01:00.0) is a drive behind
+    # the endpoint its domain spells (0000:7c:00.5): Linux binds the
+    # endpoint; the drives behind it are in the vmd driver's own domain
+    addrs = [f"0000:{a[0:2]}:{a[2:4]}.{int(a[4:6], 16)}" if len(a.split(":")[0]) == 6 else a for a in addrs]
+    addrs = list(dict.fromkeys(addrs))
     return [(a, "vfio-pci" if prepared else "vmd" if a in vmd else "nvme") for a in addrs]
 
 
@@ -349,9 +355,8 @@ def with_identity(text, k, host, probe_order=True):
     t = re.sub(r'(local_memory=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - (k % 7) * (2 << 20)}"', t)
     if probe_order:
         ctrls = sorted({int(c) for c in re.findall(r' name="nvme(\d+)n\d+"', t)})
-        order = ctrls[k % len(ctrls):] + ctrls[:k % len(ctrls)] if ctrls else []
-        if k % 2:
-            order.reverse()
+        order = list(ctrls)
+        random.Random(k).shuffle(order)  # this node's own order, the same on every run
         new = dict(zip(ctrls, order))
         t = re.sub(r' name="nvme(\d+)n(\d+)"', lambda m: f' name="nvme{new[int(m.group(1))]}n{m.group(2)}"', t)
     return re.sub(r'(<page_type size="\d+" count=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) - k % 1000}"', t)

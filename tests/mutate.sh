@@ -803,4 +803,16 @@ mutate "selfcheck: a hand-described VMD domain named by a backing address is no 
 	'		*v = (topo_device){.kind = named_as_vmd(s, hw->nvmes[i].pci) ? TOPO_VMD : TOPO_NVME, .numa = hw->nvmes[i].numa,' \
 	'		*v = (topo_device){.kind = 0 && named_as_vmd(s, hw->nvmes[i].pci) ? TOPO_VMD : TOPO_NVME, .numa = hw->nvmes[i].numa,' \
 	"bash tests/examples_storage.sh"
+mutate "hugepages: a NUMA node's meminfo read by its logical index, not its OS index" compiler/doctor/kernel.c \
+	'		int os_index = m >= 0 ? c->topo->numa[m].os_index : p->topo->numa[n].os_index;' \
+	'		int os_index = m >= 0 ? m : n;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "nvme: engine 0's drives never compared with its NUMA node" compiler/doctor/machine.c \
+	'			if (d && ep->numa >= 0 && !c->numa_changed && at != ep->numa && at != TOPO_NUMA_SEVERAL) {' \
+	'			if (d && ep->numa > 0 && !c->numa_changed && at != ep->numa && at != TOPO_NUMA_SEVERAL) {' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "nvme: a VMD drive's driver read at its backing address" compiler/doctor/machine.c \
+	'	const char *pci = n->endpoint[0] ? n->endpoint : n->pci;' \
+	'	const char *pci = n->pci;' \
+	"/usr/bin/python3 tests/doctor.py"
 tests_end

@@ -355,8 +355,11 @@ static void check_driver(doctor_ctx *c, const nvme_desc *n, bool *unchecked)
 		char dev[80];
 		snprintf(dev, sizeof(dev), "sys/bus/pci/devices/%s", pci);
 		if (doctor_exists(c, dev)) {
-			diag *d = doctor_report(c, R_NODE_NVME, n->loc, "%s %s is bound to no driver", vmd ? "VMD domain" : "drive",
-						n->pci);
+			diag *d = n->endpoint[0]
+					  ? doctor_report(c, R_NODE_NVME, n->loc, "VMD domain %s, which %s sits behind, is bound to no "
+							  "driver", pci, n->pci)
+					  : doctor_report(c, R_NODE_NVME, n->loc, "%s %s is bound to no driver",
+							  vmd ? "VMD domain" : "drive", n->pci);
 			if (spec_in_pods(c->nd->spec))
 				diag_help(c->dc, d, "see why dslc-vfio-bind.service did not bind it (journalctl -b -u "
 						    "dslc-vfio-bind.service), fix that and start it again");
