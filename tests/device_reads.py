@@ -146,7 +146,7 @@ def main():
                          os.path.join(tmp, "root"))
         watches = []
         for rel in ("proc/cmdline", "etc/daos/daos_server.yml", "sys/kernel/mm/transparent_hugepage/enabled",
-                    "sys/devices/virtual/net/ens1f0np0/mtu"):
+                    "sys/class/net/ens1f0np0/mtu"):
             os.unlink(os.path.join(root, rel))
             os.mknod(os.path.join(root, rel), 0o666 | 0o020000, os.makedev(1, 3))
             watches.append((rel, Watch(os.path.join(root, rel))))

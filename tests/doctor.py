@@ -580,7 +580,7 @@ expect("a file never installed", CL, "gpu005", r, XML, "node-file", ("cluster.ds
 
 # 6. the network
 r = fresh("mtu", tree, XML)
-write(f"{r}/sys/devices/virtual/net/ens2f0np0/mtu", "1500\n", 0o444)
+write(f"{r}/sys/class/net/ens2f0np0/mtu", "1500\n", 0o444)
 expect("a storage NIC at MTU 1500: node-network at `storage mtu 9000`", CL, "gpu005", r, XML, "node-network",
        ("cluster.dsl", line_of(CL, r"storage mtu 9000")), ["ens2f0np0 has MTU 1500", "says 9000"])
 r = fresh("bond", tree, XML)
@@ -820,7 +820,7 @@ for old, new, name in (("eno1", "enp5s0", "the management port"), ("ens1f0np0", 
 
 # ---- --collect on the node, the same checks off it ------------------------------------
 r = fresh("collect-src", tree, XML)
-write(f"{r}/sys/devices/virtual/net/ens2f0np0/mtu", "1500\n", 0o444)
+write(f"{r}/sys/class/net/ens2f0np0/mtu", "1500\n", 0o444)
 os.unlink(f"{r}/etc/nccl.conf")
 snap = os.path.join(T, "snapshots", "gpu005")
 shutil.rmtree(os.path.dirname(snap), ignore_errors=True)

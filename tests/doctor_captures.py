@@ -34,7 +34,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests"))
-from doctor_roots import link, pmem_namespace, pmem_shape  # noqa: E402
+from doctor_roots import link, make_root, pmem_namespace, pmem_shape  # noqa: E402
 
 DSLC = shlex.split(sys.argv[1])
 SYSFS = os.path.join(REPO, "..", "shared", "reference", "sysfs")
@@ -205,6 +205,70 @@ result(os.path.relpath(cap_dax, CAP) == os.path.relpath(laid_dax, laid)
        and rd(os.path.join(cap_dax, "../devtype")) == rd(os.path.join(laid_dax, "../devtype")) == "nd_dax"
        and not os.path.exists(os.path.join(laid, "sys/class/block/pmem0")),
        "doctor_roots lays a devdax namespace as the kernel does (dax0.0 claims namespace0.0, no disk)")
+
+# ---- the rest of doctor_roots.py's hand-laid root, held against the captures ----
+# (what tests/doctor.py's roots lay out for the hgx-b200 example)
+ex_out = os.path.join(T, "hgx-out")
+subprocess.run(DSLC[-1:] + ["build", os.path.join(REPO, "examples/hgx-b200/cluster.dsl"), "-o", ex_out],
+               capture_output=True, check=True)
+hand = make_root(os.path.join(ex_out, "nodes/gpu005"), os.path.join(REPO, "examples/hgx-b200/hgx-b200.xml"),
+                 os.path.join(T, "hand"))
+caps = []
+for f in sorted(os.listdir(SYSFS)):
+    if f.endswith(".tar.bz2"):
+        with tarfile.open(os.path.join(SYSFS, f)) as tar:
+            tar.extractall(os.path.join(T, "all"))
+for d in sorted(os.listdir(os.path.join(T, "all"))):
+    caps.append(os.path.join(T, "all", d))
+PCI = r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
+SHAPES = {
+    "a PCI NIC's interface (/sys/class/net/IF)": r"^\.\./\.\./devices/pci[0-9a-f]{4}:[0-9a-f]{2}(/" + PCI + r")+/net/[^/]+$",
+    "a virtual interface (/sys/class/net/IF)": r"^\.\./\.\./devices/virtual/net/[^/]+$",
+    "a PCI device (/sys/bus/pci/devices/ADDR)": r"^\.\./\.\./\.\./devices/pci[0-9a-f]{4}:[0-9a-f]{2}(/" + PCI + r")+$",
+}
+
+
+def links(root, d):
+    p = os.path.join(root, d)
+    return [os.readlink(os.path.join(p, x)) for x in sorted(os.listdir(p))] if os.path.isdir(p) else []
+
+
+for what, rx in SHAPES.items():
+    d = "sys/bus/pci/devices" if "PCI device" in what else "sys/class/net"
+    in_caps = [t for c in caps for t in links(c, d) if re.match(rx, t)]
+    in_hand = [t for t in links(hand, d) if ("virtual" in t) == ("virtual" in what)]
+    result(in_caps and in_hand and all(re.match(rx, t) for t in in_hand),
+           f"doctor_roots lays {what} as the captures show it ({len(in_caps)} in the captures)", in_hand[:4])
+# a device's driver link resolves to /sys/bus/pci/drivers/NAME
+drv = [os.path.relpath(os.path.realpath(os.path.join(root, "sys/bus/pci/devices", a, "driver")), root)
+       for root in [hand] for a in os.listdir(os.path.join(root, "sys/bus/pci/devices"))]
+cap_drv = [os.path.relpath(os.path.realpath(os.path.join(c, "sys/bus/pci/devices", a, "driver")), c)
+           for c in caps if os.path.isdir(os.path.join(c, "sys/bus/pci/devices"))
+           for a in os.listdir(os.path.join(c, "sys/bus/pci/devices"))
+           if os.path.islink(os.path.join(c, "sys/bus/pci/devices", a, "driver"))]
+# (one hand-extended capture's nvme link is a level short and leads out of
+# sys/: the kernel's own links are the rest)
+cap_drv = [x for x in cap_drv if x.startswith("sys/")]
+result(len(cap_drv) > 100 and drv and all(re.match(r"^sys/bus/pci/drivers/[^/]+$", x) for x in drv + cap_drv),
+       f"doctor_roots' driver links resolve where the captures' do ({len(cap_drv)} in the captures)", drv[:3])
+# a NUMA node's meminfo: "Node N Key: value kB" (drivers/base/node.c node_read_meminfo)
+MEMINFO = r"^Node \d+ [A-Za-z_()]+:\s+\d+( kB)?$"
+cap_mi = [l for c in caps for n in ("node0", "node1")
+          for l in (open(os.path.join(c, f"sys/devices/system/node/{n}/meminfo")).read().strip().splitlines()
+                    if os.path.isfile(os.path.join(c, f"sys/devices/system/node/{n}/meminfo")) else [])]
+hand_mi = open(os.path.join(hand, "sys/devices/system/node/node0/meminfo")).read().splitlines()
+cap_keys = {l.split()[2] for l in cap_mi if re.match(MEMINFO, l)}
+result(cap_mi and all(re.match(MEMINFO, l) for l in cap_mi + hand_mi)
+       and {l.split()[2] for l in hand_mi} <= cap_keys,
+       f"doctor_roots' NUMA meminfo has the captures' lines and keys ({len(cap_mi)} lines in the captures)",
+       sorted({l.split()[2] for l in hand_mi} - cap_keys))
+# hugepage pools: /sys/kernel/mm/hugepages/hugepages-<kB>kB/nr_hugepages (mm/hugetlb.c)
+cap_hp = sorted({os.path.relpath(os.path.join(dp, f), c) for c in caps
+                 for dp, _, fs in os.walk(os.path.join(c, "sys/kernel/mm/hugepages")) for f in fs if f == "nr_hugepages"})
+hand_hp = [os.path.relpath(os.path.join(dp, f), hand) for dp, _, fs in os.walk(os.path.join(hand, "sys/kernel/mm/hugepages"))
+           for f in fs if f == "nr_hugepages"]
+result(hand_hp and set(hand_hp) <= set(cap_hp), "doctor_roots' hugepage pools are where the captures have them",
+       f"{hand_hp} vs {cap_hp}")
 
 # ---- the clean node ------------------------------------------------------------
 clean_desc = description("clean")

@@ -86,6 +86,17 @@ def numa_nodes(xml):
     return out
 
 
+def nic_pcis(xml):
+    """Each network interface of the export with its PCI function's address."""
+    out = {}
+    for o in ET.parse(xml).iter("object"):
+        if o.get("type") == "PCIDev":
+            for c in o:
+                if c.get("type") == "OSDev" and c.get("osdev_type") == "2":
+                    out[c.get("name")] = o.get("pci_busid")
+    return out
+
+
 def vmd_domains(xml):
     """VMD endpoints of the export (PCI class 0104, Intel's VMD controller:
     drivers/pci/controller/vmd.c) with the number of drives' block devices
@@ -292,13 +303,23 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
     pmems = re.findall(r"^\s+- /dev/(pmem[0-9.]+)$", open(y).read(), re.M) if os.path.exists(y) else []
     for name in pmems:
         pmem_namespace(root, name, "fsdax")
-    # /sys/class/net/IF -> ../../devices/virtual/net/IF; mtu as "%u\n" (net-sysfs.c)
+    # /sys/class/net/IF links the interface's directory: a PCI function's
+    # under its device, a virtual one (macvlan, bond) under devices/virtual
+    # (net/core/net-sysfs.c netdev_register_kobject: the parent is the
+    # device's, none for a virtual one); mtu as "%u\n" (net-sysfs.c); held
+    # against real captures by tests/doctor_captures.py
+    pcis = nic_pcis(xml)
+
+    def net_dir(name):
+        pci = pcis.get(name)
+        return f"sys/devices/pci{pci[:4]}:00/{pci}/net/{name}" if pci else f"sys/devices/virtual/net/{name}"
+
     trie = ["Main:", "  +-- 0.0.0.0/0 3 0 5"]
     for f, keys in units(tree):
         name = (keys.get("[Match]Name") or keys.get("[NetDev]Name"))[0]
-        dev = os.path.join(root, "sys/devices/virtual/net", name)
+        dev = os.path.join(root, net_dir(name))
         os.makedirs(dev, exist_ok=True)
-        link(os.path.join(root, "sys/class/net", name), "../../devices/virtual/net/" + name)
+        link(os.path.join(root, "sys/class/net", name), "../../" + net_dir(name)[4:])
         mtu = (keys.get("[Link]MTUBytes") or keys.get("[NetDev]MTUBytes") or [None])[0]
         if mtu:
             write(os.path.join(dev, "mtu"), mtu + "\n", 0o444)
@@ -309,8 +330,9 @@ def make_root(tree, xml, root, free_gib=700, thp="never", cache_gib=0, prepared=
             write(os.path.join(dev, "bonding/mode"), keys["[Bond]Mode"][0] + " 1\n", 0o444)
         for mv in keys.get("[Network]MACVLAN", []):
             # net/core/dev.c netdev_adjacent_sysfs_add: upper_X in the lower, lower_X in the upper
-            link(os.path.join(root, "sys/devices/virtual/net", mv, "lower_" + name), "../" + name)
-            link(os.path.join(dev, "upper_" + mv), "../" + mv)
+            upper = os.path.join(root, net_dir(mv))
+            link(os.path.join(upper, "lower_" + name), os.path.relpath(dev, upper))
+            link(os.path.join(dev, "upper_" + mv), os.path.relpath(upper, dev))
         for a in keys.get("[Network]Address", []):
             # fib_trie_seq_show: "|-- %pI4" per leaf, then "/%d %s %s" (prefix, scope, type)
             trie += [f"     |-- {a.split('/')[0]}", "        /32 host LOCAL"]
