@@ -413,8 +413,8 @@ mutate "node_os: the pod's memory beside its SCM computed without the floor" com
 	"bash tests/golden.sh"
 # 79-87. (issue 57) the files with logic that had no mutation yet
 mutate "doctor fleet: host names no longer made alike (a parse per node)" compiler/doctor/fleet.c \
-	'	static const char *const blank[] = {" value=\"", " count=\"", " local_memory=\""};' \
-	'	static const char *const blank[] = {" valu=\"", " count=\"", " local_memory=\""};' \
+	'	static const char *const blank[] = {" value=\"", " count=\"", " local_memory=\"", " name=\"nvme", " name=\"sd"};' \
+	'	static const char *const blank[] = {" valu=\"", " count=\"", " local_memory=\"", " name=\"nvme", " name=\"sd"};' \
 	"/usr/bin/python3 tests/doctor.py"
 mutate "doctor snapshot: a listed directory's entries made as parents only" compiler/doctor/snapshot.c \
 	'			if (!make_dirs(dir, rel, true))' \

@@ -73,6 +73,10 @@ src_loc doctor_loc_or(src_loc a, src_loc b);
 /* NUMA nodes with cores in t: the ones matched between the machine and its
  * node type (numa_map.c). */
 int doctor_cpu_numas(const topology *t);
+/* The index of t's rank-th NUMA node with cores, -1 when there is none. */
+int doctor_nth_cpu_numa(const topology *t, int rank);
+/* Threads per core of t's NUMA node n (its first core's; 0 without cores). */
+int doctor_threads_per_core(const topology *t, int n);
 /* a and b have the same NUMA nodes with cores, in order, each with as many
  * cores and threads per core: one machine type's shape. */
 bool doctor_same_shape(const topology *a, const topology *b);

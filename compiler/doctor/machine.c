@@ -30,15 +30,15 @@ static const char *numa_name(arena *a, int n)
 }
 
 /* NUMA nodes that differ from their node type in the same way (have where
- * it wants want), grouped so that one change is one finding. */
-enum { DIFF_MAX = 64 };
+ * it wants want), grouped so that one change is one finding: a group per
+ * kind of difference, at most one per NUMA node. */
 typedef struct diff_group {
 	int have, want;
-	int numa[DIFF_MAX];
+	uint64_t numas; /* bit n: NUMA node n */
 	int n;
 } diff_group;
 typedef struct numa_diff {
-	diff_group group[4];
+	diff_group group[MODEL_MAX_NUMA];
 	int ngroups;
 } numa_diff;
 
@@ -48,14 +48,12 @@ static void diff_add(numa_diff *d, int numa, int have, int want)
 	for (int i = 0; i < d->ngroups && !g; i++)
 		if (d->group[i].have == have && d->group[i].want == want)
 			g = &d->group[i];
-	if (!g && d->ngroups < 4) {
+	if (!g) {
 		g = &d->group[d->ngroups++];
 		*g = (diff_group){.have = have, .want = want};
 	}
-	if (!g)
-		g = &d->group[3]; /* more kinds of difference than that: said with the last */
-	if (g->n < DIFF_MAX)
-		g->numa[g->n++] = numa;
+	g->numas |= 1ULL << numa;
+	g->n++;
 }
 
 /* "NUMA node 1", "NUMA nodes 0 and 1", "each of its 2 NUMA nodes" (with
@@ -67,13 +65,14 @@ static const char *has_verb(const diff_group *g, const topology *want)
 
 static const char *numa_names(arena *a, const diff_group *g, const topology *want)
 {
-	if (g->n == 1)
-		return arena_printf(a, "NUMA node %d", g->numa[0]);
-	if (g->n == doctor_cpu_numas(want))
+	if (g->n == doctor_cpu_numas(want) && g->n > 1)
 		return arena_printf(a, "each of its %d NUMA nodes", g->n);
-	const char *s = "NUMA nodes";
-	for (int i = 0; i < g->n; i++)
-		s = arena_printf(a, "%s%s%d", s, i == 0 ? " " : i == g->n - 1 ? " and " : ", ", g->numa[i]);
+	const char *s = g->n == 1 ? "NUMA node" : "NUMA nodes";
+	for (int n = 0, i = 0; n < MODEL_MAX_NUMA; n++)
+		if (g->numas >> n & 1) {
+			s = arena_printf(a, "%s%s%d", s, i == 0 ? " " : i == g->n - 1 ? " and " : ", ", n);
+			i++;
+		}
 	return s;
 }
 
@@ -108,7 +107,7 @@ static void check_counts(doctor_ctx *c)
 			diff_add(&cores, n, h->ncores, w->ncores);
 			continue;
 		}
-		int wt = w->ncores ? want->cores[w->first_core].npus : 0, ht = h->ncores ? have->cores[h->first_core].npus : 0;
+		int wt = doctor_threads_per_core(want, n), ht = doctor_threads_per_core(have, m);
 		if (wt != ht)
 			diff_add(&threads, n, ht, wt);
 	}
@@ -221,6 +220,20 @@ static bool nic_unused(const doctor_ctx *c, const nic_desc *n)
 	return true;
 }
 
+/* The finding f about NIC n, lowered to a note when n is unused (above):
+ * true when it was. */
+static bool unused_nic_note(doctor_ctx *c, const nic_desc *n, diag *f)
+{
+	if (!nic_unused(c, n))
+		return false;
+	diag_set_severity(c->dc, f, SEV_NOTE);
+	diag_note_at(c->dc, f, SRC_LOC_NONE, "no file dslc built for %s names %s (`nic auto` took it, with role %s): "
+		     "nothing dslc built changes", c->nd->host, n->name, n->role ? n->role : "none");
+	diag_help(c->dc, f, "nothing to do for dslc's files; export the machine again to describe it as it is "
+			    "(lstopo --of xml)");
+	return true;
+}
+
 static void check_nics(doctor_ctx *c)
 {
 	const hardware *hw = c->nd->spec->hw;
@@ -241,14 +254,8 @@ static void check_nics(doctor_ctx *c)
 						  n->pci, at, n->name);
 			else
 				f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s (%s) is not on the machine", n->name, n->pci);
-			if (nic_unused(c, n)) {
-				diag_set_severity(c->dc, f, SEV_NOTE);
-				diag_note_at(c->dc, f, SRC_LOC_NONE, "no file dslc built for %s names %s (`nic auto` took it, "
-						"with role %s): nothing dslc built changes", c->nd->host, n->name, n->role ? n->role : "none");
-				diag_help(c->dc, f, "nothing to do for dslc's files; export the machine again to describe it as it "
-						    "is (lstopo --of xml)");
+			if (unused_nic_note(c, n, f))
 				continue;
-			}
 			diag_help(c->dc, f, "name the interface and PCI address `lstopo` shows, or check the card");
 			continue;
 		}
@@ -256,12 +263,8 @@ static void check_nics(doctor_ctx *c)
 		if (n->numa >= 0 && !c->numa_changed && at != n->numa) {
 			diag *f = doctor_report(c, R_NODE_NIC, n->loc, "NIC %s is on %s of the machine, not NUMA node %d",
 						n->name, numa_name(c->ar, at), n->numa);
-			if (nic_unused(c, n)) {
-				diag_set_severity(c->dc, f, SEV_NOTE);
-				diag_note_at(c->dc, f, SRC_LOC_NONE, "no file dslc built for %s names %s (`nic auto` took it): "
-						"nothing dslc built changes", c->nd->host, n->name);
+			if (unused_nic_note(c, n, f))
 				continue;
-			}
 			diag_help(c->dc, f, "move the card to a slot of NUMA node %d, or describe it under %s", n->numa,
 				  numa_name(c->ar, at));
 		}
@@ -422,15 +425,15 @@ bool doctor_check_other_type(doctor_ctx *c)
 		if (!s->hw || s->hw == mine || !s->hw->topo || !doctor_same_shape(s->hw->topo, c->topo))
 			continue;
 		const topology *t = c->topo;
-		int k = doctor_cpu_numas(t), n0 = 0;
-		while (n0 < t->nnuma - 1 && !t->numa[n0].ncores)
-			n0++;
+		int k = doctor_cpu_numas(t), n0 = doctor_nth_cpu_numa(t, 0);
+		if (n0 < 0)
+			return false; /* no cores at all: check_counts says what the machine lacks */
+		int smt = doctor_threads_per_core(t, n0);
 		diag *d = doctor_report(c, R_NODE_TOPOLOGY, doctor_node_loc(c),
 					"this machine is not a %s: it has the shape of node type %s (%d NUMA node%s with "
 					"CPUs, %d cores and %d thread%s per core each), so nothing else of %s's description "
-					"is compared", mine->name, s->hw->name, k, k == 1 ? "" : "s", t->numa[n0].ncores,
-					t->cores[t->numa[n0].first_core].npus, t->cores[t->numa[n0].first_core].npus == 1 ? "" : "s",
-					c->nd->host);
+					"is compared", mine->name, s->hw->name, k, k == 1 ? "" : "s", t->numa[n0].ncores, smt,
+					smt == 1 ? "" : "s", c->nd->host);
 		diag_help(c->dc, d, "check that the snapshot or root is %s's (collect it on that node: dslc doctor FILE "
 				    "--node %s --collect DIR), or give %s the profile of its hardware", c->nd->host, c->nd->host,
 			  c->nd->host);

@@ -17,8 +17,7 @@ int doctor_cpu_numas(const topology *t)
 	return k;
 }
 
-/* The index of the rank-th NUMA node with cores, -1 when there is none. */
-static int nth_cpu_numa(const topology *t, int rank)
+int doctor_nth_cpu_numa(const topology *t, int rank)
 {
 	for (int n = 0; n < t->nnuma; n++)
 		if (t->numa[n].ncores > 0 && rank-- == 0)
@@ -41,7 +40,7 @@ int doctor_machine_numa(const doctor_ctx *c, int type_numa)
 {
 	if (!c->topo || c->numa_changed)
 		return -1;
-	return nth_cpu_numa(c->topo, cpu_rank(c->p->topo, type_numa));
+	return doctor_nth_cpu_numa(c->topo, cpu_rank(c->p->topo, type_numa));
 }
 
 int doctor_type_numa(const doctor_ctx *c, int machine_numa)
@@ -49,12 +48,11 @@ int doctor_type_numa(const doctor_ctx *c, int machine_numa)
 	if (machine_numa < 0 || !c->topo)
 		return machine_numa; /* TOPO_NUMA_UNKNOWN, _SEVERAL */
 	int rank = cpu_rank(c->topo, machine_numa);
-	int n = rank < 0 ? -1 : nth_cpu_numa(c->p->topo, rank);
+	int n = rank < 0 ? -1 : doctor_nth_cpu_numa(c->p->topo, rank);
 	return n < 0 ? TOPO_NUMA_UNKNOWN : n;
 }
 
-/* Threads per core of the rank-th NUMA node with cores. */
-static int threads_at(const topology *t, int n)
+int doctor_threads_per_core(const topology *t, int n)
 {
 	return t->numa[n].ncores ? t->cores[t->numa[n].first_core].npus : 0;
 }
@@ -65,8 +63,8 @@ bool doctor_same_shape(const topology *a, const topology *b)
 	if (k != doctor_cpu_numas(b))
 		return false;
 	for (int r = 0; r < k; r++) {
-		int na = nth_cpu_numa(a, r), nb = nth_cpu_numa(b, r);
-		if (a->numa[na].ncores != b->numa[nb].ncores || threads_at(a, na) != threads_at(b, nb))
+		int na = doctor_nth_cpu_numa(a, r), nb = doctor_nth_cpu_numa(b, r);
+		if (a->numa[na].ncores != b->numa[nb].ncores || doctor_threads_per_core(a, na) != doctor_threads_per_core(b, nb))
 			return false;
 	}
 	return true;

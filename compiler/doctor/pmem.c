@@ -34,6 +34,12 @@ static const char *namespace_of(arena *a, const char *disk)
 	return dot ? arena_printf(a, "namespace%s", rest) : arena_printf(a, "namespace%s.0", rest);
 }
 
+static bool is_word(const rootfs_file *f, const char *word)
+{
+	size_t n = strlen(word);
+	return f->status == ROOTFS_OK && strncmp(f->data, word, n) == 0 && (!f->data[n] || f->data[n] == '\n');
+}
+
 /* The dax device (daxR.I on the nd bus) that claims the namespace ns, or
  * NULL: its `namespace` attribute names the claimed namespace (dax_devs.c,
  * the pfn attribute group). Every nvdimm device is on the nd bus
@@ -46,17 +52,10 @@ static const char *devdax_claim(doctor_ctx *c, const char *ns)
 		if (strncmp(names[i], "dax", 3) != 0)
 			continue;
 		rootfs_file f = doctor_read(c, arena_printf(c->ar, "sys/bus/nd/devices/%s/namespace", names[i]), DOCTOR_MAX_SYS);
-		size_t len = f.status == ROOTFS_OK ? strcspn(f.data, "\n") : 0;
-		if (len && len == strlen(ns) && strncmp(f.data, ns, len) == 0)
+		if (is_word(&f, ns))
 			return names[i];
 	}
 	return NULL;
-}
-
-static bool is_word(const rootfs_file *f, const char *word)
-{
-	size_t n = strlen(word);
-	return f->status == ROOTFS_OK && strncmp(f->data, word, n) == 0 && (!f->data[n] || f->data[n] == '\n');
 }
 
 /* The namespace's state as the kernel shows it, read through the disk's
