@@ -246,7 +246,7 @@ vsix: all
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-build asan-suite golden demo install uninstall deb rpm vsix clean spec bench fuzz fuzz-build shapes mutate
+.PHONY: all check asan-build asan-suite golden demo install uninstall deb rpm vsix clean spec bench fuzz fuzz-build shapes mutate cascade
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-hooks -name '*.d' 2>/dev/null)
 
@@ -257,6 +257,11 @@ spec: all
 SHAPES_COUNT ?= 2000
 shapes: all
 	/usr/bin/python3 tests/shapes.py $(BUILD)/dslc --count $(SHAPES_COUNT)
+
+# every value of the examples and rule fixtures corrupted both ways (make
+# check corrupts each one way, the two ways in turn)
+cascade: all
+	/usr/bin/python3 tests/cascade.py $(BUILD)/dslc --full
 
 bench: all
 	/usr/bin/python3 tests/bench.py $(BUILD)/dslc

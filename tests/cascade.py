@@ -11,7 +11,11 @@ line). Findings that go away are fine: they wait for the error's fix.
 A corruption that leaves the line valid (a host range renamed, a number that
 is still in range) is not a mistake and is only counted.
 
-usage: cascade.py DSLC [--fixtures N] (N: how many rule fixtures, default all)"""
+make check corrupts each value once, with the two corruptions taken in turn
+(the next value gets the other: every statement still meets both); --full
+corrupts each value both ways (tests/mutate.sh, `make cascade`).
+
+usage: cascade.py DSLC [--fixtures N] [--full] (N: how many rule fixtures, default all)"""
 import json
 import os
 import re
@@ -53,7 +57,7 @@ def code_tokens(line):
     return toks[1:]
 
 
-def check_file(dslc, tmp, rel, main, counts, fails):
+def check_file(dslc, tmp, rel, main, counts, fails, full):
     path = os.path.join(tmp, rel)
     orig = open(path).read()
     cwd = os.path.dirname(os.path.join(tmp, main))
@@ -64,9 +68,11 @@ def check_file(dslc, tmp, rel, main, counts, fails):
         return
     lines = orig.split("\n")
     relname = os.path.relpath(path, cwd)
+    turn = 0
     for i, ln in enumerate(lines):
         for m in code_tokens(ln):
-            for bad in CORRUPTIONS:
+            turn += 1
+            for bad in CORRUPTIONS if full else [CORRUPTIONS[turn % 2]]:
                 if m.group() == bad:
                     continue
                 new = lines[:]
@@ -97,6 +103,9 @@ def main():
         i = args.index("--fixtures")
         nfix = int(args[i + 1])
         del args[i:i + 2]
+    full = "--full" in args
+    if full:
+        args.remove("--full")
     if len(args) != 1:
         sys.exit(__doc__)
     dslc = " ".join(os.path.abspath(w) if os.path.exists(w) else w for w in args[0].split())
@@ -122,7 +131,7 @@ def main():
         for rel, main_file in cases:
             counts = {"mistakes": 0, "valid": 0}
             fails = []
-            check_file(dslc, tmp, rel, main_file, counts, fails)
+            check_file(dslc, tmp, rel, main_file, counts, fails, full)
             failed += len(fails)
             if fails:
                 for f in fails:

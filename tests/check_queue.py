@@ -93,6 +93,7 @@ PROGRAMS = [
     ("device_reads", "py", (3, []), (4, []), None),
     ("doctor", "py", (7, []), (9, []), (97, [])),
     ("doctor_captures", "py", (30, []), (40, []), None),
+    ("edges", "py", (4, []), (8, []), None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),
     ("waves_property", "py", (1, []), (1, ["--count", "60"]), None),
     ("cascade", "py", (100, []), (40, ["--fixtures", "20"]), None),

@@ -96,17 +96,20 @@ def main():
             args = lint_args(path)
             if not args:
                 continue
-            work = os.path.join(tmp, "w")
-            shutil.rmtree(work, ignore_errors=True)
-            for t in TREES:
-                shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
-            before = findings(dslc, args, work)
+            # lint only reads: the findings before come from the repository
+            # itself, and a copy is made only for a fixture whose findings
+            # carry fixes (most carry none)
+            before = findings(dslc, args, REPO)
             if before is None:
                 result(False, path, "no JSON findings")
                 continue
             fixable = [f for f in before if f["fixes"]]
             if not fixable:
                 continue
+            work = os.path.join(tmp, "w")
+            shutil.rmtree(work, ignore_errors=True)
+            for t in TREES:
+                shutil.copytree(os.path.join(REPO, t), os.path.join(work, t))
             fixed_any += 1
             # --fix --diff first: nothing written, exit 1, and GNU patch applies
             # the diff to a pristine copy (issue 39 item 7)

@@ -157,6 +157,16 @@ applied() { # fixture, sed program that prints the value, sed edit with @V@ for 
 	$DSLC lint $H/.help-$1.dsl >"$T/a2" 2>&1
 	rc2=$?
 }
+# nvme-file-shared: the engine statement the help proposes, after the engine's
+# block; the node builds and DAOS's loader takes its two bdev_lists
+$DSLC lint $D/nvme-file-shared.dsl >"$T/h" 2>&1
+stmt=$(sed -n 's/.*its own file: write `\(engine numa [0-9]* { nvme file "[^"]*" size [0-9]*GiB }\)` after this engine.s block.*/\1/p' "$T/h" | head -n 1)
+awk -v st="$stmt" '{ print } /^  engine per numa \{/ { e = 1 } e && /^  \}$/ { print "  " st; e = 0 }' \
+	$D/nvme-file-shared.dsl >$H/.help-nf.dsl
+$DSLC build $H/.help-nf.dsl -o "$T/nf" >"$T/h2" 2>&1; rc2=$?
+check "nvme-file-shared: \`$stmt\` after the engine's block builds, each engine its own file" \
+	"grep -q 'error\\[bad-value\\]: the engines on NUMA nodes 0 and 1 both emulate' '$T/h' && [ -n '$stmt' ] && [ $rc2 = 0 ] && [ \"\$(grep -c '^    - /var/daos/bdev' '$T/nf/nodes/n1/etc/daos/daos_server.yml')\" = 2 ] || { cat '$T/h' '$T/h2'; false; }"
+loader_check nvme-file-shared "$T/nf" 2.6
 # dfuse-threads: the thread count the help proposes, written beside event_queues
 applied dfuse-threads 's/.*write `threads \([0-9]*\)`.*/\1/p' 's/^  threads 8$/  threads @V@/'
 check "dfuse-threads: the proposed threads $v lints clean" \

@@ -696,8 +696,68 @@ def memory_bounded():
     result(rc == 0, "the long session ends with status 0" + (" (valgrind: no leak, no error)" if VALGRIND else ""), rc)
 
 
-for t in [lifecycle, diagnostics_match_cli, quick_fixes, hover_completion_definition, formatting, fragments_and_buffers,
-          hostile, round4, memory_bounded]:
+# How each block of the language is opened: the statement that opens it,
+# below its parent block's. The blocks, their parents and their keywords come
+# from `dslc keywords`; a block the table has and this one lacks fails.
+BLOCK_OPENERS = {
+    "cluster": "cluster tier9 {", "fabric": "fabric roce {", "lossless": "lossless {", "kubernetes": "kubernetes {",
+    "hardware": "hardware h9 {", "numa": "numa 0 {", "bmc": "bmc redfish {", "profile": "profile p9 : hgx-b200 {",
+    "engine": "engine per numa {", "kernel": "kernel {", "kubelet": "kubelet {", "network": "network {", "link": "link {",
+    "nodes": "nodes x[1-2] : converged {", "pool": "pool p9 {", "container": "container c9 in tier0 {",
+    "mount": "mount /mnt/x9 {", "mpiio": "mpiio {",
+}
+# `lint` is the table of .dslc-lint, a file of its own, not a block of a description
+NOT_DESCRIPTION_BLOCKS = {"lint"}
+# a nodes block "may add per-node addresses and profile settings for that host
+# list" (SPEC.md, "How blocks combine"): its own keywords and the profile's
+TAKES_ALSO = {"nodes": "profile"}
+
+
+def completion_every_block():
+    """Completion on an empty line inside every block, nested as the keyword
+    table nests it: exactly that block's keywords (a block registered under
+    the wrong parent, or not at all, answers another list or none)."""
+    kw = json.loads(subprocess.run(DSLC + ["keywords", "--format", "json"], capture_output=True, text=True).stdout)
+    blocks = sorted({k["block"] for k in kw} - {"the top level"} - NOT_DESCRIPTION_BLOCKS)
+    # the parent of a block: the block whose keyword of that name opens one
+    parent = {}
+    for k in kw:
+        if "{" in k["syntax"] and k["keyword"] in blocks and k["keyword"] != k["block"]:
+            parent.setdefault(k["keyword"], k["block"])
+    missing = [b for b in blocks if b not in BLOCK_OPENERS or b not in parent]
+    result(not missing and len(blocks) >= 18, f"{len(blocks)} blocks in the keyword table, each with its opener and parent",
+           {b: parent.get(b) for b in missing})
+    s = Server()
+    s.initialize()
+    text = s.open(EXAMPLE)
+    s.diagnostics(EXAMPLE)
+    version = 100
+    for b in blocks:
+        if b in missing:
+            continue
+        chain = [b]
+        while parent.get(chain[-1], "the top level") != "the top level" and len(chain) < 8:
+            chain.append(parent[chain[-1]])
+        chain.reverse()
+        head = "".join("  " * i + BLOCK_OPENERS[c] + "\n" for i, c in enumerate(chain))
+        inner = "  " * len(chain)
+        tail = "".join("  " * i + "}\n" for i in reversed(range(len(chain))))
+        t = text + "\n" + head + inner + "\n" + tail
+        at = len(text) + 1 + len(head) + len(inner)
+        version += 1
+        s.change(EXAMPLE, t, version)
+        s.diagnostics(EXAMPLE, version)
+        r = s.request("textDocument/completion", {"textDocument": {"uri": uri(EXAMPLE)}, "position": pos(t, at)})
+        labels = {i["label"] for i in ((r or {}).get("result") or {}).get("items", [])}
+        want = {k["keyword"] for k in kw if k["block"] in (b, TAKES_ALSO.get(b))}
+        result(labels == want, f"completion inside {' > '.join(chain)}: the {len(want)} keywords of {b}",
+               {"missing": sorted(want - labels), "extra": sorted(labels - want)})
+    s.change(EXAMPLE, text, version + 1)
+    result(s.close() == 0, "completion in every block: the server ends with status 0")
+
+
+for t in [lifecycle, diagnostics_match_cli, quick_fixes, hover_completion_definition, completion_every_block, formatting,
+          fragments_and_buffers, hostile, round4, memory_bounded]:
     try:
         t()
     except Exception as e:  # a broken reply is a failure of that group, not the end of the suite

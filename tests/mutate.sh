@@ -22,7 +22,8 @@ mkdir "$W/repo"
 git ls-files -co --exclude-standard -z | tar -C "$ROOT" --null -T - -cf - | tar -C "$W/repo" -xf -
 if [ -d "$ROOT/../shared" ]; then ln -s "$(cd "$ROOT/../shared" && pwd)" "$W/shared"; fi
 cd "$W/repo"
-make -j2 build/dslc build/unit_tests build/dslc-test-hooks >/dev/null 2>&1 || { no "the scratch copy does not build"; tests_end; exit 1; }
+[ -n "${MUTATE_LIST:-}" ] || make -j2 build/dslc build/unit_tests build/dslc-test-hooks >/dev/null 2>&1 ||
+	{ no "the scratch copy does not build"; tests_end; exit 1; }
 
 # mutate NAME FILE FROM TO TEST...: replaces the one occurrence of FROM in FILE
 # by TO, rebuilds, runs each TEST (a command line, DSLC appended) until one
@@ -34,6 +35,10 @@ mutate() {
 	shift 4
 	n_mut=$((n_mut + 1))
 	case " ${MUTATE_ONLY:-$n_mut} " in *" $n_mut "*) ;; *) return ;; esac
+	if [ -n "${MUTATE_LIST:-}" ]; then
+		printf '%s\t%s\t%s\t%s\n' "$n_mut" "$file" "$name" "$*"
+		return
+	fi
 	cp "$file" "$W/orig"
 	if ! python3 - "$file" "$from" "$to" <<'EOF'; then
 import sys
@@ -46,21 +51,38 @@ EOF
 		no "$name: the mutation does not apply (the product changed: update tests/mutate.sh)"
 		return
 	fi
-	local caught=""
+	local caught="" t golden=""
 	if ! make -j2 build/dslc build/unit_tests build/dslc-test-hooks >"$W/make.log" 2>&1; then
 		caught="the build (-Werror)"
 	else
+		# golden.sh last: its text snapshots fail on any edit of an output,
+		# so a mutation it alone catches is one no behaviour suite sees
 		for t in "$@"; do
+			case $t in *tests/golden.sh*) golden=$t; continue ;; esac
 			if ! $t build/dslc >"$W/test.log" 2>&1; then
 				caught="$t ($(grep -m1 '^FAIL' "$W/test.log" | cut -c1-150))"
 				break
 			fi
 		done
+		if [ -z "$caught" ] && [ -n "$golden" ] && ! $golden build/dslc >"$W/test.log" 2>&1; then
+			caught="$golden ($(grep -m1 '^FAIL' "$W/test.log" | cut -c1-150))"
+			n_golden_only=$((n_golden_only + 1))
+			case $file in *.sh)
+				# a generated script's behaviour must be seen run against its fakes
+				no "$name: caught by golden.sh only, and it changes a script: no behaviour suite ($*) sees it"
+				n_script_golden=$((n_script_golden + 1))
+				cp "$W/orig" "$file"
+				touch "$file"
+				return ;;
+			esac
+		fi
 	fi
 	cp "$W/orig" "$file"
 	touch "$file"
 	if [ -n "$caught" ]; then ok "$name: caught by $caught"; else no "$name: NOT CAUGHT by $*"; fi
 }
+n_golden_only=0
+n_script_golden=0
 
 # 1. a disruption-table class downgraded: a change of an engine's targets no longer reformats
 mutate "targets change downgraded to engine-restart" schemas/disruption.def \
@@ -157,7 +179,7 @@ mutate "doctor: a NIC on the other NUMA node passes" compiler/doctor/machine.c \
 	"bash tests/golden.sh"
 
 # 21. doctor: the collected snapshot without the node's files
-mutate "doctor: --collect drops the files it read" compiler/doctor/doctor.c \
+mutate "doctor: --collect drops the files it read" compiler/doctor/node_read.c \
 	"		record(c, (seen){SEEN_FILE, rel, f.data, f.len, f.mode, NULL, 0});" "		(void)0;" \
 	"/usr/bin/python3 tests/doctor.py"
 # 22. THP left on where engines run: daos_server 2.6.5+ refuses to start
@@ -502,15 +524,15 @@ mutate "roce-lossless: UCX_IB_TRAFFIC_CLASS by hand passes" compiler/lint/fabric
 mutate "cascade: held names followed to no statement" compiler/lint/cascade.c \
 	'			if (c->state[u->top] == FREE && !ast_is_word(c->tops[u->top]->values, "cluster"))' \
 	'			if (0 && c->state[u->top] == FREE && !ast_is_word(c->tops[u->top]->values, "cluster"))' \
-	"/usr/bin/python3 tests/cascade.py --fixtures 0"
+	"/usr/bin/python3 tests/cascade.py --full --fixtures 0"
 mutate "cascade: warnings of a statement with an error shown" compiler/lint/cascade.c \
 	'		if (d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
 	'		if (0 && d->severity != SEV_ERROR && t < c.ntops && has_error[t])' \
-	"/usr/bin/python3 tests/cascade.py --fixtures 0" "bash tests/golden.sh"
+	"/usr/bin/python3 tests/cascade.py --full --fixtures 0" "bash tests/golden.sh"
 mutate "cascade: a held cluster block holds nothing else" compiler/lint/cascade.c \
 	'		global |= c.state[t] == HELD_OWN && ast_is_word(c.tops[t]->values, "cluster");' \
 	'		global |= 0;' \
-	"/usr/bin/python3 tests/cascade.py --fixtures 60"
+	"/usr/bin/python3 tests/cascade.py --full --fixtures 60"
 # item 2: one entry per env line; a name twice in a block kept silently
 mutate "env: one entry per line" compiler/model/kwargs.c \
 	'	} while (env_next(k));' \
@@ -728,11 +750,11 @@ mutate "yaml: a top-level fabric_iface's engine given the top-level edit" compil
 	'		} else if (local && e->iface_inherited) /* the top-level key is every such engine'"'"'s: no edit there */' \
 	'		} else if (local && 0 && e->iface_inherited)' \
 	"bash tests/help_applied.sh"
-mutate "yaml: an engine's empty fabric_iface not filled from the top level's" compiler/lint/yaml_lint.c \
+mutate "yaml: an engine's empty fabric_iface not filled from the top level's" compiler/lint/yaml_read.c \
 	'(strcmp(key, "fabric_iface") == 0 ? !*p->value->text :' \
 	'(strcmp(key, "fabric_iface") == 0 ? 0 :' \
 	"bash tests/golden.sh"
-mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_lint.c \
+mutate "yaml: an engine's zero fabric_iface_port not filled from the top level's" compiler/lint/yaml_read.c \
 	': yl_scalar_int(p->value, &port) && port == 0));' \
 	': yl_scalar_int(p->value, &port) && port == 0 && 0));' \
 	"bash tests/golden.sh"
@@ -789,7 +811,7 @@ mutate "machine: SMT off said once per NUMA node" compiler/doctor/machine.c \
 	'		if (d->group[i].have == have && d->group[i].want == want)' \
 	'		if (0)' \
 	"/usr/bin/python3 tests/doctor.py"
-mutate "machine: another node type's machine checked as this node's" compiler/doctor/doctor.c \
+mutate "machine: another node type's machine checked as this node's" compiler/doctor/node_check.c \
 	'	if (doctor_check_other_type(c))' \
 	'	if (0 && doctor_check_other_type(c))' \
 	"/usr/bin/python3 tests/doctor.py"
@@ -815,4 +837,73 @@ mutate "nvme: a VMD drive's driver read at its backing address" compiler/doctor/
 	'	const char *pci = n->endpoint[0] ? n->endpoint : n->pci;' \
 	'	const char *pci = n->pci;' \
 	"/usr/bin/python3 tests/doctor.py"
+# 170-178 (issue 74): edges the output's consumers see, each caught by a
+# behaviour suite
+mutate "pods: the 1 GiB pages' start-up margin rounded down" compiler/place/kube.c \
+	'	k->hugepages = p->nr_hugepages + (int64_t)((margin + k->hugepage_size - 1) / k->hugepage_size);' \
+	'	k->hugepages = p->nr_hugepages + (int64_t)(margin / k->hugepage_size);' \
+	"/usr/bin/python3 tests/edges.py"
+mutate "kubelet-memory: an exact fit reported" compiler/lint/os_lint.c \
+	'		if (mem && k->numa_reserved[n] + hp > mem) {' \
+	'		if (mem && k->numa_reserved[n] + hp >= mem) {' \
+	"/usr/bin/python3 tests/edges.py"
+mutate "hugepages: nvme file engines get none" compiler/place/place.c \
+	'		if (!ep->nnvmes && !ep->nfiles)' \
+	'		if (!ep->nnvmes)' \
+	"/usr/bin/python3 tests/edges.py"
+mutate "romio: romio_ds_read and romio_ds_write swapped" compiler/place/clients.c \
+	'		{"romio_ds_read", &h->ds_read}, {"romio_ds_write", &h->ds_write},' \
+	'		{"romio_ds_read", &h->ds_write}, {"romio_ds_write", &h->ds_read},' \
+	"/usr/bin/python3 tests/edges.py"
+mutate "nvme file: one file in two engines passes" compiler/place/storage.c \
+	'	for (int k = 0; k < ep->index; k++)' \
+	'	for (int k = 0; k < 0; k++)' \
+	"/usr/bin/python3 tests/edges.py" "bash tests/help_applied.sh"
+mutate "lsp: the link block registered under the profile" compiler/lsp/context.c \
+	'	{"network", "link", {&kw_link}},' \
+	'	{"profile", "link", {&kw_link}},' \
+	"/usr/bin/python3 tests/lsp_client.py"
+mutate "rollout: 2.6's failing rebuild read as busy" targets/dmg_lib.sh \
+	'	busy:*) echo failing ;;' \
+	'	busy:*) echo busy ;;' \
+	"bash tests/rollout_gates.sh"
+mutate "node-maintenance: stop reads not the node's annotation" targets/node_maintenance.sh \
+	'	dslc_kube_gate "$dslc_node"
+	dslc_state_from_node' \
+	'	dslc_kube_gate "$dslc_node"' \
+	"bash tests/rollout_k8s.sh"
+mutate "node-maintenance: a Terminating pod counted Ready" targets/node_maintenance.sh \
+	'$2 == "True" && $3 == "" { ok++ }' \
+	'$2 == "True" { ok++ }' \
+	"bash tests/rollout_k8s.sh"
+mutate "kubernetes gate: a Terminating daos-server pod counted healthy" targets/kube_lib.sh \
+	'($3 != "True" || $4 != "")' \
+	'($3 != "True")' \
+	"bash tests/rollout_k8s.sh"
+# 180-186: the files issue 74's room shapes made (doctor/, lint/, model/)
+mutate "doctor: --strict leaves what was not checked a note" compiler/doctor/report.c \
+	'	if (c->strict)' \
+	'	if (0)' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "doctor: the description's allow ignored" compiler/doctor/doctor.c \
+	'		diag_apply_allows(&dc, comp.dc.sups);' \
+	'		(void)comp.dc.sups;' \
+	"/usr/bin/python3 tests/doctor.py"
+mutate "yaml: a boolean key takes any scalar" compiler/lint/yaml_keys.c \
+	'	case KT_BOOL: return yl_scalar_bool(v);' \
+	'	case KT_BOOL: return v->kind == Y_SCALAR;' \
+	"bash tests/lint_files.sh" "/usr/bin/python3 tests/daos_diff.py" "bash tests/golden.sh"
+mutate "env lists: a later setting appended beside the earlier" compiler/model/env_list.c \
+	'	if (at) {' \
+	'	if (0 && at) {' \
+	"bash tests/kernel_cmdline.sh" "bash tests/examples_storage.sh" "bash tests/tree_tests.sh" "bash tests/golden.sh"
+mutate "hosts: GPU001 and gpu001 two nodes" compiler/model/lookup.c \
+	'		buf[i] = (char)tolower((unsigned char)host[i]);' \
+	'		buf[i] = host[i];' \
+	"bash tests/golden.sh"
+mutate "node specs: a node's block shares its profile's plan" compiler/model/node_spec.c \
+	'	s->plan = NULL;' \
+	'' \
+	"bash tests/examples_storage.sh" "bash tests/tree_tests.sh" "bash tests/golden.sh"
+[ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

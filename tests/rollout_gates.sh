@@ -144,6 +144,13 @@ for v in 2.6 2.8; do
 	rc=$?
 	check "$v rebuild done with status -1007: stops after wave 1 (exit $rc)" \
 		"[ $rc != 0 ] && [ \"\$(applied)\" = 'gpu004 ' ] && grep -q 'STOPPED in wave 1 of 14 (gpu004: engine-restart): rebuild of pool tier0 is failed (state done, status -1007)' '$T/out'"
+	# failing: the error is in the status while the rebuild still runs (2.6
+	# says busy with -1007, 2.8 derived_state failing): stop at once, not wait
+	# for it to end
+	roll restart-$v.sh $v rebuild-failing
+	rc=$?
+	check "$v rebuild busy with status -1007 (failing): stops at its first query after wave 1 (exit $rc)" \
+		"[ $rc != 0 ] && [ \"\$(applied)\" = 'gpu004 ' ] && grep -q 'STOPPED in wave 1 of 14 (gpu004: engine-restart): rebuild of pool tier0 is failing (state busy, status -1007)' '$T/out' && [ \"\$(sed -n '/^dmg system reintegrate --rank-hosts=gpu004\$/,\$p' '$T/log' | grep -c '^dmg -j pool query tier0\$')\" = 1 ]"
 	roll restart-$v.sh $v rebuild-canceled
 	rc=$?
 	check "$v rebuild canceled (idle, -2027): stops (exit $rc)" \
@@ -179,7 +186,7 @@ for v in 2.6 2.8; do
 
 	# a pool without a label (created before labels were required) by its UUID
 	roll restart-$v.sh $v "" "tier0 uuid:old"
-	u=$(python3 -c 'import uuid; print(uuid.uuid5(uuid.NAMESPACE_DNS, "old"))')
+	u=$(python3 -c 'import zlib; print("%08x-0000-4000-8000-%012x" % (zlib.crc32(b"old"), zlib.crc32(b"old")))')  # the fake's fake_uuid
 	check "$v a pool without a label: gated by its UUID" "grep -q '^dmg -j pool query $u\$' '$T/log' && grep -q 'covered too: $u' '$T/out'"
 
 	# a reformat wave: the same ranks come back through format --replace

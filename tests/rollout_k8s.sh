@@ -369,6 +369,36 @@ rc=$?
 check "maintenance start: uncordon, the pod Ready, dmg start, Joined, reintegrate (a pool excluded the ranks), self_heal put back, the annotation removed (exit $rc)" \
 	"[ $rc = 0 ] && [ \"\$(line '^kubectl uncordon gpu005')\" -lt \"\$(line '^dmg system start --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system start')\" -lt \"\$(line '^dmg system reintegrate --rank-hosts=gpu005')\" ] && [ \"\$(line '^dmg system reintegrate')\" -lt \"\$(line '^dmg pool set-prop tier0 self_heal:exclude;rebuild\$')\" ] && grep -q 'ranks 8 9 Joined' '$T/out' && [ \"\$(annotation)\" = - ] && grep -q '^kubectl annotate node gpu005 dslc.io/self-heal-before-' '$T/log'"
 check "maintenance: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ] && grep -q '^kubectl uncordon gpu005' '$T/log' && grep -q '^kubectl auth can-i' '$T/log'"
+# stop run twice (the first was interrupted after its drain, or the operator
+# ran it again): the second reads the value the first kept on the node, not
+# the self_heal the first turned off, and start puts back the real one
+cluster
+maint stop gpu005
+maint stop gpu005
+rc=$?
+first=$(annotation)
+: >"$T/log"
+maint start gpu005
+rc2=$?
+check "maintenance stop run twice: the annotation still holds the value before the first (exit $rc), and start restores it (exit $rc2)" \
+	"[ $rc = 0 ] && [ $rc2 = 0 ] && [ '$first' = 'self_heal tier0 exclude;rebuild' ] && grep -q '^dmg pool set-prop tier0 self_heal:exclude;rebuild\$' '$T/log' && ! grep -q '^dmg pool set-prop tier0 self_heal:exclude\$' '$T/log'"
+# start while the node's daos-server pod is Terminating (deleted just before,
+# still Ready until its containers stop): the engines start only in its
+# replacement, once that is Ready
+cluster
+maint stop gpu005
+: >"$T/log"
+FAKE_KUBECTL_TERMINATING=40 maint start gpu005 '' deleted=gpu005
+rc=$?
+check "maintenance start beside a Terminating daos-server pod: dmg start only after it is gone and its replacement Ready (exit $rc)" \
+	"[ $rc = 0 ] && [ -n \"\$(line '^kubelet: pod daos-server-.* on gpu005 gone')\" ] && [ \"\$(line '^kubelet: pod daos-server-.* on gpu005 gone')\" -lt \"\$(line '^dmg system start --rank-hosts=gpu005')\" ]"
+# another node's daos-server pod deleted just before (Terminating, still
+# Ready): its engines are going down, so no second node may stop
+cluster
+FAKE_KUBECTL_TERMINATING=40 maint stop gpu005 '' deleted=gpu009
+rc=$?
+check "maintenance stop while gpu009's daos-server pod is Terminating: refused before any change (exit $rc), naming it" \
+	"[ $rc = 1 ] && grep -q 'daos-server pods outside this wave are not Ready: daos-server-[a-z0-9-]* on gpu009 (ready True, terminating)' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl drain\\|^kubectl annotate' '$T/log'"
 cluster
 maint stop gpu005 excluded-before=gpu009
 rc=$?

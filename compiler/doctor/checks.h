@@ -2,7 +2,13 @@
 /* checks.h - one node held against its description: what the checks share.
  * Each check reads the node through the context (so --collect records what
  * was read), reports drift at the description's line, and says what it
- * could not read as a node-unchecked note. */
+ * could not read as a node-unchecked note.
+ *
+ * The room's floors: doctor.c (the command) runs node_check.c for one node
+ * or fleet.c for many; node_check.c runs the checks (machine.c, pmem.c,
+ * kernel.c, network.c, files.c); every check reads through node_read.c,
+ * reports through report.c and matches NUMA nodes through numa_map.c, which
+ * call nothing above them. */
 #ifndef DSLC_DOCTOR_CHECKS_H
 #define DSLC_DOCTOR_CHECKS_H
 
@@ -47,6 +53,8 @@ typedef struct doctor_ctx {
 /* Bounds: a proc or sys file that passes them is not one (a hostile root). */
 enum { DOCTOR_MAX_PROC = 1 << 20, DOCTOR_MAX_SYS = 64 * 1024, DOCTOR_MAX_FILE = 16 << 20 };
 
+/* ---- node_read.c ---- */
+
 /* Reads rel under the root (recorded when collecting). */
 rootfs_file doctor_read(doctor_ctx *c, const char *rel, size_t max);
 /* A link's target name (a sysfs driver), NULL when there is none. */
@@ -55,20 +63,24 @@ const char *doctor_link(doctor_ctx *c, const char *rel, int *err);
 int doctor_list(doctor_ctx *c, const char *rel, const char **names, int max, int *err);
 /* rel exists (a sysfs adjacency link, a bonding directory). */
 bool doctor_exists(doctor_ctx *c, const char *rel);
+/* rel as the node names it: "/proc/cmdline" on the node, "ROOT/proc/cmdline"
+ * under --root. */
+const char *doctor_path(const doctor_ctx *c, const char *rel);
+
+/* ---- report.c ---- */
 
 /* A drift finding, its message prefixed with the node's name. */
 diag *doctor_report(doctor_ctx *c, rule_id rule, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* What could not be checked and why (a note; an error with --strict). */
 void doctor_unchecked(doctor_ctx *c, const char *what, const char *rel, const rootfs_file *f);
-/* rel as the node names it: "/proc/cmdline" on the node, "ROOT/proc/cmdline"
- * under --root. */
-const char *doctor_path(const doctor_ctx *c, const char *rel);
 /* The node's own line: where a finding without a better place points. */
 src_loc doctor_node_loc(const doctor_ctx *c);
 /* 755.3 GiB: a size for a message. */
 const char *doctor_size(arena *a, uint64_t bytes);
 /* The first of two locations that is set. */
 src_loc doctor_loc_or(src_loc a, src_loc b);
+
+/* ---- numa_map.c ---- */
 
 /* NUMA nodes with cores in t: the ones matched between the machine and its
  * node type (numa_map.c). */
@@ -88,11 +100,15 @@ int doctor_machine_numa(const doctor_ctx *c, int type_numa);
  * negative TOPO_NUMA_* passes through, TOPO_NUMA_UNKNOWN when there is none. */
 int doctor_type_numa(const doctor_ctx *c, int machine_numa);
 
+/* ---- node_check.c ---- */
+
 /* The node's files as the build renders them (memo: shared per spec);
  * false when a target refused. */
 bool doctor_render(doctor_ctx *c, render_memo *memo);
 /* Every check; c->topo NULL: the machine's part is a note. */
 void doctor_check(doctor_ctx *c);
+
+/* ---- the checks ---- */
 
 /* The machine is another node type of the description, not this node's
  * (a snapshot taken on another node): said once, and true (no other check

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
-/* yaml_lint.c - see yaml_lint.h: the file, its keys and types, the
- * server's top level; the rest in yaml_engines.c, yaml_storage.c and
- * yaml_agent.c (yaml_rules.h). */
+/* yaml_lint.c - see yaml_lint.h: the driver. It reads the file and checks
+ * the server's top level; the engines, storage and agent files are checked
+ * in yaml_engines.c, yaml_storage.c and yaml_agent.c, which read values
+ * through yaml_read.c and check keys through yaml_keys.c (yaml_rules.h). */
 #include "yaml_lint.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "compiler/base/value.h"
 #include "lint.h"
@@ -18,199 +18,6 @@ bool yaml_lint_is_yaml(const char *path)
 {
 	size_t n = strlen(path);
 	return (n > 4 && strcmp(path + n - 4, ".yml") == 0) || (n > 5 && strcmp(path + n - 5, ".yaml") == 0);
-}
-
-/* ---- keys and types ------------------------------------------------------- */
-
-static const char *type_name(daos_key_type t)
-{
-	switch (t) {
-	case KT_STR: return "a string";
-	case KT_INT: return "an integer";
-	case KT_BOOL: return "true or false";
-	case KT_LIST: return "a list";
-	case KT_MAP: return "a mapping";
-	case KT_LIST_MAP: return "a list of mappings";
-	}
-	return "a value";
-}
-
-bool yl_scalar_int(const ynode *v, int64_t *out)
-{
-	if (!v || v->kind != Y_SCALAR || v->quoted)
-		return false;
-	char *end;
-	errno = 0;
-	long long x = strtoll(v->text, &end, 0);
-	if (*v->text && *end == '.' && !errno) {
-		/* yaml.v2 decodes 16.0 (and 16.5, truncated) into an int field */
-		char *fend;
-		double f = strtod(v->text, &fend);
-		if (*fend || f != f || f > YAML_INT_MAX || f < -YAML_INT_MAX)
-			return false;
-		x = (long long)f;
-		end = fend;
-	}
-	/* Every integer DAOS reads fits in 2^31 (ports, cores, GiB, pages); the
-	 * bound keeps the sums and products below far from overflow. */
-	if (!*v->text || *end || errno || x > YAML_INT_MAX || x < -YAML_INT_MAX)
-		return false;
-	if (out)
-		*out = x;
-	return true;
-}
-
-bool yl_scalar_bool(const ynode *v)
-{
-	static const char *const words[] = {"true", "false", "yes", "no", "on", "off", "y", "n"};
-	if (!v || v->kind != Y_SCALAR || v->quoted)
-		return false;
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcasecmp(v->text, words[i]) == 0)
-			return true;
-	return false;
-}
-
-bool yl_is_true(const ynode *v)
-{
-	return strcasecmp(v->text, "true") == 0 || strcasecmp(v->text, "yes") == 0 || strcasecmp(v->text, "on") == 0 ||
-	       strcasecmp(v->text, "y") == 0;
-}
-
-/* A plain ~, null or empty scalar: YAML's null, which leaves the key unset. */
-bool yl_is_null(const ynode *v)
-{
-	return v->kind == Y_SCALAR && !v->quoted &&
-	       (!*v->text || strcmp(v->text, "~") == 0 || strcmp(v->text, "null") == 0 || strcmp(v->text, "Null") == 0 ||
-		strcmp(v->text, "NULL") == 0);
-}
-
-static bool type_ok(const ynode *v, daos_key_type t)
-{
-	switch (t) {
-	case KT_STR: return v->kind == Y_SCALAR;
-	case KT_INT: return yl_scalar_int(v, NULL);
-	case KT_BOOL: return yl_scalar_bool(v);
-	case KT_LIST:
-		if (yl_is_null(v))
-			return true;
-		if (v->kind != Y_SEQ)
-			return false;
-		for (size_t i = 0; i < v->n; i++)
-			if (v->items[i]->kind != Y_SCALAR)
-				return false;
-		return true;
-	case KT_MAP: return v->kind == Y_MAP;
-	case KT_LIST_MAP:
-		if (yl_is_null(v))
-			return true; /* `engines:` with no value: discovery mode */
-		if (v->kind != Y_SEQ)
-			return false;
-		for (size_t i = 0; i < v->n; i++)
-			if (v->items[i]->kind != Y_MAP)
-				return false;
-		return true;
-	}
-	return false;
-}
-
-/* Checks every key of a mapping against the release's table for section. */
-void yl_check_keys(ylint *y, const ynode *map, const char *section)
-{
-	if (!map || map->kind != Y_MAP)
-		return;
-	int rel = y->rel->id;
-	for (size_t i = 0; i < map->n; i++) {
-		const ynode *k = map->pairs[i].key, *v = map->pairs[i].value;
-		if (k->kind != Y_SCALAR)
-			continue;
-		const daos_key_info *found = NULL, *other = NULL;
-		const daos_key_info *ki = strmap_get(&y->keys, arena_printf(y->a, "%s\x1f%s", section, k->text));
-		if (ki && ki->name[rel] && strcmp(ki->name[rel], k->text) == 0)
-			found = ki;
-		else if (ki)
-			other = ki;
-		if (!found) {
-			diag *d = diag_report(y->dc, R_YAML_UNKNOWN_KEY, k->loc, "DAOS %s has no key '%s' here", y->rel->name, k->text);
-			if (d == &y->dc->sink) {
-				continue; /* a repeat, or past the findings cap: no help to compute */
-			} else if (other) {
-				for (int r = 0; r < DAOS__NRELEASES; r++)
-					if (other->name[r] && strcmp(other->name[r], k->text) == 0)
-						diag_note_at(y->dc, d, SRC_LOC_NONE, "'%s' is a DAOS %s key", k->text, daos_releases[r].name);
-				if (other->name[rel])
-					diag_help(y->dc, d, "DAOS %s calls it '%s'", y->rel->name, other->name[rel]);
-				else
-					diag_help(y->dc, d, "remove it, or lint with --release for the release the file is for");
-			} else {
-				const char *names[128];
-				size_t nn = 0;
-				for (int j = 0; j < DAOS__NKEYS; j++)
-					if (strcmp(daos_keys[j].section, section) == 0 && daos_keys[j].name[rel] && nn < 128)
-						names[nn++] = daos_keys[j].name[rel];
-				const char *best = NULL;
-				size_t bd = 4;
-				for (size_t j = 0; j < nn; j++) {
-					size_t dd = val_edit_distance_within(k->text, names[j], bd);
-					if (dd < bd) {
-						bd = dd;
-						best = names[j];
-					}
-				}
-				if (best) {
-					diag_help(y->dc, d, "did you mean '%s'?", best);
-					diag_fix_edit(y->dc, d, k->loc, "%s", best);
-				}
-				else
-					diag_help(y->dc, d, "remove it: strict loading stops daos_server at unknown keys");
-			}
-			continue;
-		}
-		if (!type_ok(v, found->type)) {
-			diag *d = diag_report(y->dc, R_YAML_TYPE, v->loc, "%s expects %s", k->text, type_name(found->type));
-			diag_help(y->dc, d, "%s", found->type == KT_INT ? "write a plain integer below 2^31 (sizes are whole GiB, without units)"
-						  : "write the value in that YAML type");
-		}
-	}
-}
-
-/* ---- helpers ----------------------------------------------------------------- */
-
-bool yl_get_int(const ynode *map, const char *key, int64_t *out, src_loc *loc)
-{
-	const ypair *p = ydoc_pair(map, key);
-	if (!p || !yl_scalar_int(p->value, out))
-		return false;
-	if (loc)
-		*loc = p->value->loc;
-	return true;
-}
-
-const char *yl_get_str(const ynode *map, const char *key)
-{
-	const ynode *v = ydoc_get(map, key);
-	return v && v->kind == Y_SCALAR && !yl_is_null(v) ? v->text : NULL;
-}
-
-/* An engine's fabric_iface or fabric_iface_port as DAOS takes it: the
- * engine's own pair, else, when that is absent, null, empty or (the port)
- * 0, the top level's (FabricConfig.Update, src/control/server/engine/
- * config.go); the engine's own unset one where the top level has none. */
-const ypair *yl_fabric_pair(const ynode *root, const ynode *engine, const char *key)
-{
-	const ypair *p = ydoc_pair(engine, key);
-	int64_t port;
-	bool unset = !p || yl_is_null(p->value) ||
-		     (p->value->kind == Y_SCALAR &&
-		      (strcmp(key, "fabric_iface") == 0 ? !*p->value->text : yl_scalar_int(p->value, &port) && port == 0));
-	const ypair *top = unset ? ydoc_pair(root, key) : NULL;
-	return top ? top : p;
-}
-
-src_loc yl_key_loc(const ynode *map, const char *key)
-{
-	const ypair *p = ydoc_pair(map, key);
-	return p ? src_loc_join(p->key->loc, p->value->loc) : map->loc;
 }
 
 /* Access points (mgmt_svc_replicas from 2.8): host[:port], the port taken

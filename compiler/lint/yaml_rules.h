@@ -2,10 +2,11 @@
 /* yaml_rules.h - the YAML linter's state and the checks its files share
  * (compiler/lint/; compiler/import/ reads values with its scalar helpers, so
  * that a value means to the importer what it means to the linter):
- * yaml_lint.c reads the file, checks keys and types and the server's top
- * level; yaml_engines.c each engine's values, environment, cores and fabric
- * against the topology; yaml_storage.c the
- * storage tiers, drives and memory; yaml_agent.c daos_agent.yml. Facts:
+ * yaml_lint.c reads the file and checks the server's top level;
+ * yaml_engines.c each engine's values, environment, cores and fabric
+ * against the topology; yaml_storage.c the storage tiers, drives and
+ * memory; yaml_agent.c daos_agent.yml; below them all, yaml_read.c reads
+ * a value as DAOS does and yaml_keys.c checks keys and types. Facts:
  * ../shared/facts/daos-config.md sections 1-2 (keys and DAOS's validation)
  * and 2.12 (what DAOS misses). */
 #ifndef DSLC_YAML_RULES_H

@@ -128,7 +128,13 @@ void hardware_finish(resolver *r, hardware *hw);
 /* Roles of `nic auto` NICs by the cluster's fabric; hand-described storage
  * NICs that cannot carry it are reported. After the cluster block is read. */
 void hardware_fabric_roles(resolver *r, hardware *hw);
+/* A copy a later block writes into, never the spec it inherits from
+ * (node_spec.c). */
 node_spec *spec_copy(arena *a, const node_spec *src);
+/* The profile of that name, NULL for none or a hardware (lookup.c). */
 profile_def *profile_find(const model *m, const char *name);
+/* The node index's key for a host: lower case, no trailing dot, as DNS
+ * compares names (lookup.c). */
+const char *model_host_key(char *buf, size_t size, const char *host);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "compiler/base/value.h"
+
 bool storage_excluded(const node_spec *s, const char *pci)
 {
 	for (size_t i = 0; i < s->nexcluded; i++)
@@ -300,6 +302,25 @@ void storage_files(model *m, node_plan *p, engine_plan *ep)
 	}
 	ep->files = e->files;
 	ep->nfiles = (int)e->nfiles;
+	/* one file in two engines' bdev_list: DAOS refuses the config
+	 * (FaultConfigOverlappingBdevDeviceList, src/control/server/config/
+	 * server.go validateMultiEngineConfig); `engine per numa` gives every
+	 * engine the same paths */
+	for (int k = 0; k < ep->index; k++)
+		for (int i = 0; i < p->engines[k].nfiles; i++)
+			for (int j = 0; j < ep->nfiles; j++)
+				if (strcmp(p->engines[k].files[i], ep->files[j]) == 0) {
+					diag *d = diag_report(m->dc, R_BAD_VALUE, e->files_loc,
+							      "the engines on NUMA nodes %d and %d both emulate NVMe on %s",
+							      p->engines[k].numa, ep->numa, ep->files[j]);
+					diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS refuses a bdev_list entry two engines share "
+						     "(\"bdev_list entry ... overlaps\")");
+					diag_help(m->dc, d, "give the engine on NUMA node %d its own file: write `engine numa %d { "
+						  "nvme file \"%s.%d\" size %lldGiB }` after this engine's block", ep->numa,
+						  ep->numa, ep->files[j], ep->numa, (long long)(e->file_size.v / (int64_t)GiB));
+					p->ok = false;
+					return;
+				}
 }
 
 /* "pmem0, pmem1" of the hardware, for a help line. */
