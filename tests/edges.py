@@ -23,7 +23,10 @@ against what its consumer does with it (issue 74):
   that file (romio/adio/common/system_hints.c: one "key value" per line,
   '#' lines skipped), and the with-daos-io wrapper run in front of a
   program that prints its environment: ROMIO_HINTS, HDF5_VOL_CONNECTOR and
-  HDF5_PLUGIN_PATH as the job sees them.
+  HDF5_PLUGIN_PATH as the job sees them;
+- overrides: a node block's env, engine, kernel parameter and BIOS values
+  replace its profile's in that node only, once each, its host matched as
+  DNS compares names.
 
 usage: tests/edges.py DSLC   (DSLC may be "valgrind ... build/dslc")
 """
@@ -359,8 +362,85 @@ def romio(tmp):
            "with-daos-io: a job's own ROMIO_HINTS wins, the plugin directory is not added twice", seen.get("HDF5_PLUGIN_PATH"))
 
 
+# ---- overrides: the fold hardware -> profile -> nodes block -> node block
+
+OVERRIDES = """daos 2.6
+cluster tier0 {
+  provider "ofi+tcp"
+  access_points gpu001
+}
+include "hardware.dsl"
+profile p : hgx-b200 {
+  os rhel9
+  env FI_UNIVERSE_SIZE=2048
+  engine per numa {
+    targets 16
+    scm ram 64GiB
+    env D_LOG_FILE_APPEND_PID=1
+  }
+  kernel { param numa_balancing=enable }
+  bios { AmdSetup.ACSEnable = Enabled }
+}
+nodes gpu[001-003] : p {
+  mgmt 10.10.0.{10+i}/24
+  bmc 10.30.0.{10+i}
+}
+node GPU002. {
+  env FI_UNIVERSE_SIZE=4096
+  engine numa 1 {
+    log_mask INFO
+    env D_LOG_FILE_APPEND_PID=0
+  }
+  kernel { param numa_balancing=disable }
+  bios { AmdSetup.ACSEnable = Disabled }
+}
+"""
+
+
+def node_values(out, host):
+    """What a node's files say of the settings the node block overrides."""
+    import yaml
+    base = os.path.join(out, "nodes", host)
+    srv = yaml.safe_load(read(os.path.join(base, "etc", "daos", "daos_server.yml")))
+    engines = [(e.get("log_mask"), sorted(v for v in e.get("env_vars", []) if v.startswith(("FI_UNIVERSE_SIZE=",
+                                                                                            "D_LOG_FILE_APPEND_PID="))))
+               for e in srv["engines"]]
+    m = re.search(r"^PARAMS='([^']*)'", read(os.path.join(base, "usr", "local", "sbin", "dslc-kernel-cmdline")), re.M)
+    params = [w for w in (m.group(1).split() if m else []) if w.startswith("numa_balancing")]
+    bios = re.findall(r'"ACSEnable": "(\w+)"', read(os.path.join(base, "redfish", "bios-settings.json")))
+    return engines, params, bios
+
+
+def overrides(tmp):
+    """A later block overrides what an earlier one set (SPEC.md, "How blocks
+    combine"): the node block's values replace the profile's, in that node
+    only, once each; its host matches as DNS compares names (GPU002. is
+    gpu002)."""
+    w = os.path.join(tmp, "overrides")
+    os.makedirs(w)
+    for f in ("hardware.dsl", "hgx-b200.xml"):
+        shutil.copy(os.path.join(REPO, "examples", "hgx-b200", f), w)
+    write(os.path.join(w, "c.dsl"), OVERRIDES)
+    r = dslc("build", "c.dsl", "-o", "out", cwd=w)
+    out = os.path.join(w, "out")
+    nodes = sorted(os.listdir(os.path.join(out, "nodes"))) if r.returncode == 0 else []
+    result(nodes == ["gpu001", "gpu002", "gpu003"], "node GPU002. is gpu002 (one node, as DNS compares names)",
+           nodes or r.stderr[-600:])
+    if nodes != ["gpu001", "gpu002", "gpu003"]:
+        return
+    profile = ([("ERR", ["D_LOG_FILE_APPEND_PID=1", "FI_UNIVERSE_SIZE=2048"])] * 2, ["numa_balancing=enable"], ["Enabled"])
+    for h in ("gpu001", "gpu003"):
+        got = node_values(out, h)
+        result(got == profile, f"{h}: the profile's values, untouched by gpu002's block", got)
+    got = node_values(out, "gpu002")
+    want = ([("ERR", ["D_LOG_FILE_APPEND_PID=1", "FI_UNIVERSE_SIZE=4096"]),
+             ("INFO", ["D_LOG_FILE_APPEND_PID=0", "FI_UNIVERSE_SIZE=4096"])], ["numa_balancing=disable"], ["Disabled"])
+    result(got == want, "gpu002: its block's env, engine 1's log_mask and env, kernel param and BIOS value, each once "
+           "in place of the profile's", got)
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    for t in (pods, client_pages, boot_spread, nr_hugepages, romio):
+    for t in (pods, client_pages, boot_spread, nr_hugepages, romio, overrides):
         t(tmp)
 print(f"edges: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
