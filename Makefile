@@ -17,6 +17,15 @@
 #   make deb        a Debian package (dpkg-buildpackage) in build/deb/
 
 CC       ?= gcc
+# quiet by default, as Linux and git build: one short line a step; V=1 prints
+# every command (the packages build with V=1, so their logs keep the flags)
+ifeq ($(V),1)
+Q :=
+say = @:
+else
+Q := @
+say = @printf '  %-7s %s\n' '$(1)' '$(2)'
+endif
 PREFIX   ?= /usr/local
 PKGS      = yaml-0.1 jansson nettle hwloc
 CPPFLAGS += -I. -I$(BUILD) -D_GNU_SOURCE
@@ -49,29 +58,35 @@ all: $(BUILD)/dslc $(MAN) $(COMPLETIONS) $(EDITOR)
 
 $(BUILD)/parser.c $(BUILD)/parser.h &: grammar/parser.y
 	@mkdir -p $(BUILD)
-	bison -Wall -Werror -d -o $(BUILD)/parser.c $<
+	$(call say,BISON,$<)
+	$(Q)bison -Wall -Werror -d -o $(BUILD)/parser.c $<
 
 $(BUILD)/lexer.c: grammar/lexer.l $(BUILD)/parser.h
-	flex -o $@ $<
+	$(call say,FLEX,$<)
+	$(Q)flex -o $@ $<
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/parser.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/parser.o: $(BUILD)/parser.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-but-set-variable -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-but-set-variable -c $< -o $@
 
 $(BUILD)/obj/lexer.o: $(BUILD)/lexer.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-sign-compare -Wno-unused-function -c $< -o $@
 
 # the generated scripts' shell functions stay shell (shellcheck reads them)
 # and are compiled in as C string literals: each line quoted, \ " and ?
 # escaped (? against trigraphs under -std=c11)
 $(BUILD)/gen/%.inc: %.sh
 	@mkdir -p $(dir $@)
-	sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
 	$(BUILD)/gen/compiler/plan/rollout_lib.inc $(BUILD)/gen/compiler/plan/rollout_kube.inc
@@ -79,29 +94,35 @@ $(BUILD)/obj/targets/kube_ops.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/t
 	$(BUILD)/gen/targets/node_maintenance.inc
 
 $(BUILD)/libdslc.a: $(OBJ_LIB)
-	rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^   # a fresh archive: a moved or removed file leaves no stale member
 
 $(BUILD)/obj/compiler/driver/main.o: VERSION
 
 $(BUILD)/dslc: $(BUILD)/obj/compiler/driver/main.o $(BUILD)/libdslc.a
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # man pages and completions are printed by dslc from its own tables
 $(MAN): $(BUILD)/dslc
 	@mkdir -p $(dir $@)
-	$(BUILD)/dslc manpage $(basename $(notdir $@)) >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)$(BUILD)/dslc manpage $(basename $(notdir $@)) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/completion/dslc.bash $(BUILD)/completion/_dslc $(BUILD)/completion/dslc.fish: $(BUILD)/dslc
 	@mkdir -p $(dir $@)
-	$(BUILD)/dslc completion $(patsubst _dslc,zsh,$(patsubst dslc.%,%,$(notdir $@))) >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)$(BUILD)/dslc completion $(patsubst _dslc,zsh,$(patsubst dslc.%,%,$(notdir $@))) >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/editor/vim/syntax/dslc.vim: $(BUILD)/dslc
 	@mkdir -p $(dir $@)
-	$(BUILD)/dslc syntax vim >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)$(BUILD)/dslc syntax vim >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/editor/dslc.tmLanguage.json: $(BUILD)/dslc
 	@mkdir -p $(dir $@)
-	$(BUILD)/dslc syntax textmate >$@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)$(BUILD)/dslc syntax textmate >$@.tmp && mv $@.tmp $@
 
 # the test build: dslc with its two test seams compiled in (DSLC_TEST_CRASH_AFTER
 # in the journal, DSLC_TEST_CORRUPT in daos_server.yml); the objects given
@@ -109,13 +130,16 @@ $(BUILD)/editor/dslc.tmLanguage.json: $(BUILD)/dslc
 HOOK_SRC = compiler/tree/journal.c targets/daos_server.c
 $(BUILD)/obj-hooks/%.o: %.c $(BUILD)/parser.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -DDSLC_TEST_HOOKS $(CFLAGS) -c $< -o $@
+	$(call say,CC,$< (test seams))
+	$(Q)$(CC) $(CPPFLAGS) -DDSLC_TEST_HOOKS $(CFLAGS) -c $< -o $@
 
 $(BUILD)/dslc-test-hooks: $(BUILD)/obj/compiler/driver/main.o $(HOOK_SRC:%.c=$(BUILD)/obj-hooks/%.o) $(BUILD)/libdslc.a
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/unit_tests: $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/libdslc.a
-	$(CC) $(CFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs check) -o $@
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) $(shell pkg-config --libs check) -o $@
 
 # ---- tests -----------------------------------------------------------------
 
@@ -160,8 +184,8 @@ golden: all
 	tests/golden.sh $(BUILD)/dslc update
 
 demo: all
-	$(BUILD)/dslc lint examples/hgx-b200/cluster.dsl
-	$(BUILD)/dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200
+	$(Q)$(BUILD)/dslc lint examples/hgx-b200/cluster.dsl
+	$(Q)$(BUILD)/dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200
 	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"
 	@cat out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
 	@echo "---"

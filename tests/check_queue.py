@@ -94,6 +94,7 @@ PROGRAMS = [
     ("doctor", "py", (7, []), (9, []), (97, [])),
     ("doctor_captures", "py", (30, []), (40, []), None),
     ("edges", "py", (4, []), (8, []), None),
+    ("docs_agree", "py", (1, []), None, None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),
     ("waves_property", "py", (1, []), (1, ["--count", "60"]), None),
     ("cascade", "py", (100, []), (40, ["--fixtures", "20"]), None),
@@ -258,10 +259,18 @@ def main(argv):
     todo = [Job(s) for s in jobs(opts)]
     loader = os.environ.get("DSLC_DAOS_LOADER") or os.path.join(os.path.dirname(ROOT), "shared", "validators", "daos-config-check")
     req = " (required)" if os.environ.get("DSLC_REQUIRE_ORACLES") else ""
+    # the path only when it was given: the default is a folder beside the
+    # clone that a user's machine does not have
+    where = loader if os.environ.get("DSLC_DAOS_LOADER") else "../shared/validators/daos-config-check"
     if os.access(loader, os.X_OK):
-        print("oracles: DAOS's loader %s is here: the differential tests run%s" % (loader, req))
+        print("oracles: DAOS's own config loader (%s) is here: the differential tests run%s" % (where, req))
+    elif req:
+        print("oracles: DAOS's own config loader (%s) is absent: the differential tests fail (DSLC_REQUIRE_ORACLES=1)" % where)
     else:
-        print("oracles: DAOS's loader %s is absent: the differential tests say skip%s" % (loader, ", and fail" + req if req else ""))
+        print("oracles: DAOS's own config loader (daos-config-check, DAOS's Go control plane built as a test tool) is "
+              "not here: the differential tests say skip, and the rest runs as it would with it; a loader built from "
+              "DAOS's Go sources (config.Server.Load and Validate behind a small main) is taken from "
+              "DSLC_DAOS_LOADER (README, 'DAOS's loader')")
     if "valgrind" in opts["modes"] and subprocess.run(["sh", "-c", "command -v valgrind"], capture_output=True).returncode != 0:
         # one job that says so: a failure under CI (install-deps.sh installs it), else a skip
         todo = [j for j in todo if j.mode != "valgrind"]

@@ -195,9 +195,13 @@ def kubelet_memory(w, numa_memory):
         return None
     out = {}
     for f in fs:
-        m = MEMORY.search(f["message"]) if f["ruleId"] == "kubelet-memory" else None
-        if m:
-            out[int(m.group(1))] = tuple(int(x) for x in m.groups()[1:])
+        if f["ruleId"] != "kubelet-memory":
+            continue
+        # one finding for the kubelet block, each further NUMA node a note of it
+        for text in [f["message"]] + [n["message"] for n in f.get("notes", [])]:
+            m = MEMORY.search(text)
+            if m:
+                out[int(m.group(1))] = tuple(int(x) for x in m.groups()[1:])
     return out
 
 
@@ -297,6 +301,8 @@ def hint_values(kws):
             out.append((k["keyword"], f"{kib}KiB", str(kib * 1024)))
         elif syntax.endswith("<n>"):
             out.append((k["keyword"], str(len(out) + 3), str(len(out) + 3)))
+        elif k["keyword"] == "cb_config_list":
+            out.append((k["keyword"], '"*:2"', "*:2"))
         elif syntax.endswith("<class>"):
             out.append((k["keyword"], "RP_3GX", "RP_3GX"))  # the container has rd_fac 2
         else:

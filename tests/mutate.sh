@@ -916,5 +916,33 @@ mutate "node specs: a node block's engine written into its profile's" compiler/m
 	'	s->eng_own = 0; /* engines stay shared until written */' \
 	'' \
 	"/usr/bin/python3 tests/edges.py" "bash tests/golden.sh"
+# 186 (issue 71): a value cut by ';' named as its cause, the quoted value its fix
+mutate "syntax: a value cut by ';' called an unknown keyword" compiler/model/kwargs.c \
+	'	if (!sug && semicolon_split(r, prev, v))' \
+	'	if (0 && !sug && semicolon_split(r, prev, v))' \
+	"/usr/bin/python3 tests/fix_applied.py" "bash tests/golden.sh"
+# 187-188: the rollout script's environment, one table for its header and dslc(1)
+mutate "rollout environment: DSLC_POLL left out of the table" compiler/plan/rollout_env.c \
+	'	{"DSLC_POLL", "10", false, "seconds between two queries of a gate"},' \
+	'' \
+	"/usr/bin/python3 tests/docs_agree.py"
+mutate "rollout environment: the Joined gate's default changed in the script only" targets/dmg_lib.sh \
+	'DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-600}' \
+	'DSLC_JOIN_TIMEOUT=${DSLC_JOIN_TIMEOUT:-900}' \
+	"/usr/bin/python3 tests/docs_agree.py"
+# 189: a ROMIO hint value that would start another line of the hints file
+mutate "romio: cb_config_list taken whatever it holds" compiler/model/mounts.c \
+	'	if (!cb_config_list_ok(v)) {' \
+	'	if (0 && !cb_config_list_ok(v)) {' \
+	"bash tests/golden.sh"
+# 190-191 (issue 71): one mistake, one finding; explain of a prefix
+mutate "findings: the same rule at the same place kept twice" compiler/base/diag.c \
+	'	diag *first = merges ? span_first(dc, span, NULL) : NULL;' \
+	'	diag *first = NULL;' \
+	"bash tests/golden.sh"
+mutate "explain: a prefix gets no list of the rules it starts" compiler/cli/args.c \
+	'		if (strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)' \
+	'		if (0 && strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)' \
+	"bash tests/product_form.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -113,6 +113,14 @@ done
 check "dslc(1) has a section per command" '[ -n "$COMMANDS" ] && [ "$(grep -c "^\.SS \"dslc " "$W/dslc.1")" = "$(echo $COMMANDS | wc -w)" ]'
 check "dslc(1) lists every option of build's help" \
 	'for o in $(opts_of build | cut -d" " -f1); do grep -q "fB${o//-/\\\\-}" "$W/dslc.1" || exit 1; done'
+# explain of a prefix: the rules that start with it (each one a rule), exit 2;
+# of a misspelt id: the closest one
+$DSLC explain numa- >"$W/ex.out" 2>&1; rc=$?
+want=$($DSLC rules | awk '{ print $1 }' | grep '^numa-' | sort | tr '\n' ' ')
+got=$(sed -n "s/.*the rules that start with it: \(.*\) (see .*/\1/p" "$W/ex.out" | tr -d ',' | tr ' ' '\n' | sort | tr '\n' ' ')
+check "explain numa-: the rules that start with it ($want), exit 2" "[ $rc = 2 ] && [ -n '$want' ] && [ '$got' = '$want' ]"
+$DSLC explain nvme-not-locl >"$W/ex.out" 2>&1; rc=$?
+check "explain of a misspelt id: the closest one, exit 2" "[ $rc = 2 ] && grep -q \"did you mean 'nvme-not-local'\" '$W/ex.out'"
 check "dslc-rules(7) has every rule, with dslc explain's explanation" \
 	'[ "$(grep -c "^\.SS " "$W/dslc-rules.7")" = "$($DSLC rules | wc -l)" ] && MANWIDTH=2000 man -l "$W/dslc-rules.7" 2>/dev/null | tr -s " " | grep -qF "$($DSLC explain first-core-outside-numa | sed -n 3p | cut -c1-60)"'
 check "dslc-language(5) has every keyword's syntax" \

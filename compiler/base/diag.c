@@ -192,6 +192,39 @@ static bool seen_insert(diag_ctx *dc, unsigned long long h)
 	return false;
 }
 
+/* The first finding of rule r at loc (h: their hash), or NULL after
+ * recording d as that first one. */
+static diag *span_first(diag_ctx *dc, unsigned long long h, diag *d)
+{
+	if (h == 0)
+		h = 1;
+	if ((dc->spans_n + 1) * 2 > dc->spans_cap) {
+		size_t nc = dc->spans_cap ? dc->spans_cap * 2 : 64;
+		struct diag_span *ns = arena_alloc(dc->ar, nc * sizeof(*ns));
+		for (size_t i = 0; i < dc->spans_cap; i++) {
+			if (!dc->spans[i].h)
+				continue;
+			size_t j = dc->spans[i].h & (nc - 1);
+			while (ns[j].h)
+				j = (j + 1) & (nc - 1);
+			ns[j] = dc->spans[i];
+		}
+		dc->spans = ns;
+		dc->spans_cap = nc;
+	}
+	size_t j = h & (dc->spans_cap - 1);
+	while (dc->spans[j].h) {
+		if (dc->spans[j].h == h)
+			return dc->spans[j].d;
+		j = (j + 1) & (dc->spans_cap - 1);
+	}
+	if (d) {
+		dc->spans[j] = (struct diag_span){h, d};
+		dc->spans_n++;
+	}
+	return NULL;
+}
+
 /* What a finding says is bounded and printable, whatever it echoes of the
  * input: a 10 MB name or an escape sequence stays out of the terminal. */
 static char *tidy(char *s)
@@ -249,6 +282,24 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 		dc->sink.notes_tail = &dc->sink.notes;
 		return &dc->sink;
 	}
+	/* doctor's findings stand at the node's line when nothing better names
+	 * them: there, two are two drifts (two files), not one mistake */
+	bool merges = loc.file && rule != R_LIMIT && strcmp(rule_table[rule].category, "node") != 0;
+	unsigned long long span = fnv(fnv(1469598103934665603ULL, &rule, sizeof(rule)), &loc, sizeof(loc));
+	diag *first = merges ? span_first(dc, span, NULL) : NULL;
+	if (first) {
+		if (dc->context)
+			diag_note_at(dc, first, SRC_LOC_NONE, "also, for %s: %s", dc->context, msg);
+		else
+			diag_note_at(dc, first, SRC_LOC_NONE, "also: %s", msg);
+		diag *m = arena_alloc(dc->ar, sizeof(*m));
+		m->into = first;
+		m->rule = first->rule;
+		m->loc = loc;
+		m->notes_tail = &m->notes;
+		m->fixes_tail = &m->fixes;
+		return m;
+	}
 	if (dc->n == DIAG_MAX_FINDINGS) {
 		/* a hostile input cannot make the report (or its memory) unbounded */
 		diag *l = arena_alloc(dc->ar, sizeof(*l));
@@ -276,6 +327,8 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	d->context = dc->context;
 	if (dc->context)
 		diag_note_at(dc, d, SRC_LOC_NONE, "for %s", dc->context);
+	if (merges)
+		span_first(dc, span, d);
 	return d;
 }
 
@@ -289,6 +342,13 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 	n->loc = loc;
 	n->msg = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
+	if (d->into) { /* a merged case's note, unless the finding says it already */
+		d = d->into;
+		for (const diag_note *o = d->notes; o; o = o->next)
+			if (o->loc.file == loc.file && o->loc.start == loc.start && o->loc.end == loc.end &&
+			    strcmp(o->msg, n->msg) == 0)
+				return;
+	}
 	*d->notes_tail = n;
 	d->notes_tail = &n->next;
 }
@@ -299,8 +359,12 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	d->help = tidy(arena_vprintf(dc->ar, fmt, ap));
+	char *help = tidy(arena_vprintf(dc->ar, fmt, ap));
 	va_end(ap);
+	if (!d->into)
+		d->help = help;
+	else if (!d->into->help || strcmp(d->into->help, help) != 0)
+		diag_note_at(dc, d->into, SRC_LOC_NONE, "and: %s", help); /* the merged case's own remedy */
 }
 
 /* A fix is written into the user's file: one token or a few words, never
@@ -313,9 +377,24 @@ static bool fix_text_ok(const char *t)
 	return true;
 }
 
+/* Where a fix at `at` goes: the finding, or the one it was merged into
+ * unless a fix there already touches those bytes (the first case's edit is
+ * kept; two edits of one finding never overlap). NULL: nowhere. */
+static diag *fix_owner(diag_ctx *dc, diag *d, src_loc at)
+{
+	if (d == &dc->sink)
+		return NULL;
+	if (!d->into)
+		return d;
+	for (const diag_fix *f = d->into->fixes; f; f = f->next)
+		if (f->at.file == at.file && at.start <= f->at.end && f->at.start <= at.end)
+			return NULL;
+	return d->into;
+}
+
 void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 {
-	if (d == &dc->sink || !at.file || at.end < at.start)
+	if (!at.file || at.end < at.start || !(d = fix_owner(dc, d, at)))
 		return;
 	va_list ap;
 	va_start(ap, fmt);
@@ -330,10 +409,32 @@ void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	d->fixes_tail = &f->next;
 }
 
+void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at)
+{
+	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;
+	if (!f || at.end <= at.start || at.end > f->len || at.end - at.start > DIAG_MAX_TEXT || !(d = fix_owner(dc, d, at)))
+		return;
+	for (uint32_t i = at.start; i < at.end; i++) {
+		unsigned char c = (unsigned char)f->text[i];
+		if (c < 0x21 || c == 0x7f || strchr("\"'#`\\$", c))
+			return;
+	}
+	diag_fix *fx = arena_alloc(dc->ar, sizeof(*fx));
+	fx->at = at;
+	fx->text = arena_printf(dc->ar, "\"%.*s\"", (int)(at.end - at.start), f->text + at.start);
+	*d->fixes_tail = fx;
+	d->fixes_tail = &fx->next;
+}
+
 void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev)
 {
 	if (d == &dc->sink)
 		return; /* a duplicate, already counted once */
+	if (d->into) {
+		if (sev > d->into->severity)
+			diag_set_severity(dc, d->into, sev);
+		return;
+	}
 	dc->counts[d->severity]--;
 	d->severity = sev;
 	dc->counts[sev]++;

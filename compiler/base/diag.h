@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* diag.h - diagnostics are queued while compiling and printed at the end, in
  * source order, in any format. A finding reported twice at the same place
- * with the same text (a profile applied to 1,000 nodes) is kept once. */
+ * with the same text (a profile applied to 1,000 nodes) is kept once; one of
+ * the same rule at the same place with another text (the same mistake on
+ * another NUMA node or node) is kept as a note of the first, "also: ...". */
 #ifndef DSLC_DIAG_H
 #define DSLC_DIAG_H
 
@@ -41,6 +43,8 @@ typedef struct diag {
 	diag_fix *fixes, **fixes_tail;
 	unsigned seq; /* report order, breaks ties */
 	const char *context; /* the diag_ctx context it was reported in ("node gpu007"), or NULL */
+	struct diag *into; /* a finding merged into an earlier one of its rule at its place: its
+			    * notes, help and fixes go there (never in the report itself) */
 } diag;
 
 /* `# dslc: allow <rule-id> -- <reason>`, resolved to the byte range it covers. */
@@ -60,6 +64,11 @@ typedef struct diag_ctx {
 	size_t n, cap;
 	unsigned long long *seen; /* open-addressing set of finding hashes */
 	size_t seen_cap, seen_n;
+	/* the first finding of each rule at each span: another one there (the
+	 * same mistake seen from another NUMA node, engine or node) becomes its
+	 * note, so one mistake is one finding that names every case */
+	struct diag_span { unsigned long long h; struct diag *d; } *spans;
+	size_t spans_cap, spans_n;
 	diag sink; /* a duplicate's notes and help go here and are dropped */
 	unsigned counts[3];
 	const char *context; /* when set, each new finding gets the note "for <context>" */
@@ -78,6 +87,10 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
  * says it in words). */
 void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A fix that puts the source text at `at` in double quotes: only when that
+ * text is printable, on one line, and holds no quote, backslash, '#', '$' or
+ * backquote (so the string it makes means those bytes and nothing more). */
+void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at);
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
 /* Raises or lowers one finding's severity (doctor --strict: a note becomes
  * an error), keeping the counts. */

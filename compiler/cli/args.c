@@ -17,6 +17,17 @@
 /* A rule id that is none, with the closest one. */
 int cli_no_such_rule(const char *id)
 {
+	/* a prefix (`numa-`, `k8s`) names the rules that start with it */
+	size_t n = strlen(id), found = 0;
+	char list[512] = "";
+	for (size_t i = 0; n && i < R__COUNT; i++)
+		if (strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", found > 1 ? ", " : "", rule_table[i].id);
+	if (found) {
+		fprintf(stderr, "dslc: no rule '%s'; the rules that start with it: %s%s (see `dslc rules`)\n", id, list,
+			found > 8 ? ", ..." : "");
+		return EXIT_USAGE;
+	}
 	const char *sug = kw_suggest_rule(id);
 	fprintf(stderr, "dslc: no rule '%s'%s%s%s (see `dslc rules`)\n", id, sug ? "; did you mean '" : "", sug ? sug : "",
 		sug ? "'?" : "");

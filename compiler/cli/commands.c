@@ -211,9 +211,6 @@ const cli_env cli_environment[] = {
 	{"FORCE_COLOR", "when set and not empty, findings and plans are coloured even when not printed to a terminal (unless NO_COLOR or --color never)"},
 	{"TERM", "colour is used only on a terminal whose TERM is set and not `dumb`"},
 	{"SOURCE_DATE_EPOCH", "(`dslc manpage`) the pages' date, in seconds since 1970 (reproducible builds); else today"},
-	{"DSLC_APPLY", "(the rollout script) the operator's command that installs a wave's files: HOSTS CLASSES"},
-	{"DSLC_REBUILD_TIMEOUT", "(the rollout script) seconds to wait for a rebuild"},
-	{"DSLC_JOIN_TIMEOUT", "(the rollout script) seconds to wait for ranks to join (600)"},
 };
 const size_t cli_environment_count = sizeof(cli_environment) / sizeof(cli_environment[0]);
 

@@ -8,11 +8,13 @@
 #include "manpage.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "compiler/base/rules.h"
+#include "compiler/plan/rollout_env.h"
 #include "commands.h"
 #include "reference.h"
 #include "targets/targets.h"
@@ -167,12 +169,26 @@ static void page_dslc(FILE *out, const char *version)
 		roff_line(out, cli_environment[i].name);
 		roff_line(out, cli_environment[i].doc);
 	}
+	/* the rollout script's, from the table its header prints (rollout_env.c) */
+	fputs(".PP\n", out);
+	roff_line(out, "The rollout script (`dslc plan --format script`) reads:");
+	for (size_t i = 0; i < rollout_var_count; i++) {
+		const rollout_var *v = &rollout_vars[i];
+		char doc[512];
+		snprintf(doc, sizeof(doc), "%s%s%s%s", v->kube ? "(DAOS in pods) " : "", v->doc,
+			 v->fallback ? "; default " : "", v->fallback ? v->fallback : "");
+		fputs(".TP\n.B ", out);
+		roff_line(out, v->name);
+		roff_line(out, doc);
+	}
 	fputs(".SH FILES\n", out);
 	const char *files[][2] = {
 		{"DIR/nodes/<host>/", "each node's files, laid out like its root file system"},
 		{"DIR/cluster/", "the pool and container commands, the Kubernetes manifests, ACL files"},
 		{"DIR/manifest.json", "every file with its node, target, size and sha256"},
 		{"DIR.dslc-cache", "what `dslc build` wrote last, so that unchanged files are not read again"},
+		{".dslc-lint", "the repository's lint settings (roots, fail_on, disabled rules with their reasons), found "
+			       "from the working directory up; one owned by another user than you, root or the working directory's owner is not read"},
 		{"/usr/share/dslc/schemas/", "the JSON schemas of the findings, the plan, the manifest and Redfish bodies"},
 		{"/usr/share/doc/dslc/SPEC.md", "the specification: the language, every keyword, rule and artifact with an "
 						"example, and the sources behind them"},

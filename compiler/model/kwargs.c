@@ -363,7 +363,7 @@ static void kw_typed(kw_ctx *k)
 				ok |= strcmp(kw->choices[i], s) == 0;
 			if (!ok) {
 				const char *sug = kw_suggest(s, kw->choices, nc);
-				diag *d = diag_report(k->r->dc, R_BAD_VALUE, l, "'%s' is not a valid %s", s, kw->name);
+				diag *d = diag_report(k->r->dc, R_BAD_VALUE, l, "%s does not take '%s'", kw->name, s);
 				if (sug) {
 					diag_help(k->r->dc, d, "did you mean '%s'? syntax: %s", sug, kw->syntax);
 					diag_fix_edit(k->r->dc, d, l, "%s", sug);
@@ -433,10 +433,37 @@ static const keyword *lookup(const kw_table *const *tables, size_t ntables, cons
 	return NULL;
 }
 
-static void unknown_keyword(resolver *r, const kw_table *const *tables, size_t ntables,
-			    ast_value *v)
+/* `provider ofi+verbs;ofi_rxm`: the lexer ends a word at ';', which ends
+ * the statement, so the rest reads as a statement of its own. When the
+ * unknown word (not a near miss of a keyword) is glued to the previous
+ * statement's last word by a ';', that is the cause: said, and the quoted
+ * value proposed as the fix. */
+static bool semicolon_split(resolver *r, const ast_stmt *prev, const ast_value *v)
 {
-	const char *names[256];
+	const ast_value *last = prev ? prev->values : NULL;
+	while (last && last->next)
+		last = last->next;
+	if (!last || prev->block || last->kind != AST_WORD || v->kind != AST_WORD || last->loc.file != v->loc.file ||
+	    last->loc.end + 1 != v->loc.start)
+		return false;
+	const src_file *f = src_get(r->dc->src, v->loc.file);
+	if (!f || f->text[last->loc.end] != ';')
+		return false;
+	src_loc whole = src_loc_join(last->loc, v->loc);
+	int n = (int)(whole.end - whole.start);
+	const char *text = f->text + whole.start;
+	diag *d = diag_report(r->dc, R_SYNTAX, v->loc, "';' ends a statement: '%s' after '%.*s' is read as a new one",
+			      v->text, (int)(last->loc.end - last->loc.start), f->text + last->loc.start);
+	diag_note_at(r->dc, d, last->loc, "the value is cut here");
+	diag_help(r->dc, d, "quote the value: `%s \"%.*s\"`", prev->values->text, n, text);
+	diag_fix_quote(r->dc, d, whole);
+	return true;
+}
+
+static void unknown_keyword(resolver *r, const kw_table *const *tables, size_t ntables,
+			    const ast_stmt *prev, ast_value *v)
+{
+	const char *names[256] = {0}; /* an error's path: gcc cannot see n bound the reads */
 	size_t n = 0;
 	for (size_t t = 0; t < ntables; t++)
 		for (size_t i = 0; i < tables[t]->n && n < 256; i++)
@@ -450,6 +477,8 @@ static void unknown_keyword(resolver *r, const kw_table *const *tables, size_t n
 		return;
 	}
 	const char *sug = kw_suggest(v->text, names, n);
+	if (!sug && semicolon_split(r, prev, v)) /* a misspelt keyword after a ';' is a typo, not a cut value */
+		return;
 	const char *block = tables[0]->block;
 	diag *d = diag_report(r->dc, R_UNKNOWN_KEYWORD, v->loc, "unknown keyword '%s' in %s",
 			      v->text, block);
@@ -471,7 +500,7 @@ void kw_apply(resolver *r, ast_block *block, const kw_table *const *tables, size
 {
 	if (!block)
 		return;
-	for (ast_stmt *st = block->first; st; st = st->next) {
+	for (ast_stmt *st = block->first, *prev = NULL; st; prev = st, st = st->next) {
 		kw_ctx k = {0};
 		k.r = r;
 		k.st = st;
@@ -483,7 +512,7 @@ void kw_apply(resolver *r, ast_block *block, const kw_table *const *tables, size
 			ast_value *v = k.cur;
 			const keyword *kw = v->kind == AST_WORD ? lookup(tables, ntables, v->text) : NULL;
 			if (!kw) {
-				unknown_keyword(r, tables, ntables, v);
+				unknown_keyword(r, tables, ntables, v == st->values ? prev : NULL, v);
 				k.failed = true;
 				break;
 			}

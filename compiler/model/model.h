@@ -388,8 +388,8 @@ typedef struct mount_spec {
 	 * ROMIO_HINTS names); `hdf5_vol "<dir>"`: HDF5's DAOS VOL connector from
 	 * that plugin directory. Both per job, through usr/local/bin/with-daos-io. */
 	struct mpiio_spec {
-		opt_str cb_read, cb_write, ds_read, ds_write, obj_class;
-		opt_int cb_buffer_size, cb_nodes, chunk_size;
+		opt_str cb_read, cb_write, ds_read, ds_write, obj_class, cb_config_list;
+		opt_int cb_buffer_size, cb_nodes, chunk_size, striping_unit;
 		src_loc loc;
 		bool set;
 	} mpiio;

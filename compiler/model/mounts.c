@@ -127,6 +127,53 @@ const kw_table kw_mount = KW_TABLE("mount", mount_kws);
 
 static const char *const romio_switch[] = {"enable", "disable", "automatic", NULL};
 
+/* cb_config_list "<host>:<n>,...": the aggregators ROMIO picks per host
+ * (romio/adio/common/cb_config_list.c: names or '*', each with ':' and a
+ * count or '*', comma separated). Only those bytes: the value is one line of
+ * the hints file, and a blank or a newline would start another hint. */
+static bool cb_config_list_ok(const char *v)
+{
+	if (!*v || strlen(v) > 256)
+		return false;
+	for (const char *e = v; *e;) {
+		size_t name = strspn(e, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_");
+		if (!name && *e == '*')
+			name = 1;
+		if (!name)
+			return false;
+		e += name;
+		if (*e == ':') {
+			e++;
+			size_t n = *e == '*' ? 1 : strspn(e, "0123456789");
+			if (!n || (*e == '0' && n == 1))
+				return false;
+			e += n;
+		}
+		if (*e == ',' && e[1])
+			e++;
+		else if (*e)
+			return false;
+	}
+	return true;
+}
+
+static void mp_cb_config_list(kw_ctx *k)
+{
+	mount_spec *mt = k->target;
+	const char *v;
+	src_loc l;
+	if (!kw_string(k, "a quoted list such as \"*:1\" (each host or * with ':' and its aggregators)", &v, &l) ||
+	    !kw_once(k, &mt->mpiio.cb_config_list.loc, &mt->mpiio.cb_config_list.set))
+		return;
+	if (!cb_config_list_ok(v)) {
+		kw_bad(k, l, "cb_config_list \"%s\" is not a list of <host>:<n> (or *), comma separated", v);
+		mt->mpiio.cb_config_list.set = false;
+		return;
+	}
+	mt->mpiio.cb_config_list.v = v;
+	mt->mpiio.cb_config_list.loc = l;
+}
+
 /* ROMIO's own hints (romio/adio/common/ad_hints.c ADIOI_GEN_SetInfo) and the
  * DAOS driver's (romio/adio/ad_daos/ad_daos_hints.c ADIOI_DAOS_SetInfo). */
 static const keyword mpiio_kws[] = {
@@ -137,6 +184,8 @@ static const keyword mpiio_kws[] = {
 	{"cb_buffer_size", "cb_buffer_size <size>", "Each aggregator's collective buffer (ROMIO hint cb_buffer_size, written in bytes).", KW_SIZE, F(mount_spec, mpiio.cb_buffer_size), 4096, (int64_t)1 << 31, NULL, NULL},
 	{"cb_nodes", "cb_nodes <n>", "Aggregators of collective I/O (ROMIO hint cb_nodes).", KW_INT, F(mount_spec, mpiio.cb_nodes), 1, 1 << 20, NULL, NULL},
 	{"romio_daos_obj_class", "romio_daos_obj_class <class>", "The object class of the files MPI-IO creates through ROMIO's DAOS driver (checked against the mounted container's redundancy and fault domains).", KW_WORD, F(mount_spec, mpiio.obj_class), 0, 0, NULL, NULL},
+	{"cb_config_list", "cb_config_list \"<host>:<n>,...\"", "Where collective I/O's aggregators run: per host (or * for any), how many (ROMIO hint cb_config_list, e.g. \"*:1\", one per node).", KW_CUSTOM, 0, 0, 0, NULL, mp_cb_config_list},
+	{"striping_unit", "striping_unit <size>", "The stripe size ROMIO aligns its file domains to (ROMIO hint striping_unit, written in bytes).", KW_SIZE, F(mount_spec, mpiio.striping_unit), 4096, (int64_t)1 << 31, NULL, NULL},
 	{"romio_daos_chunk_size", "romio_daos_chunk_size <size>", "The chunk size of the files MPI-IO creates through ROMIO's DAOS driver (ROMIO hint romio_daos_chunk_size, in bytes).", KW_SIZE, F(mount_spec, mpiio.chunk_size), 4096, (int64_t)1 << 31, NULL, NULL},
 };
 const kw_table kw_mpiio = KW_TABLE("mpiio", mpiio_kws);

@@ -97,14 +97,14 @@ const char *clients_romio_hints(arena *a, const mount_spec *mt)
 	const struct { const char *key; const opt_str *v; } words[] = {
 		{"romio_cb_read", &h->cb_read}, {"romio_cb_write", &h->cb_write},
 		{"romio_ds_read", &h->ds_read}, {"romio_ds_write", &h->ds_write},
-		{"romio_daos_obj_class", &h->obj_class},
+		{"romio_daos_obj_class", &h->obj_class}, {"cb_config_list", &h->cb_config_list},
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (words[i].v->set)
 			buf_printf(&b, "%s %s\n", words[i].key, words[i].v->v);
 	const struct { const char *key; const opt_int *v; } ints[] = {
 		{"cb_buffer_size", &h->cb_buffer_size}, {"cb_nodes", &h->cb_nodes},
-		{"romio_daos_chunk_size", &h->chunk_size},
+		{"romio_daos_chunk_size", &h->chunk_size}, {"striping_unit", &h->striping_unit},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		if (ints[i].v->set)

@@ -245,13 +245,14 @@ static void plan_pool(model *m, pool_spec *p, fleet f)
 		return; /* placement failed somewhere: engine counts would mislead */
 	if (p->svc_rf.set && 2 * pp->svc_rf + 1 > f.engines) {
 		diag *d = diag_report(m->dc, R_SVC_RF_HIGH, p->svc_rf.loc,
-				      "svc_rf %d needs %d pool service replicas, but the cluster has %d engines", pp->svc_rf,
-				      2 * pp->svc_rf + 1, f.engines);
+				      "svc_rf %d needs %d pool service replicas, but the cluster has %d engine%s", pp->svc_rf,
+				      2 * pp->svc_rf + 1, f.engines, f.engines == 1 ? "" : "s");
 		diag_help(m->dc, d, "write `svc_rf %d`", (f.engines - 1) / 2);
 	} else if (p->svc_rf.set && pp->svc_rf < recommended) {
 		diag *d = diag_report(m->dc, R_SVC_RF_LOW, p->svc_rf.loc,
-				      "svc_rf %d survives %d pool service failure%s on %d nodes (%d engines)", pp->svc_rf,
-				      pp->svc_rf, pp->svc_rf == 1 ? "" : "s", f.nodes, f.engines);
+				      "svc_rf %d survives %d pool service failure%s on %d node%s (%d engine%s)", pp->svc_rf,
+				      pp->svc_rf, pp->svc_rf == 1 ? "" : "s", f.nodes, f.nodes == 1 ? "" : "s", f.engines,
+				      f.engines == 1 ? "" : "s");
 		diag_help(m->dc, d, "write `svc_rf %d`", recommended);
 	}
 	if (p->owner.set)
@@ -363,12 +364,13 @@ static void check_width(cctx *x, const oclass *oc, src_loc loc, bool derived)
 	int width = oclass_width(oc);
 	if (width <= cp->domains || cp->domains < 0)
 		return;
-	const char *lvl = strcmp(cp->rd_lvl, "rank") == 0 ? "engines" : "nodes";
+	bool ranks = strcmp(cp->rd_lvl, "rank") == 0;
+	const char *lvl = cp->domains == 1 ? (ranks ? "engine" : "node") : ranks ? "engines" : "nodes";
 	diag *d;
 	if (derived) {
 		d = diag_report(x->m->dc, R_OCLASS_TOO_WIDE, loc,
-				"tolerating %d failures needs %d fault domains, but the cluster has %d %s", cp->rd_fac,
-				width, cp->domains, lvl);
+				"tolerating %d failure%s needs %d fault domains, but the cluster has %d %s", cp->rd_fac,
+				cp->rd_fac == 1 ? "" : "s", width, cp->domains, lvl);
 		diag_help(x->m->dc, d, "tolerate fewer failures, or count engines instead of nodes: `tolerate %d engine failures`",
 			  cp->rd_fac);
 		return;

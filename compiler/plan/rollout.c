@@ -8,6 +8,7 @@
 #include "compiler/base/sha256.h"
 #include "compiler/base/value.h"
 #include "compiler/tree/disruption.h"
+#include "rollout_env.h"
 #include "targets/targets.h"
 
 static const char *size_reason(arena *a, const plan_waves *w, const plan_wave *v)
@@ -161,25 +162,25 @@ static const char *plan_id(arena *a, const plan_waves *w, const char *version)
 static void header(FILE *out, const plan_waves *w, const char *version)
 {
 	fprintf(out, "#!/bin/sh\n# The rollout of a dslc plan (%s): %zu wave%s, each stopped at its first failed gate.\n"
-		     "# DSLC_APPLY is your command that installs a node's new files and applies its classes:\n"
-		     "#   \"$DSLC_APPLY\" HOSTLIST CLASS...   (e.g. a pdsh or Ansible wrapper)\n"
-		     "# For reformat and scm-lost it must leave daos_server running on the new files with the\n"
-		     "# engines' storage wiped, so that they wait for format (docs/admin/administration.md).\n"
 		     "# Before every wave the whole system is checked: every rank outside the wave Joined, every\n"
-		     "# access point up, no pool rebuilding or holding a rank disabled outside the wave.\n"
-		     "# Limits, by the clock (s): DSLC_JOIN_TIMEOUT (600), DSLC_REBUILD_TIMEOUT (%lld: %s),\n"
-		     "# DSLC_HEALTH_TIMEOUT (0: how long the fleet gate waits for a running rebuild),\n"
-		     "# DSLC_APPLY_TIMEOUT (3600), DSLC_DMG_TIMEOUT (300, each dmg call); DSLC_POLL (10).\n"
-		     "# DSLC_STATE (default: this script's path with .state) records the waves done and what\n"
-		     "# self_heal was: run the script again after a failure or Ctrl-C and it resumes.\n",
-		version, w->n, w->n == 1 ? "" : "s", w->rebuild_timeout, w->rebuild_timeout_why);
+		     "# access point up, no pool rebuilding or holding a rank disabled outside the wave.\n",
+		version, w->n, w->n == 1 ? "" : "s");
 	if (w->kube)
-		fprintf(out, "# DAOS runs in pods: the new tree's objects are applied first (DSLC_KUBE_DIR, its\n"
-			     "# cluster/kubernetes), each node is relabeled in its wave (its pods move to the new\n"
-			     "# groups' DaemonSets) and waited for (DSLC_POD_TIMEOUT s, default 900), and the old groups'\n"
-			     "# objects are removed after the last wave. DSLC_KUBECTL: kubectl and its options\n"
-			     "# (default kubectl; e.g. 'kubectl --context prod'), each call limited to DSLC_KUBE_TIMEOUT s\n"
-			     "# (60). Do not run label-nodes.sh for a change.\n");
+		fprintf(out, "# DAOS runs in pods: the new tree's objects are applied first, each node is relabeled in\n"
+			     "# its wave (its pods move to the new groups' DaemonSets) and waited for, and the old groups'\n"
+			     "# objects are removed after the last wave. Do not run label-nodes.sh for a change.\n");
+	/* the environment, from the table dslc(1) prints too (rollout_env.c) */
+	fputs("# Environment (time limits run by the clock, in seconds):\n", out);
+	for (size_t i = 0; i < rollout_var_count; i++) {
+		const rollout_var *v = &rollout_vars[i];
+		if (v->kube && !w->kube)
+			continue;
+		if (strcmp(v->name, "DSLC_REBUILD_TIMEOUT") == 0)
+			fprintf(out, "#   %s (%lld: %s): %s\n", v->name, w->rebuild_timeout, w->rebuild_timeout_why, v->doc);
+		else
+			fprintf(out, "#   %s%s%s%s: %s\n", v->name, v->fallback ? " (" : "", v->fallback ? v->fallback : "",
+				v->fallback ? ")" : "", v->doc);
+	}
 	bool format = false;
 	for (size_t i = 0; i < w->n; i++)
 		format |= w->v[i].format;

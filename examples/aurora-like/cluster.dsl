@@ -42,7 +42,7 @@ profile client : coyote {                 # daos_agent.yml only
 # the Slingshot NICs the engines and agents use.
 nodes daos[0001-0128] : storage {
   storage hsn0 10.150.0.{1+i}/16, hsn1 10.151.0.{1+i}/16
-  bmc     10.141.0.{i}
+  bmc     10.141.0.{1+i}                    # from .1: .0 is a /24's network address
 }
 
 nodes uan[001-032] : client {

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* rollout_env.c - see rollout_env.h. The defaults are the ones the script's
+ * shell functions set (targets/dmg_lib.sh, targets/kube_lib.sh,
+ * compiler/plan/rollout_lib.sh); DSLC_REBUILD_TIMEOUT's is the plan's. */
+#include "rollout_env.h"
+
+const rollout_var rollout_vars[] = {
+	{"DSLC_APPLY", NULL, false, "required: the command that installs a wave's new files and applies its classes, "
+				    "called as \"$DSLC_APPLY\" HOSTLIST CLASS... (a pdsh or Ansible wrapper); for reformat "
+				    "and scm-lost it leaves daos_server running with the engines' storage wiped, waiting for "
+				    "format (DAOS's docs/admin/administration.md)"},
+	{"DSLC_STATE", "$0.state", false, "the state file: the waves done and what self_heal was, so that a second run "
+					  "after a failure or Ctrl-C resumes"},
+	{"DSLC_JOIN_TIMEOUT", "600", false, "seconds the Joined gate of a wave waits"},
+	{"DSLC_REBUILD_TIMEOUT", NULL, false, "seconds one rebuild gate waits, all pools together (default: the "
+					      "plan's --rebuild-timeout, or an hour plus a wave's share of the largest pool "
+					      "at 1 GiB/s)"},
+	{"DSLC_HEALTH_TIMEOUT", "0", false, "seconds the fleet gate waits for a running rebuild"},
+	{"DSLC_APPLY_TIMEOUT", "3600", false, "seconds each DSLC_APPLY may take (timeout(1) stops it)"},
+	{"DSLC_DMG_TIMEOUT", "300", false, "seconds each dmg call may take"},
+	{"DSLC_POLL", "10", false, "seconds between two queries of a gate"},
+	{"DSLC_KUBE_DIR", NULL, true, "required: the new tree's cluster/kubernetes, applied before the first wave"},
+	{"DSLC_POD_TIMEOUT", "900", true, "seconds a node's pods may take to be Ready"},
+	{"DSLC_KUBECTL", "kubectl", true, "kubectl and its options (e.g. 'kubectl --context prod')"},
+	{"DSLC_KUBE_TIMEOUT", "60", true, "seconds each kubectl call may take (--request-timeout)"},
+};
+const size_t rollout_var_count = sizeof(rollout_vars) / sizeof(rollout_vars[0]);
