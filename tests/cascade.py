@@ -42,6 +42,18 @@ def key(f):
     return (f["ruleId"], f.get("file"), f["line"], f.get("message"))
 
 
+def keys(f):
+    """A finding's key, and one for each further case it names in a note
+    ("also: ..."): the same mistake at that place, which becomes the finding's
+    own message when the first case goes away."""
+    out = [key(f)]
+    for n in f.get("notes") or []:
+        m = re.match(r"also(?:, for [^:]*)?: (.*)$", n.get("message", ""), re.S)
+        if m:
+            out.append((f["ruleId"], f.get("file"), f["line"], m.group(1)))
+    return out
+
+
 def code_tokens(line):
     """The values of a line: every token after its first word, outside comments and strings' insides."""
     code = line.split("#", 1)[0] if '"' not in line else line
@@ -62,7 +74,7 @@ def check_file(dslc, tmp, rel, main, counts, fails, full):
     orig = open(path).read()
     cwd = os.path.dirname(os.path.join(tmp, main))
     name = os.path.basename(main)
-    base = {key(f) for f in lint(dslc, cwd, name)}
+    base = {k for f in lint(dslc, cwd, name) for k in keys(f)}
     if any(k[0] == "no-json" for k in base):
         fails.append("%s: lint gave no JSON" % main)
         return

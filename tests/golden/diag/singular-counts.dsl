@@ -16,8 +16,10 @@ container c in tier0 {
   type posix
   tolerate 1 node failures
   files huge
+  checksum crc32 server
 }
 container c2 in p2 {
   type posix
   tolerate 1 node failures
+  checksum crc32 server
 }
