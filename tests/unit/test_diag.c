@@ -44,9 +44,16 @@ START_TEST(same_finding_twice_is_kept_once)
 	diag_report(&dc, R_SCM_SIZE_SMALL, l, "too small");
 	diag *d = diag_report(&dc, R_SCM_SIZE_SMALL, l, "too small");
 	diag_note_at(&dc, d, l, "dropped with the duplicate");
-	diag_report(&dc, R_SCM_SIZE_SMALL, l, "another message");
-	ck_assert_uint_eq(dc.n, 2);
-	ck_assert_ptr_null(dc.items[0]->notes);
+	/* the same rule at the same place with another text: the same mistake
+	 * seen once more, a note of the first finding; its notes join it */
+	diag *m = diag_report(&dc, R_SCM_SIZE_SMALL, l, "another message");
+	diag_note_at(&dc, m, SRC_LOC_NONE, "the other case's note");
+	ck_assert_uint_eq(dc.n, 1);
+	ck_assert_ptr_nonnull(dc.items[0]->notes);
+	ck_assert_str_eq(dc.items[0]->notes->msg, "also: another message");
+	ck_assert_ptr_nonnull(dc.items[0]->notes->next);
+	ck_assert_str_eq(dc.items[0]->notes->next->msg, "the other case's note");
+	ck_assert_ptr_null(dc.items[0]->notes->next->next);
 	arena_free(&a);
 }
 END_TEST
@@ -183,8 +190,8 @@ START_TEST(fix_applies_disjoint_edits_and_never_two_that_overlap)
 	diag *d3 = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 22, 23}, "three");
 	diag_fix_edit(&dc, d3, (src_loc){id, 22, 23}, "9");
 	diag_fix_edit(&dc, d3, (src_loc){id, 24, 24}, " x");
-	/* the same edit as d1's from another finding is one edit */
-	diag *d4 = diag_report(&dc, R_UNKNOWN_KEYWORD, (src_loc){id, 0, 6}, "four");
+	/* the same edit as d1's from a finding of another rule is one edit */
+	diag *d4 = diag_report(&dc, R_SYNTAX, (src_loc){id, 0, 6}, "four");
 	diag_fix_edit(&dc, d4, (src_loc){id, 0, 6}, "profile");
 	/* never a byte that could open a comment, a string or a block */
 	diag *d5 = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 9, 10}, "five");
