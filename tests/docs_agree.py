@@ -82,17 +82,15 @@ with tempfile.TemporaryDirectory() as tmp:
 
     for name, text in (("without pods", plain), ("in pods", kube)):
         code, head = read_by_script(text), header(text)
-        # DSLC_REBUILD_TIMEOUT's default is the plan's, printed as "N: why"
-        code_defaults = {k: v for k, v in code.items()}
         result(set(code) == set(head) and len(code) >= 8,
                f"{name}: the header names exactly the {len(code)} variables the script reads",
                {"not in the header": sorted(set(code) - set(head)), "not read": sorted(set(head) - set(code))})
-        bad = {k: (code_defaults[k], head[k]) for k in set(code) & set(head) if code_defaults[k] != head[k]}
+        bad = {k: (code[k], head[k]) for k in set(code) & set(head) if code[k] != head[k]}
         result(not bad, f"{name}: every default in the header is the one the script sets", bad)
         missing = sorted(set(code) - set(man_vars))
         result(not missing, f"{name}: dslc(1)'s ENVIRONMENT has every variable the script reads", missing)
-        bad = {k: (code_defaults[k], man_vars[k]) for k in set(code) & set(man_vars)
-               if k != "DSLC_REBUILD_TIMEOUT" and code_defaults[k] != man_vars[k]}
+        bad = {k: (code[k], man_vars[k]) for k in set(code) & set(man_vars)
+               if k != "DSLC_REBUILD_TIMEOUT" and code[k] != man_vars[k]}
         result(not bad, f"{name}: dslc(1)'s defaults are the script's", bad)
         missing = sorted(k for k in code if not re.search(r"`%s`" % k, spec))
         result(not missing, f"{name}: SPEC.md names every variable the script reads", missing)

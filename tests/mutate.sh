@@ -937,8 +937,8 @@ mutate "romio: cb_config_list taken whatever it holds" compiler/model/mounts.c \
 	"bash tests/golden.sh"
 # 190-191 (issue 71): one mistake, one finding; explain of a prefix
 mutate "findings: the same rule at the same place kept twice" compiler/base/diag.c \
-	'	diag *first = merges ? span_first(dc, span, NULL) : NULL;' \
-	'	diag *first = NULL;' \
+	'	diag *first = at ? at->d : NULL;' \
+	'	diag *first = at && 0 ? at->d : NULL;' \
 	"bash tests/golden.sh"
 mutate "explain: a prefix gets no list of the rules it starts" compiler/cli/args.c \
 	'		if (strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)' \

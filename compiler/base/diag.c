@@ -161,68 +161,43 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n)
 	return h;
 }
 
-/* True when the hash was already present. */
-static bool seen_insert(diag_ctx *dc, unsigned long long h)
+/* The slot of hash h in t: the one holding it (*had true), else, with
+ * insert, the one now claimed for it (*had false, its finding NULL); NULL
+ * when h is absent and not inserted. */
+static struct diag_slot *table_slot(arena *a, diag_table *t, unsigned long long h, bool insert, bool *had)
 {
 	if (h == 0)
 		h = 1;
-	if ((dc->seen_n + 1) * 2 > dc->seen_cap) {
-		size_t nc = dc->seen_cap ? dc->seen_cap * 2 : 64;
-		unsigned long long *ns = arena_alloc(dc->ar, nc * sizeof(*ns));
-		for (size_t i = 0; i < dc->seen_cap; i++) {
-			unsigned long long v = dc->seen[i];
-			if (!v)
+	*had = false;
+	if (insert && (t->n + 1) * 2 > t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 64;
+		struct diag_slot *ns = arena_alloc(a, nc * sizeof(*ns));
+		for (size_t i = 0; i < t->cap; i++) {
+			if (!t->slots[i].h)
 				continue;
-			size_t j = v & (nc - 1);
-			while (ns[j])
-				j = (j + 1) & (nc - 1);
-			ns[j] = v;
-		}
-		dc->seen = ns;
-		dc->seen_cap = nc;
-	}
-	size_t j = h & (dc->seen_cap - 1);
-	while (dc->seen[j]) {
-		if (dc->seen[j] == h)
-			return true;
-		j = (j + 1) & (dc->seen_cap - 1);
-	}
-	dc->seen[j] = h;
-	dc->seen_n++;
-	return false;
-}
-
-/* The first finding of rule r at loc (h: their hash), or NULL after
- * recording d as that first one. */
-static diag *span_first(diag_ctx *dc, unsigned long long h, diag *d)
-{
-	if (h == 0)
-		h = 1;
-	if ((dc->spans_n + 1) * 2 > dc->spans_cap) {
-		size_t nc = dc->spans_cap ? dc->spans_cap * 2 : 64;
-		struct diag_span *ns = arena_alloc(dc->ar, nc * sizeof(*ns));
-		for (size_t i = 0; i < dc->spans_cap; i++) {
-			if (!dc->spans[i].h)
-				continue;
-			size_t j = dc->spans[i].h & (nc - 1);
+			size_t j = t->slots[i].h & (nc - 1);
 			while (ns[j].h)
 				j = (j + 1) & (nc - 1);
-			ns[j] = dc->spans[i];
+			ns[j] = t->slots[i];
 		}
-		dc->spans = ns;
-		dc->spans_cap = nc;
+		t->slots = ns;
+		t->cap = nc;
 	}
-	size_t j = h & (dc->spans_cap - 1);
-	while (dc->spans[j].h) {
-		if (dc->spans[j].h == h)
-			return dc->spans[j].d;
-		j = (j + 1) & (dc->spans_cap - 1);
+	if (!t->cap)
+		return NULL;
+	size_t j = h & (t->cap - 1);
+	while (t->slots[j].h) {
+		if (t->slots[j].h == h) {
+			*had = true;
+			return &t->slots[j];
+		}
+		j = (j + 1) & (t->cap - 1);
 	}
-	if (d) {
-		dc->spans[j] = (struct diag_span){h, d};
-		dc->spans_n++;
-	}
-	return NULL;
+	if (!insert)
+		return NULL;
+	t->slots[j].h = h;
+	t->n++;
+	return &t->slots[j];
 }
 
 /* What a finding says is bounded and printable, whatever it echoes of the
@@ -277,7 +252,9 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	h = fnv(h, &rule, sizeof(rule));
 	h = fnv(h, &loc, sizeof(loc));
 	h = fnv(h, msg, strlen(msg));
-	if (seen_insert(dc, h)) {
+	bool had;
+	table_slot(dc->ar, &dc->seen, h, true, &had);
+	if (had) {
 		dc->sink.notes = NULL;
 		dc->sink.notes_tail = &dc->sink.notes;
 		return &dc->sink;
@@ -286,7 +263,8 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	 * them: there, two are two drifts (two files), not one mistake */
 	bool merges = loc.file && rule != R_LIMIT && strcmp(rule_table[rule].category, "node") != 0;
 	unsigned long long span = fnv(fnv(1469598103934665603ULL, &rule, sizeof(rule)), &loc, sizeof(loc));
-	diag *first = merges ? span_first(dc, span, NULL) : NULL;
+	struct diag_slot *at = merges ? table_slot(dc->ar, &dc->spans, span, false, &had) : NULL;
+	diag *first = at ? at->d : NULL;
 	if (first) {
 		if (dc->context)
 			diag_note_at(dc, first, SRC_LOC_NONE, "also, for %s: %s", dc->context, msg);
@@ -328,7 +306,7 @@ diag *diag_report(diag_ctx *dc, rule_id rule, src_loc loc, const char *fmt, ...)
 	if (dc->context)
 		diag_note_at(dc, d, SRC_LOC_NONE, "for %s", dc->context);
 	if (merges)
-		span_first(dc, span, d);
+		table_slot(dc->ar, &dc->spans, span, true, &had)->d = d;
 	return d;
 }
 

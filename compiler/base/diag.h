@@ -57,18 +57,25 @@ typedef struct suppression {
 	struct suppression *next;
 } suppression;
 
+/* An open-addressing table of hashes, each with a finding (or NULL). */
+typedef struct diag_table {
+	struct diag_slot {
+		unsigned long long h;
+		struct diag *d;
+	} *slots;
+	size_t cap, n;
+} diag_table;
+
 typedef struct diag_ctx {
 	arena *ar;
 	src_set *src;
 	diag **items;
 	size_t n, cap;
-	unsigned long long *seen; /* open-addressing set of finding hashes */
-	size_t seen_cap, seen_n;
-	/* the first finding of each rule at each span: another one there (the
+	diag_table seen; /* the hash of every finding's rule, place and text */
+	/* the first finding of each rule at each place: another one there (the
 	 * same mistake seen from another NUMA node, engine or node) becomes its
 	 * note, so one mistake is one finding that names every case */
-	struct diag_span { unsigned long long h; struct diag *d; } *spans;
-	size_t spans_cap, spans_n;
+	diag_table spans;
 	diag sink; /* a duplicate's notes and help go here and are dropped */
 	unsigned counts[3];
 	const char *context; /* when set, each new finding gets the note "for <context>" */
