@@ -94,6 +94,7 @@ PROGRAMS = [
     ("doctor", "py", (7, []), (9, []), (97, [])),
     ("doctor_captures", "py", (30, []), (40, []), None),
     ("edges", "py", (4, []), (8, []), None),
+    ("pictures", "py", (35, []), (30, ["--no-render"]), None),
     ("docs_agree", "py", (1, []), None, None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),
     ("waves_property", "py", (1, []), (1, ["--count", "60"]), None),

@@ -944,5 +944,35 @@ mutate "explain: a prefix gets no list of the rules it starts" compiler/cli/args
 	'		if (strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)' \
 	'		if (0 && strncmp(rule_table[i].id, id, n) == 0 && found++ < 8)' \
 	"bash tests/product_form.sh"
+# 192-198 (issue 75): the pictures, held to the plan they draw, their
+# consumers and the terminal
+mutate "svg: '<' written raw" compiler/base/svg.c \
+	'		case '"'"'<'"'"': buf_puts(b, "&lt;"); break;' \
+	'' \
+	"build/unit_tests" "/usr/bin/python3 tests/pictures.py"
+mutate "show svg: helpers not a multiple of targets taken as interleaved" compiler/cli/show_svg.c \
+	'	if (h % t) {' \
+	'	if (0 && h % t) {' \
+	"/usr/bin/python3 tests/pictures.py"
+mutate "show svg: the OS cores drawn as free" compiler/cli/show_svg.c \
+	'		cls = "core os", fill = FILL_OS, what = "the OS and housekeeping";' \
+	'		cls = "core free", fill = FILL_OS, what = "the OS and housekeeping";' \
+	"/usr/bin/python3 tests/pictures.py"
+mutate "show svg: a drive no engine uses drawn as used" compiler/cli/show_svg.c \
+	'		rows[k++] = (device_row){ep ? "drive engine" : "drive unused", ep ? engine_fill[ep->index % 4][3] : FILL_UNUSED,' \
+	'		rows[k++] = (device_row){"drive engine", ep ? engine_fill[ep->index % 4][3] : FILL_UNUSED,' \
+	"/usr/bin/python3 tests/pictures.py"
+mutate "waves svg: the access points not marked" compiler/plan/rollout_svg.c \
+	'		if (strcmp(m->cluster.aps[i].host, host) == 0)' \
+	'		if (0 && strcmp(m->cluster.aps[i].host, host) == 0)' \
+	"/usr/bin/python3 tests/pictures.py"
+mutate "waves svg: alike waves never grouped (16,384 nodes, thousands of columns)" compiler/plan/rollout_svg.c \
+	'		while (w->n > MAX_COLUMNS && j < w->n && alike(a, w, i, j))' \
+	'		while (0 && w->n > MAX_COLUMNS && j < w->n && alike(a, w, i, j))' \
+	"/usr/bin/python3 tests/pictures.py"
+mutate "progress: drawn into a pipe (a CI log)" compiler/base/progress.c \
+	'	p->on = isatty(STDERR_FILENO) && !getenv("NO_PROGRESS") && !(term && strcmp(term, "dumb") == 0);' \
+	'	p->on = !getenv("NO_PROGRESS") && !(term && strcmp(term, "dumb") == 0);' \
+	"/usr/bin/python3 tests/pictures.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -137,7 +137,7 @@ bash_complete() { # words... ; the last is the word being completed
 check "bash: complete -p dslc after sourcing" 'bash -c "source $W/dslc.bash; complete -p dslc" | grep -qx "complete -F _dslc dslc"'
 check "bash: commands" '[ "$(bash_complete dslc li)" = lint ]'
 check "bash: the command's own options" '[ "$(bash_complete dslc plan --max | tr "\n" " ")" = "--max-values --max-wave " ]'
-check "bash: an option's values" '[ "$(bash_complete dslc plan --format "" | tr "\n" " ")" = "text markdown json script " ]'
+check "bash: an option's values" '[ "$(bash_complete dslc plan --format "" | tr "\n" " ")" = "text markdown json script svg " ]'
 check "bash: rule ids after --disable, after a comma too" \
 	'[ "$(bash_complete dslc lint --disable syntax,first-core-o)" = syntax,first-core-outside-numa ]'
 check "bash: rule ids after explain" '[ "$(bash_complete dslc explain engine-cores-w)" = engine-cores-wrap ]'
@@ -191,7 +191,7 @@ if command -v fish >/dev/null; then
 	check "fish: fish -n" 'fish -n "$W/dslc.fish"'
 	check "fish: commands" '[ "$(fish_complete "dslc ex")" = explain ]'
 	check "fish: options of plan" 'fish_complete "dslc plan --max-w" | grep -qx -- --max-wave && ! fish_complete "dslc lint --max-w" | grep -q .'
-	check "fish: an option's values" '[ "$(fish_complete "dslc show --format " | tr "\n" " ")" = "json text " ]'
+	check "fish: an option's values" '[ "$(fish_complete "dslc show --format " | tr "\n" " ")" = "json svg text " ]'
 	check "fish: rule ids after --disable a," '[ "$(fish_complete "dslc lint --disable syntax,first-core-o")" = syntax,first-core-outside-numa ]'
 	check "fish: node names after show FILE" 'fish_complete "dslc show examples/hgx-b200/cluster.dsl gpu01" | grep -qx gpu014'
 	check "fish: node names after a quoted FILE, and after one with escaped blanks" \

@@ -132,15 +132,19 @@ bool file_unchanged(arena *a, const char *path, const char *text, size_t len, co
 	return false;
 }
 
-bool file_replace(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why)
+static bool replace(arena *a, const char *path, const char *text, size_t len, const char *tag, bool create,
+		    const char **why)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	mode_t mode = 0644;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	else if (!create || errno != ENOENT) {
 		*why = strerror(errno);
 		return false;
 	}
 	char *tmp = arena_printf(a, "%s.dslc-%s-%ld", path, tag, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0) {
 		*why = strerror(errno);
 		return false;
@@ -153,4 +157,14 @@ bool file_replace(arena *a, const char *path, const char *text, size_t len, cons
 		return false;
 	}
 	return true;
+}
+
+bool file_replace(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why)
+{
+	return replace(a, path, text, len, tag, false, why);
+}
+
+bool file_write_whole(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why)
+{
+	return replace(a, path, text, len, tag, true, why);
 }

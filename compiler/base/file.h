@@ -36,5 +36,8 @@ bool file_unchanged(arena *a, const char *path, const char *text, size_t len, co
  * keeping the mode, then renames it over path: an interruption leaves the
  * old file or the new one. False with *why. */
 bool file_replace(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why);
+/* The same for a file that may not exist yet (created 0644 less the umask):
+ * a reader sees no file, the old one or the new one, never a part. */
+bool file_write_whole(arena *a, const char *path, const char *text, size_t len, const char *tag, const char **why);
 
 #endif

@@ -113,6 +113,23 @@ int cli_check_command(const cli *c)
 			snprintf(msg, sizeof(msg), "%s does not take %.200s", cmd->name, c->opts[i]);
 			return cli_usage_error("%s", msg);
 		}
+	/* --format: one of the choices the command's row lists */
+	const cli_option *f = c->format ? cli_command_option(cmd, "--format") : NULL;
+	if (f && f->kind == ARG_CHOICE && f->arg) {
+		size_t n = strlen(c->format);
+		const char *p = f->arg;
+		bool ok = false;
+		while (!ok && *p) {
+			size_t len = strcspn(p, "|");
+			ok = len == n && strncmp(p, c->format, n) == 0;
+			p += len + (p[len] == '|');
+		}
+		if (!ok) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "%s --format takes %s, not '%.100s'", cmd->name, f->arg, c->format);
+			return cli_usage_error("%s", msg);
+		}
+	}
 	return -1;
 }
 
@@ -136,13 +153,18 @@ int cli_parse(int argc, char **argv, cli *c)
 			if (++i == argc)
 				return cli_usage_error("%s needs text or json", a);
 			report_format f;
-			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0 && strcmp(argv[i], "script") != 0)
-				return cli_usage_error("--format takes text, json, sarif, github or (plan) markdown or script, not '%s'", argv[i]);
+			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0 && strcmp(argv[i], "script") != 0 &&
+			    strcmp(argv[i], "svg") != 0)
+				return cli_usage_error("--format takes text, json, sarif, github or (plan) markdown or script, or (show, plan) svg, not '%s'", argv[i]);
 			c->format = argv[i];
 		} else if (strcmp(a, "--against") == 0 || strcmp(a, "--against-source") == 0) {
 			if (++i == argc)
 				return cli_usage_error(strcmp(a, "--against") == 0 ? "%s needs an output directory" : "%s needs a description", a);
 			*(strcmp(a, "--against") == 0 ? &c->against : &c->against_source) = argv[i];
+		} else if (strcmp(a, "--picture") == 0) {
+			if (++i == argc)
+				return cli_usage_error("%s needs a file to write the SVG to", a);
+			c->picture = argv[i];
 		} else if (strcmp(a, "--max-wave") == 0 || strcmp(a, "--unsafe-wave") == 0) {
 			long long v;
 			if (++i == argc)

@@ -31,6 +31,7 @@ typedef struct cli {
 	unsigned max_values;     /* plan --max-values */
 	int max_wave, unsafe_wave; /* plan --max-wave / --unsafe-wave */
 	long long rebuild_timeout; /* plan --rebuild-timeout, seconds */
+	const char *picture;       /* plan --picture FILE */
 	const char **files;      /* lint: every file given (file is the first) */
 	size_t nfiles;
 	bool help;               /* -h, --help */

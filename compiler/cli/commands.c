@@ -46,11 +46,13 @@ OPT(opt_fmt_check, "--check", NULL, ARG_NONE, NULL, NULL, "name the files that w
 OPT(opt_host, "--host", NULL, ARG_WORD, "HOSTLIST", NULL,
     "one host name per file, in order (default: <host> of nodes/<host>/etc/daos/...)");
 OPT(opt_import_format, "--format", NULL, ARG_CHOICE, "text|json|sarif|github", "text", "the findings' format (stderr)");
-OPT(opt_show_format, "--format", NULL, ARG_CHOICE, "text|json", "text", "the plan's format");
+OPT(opt_show_format, "--format", NULL, ARG_CHOICE, "text|json|svg", "text", "the plan's format (svg: a picture of the node)");
 OPT(opt_against, "--against", NULL, ARG_DIR, "DIR", NULL, "the tree built before (the fleet's state); or --against-source");
 OPT(opt_against_source, "--against-source", NULL, ARG_FILE, "OLD.dsl", NULL, "the description before the change");
-OPT(opt_plan_format, "--format", NULL, ARG_CHOICE, "text|markdown|json|script", "text",
-    "the plan's format; script: the waves as a POSIX sh rollout that stops at the first failed gate");
+OPT(opt_plan_format, "--format", NULL, ARG_CHOICE, "text|markdown|json|script|svg", "text",
+    "the plan's format; script: the waves as a POSIX sh rollout that stops at the first failed gate; svg: the waves as a picture");
+OPT(opt_picture, "--picture", NULL, ARG_FILE, "FILE.svg", NULL,
+    "also write the waves' picture to FILE.svg (whole or not at all); markdown links it");
 OPT(opt_max_values, "--max-values", NULL, ARG_WORD, "N", "10", "values shown per change (0: all)");
 OPT(opt_max_wave, "--max-wave", NULL, ARG_WORD, "N", "the data's limits", "at most N nodes per wave");
 OPT(opt_unsafe_wave, "--unsafe-wave", NULL, ARG_WORD, "N", NULL,
@@ -112,7 +114,7 @@ static const cli_exit show_exits[] = {{0, "the plan (or, without NODE, the node 
 				      END_EXITS};
 
 static const cli_option *const plan_opts_[] = {&opt_against, &opt_against_source, &opt_plan_format, &opt_max_values,
-					       &opt_max_wave, &opt_unsafe_wave, &opt_rebuild_timeout, &opt_color, NULL};
+					       &opt_max_wave, &opt_unsafe_wave, &opt_rebuild_timeout, &opt_picture, &opt_color, NULL};
 static const cli_exit plan_exits[] = {{0, "no node changes"}, {1, "errors in a description"}, EXIT_USAGE_ROW,
 				      {3, "changes, none losing data"},
 				      {4, "a change loses data, or cannot be applied to a running system"}, END_EXITS};
@@ -154,7 +156,9 @@ const cli_command cli_commands[] = {
 	 "dslc import nodes/*/etc/daos/daos_server.yml > cluster.dsl"},
 	{"show", "FILE [NODE]", "print a node's plan per NUMA node",
 	 "Prints NODE's plan: per NUMA node its CPUs, the cores of the OS, the engine and Kubernetes, NICs, drives and "
-	 "memory budget. Without NODE, prints the description's node names, one per line.",
+	 "memory budget. `--format svg` draws it: packages, NUMA nodes and cores as lstopo lays them out, each core "
+	 "coloured by its role, each engine tied to its NIC and drives, the memory of each NUMA node as a bar, and the "
+	 "nodes of the same hardware whose plan differs named. Without NODE, prints the description's node names, one per line.",
 	 show_opts, {ARG_FILE, ARG_NODE}, NULL, show_exits, "dslc show cluster.dsl gpu007"},
 	{"plan", "FILE --against DIR | --against-source OLD.dsl", "what a change does to each node, and its rollout",
 	 "Compares FILE with the tree built before (or with the old description) and prints each node's changes, "

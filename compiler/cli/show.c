@@ -153,12 +153,6 @@ static const char *tier_of(arena *a, const engine_plan *ep, int drive)
 	return "";
 }
 
-/* The node runs a kubelet: a kubelet block, or daos_server in a pod. */
-static bool has_kube(const node_spec *s)
-{
-	return s->kubelet.set || spec_in_pods(s);
-}
-
 void show_node_text(const model *m, const node *nd, FILE *out)
 {
 	const node_plan *p = nd->spec->plan;
@@ -195,7 +189,7 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 				v.engine->scm_mount);
 		/* the cores left over: the kubelet's pods where the node runs one,
 		 * else jobs and services dslc places nothing on */
-		fprintf(out, "  %s  %d cores  CPUs %s\n", has_kube(nd->spec) ? "kubernetes" : "free      ", v.kube_n,
+		fprintf(out, "  %s  %d cores  CPUs %s\n", show_runs_kubelet(nd->spec) ? "kubernetes" : "free      ", v.kube_n,
 			v.kube_n ? v.kube_cpus : "none");
 		const hardware *hw = nd->spec->hw;
 		for (size_t i = 0; i < hw->nnics; i++)
@@ -275,7 +269,7 @@ int show_node_json(const model *m, const node *nd, FILE *out)
 		json_object_set_new(o, "cpus", json_string(v.cpus));
 		json_object_set_new(o, "os_cores", cores_json(v.os_first, v.os_n));
 		json_object_set_new(o, "os_cpus", json_string(v.os_cpus));
-		json_object_set_new(o, has_kube(nd->spec) ? "kubernetes_cpus" : "free_cpus", json_string(v.kube_cpus));
+		json_object_set_new(o, show_runs_kubelet(nd->spec) ? "kubernetes_cpus" : "free_cpus", json_string(v.kube_cpus));
 		if (v.engine) {
 			json_t *e = json_object();
 			json_object_set_new(e, "index", json_integer(v.engine->index));

@@ -36,6 +36,8 @@ int cli_cmd_show(const cli *c)
 	}
 	if (c->format && strcmp(c->format, "json") == 0)
 		rc = show_node_json(&comp.m, nd, stdout);
+	else if (c->format && strcmp(c->format, "svg") == 0)
+		rc = show_node_svg(&comp.m, nd, stdout);
 	else
 		show_node_text(&comp.m, nd, stdout);
 	compile_free(&comp);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "compiler/base/progress.h"
 #include "compiler/lint/compile.h"
 #include "compiler/model/model.h"
 #include "fleet.h"
@@ -71,17 +72,26 @@ static int one_node(const model *m, const node *nd, const doctor_opts *o, diag_c
 	const char *xml = NULL;
 	size_t len = 0;
 	int rc = 0;
-	if (!machine_of(&c, o, tc, &xml, &len))
-		rc = 2;
-	else if (!doctor_render(&c, render_memo_new(&scratch)))
+	progress pr; /* the machine's hwloc export can take seconds on a large node */
+	progress_begin(&pr, o->collect ? "collecting" : "checking", 0);
+	progress_step(&pr, 0, "reading the machine");
+	bool rendered = false;
+	if (machine_of(&c, o, tc, &xml, &len)) {
+		progress_step(&pr, 0, "rendering the node's files");
+		rendered = doctor_render(&c, render_memo_new(&scratch));
+	}
+	if (!rendered)
 		rc = 2;
 	else {
+		progress_step(&pr, 0, "checking");
 		doctor_check(&c);
+		progress_step(&pr, 0, "writing the snapshot");
 		if (o->collect && !snapshot_write(&c, o->collect, xml, len, &why)) {
 			fprintf(stderr, "dslc: cannot write the snapshot '%s': %s\n", o->collect, why);
 			rc = 2;
 		}
 	}
+	progress_end(&pr);
 	topo_cache_free(tc);
 	arena_free(&scratch);
 	rootfs_close(&root);

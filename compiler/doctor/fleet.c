@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/base/progress.h"
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/tree/render.h"
@@ -330,10 +331,13 @@ int fleet_run(const model *m, const char *dir, const node *only, bool strict, di
 	const char **missing = NULL;
 	size_t nmissing = 0, cap = 0, checked = 0;
 	src_loc first_missing = SRC_LOC_NONE;
+	progress pr;
+	progress_begin(&pr, "checking snapshots", only ? 1 : m->nnodes);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
 		if (only && only != nd)
 			continue;
+		progress_step(&pr, only ? 0 : i, NULL);
 		if (check_snapshot(m, nd, dir, strict, dc, tc, memo) == 0) {
 			checked++;
 			continue;
@@ -342,6 +346,7 @@ int fleet_run(const model *m, const char *dir, const node *only, bool strict, di
 			first_missing = nd->loc;
 		ARENA_PUSH(&keep, missing, nmissing, cap, nd->host);
 	}
+	progress_end(&pr);
 	src_loc at = m->nnodes ? m->nodes[0].loc : SRC_LOC_NONE;
 	if (nmissing) {
 		diag *d = diag_report(dc, R_NODE_UNCHECKED, first_missing, "%zu node%s %s no snapshot under %s: %s", nmissing,

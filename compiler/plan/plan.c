@@ -726,6 +726,20 @@ static void plan_couplings(planner *pl, const model *nm)
 	arena_free(&scratch);
 }
 
+/* --picture FILE: the waves' SVG, written whole or not at all. */
+static bool write_picture(arena *a, const char *path, const model *m, const plan_waves *w, const char *title)
+{
+	buf svg;
+	buf_init(&svg);
+	rollout_svg(&svg, a, m, w, title);
+	const char *why;
+	bool ok = file_write_whole(a, path, svg.data, svg.len, "picture", &why);
+	if (!ok)
+		fprintf(stderr, "dslc: plan: --picture %s: %s\n", path, why);
+	buf_free(&svg);
+	return ok;
+}
+
 static int plan_cluster(planner *pl, const model *nm, const model *om, old_tree *tree)
 {
 	arena scratch;
@@ -823,13 +837,25 @@ int plan_run(const plan_opts *o, const char *version)
 		plan_waves_kube(&waves, &pl.kube);
 		if (pl.refused)
 			waves.refused = pl.refused;
-		if (o->format == PLAN_JSON) {
+		const char *title = arena_printf(pl.ar, "Rollout of %s against %s", o->file,
+						 o->against_source ? o->against_source : o->against_dir);
+		if (o->picture && !write_picture(pl.ar, o->picture, &nc.m, &waves, title))
+			rc = PLAN_IO;
+		else if (o->format == PLAN_SVG) {
+			buf svg;
+			buf_init(&svg);
+			rollout_svg(&svg, pl.ar, &nc.m, &waves, title);
+			fwrite(svg.data, 1, svg.len, stdout);
+			buf_free(&svg);
+		} else if (o->format == PLAN_JSON) {
 			plan_print_json(&pl, stdout, top, version, &waves);
 		} else if (o->format == PLAN_SCRIPT) {
 			rollout_script(stdout, pl.ar, &waves, version);
 		} else if (o->format == PLAN_MARKDOWN) { /* waves: five times --max-values (50 by default) */
 			plan_print_markdown(&pl, stdout, top);
 			rollout_text(stdout, pl.ar, &waves, true, o->max_values * 5);
+			if (o->picture && (waves.n || waves.refused))
+				printf("\n![The rollout's waves](%s)\n", o->picture);
 		} else {
 			plan_print_text(&pl, stdout, top);
 			rollout_text(stdout, pl.ar, &waves, false, o->max_values * 5);
@@ -843,7 +869,7 @@ int plan_run(const plan_opts *o, const char *version)
 					"DaemonSet controller replace its pods, a node at a time, outside the waves; write `update "
 					"ondelete` (the rollout script refuses to apply it)\n", pl.kube.rolling[i]);
 		/* comments only (none) is a change: nothing to do, but the tree differs */
-		rc = top < 0 ? PLAN_SAME : disruption_classes[top].error || waves.refused ? PLAN_DANGER : PLAN_CHANGES;
+		rc = rc ? rc : top < 0 ? PLAN_SAME : disruption_classes[top].error || waves.refused ? PLAN_DANGER : PLAN_CHANGES;
 	}
 	if (om)
 		compile_free(&oc);

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-typedef enum plan_format { PLAN_TEXT, PLAN_MARKDOWN, PLAN_JSON, PLAN_SCRIPT } plan_format;
+typedef enum plan_format { PLAN_TEXT, PLAN_MARKDOWN, PLAN_JSON, PLAN_SCRIPT, PLAN_SVG } plan_format;
 
 typedef struct plan_opts {
 	const char *file;           /* the new description */
@@ -24,6 +24,7 @@ typedef struct plan_opts {
 	int max_wave;        /* --max-wave: fewer nodes per wave than the limits allow (0: the limits) */
 	int unsafe_wave;     /* --unsafe-wave: this many, even above the limits (0: none) */
 	long long rebuild_timeout; /* --rebuild-timeout in seconds: the script's wait for a rebuild (0: sized from the pools) */
+	const char *picture;       /* --picture FILE: the waves' SVG written there too (markdown links it); NULL: none */
 } plan_opts;
 
 /* Exit status: 0 no change, 3 changes, 4 changes with a class that is an

@@ -27,7 +27,7 @@ static const char *size_reason(arena *a, const plan_waves *w, const plan_wave *v
 }
 
 /* The size's reason, and what the wave does beyond stop and start. */
-static const char *reason(arena *a, const plan_waves *w, const plan_wave *v)
+const char *rollout_reason(arena *a, const plan_waves *w, const plan_wave *v)
 {
 	const char *r = size_reason(a, w, v);
 	if (v->format)
@@ -69,9 +69,9 @@ void rollout_text(FILE *out, arena *a, const plan_waves *w, bool markdown, unsig
 		}
 		const char *h = hostlist_compress(a, v->hosts, v->nhosts);
 		if (markdown)
-			fprintf(out, "| %zu | `%s` | %s | %s |\n", i + 1, h, plan_class_words(a, v->classes, ", "), reason(a, w, v));
+			fprintf(out, "| %zu | `%s` | %s | %s |\n", i + 1, h, plan_class_words(a, v->classes, ", "), rollout_reason(a, w, v));
 		else
-			fprintf(out, "  %zu. %s  (%s)  %s\n", i + 1, h, plan_class_words(a, v->classes, ", "), reason(a, w, v));
+			fprintf(out, "  %zu. %s  (%s)  %s\n", i + 1, h, plan_class_words(a, v->classes, ", "), rollout_reason(a, w, v));
 	}
 }
 
@@ -88,7 +88,7 @@ json_t *rollout_json(arena *a, const plan_waves *w)
 			json_array_append_new(steps, json_string(*s));
 		json_array_append_new(waves, json_pack("{s:s, s:I, s:o, s:s, s:b, s:b, s:o}", "hosts",
 							hostlist_compress(a, v->hosts, v->nhosts), "nodes", (json_int_t)v->nhosts,
-							"classes", classes, "why", reason(a, w, v), "drain", v->drain,
+							"classes", classes, "why", rollout_reason(a, w, v), "drain", v->drain,
 							"format", v->format, "steps", steps));
 	}
 	json_t *before = json_array(), *after = json_array();

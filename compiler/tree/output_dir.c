@@ -15,6 +15,7 @@
 
 #include "compiler/base/file.h"
 #include "compiler/base/safe.h"
+#include "compiler/base/progress.h"
 #include "output_sync.h"
 
 /* ---- the build ---------------------------------------------------------- */
@@ -49,8 +50,13 @@ static int sync_tree(tree_sync *s)
 {
 	open_cache(s);
 	int rc = output_pipeline_start(s);
-	for (size_t i = 0; i < s->m->nnodes && !rc; i++)
+	progress pr;
+	progress_begin(&pr, "building nodes", s->m->nnodes);
+	for (size_t i = 0; i < s->m->nnodes && !rc; i++) {
+		progress_step(&pr, i, NULL);
 		rc = output_sync_unit(s, &s->m->nodes[i]);
+	}
+	progress_end(&pr);
 	if (!rc)
 		rc = output_sync_unit(s, NULL);
 	bool manifest_ok = false, manifest_written = false;

@@ -13,10 +13,13 @@
 #include <string.h>
 
 #include "compiler/base/safe.h"
+#include "compiler/cli/show.h"
 #include "compiler/lang/format.h"
 #include "compiler/lint/compile.h"
+#include "compiler/place/node_plan.h"
 #include "compiler/tree/render.h"
 #include "compiler/tree/selfcheck.h"
+#include "svg_check.h"
 
 /* Relative includes resolve from the golden fixtures, as the seeds expect. */
 #define FUZZ_NAME "tests/golden/diag/fuzz.dsl"
@@ -93,6 +96,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		selfcheck_model(&c.m, NULL, render_memo_new(&c.ar));
 	if (c.parsed && !diag_count(&c.dc, SEV_ERROR))
 		render_all(&c.m);
+	/* the first node's picture: its names escaped (svg_check.h) */
+	if (c.parsed && !diag_count(&c.dc, SEV_ERROR) && c.m.nnodes && c.m.nodes[0].spec && c.m.nodes[0].spec->plan &&
+	    c.m.nodes[0].spec->plan->ok) {
+		char *svg = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&svg, &len);
+		show_node_svg(&c.m, &c.m.nodes[0], out);
+		fclose(out);
+		svg_check(svg, len);
+		free(svg);
+	}
 	compile_free(&c);
 	fuzz_format(text, size);
 	free(text);

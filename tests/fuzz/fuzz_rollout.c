@@ -10,7 +10,8 @@
  * script names is a word the shell takes as it is (the safety gate passed
  * them: rollout.c quotes with '...' and no name may end that quote), and the
  * script is one /bin/sh accepts (`sh -n`, dash: an unbalanced quote or a broken
- * here-document from a name would fail there). */
+ * here-document from a name would fail there). The waves' picture, titled
+ * with the input itself (any bytes), passes svg_check.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "compiler/plan/rollout.h"
 #include "compiler/plan/waves.h"
 #include "compiler/tree/disruption.h"
+#include "svg_check.h"
 
 #define FUZZ_NAME "tests/golden/diag/fuzz.dsl"
 
@@ -102,6 +104,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(out);
 		sh_accepts(script, len);
 		free(script);
+		/* the same waves as a picture: every host and reason escaped */
+		buf svg;
+		buf_init(&svg);
+		rollout_svg(&svg, &c.ar, &c.m, &w, text);
+		svg_check(svg.data, svg.len);
+		buf_free(&svg);
 	}
 	compile_free(&c);
 	free(text);

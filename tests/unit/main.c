@@ -50,6 +50,7 @@ int main(void)
 	srunner_add_suite(sr, suite_safety());
 	srunner_add_suite(sr, suite_plan());
 	srunner_add_suite(sr, suite_buf());
+	srunner_add_suite(sr, suite_svg());
 	srunner_add_suite(sr, suite_image_ref());
 	srunner_add_suite(sr, suite_udiff());
 	srunner_add_suite(sr, suite_lsp());

@@ -16,6 +16,7 @@ Suite *suite_pools(void);
 Suite *suite_safety(void);
 Suite *suite_plan(void);
 Suite *suite_buf(void);
+Suite *suite_svg(void);
 Suite *suite_image_ref(void);
 Suite *suite_udiff(void);
 Suite *suite_lsp(void);

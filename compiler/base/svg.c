@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-2-Clause-Patent */
+/* svg.c - SVG 1.1 written by hand: a picture is a few hundred rectangles
+ * and labels, which libyaml and jansson do not write and libxml2 would only
+ * wrap. What makes it safe is one escape, used for every string. */
+#include "svg.h"
+
+#include <string.h>
+
+/* The length of the UTF-8 sequence at s (at most n bytes) that XML 1.0
+ * allows as a character (production [2] Char), or 0. */
+static size_t char_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned cp;
+	if (c < 0x80)
+		return c >= 0x20 || c == '\t' || c == '\n' ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF, and the two non-characters XML forbids */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return len;
+}
+
+void svg_escape(buf *b, const char *s, size_t max)
+{
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	if (max && n > max)
+		n = max;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t len = char_len(u + i, n - i);
+		if (!len) {
+			buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD for the byte */
+			i++;
+			continue;
+		}
+		switch (u[i]) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		case '\'': buf_puts(b, "&#39;"); break;
+		case '\n': case '\t': buf_puts(b, " "); break; /* attribute values normalise them anyway */
+		default: buf_add(b, u + i, len);
+		}
+		i += len;
+	}
+}
+
+bool svg_escaped_ok(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t len = char_len(u + i, n - i);
+		if (!len || u[i] == '<' || u[i] == '>' || u[i] == '"' || u[i] == '\'' || u[i] == '\n' || u[i] == '\t')
+			return false;
+		if (u[i] == '&') {
+			static const char *const refs[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+			size_t k = 0;
+			while (k < 5 && (n - i < strlen(refs[k]) || memcmp(u + i, refs[k], strlen(refs[k])) != 0))
+				k++;
+			if (k == 5)
+				return false;
+			len = strlen(refs[k]);
+		}
+		i += len;
+	}
+	return true;
+}
+
+void svg_begin(buf *b, int width, int height, const char *title, const char *desc)
+{
+	buf_printf(b,
+		   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title>",
+		   width, height, width, height);
+	svg_escape(b, title, 0);
+	buf_puts(b, "</title>\n<desc>");
+	svg_escape(b, desc, 0);
+	buf_puts(b, "</desc>\n");
+	svg_rect(b, 0, 0, width, height, "#ffffff", NULL, "background", NULL);
+}
+
+void svg_end(buf *b)
+{
+	buf_puts(b, "</svg>\n");
+}
+
+/* Coordinates to a tenth of a pixel, the same bytes on every machine. */
+static void num(buf *b, double v)
+{
+	long t = (long)(v * 10 + (v < 0 ? -0.5 : 0.5));
+	if (t % 10)
+		buf_printf(b, "%s%ld.%ld", t < 0 ? "-" : "", (t < 0 ? -t : t) / 10, (t < 0 ? -t : t) % 10);
+	else
+		buf_printf(b, "%ld", t / 10);
+}
+
+static void attr_num(buf *b, const char *name, double v)
+{
+	buf_printf(b, " %s=\"", name);
+	num(b, v);
+	buf_puts(b, "\"");
+}
+
+static void attr(buf *b, const char *name, const char *v)
+{
+	if (!v)
+		return;
+	buf_printf(b, " %s=\"", name);
+	svg_escape(b, v, 0);
+	buf_puts(b, "\"");
+}
+
+void svg_rect(buf *b, double x, double y, double w, double h, const char *fill, const char *stroke, const char *cls,
+	      const char *tip)
+{
+	buf_puts(b, "<rect");
+	attr(b, "class", cls);
+	attr_num(b, "x", x);
+	attr_num(b, "y", y);
+	attr_num(b, "width", w);
+	attr_num(b, "height", h);
+	attr(b, "fill", fill ? fill : "none");
+	attr(b, "stroke", stroke);
+	if (!tip) {
+		buf_puts(b, "/>\n");
+		return;
+	}
+	buf_puts(b, "><title>");
+	svg_escape(b, tip, 0);
+	buf_puts(b, "</title></rect>\n");
+}
+
+void svg_text(buf *b, double x, double y, int size, const char *anchor, bool bold, const char *fill, const char *text,
+	      size_t max)
+{
+	buf_puts(b, "<text");
+	attr_num(b, "x", x);
+	attr_num(b, "y", y);
+	buf_printf(b, " font-size=\"%d\"", size);
+	if (anchor && strcmp(anchor, "start") != 0)
+		attr(b, "text-anchor", anchor);
+	if (bold)
+		buf_puts(b, " font-weight=\"bold\"");
+	attr(b, "fill", fill ? fill : "#000000");
+	buf_puts(b, ">");
+	size_t n = text ? strlen(text) : 0;
+	if (max && n > max) {
+		size_t cut = max - 1; /* room for the ellipsis */
+		while (cut > 0 && ((unsigned char)text[cut] & 0xc0) == 0x80) /* not inside a character */
+			cut--;
+		if (cut)
+			svg_escape(b, text, cut);
+		buf_puts(b, "\xe2\x80\xa6");
+	} else {
+		svg_escape(b, text, 0);
+	}
+	buf_puts(b, "</text>\n");
+}
+
+void svg_line(buf *b, double x1, double y1, double x2, double y2, const char *stroke, double width, bool dashed)
+{
+	buf_puts(b, "<line");
+	attr_num(b, "x1", x1);
+	attr_num(b, "y1", y1);
+	attr_num(b, "x2", x2);
+	attr_num(b, "y2", y2);
+	attr(b, "stroke", stroke);
+	attr_num(b, "stroke-width", width);
+	if (dashed)
+		buf_puts(b, " stroke-dasharray=\"4 3\"");
+	buf_puts(b, "/>\n");
+}
+
+void svg_group(buf *b, const char *cls, const char *tip)
+{
+	buf_puts(b, "<g");
+	attr(b, "class", cls);
+	buf_puts(b, ">");
+	if (tip) {
+		buf_puts(b, "<title>");
+		svg_escape(b, tip, 0);
+		buf_puts(b, "</title>");
+	}
+	buf_puts(b, "\n");
+}
+
+void svg_group_end(buf *b)
+{
+	buf_puts(b, "</g>\n");
+}
+
+size_t svg_wrap(arena *a, const char *s, size_t width, const char **out, size_t max)
+{
+	size_t k = 0;
+	while (*s && k < max) {
+		size_t cut = width;
+		if (strlen(s) <= width || k + 1 == max) {
+			out[k++] = s;
+			break;
+		}
+		while (cut > width / 2 && s[cut] != ' ')
+			cut--;
+		if (s[cut] != ' ')
+			cut = width;
+		while (s[cut] != ' ' && cut > 1 && ((unsigned char)s[cut] & 0xc0) == 0x80) /* not inside a character */
+			cut--;
+		out[k++] = arena_strndup(a, s, cut);
+		s += cut;
+		while (*s == ' ')
+			s++;
+	}
+	return k;
+}
