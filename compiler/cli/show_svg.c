@@ -307,7 +307,7 @@ static size_t device_count(const picture *pc, int n)
 
 static int core_rows(const topo_numa *tn)
 {
-	return tn->ncores ? (tn->ncores + COLS - 1) / COLS : 1;
+	return (tn->ncores + COLS - 1) / COLS;
 }
 
 static int engines_on(const node_plan *p, int n)
@@ -332,8 +332,9 @@ static void draw_numa(picture *pc, int n, double x, double y, double h)
 	svg_group(&pc->b, "numa", arena_printf(a, "NUMA node %d (os index %d)", n, tn->os_index));
 	svg_rect(&pc->b, x, y, NUMA_W, h, "#fafaf2", "#7a7a52", "numa-box", NULL);
 	svg_text(&pc->b, x + PAD, y + 16, 12, "start", true, "#000000",
-		 arena_printf(a, "NUMA node %d (os index %d), cores %d-%d", n, tn->os_index, tn->first_core,
-			      tn->first_core + tn->ncores - 1),
+		 tn->ncores ? arena_printf(a, "NUMA node %d (os index %d), cores %d-%d", n, tn->os_index, tn->first_core,
+					   tn->first_core + tn->ncores - 1)
+			    : arena_printf(a, "NUMA node %d (os index %d), memory only", n, tn->os_index),
 		 0);
 	double cy = y + 24;
 	draw_memory(pc, n, x + PAD, cy, NUMA_W - 2 * PAD);
@@ -380,8 +381,9 @@ static void draw_numa(picture *pc, int n, double x, double y, double h)
 	for (int c = tn->first_core; c < tn->first_core + tn->ncores; c++)
 		left += !engine_at(pc->p, c) && !(c >= pc->p->os_first[n] && c < pc->p->os_first[n] + pc->p->os_count[n]);
 	svg_text(&pc->b, x + PAD, cy + 10, 10, "start", false, "#333333",
-		 arena_printf(a, "%d OS core%s, %d %s", pc->p->os_count[n], pc->p->os_count[n] == 1 ? "" : "s", left,
-			      pc->kube ? "cores for Kubernetes pods" : "cores free"),
+		 tn->ncores ? arena_printf(a, "%d OS core%s, %d %s", pc->p->os_count[n], pc->p->os_count[n] == 1 ? "" : "s", left,
+					   pc->kube ? "cores for Kubernetes pods" : "cores free")
+			    : "no cores (a GPU's or HBM's memory, or CXL)",
 		 0);
 	svg_group_end(&pc->b);
 }
