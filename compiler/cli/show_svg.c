@@ -231,6 +231,13 @@ static const char *tier_words(arena *a, const engine_plan *ep, int at)
 	return "";
 }
 
+/* GPUs local to NUMA node n: the export's count, else `gpus N` in its numa block. */
+static int numa_gpus(const picture *pc, int n)
+{
+	const hardware *hw = pc->nd->spec->hw;
+	return pc->t->numa[n].gpus ? pc->t->numa[n].gpus : hw->numa_gpus[n].set ? (int)hw->numa_gpus[n].v : 0;
+}
+
 static size_t device_rows(picture *pc, int n, device_row *rows)
 {
 	const node_plan *p = pc->p;
@@ -281,9 +288,7 @@ static size_t device_rows(picture *pc, int n, device_row *rows)
 							      ep->scm_mount),
 						 ep->index};
 	}
-	int gpus = pc->t->numa[n].gpus;
-	if (!gpus && hw->numa_gpus[n].set)
-		gpus = (int)hw->numa_gpus[n].v;
+	int gpus = numa_gpus(pc, n);
 	if (gpus > 0)
 		rows[k++] = (device_row){"gpu", FILL_GPU, arena_printf(a, "GPU x %d", gpus),
 					 arena_printf(a, "%d GPUs local to NUMA node %d", gpus, n), -1};
@@ -293,7 +298,7 @@ static size_t device_rows(picture *pc, int n, device_row *rows)
 static size_t device_count(const picture *pc, int n)
 {
 	const hardware *hw = pc->nd->spec->hw;
-	size_t k = 1; /* GPUs */
+	size_t k = numa_gpus(pc, n) > 0; /* the GPUs' row */
 	for (size_t i = 0; i < hw->nnics; i++)
 		k += hw->nics[i].numa == n;
 	for (size_t i = 0; i < hw->nnvmes; i++)
@@ -571,7 +576,7 @@ int show_node_svg(const model *m, const node *nd, FILE *out)
 	double pkg_h = 0, width = 0;
 	double *nh = arena_alloc(m->ar, (size_t)t->nnuma * sizeof(double));
 	for (int n = 0; n < t->nnuma; n++) {
-		nh[n] = numa_height(&pc, n, device_count(&pc, n) - 1 + (t->numa[n].gpus > 0 || nd->spec->hw->numa_gpus[n].set));
+		nh[n] = numa_height(&pc, n, device_count(&pc, n));
 		pkg_h = nh[n] > pkg_h ? nh[n] : pkg_h;
 	}
 	int *pkg_of = arena_alloc(m->ar, (size_t)t->nnuma * sizeof(int));
