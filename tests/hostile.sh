@@ -194,11 +194,21 @@ PYEOF
 		rc=$?
 		check "large input ${f%%:*} finishes with exit ${f#*:} (got $rc)" "[ $rc = ${f#*:} ]"
 	done
-	if [ -x /usr/bin/time ]; then
+	# The memory bar is the shipped build's: ASan's shadow memory and
+	# quarantine add about two thirds (1,048,836 KiB against 630,628 plain
+	# on this input), so under ASan the lint must finish clean and the
+	# plain pass holds the bar.
+	if [ -n "${ASAN_OPTIONS:-}" ]; then
+		(cd "$C/w" && timeout "$GUARD" $DSLC lint blocks.dsl >/dev/null 2>&1)
+		rc=$?
+		check "100,000 node blocks lint clean (exit $rc)" "[ $rc = 0 ]"
+		skip "100,000 node blocks' memory: under ASan, whose shadow memory adds about two thirds; the plain pass holds the 1 GiB bar"
+	elif [ -x /usr/bin/time ]; then
 		(cd "$C/w" && timeout "$GUARD" /usr/bin/time -f '%M' -o "$C/rss" $DSLC lint blocks.dsl >/dev/null 2>&1)
 		rc=$?
-		check "100,000 node blocks lint clean in under 1 GiB (max RSS \$(tail -n 1 '$C/rss' 2>/dev/null) KiB)" \
-			"[ $rc = 0 ] && [ \"\$(tail -n 1 '$C/rss')\" -lt 1048576 ]"
+		kb=$(tail -n 1 "$C/rss" 2>/dev/null)
+		check "100,000 node blocks lint clean in under 1 GiB (exit $rc, max RSS ${kb:-not measured} KiB)" \
+			"[ $rc = 0 ] && [ '${kb:-0}' -gt 0 ] && [ '${kb:-0}' -lt 1048576 ]"
 	else
 		skip_or_fail_in_ci "RSS check: /usr/bin/time is missing"
 	fi
