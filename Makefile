@@ -36,6 +36,12 @@ BUILD    ?= build
 # the version, in one place: dslc --version, the man pages, the Debian package
 VERSION  := $(shell cat VERSION)
 CPPFLAGS += -DDSLC_VERSION='"$(VERSION)"'
+# where the rules' documentation is linked (SARIF helpUri, JSON url, explain):
+# SPEC.md as the packages install it, unless a site publishes its own copy
+# (make DOCS_URL=https://docs.example.org/dslc/SPEC.md; then make clean first)
+ifneq ($(DOCS_URL),)
+CPPFLAGS += -DDSLC_DOCS_URL='"$(DOCS_URL)"'
+endif
 # the man pages' date: the last commit's (dpkg-buildpackage sets its own)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 export SOURCE_DATE_EPOCH

@@ -946,7 +946,7 @@ mutate "explain: a prefix gets no list of the rules it starts" compiler/cli/args
 	"bash tests/product_form.sh"
 # 192-198 (issue 75): the pictures, held to the plan they draw, their
 # consumers and the terminal
-mutate "svg: '<' written raw" compiler/base/svg.c \
+mutate "svg: '<' written raw" compiler/base/xml.c \
 	'		case '"'"'<'"'"': buf_puts(b, "&lt;"); break;' \
 	'' \
 	"build/unit_tests" "/usr/bin/python3 tests/pictures.py"

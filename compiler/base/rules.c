@@ -37,6 +37,22 @@ bool severity_parse(const char *name, diag_severity *out)
 	return false;
 }
 
+/* The packaged path: the man pages name it too (manpage.c). */
+#ifndef DSLC_DOCS_URL
+#define DSLC_DOCS_URL "file:///usr/share/doc/dslc/SPEC.md"
+#endif
+
+const char *rule_docs_url(void)
+{
+	return DSLC_DOCS_URL;
+}
+
+const char *rule_url(const rule_info *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s#" RULE_ANCHOR_PREFIX "%s", DSLC_DOCS_URL, r->id);
+	return buf;
+}
+
 bool rule_silenceable(const rule_info *r)
 {
 	return r->rule != R_SYNTAX && r->rule != R_IO && r->rule != R_LIMIT && r->rule != R_UNSAFE_VALUE &&
@@ -52,6 +68,7 @@ void rule_print(const rule_info *r, bool markdown, FILE *out)
 		fprintf(out, "%s\n\nFix: %s\n\n", r->explanation, r->fix);
 		return;
 	}
-	fprintf(out, "%s (%s, %s): %s\n\n%s\n\nfix: %s\n", r->id, severity_name(r->severity), r->category, r->summary,
-		r->explanation, r->fix);
+	char url[512];
+	fprintf(out, "%s (%s, %s): %s\n\n%s\n\nfix: %s\n\ndocumentation: %s\n", r->id, severity_name(r->severity), r->category,
+		r->summary, r->explanation, r->fix, rule_url(r, url, sizeof(url)));
 }

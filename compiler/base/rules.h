@@ -31,6 +31,14 @@ const rule_info *rule_find(const char *id);
 const char *severity_name(diag_severity s);
 /* The severity severity_name gives that name (--fail-on, fail_on). */
 bool severity_parse(const char *name, diag_severity *out);
+/* The rule's stable anchor in SPEC.md's rule reference ("rule-" and its
+ * id: `dslc rules --markdown` writes it before the rule's heading). */
+#define RULE_ANCHOR_PREFIX "rule-"
+/* Where the shipped documentation is (SPEC.md as the packages install it;
+ * `make DOCS_URL=...` for a site's own copy), and a rule's place in it:
+ * SARIF helpUri, the JSON findings' url, `dslc explain`. */
+const char *rule_docs_url(void);
+const char *rule_url(const rule_info *r, char *buf, size_t n);
 /* `dslc explain`'s text of a rule (markdown: SPEC.md's and the editor's hover). */
 void rule_print(const rule_info *r, bool markdown, FILE *out);
 /* False for the rules no suppression or --disable may silence: the input

@@ -1,90 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
 /* svg.c - SVG 1.1 written by hand: a picture is a few hundred rectangles
  * and labels, which libyaml and jansson do not write and libxml2 would only
- * wrap. What makes it safe is one escape, used for every string. */
+ * wrap. What makes it safe is one escape (xml.h), used for every string. */
 #include "svg.h"
 
 #include <string.h>
-
-/* The length of the UTF-8 sequence at s (at most n bytes) that XML 1.0
- * allows as a character (production [2] Char), or 0. */
-static size_t char_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
-	if (c < 0x80)
-		return c >= 0x20 || c == '\t' || c == '\n' ? 1 : 0;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF, and the two non-characters XML forbids */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return len;
-}
-
-void svg_escape(buf *b, const char *s, size_t max)
-{
-	if (!s)
-		return;
-	size_t n = strlen(s);
-	if (max && n > max)
-		n = max;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		size_t len = char_len(u + i, n - i);
-		if (!len) {
-			buf_puts(b, "\xef\xbf\xbd"); /* U+FFFD for the byte */
-			i++;
-			continue;
-		}
-		switch (u[i]) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		case '\'': buf_puts(b, "&#39;"); break;
-		case '\n': case '\t': buf_puts(b, " "); break; /* attribute values normalise them anyway */
-		default: buf_add(b, u + i, len);
-		}
-		i += len;
-	}
-}
-
-bool svg_escaped_ok(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		size_t len = char_len(u + i, n - i);
-		if (!len || u[i] == '<' || u[i] == '>' || u[i] == '"' || u[i] == '\'' || u[i] == '\n' || u[i] == '\t')
-			return false;
-		if (u[i] == '&') {
-			static const char *const refs[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
-			size_t k = 0;
-			while (k < 5 && (n - i < strlen(refs[k]) || memcmp(u + i, refs[k], strlen(refs[k])) != 0))
-				k++;
-			if (k == 5)
-				return false;
-			len = strlen(refs[k]);
-		}
-		i += len;
-	}
-	return true;
-}
 
 void svg_begin(buf *b, int width, int height, const char *title, const char *desc)
 {
@@ -94,9 +14,9 @@ void svg_begin(buf *b, int width, int height, const char *title, const char *des
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
 		   "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title>",
 		   width, height, width, height);
-	svg_escape(b, title, 0);
+	xml_escape(b, title, 0);
 	buf_puts(b, "</title>\n<desc>");
-	svg_escape(b, desc, 0);
+	xml_escape(b, desc, 0);
 	buf_puts(b, "</desc>\n");
 	svg_rect(b, 0, 0, width, height, "#ffffff", NULL, "background", NULL);
 }
@@ -128,7 +48,7 @@ static void attr(buf *b, const char *name, const char *v)
 	if (!v)
 		return;
 	buf_printf(b, " %s=\"", name);
-	svg_escape(b, v, 0);
+	xml_escape(b, v, 0);
 	buf_puts(b, "\"");
 }
 
@@ -148,7 +68,7 @@ void svg_rect(buf *b, double x, double y, double w, double h, const char *fill, 
 		return;
 	}
 	buf_puts(b, "><title>");
-	svg_escape(b, tip, 0);
+	xml_escape(b, tip, 0);
 	buf_puts(b, "</title></rect>\n");
 }
 
@@ -171,10 +91,10 @@ void svg_text(buf *b, double x, double y, int size, const char *anchor, bool bol
 		while (cut > 0 && ((unsigned char)text[cut] & 0xc0) == 0x80) /* not inside a character */
 			cut--;
 		if (cut)
-			svg_escape(b, text, cut);
+			xml_escape(b, text, cut);
 		buf_puts(b, "\xe2\x80\xa6");
 	} else {
-		svg_escape(b, text, 0);
+		xml_escape(b, text, 0);
 	}
 	buf_puts(b, "</text>\n");
 }
@@ -200,7 +120,7 @@ void svg_group(buf *b, const char *cls, const char *tip)
 	buf_puts(b, ">");
 	if (tip) {
 		buf_puts(b, "<title>");
-		svg_escape(b, tip, 0);
+		xml_escape(b, tip, 0);
 		buf_puts(b, "</title>");
 	}
 	buf_puts(b, "\n");

@@ -11,16 +11,7 @@
 
 #include "arena.h"
 #include "buf.h"
-
-/* Text as XML character data or an attribute value: & < > " ' written as
- * references, bytes that are not UTF-8 and characters XML 1.0 forbids (C0
- * controls but tab and newline, U+FFFE, U+FFFF) as U+FFFD, at most max
- * bytes of s (0: all of it). */
-void svg_escape(buf *b, const char *s, size_t max);
-/* Whether s is what svg_escape writes: well-formed UTF-8 of allowed
- * characters with no markup character left raw. The fuzz target holds
- * svg_escape to it. */
-bool svg_escaped_ok(const char *s, size_t n);
+#include "xml.h"
 
 /* <svg> with its size, a <title> and a <desc> (what a screen reader reads
  * first), the font stack, and a white background. */

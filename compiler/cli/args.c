@@ -155,7 +155,7 @@ int cli_parse(int argc, char **argv, cli *c)
 			report_format f;
 			if (!report_format_parse(argv[i], &f) && strcmp(argv[i], "markdown") != 0 && strcmp(argv[i], "script") != 0 &&
 			    strcmp(argv[i], "svg") != 0)
-				return cli_usage_error("--format takes text, json, sarif, github or (plan) markdown or script, or (show, plan) svg, not '%s'", argv[i]);
+				return cli_usage_error("--format takes text, json, sarif, github, gitlab, junit, checkstyle, concise or (plan) markdown or script, or (show, plan) svg, not '%s'", argv[i]);
 			c->format = argv[i];
 		} else if (strcmp(a, "--against") == 0 || strcmp(a, "--against-source") == 0) {
 			if (++i == argc)
@@ -251,6 +251,8 @@ int cli_parse(int argc, char **argv, cli *c)
 			c->markdown = true;
 		} else if (strcmp(a, "--fix") == 0) {
 			c->fix = true;
+		} else if (strcmp(a, "--exit-zero") == 0) {
+			c->exit_zero = true;
 		} else if (strcmp(a, "--fail-on") == 0) {
 			if (++i == argc)
 				return cli_usage_error("%s needs error, warning or note", a);

@@ -43,6 +43,7 @@ typedef struct cli {
 	const char *root, *collect, *snapshots; /* doctor --root, --collect, --snapshots */
 	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
 	bool fail_on_given;      /* --fail-on, over the settings file */
+	bool exit_zero;          /* lint --exit-zero: findings never fail the exit status */
 	const char **opts;       /* every option given, checked against the command's table */
 	size_t nopts;
 } cli;

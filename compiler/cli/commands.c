@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "report.h"
+
 /* ---- options ------------------------------------------------------------ */
 
 #define OPT(var, ...) static const cli_option var = {__VA_ARGS__}
@@ -22,8 +24,11 @@ OPT(opt_disable, "--disable", NULL, ARG_RULES, "ID[,ID]", NULL,
     "switch rules off (a report is silenced; what is built does not change); with --enable, applied in order");
 OPT(opt_enable, "--enable", NULL, ARG_RULES, "ID[,ID]", NULL, "switch rules back on");
 OPT(opt_max_findings, "--max-findings", NULL, ARG_WORD, "N", "100", "print at most N findings as text (0: all)");
-OPT(opt_lint_format, "--format", NULL, ARG_CHOICE, "text|json|sarif|github", "text",
-    "the findings' format: text, JSON (schemas/findings.schema.json), SARIF 2.1.0, GitHub annotations");
+OPT(opt_lint_format, "--format", NULL, ARG_CHOICE, REPORT_FORMAT_CHOICES, "text",
+    "the findings' format: text, JSON (schemas/findings.schema.json), SARIF 2.1.0, GitHub annotations, "
+    "GitLab Code Quality, JUnit XML, checkstyle XML, one line each (file:line:col: severity[rule]: message)");
+OPT(opt_exit_zero, "--exit-zero", NULL, ARG_NONE, NULL, NULL,
+    "exit 0 whatever the findings (a report-only CI step); 2 still says a file could not be read");
 OPT(opt_fix, "--fix", NULL, ARG_NONE, NULL, NULL,
     "apply the exact edits findings carry (SARIF/JSON `fixes`) in place, then lint again");
 OPT(opt_topology, "--topology", NULL, ARG_FILE, "node.xml", NULL,
@@ -45,7 +50,7 @@ OPT(opt_hugepage, "--hugepage-size", NULL, ARG_CHOICE, "2MiB|1GiB", "the topolog
 OPT(opt_fmt_check, "--check", NULL, ARG_NONE, NULL, NULL, "name the files that would change and exit 1; write nothing");
 OPT(opt_host, "--host", NULL, ARG_WORD, "HOSTLIST", NULL,
     "one host name per file, in order (default: <host> of nodes/<host>/etc/daos/...)");
-OPT(opt_import_format, "--format", NULL, ARG_CHOICE, "text|json|sarif|github", "text", "the findings' format (stderr)");
+OPT(opt_import_format, "--format", NULL, ARG_CHOICE, REPORT_FORMAT_CHOICES, "text", "the findings' format (stderr)");
 OPT(opt_show_format, "--format", NULL, ARG_CHOICE, "text|json|svg", "text", "the plan's format (svg: a picture of the node)");
 OPT(opt_against, "--against", NULL, ARG_DIR, "DIR", NULL, "the tree built before (the fleet's state); or --against-source");
 OPT(opt_against_source, "--against-source", NULL, ARG_FILE, "OLD.dsl", NULL, "the description before the change");
@@ -87,10 +92,11 @@ static const cli_exit build_exits[] = {{0, "built (with --check: the tree is up 
 				       {1, "errors, and nothing written; findings at or above --fail-on; with --check: the tree is stale"},
 				       EXIT_USAGE_ROW, END_EXITS};
 
-static const cli_option *const lint_opts[] = {&opt_lint_format, &opt_fix, &opt_lint_diff, &opt_fail_on, &opt_disable,
+static const cli_option *const lint_opts[] = {&opt_lint_format, &opt_fix, &opt_lint_diff, &opt_fail_on, &opt_exit_zero, &opt_disable,
 					      &opt_enable, &opt_max_findings, &opt_config, &opt_quiet, &opt_color, &opt_stdin_filename,
 					      &opt_topology, &opt_release, &opt_mem_gib, &opt_hugepage, NULL};
-static const cli_exit lint_exits[] = {{0, "no finding at or above --fail-on"}, {1, "findings at or above --fail-on"},
+static const cli_exit lint_exits[] = {{0, "no finding at or above --fail-on (with --exit-zero: whatever was found)"},
+				      {1, "findings at or above --fail-on"},
 				      {2, "usage error, a file that cannot be read, or a fix refused"}, END_EXITS};
 
 static const cli_option *const fmt_opts[] = {&opt_fmt_check, &opt_fmt_diff, &opt_quiet, &opt_color, &opt_stdin_filename, NULL};

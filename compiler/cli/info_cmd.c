@@ -35,9 +35,11 @@ int cli_cmd_rules(const cli *c)
 		json_t *a = json_array();
 		for (int i = 0; i < R__COUNT; i++) {
 			const rule_info *r = &rule_table[i];
-			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", r->id, "severity",
+			char url[512];
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", r->id, "severity",
 							   severity_name(r->severity), "category", r->category, "summary", r->summary,
-							   "explanation", r->explanation, "fix", r->fix));
+							   "explanation", r->explanation, "fix", r->fix, "url",
+							   rule_url(r, url, sizeof(url))));
 		}
 		int rc = json_dumpf(a, stdout, JSON_INDENT(2)) == 0 ? EXIT_CLEAN : EXIT_USAGE;
 		putchar('\n');
@@ -46,9 +48,10 @@ int cli_cmd_rules(const cli *c)
 	}
 	for (int i = 0; i < R__COUNT; i++) {
 		const rule_info *r = &rule_table[i];
-		if (c->markdown)
+		if (c->markdown) { /* the anchor rule_url links: stable whatever the renderer makes of the heading */
+			printf("<a id=\"" RULE_ANCHOR_PREFIX "%s\"></a>\n\n", r->id);
 			rule_print(r, true, stdout);
-		else
+		} else
 			printf("%-26s %-8s %-10s %s\n", r->id, severity_name(r->severity), r->category, r->summary);
 	}
 	return EXIT_CLEAN;
@@ -131,7 +134,7 @@ int cli_cmd_import(const cli *c)
 		return cli_usage_error("%s", "import needs daos_server.yml files");
 	report_format fmt = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &fmt))
-		return cli_usage_error("import --format takes text, json, sarif or github, not '%s'", c->format);
+		return cli_usage_error("import --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);
 	import_opts o = {(const char *const *)c->files, c->nfiles, c->hosts, c->topology, c->release, "<stdout>", NULL};
 	return import_cmd(&o, fmt, c->max_findings);
 }

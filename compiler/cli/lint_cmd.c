@@ -81,7 +81,7 @@ static int lint_files_given(const cli *c)
 {
 	report_format fmt = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &fmt))
-		return cli_usage_error("lint --format takes text, json, sarif or github, not '%s'", c->format);
+		return cli_usage_error("lint --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);
 	if (!c->nfiles)
 		return cli_usage_error("%s", "no input file, and no " LINT_CONFIG_NAME " with roots from here up to the repository's top");
 	size_t nstdin = 0, ndsl = 0;
@@ -152,7 +152,8 @@ static int lint_files_given(const cli *c)
 		n++;
 	}
 	/* --fix --diff printed the diff where the findings go; its status is whether a file would change */
-	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION, c->settings))
+	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION, c->settings,
+							       c->fail_on))
 		rc = EXIT_USAGE;
 	fflush(stdout);
 	bool failed = false;
@@ -163,7 +164,7 @@ static int lint_files_given(const cli *c)
 	}
 	for (size_t i = 0; i < total; i++)
 		compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);
-	if (rc == EXIT_CLEAN && failed)
+	if (rc == EXIT_CLEAN && failed && !c->exit_zero)
 		rc = EXIT_FINDINGS;
 	arena_free(&a);
 	return rc;

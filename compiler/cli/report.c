@@ -4,14 +4,15 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "compiler/base/safe.h"
-#include "compiler/base/sha256.h"
+#include "report_ci.h"
+#include "report_span.h"
 
 
 bool report_format_parse(const char *s, report_format *out)
 {
 	static const struct { const char *name; report_format f; } names[] = {
 		{"text", REPORT_TEXT}, {"json", REPORT_JSON}, {"sarif", REPORT_SARIF}, {"github", REPORT_GITHUB},
+		{"gitlab", REPORT_GITLAB}, {"junit", REPORT_JUNIT}, {"checkstyle", REPORT_CHECKSTYLE}, {"concise", REPORT_CONCISE},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(names[i].name, s) == 0) {
@@ -19,74 +20,6 @@ bool report_format_parse(const char *s, report_format *out)
 			return true;
 		}
 	return false;
-}
-
-const char *report_path(arena *a, const char *path)
-{
-	/* split into segments, fold "." and "x/..", join again */
-	char *copy = arena_strdup(a, path);
-	const char *segs[256];
-	int n = 0;
-	bool absolute = path[0] == '/';
-	for (char *tok = strtok(copy, "/"); tok; tok = strtok(NULL, "/")) {
-		if (strcmp(tok, ".") == 0)
-			continue;
-		if (strcmp(tok, "..") == 0 && n > 0 && strcmp(segs[n - 1], "..") != 0) {
-			n--;
-			continue;
-		}
-		if (n < 256)
-			segs[n++] = tok;
-	}
-	size_t len = 2;
-	for (int i = 0; i < n; i++)
-		len += strlen(segs[i]) + 1;
-	char *r = arena_alloc(a, len);
-	char *p = r;
-	if (absolute)
-		*p++ = '/';
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(segs[i]);
-		memcpy(p, segs[i], l);
-		p += l;
-		if (i + 1 < n)
-			*p++ = '/';
-	}
-	*p = '\0';
-	return r;
-}
-
-typedef struct span {
-	const char *file; /* NULL: no location */
-	unsigned line, col, end_line, end_col;
-} span;
-
-/* The exact bytes of a fix: an empty region is an insertion point. */
-static span span_exact(diag_ctx *dc, src_loc loc)
-{
-	span s = {0};
-	const src_file *f = src_get(dc->src, loc.file);
-	if (!f)
-		return s;
-	s.file = safe_utf8_repair(dc->ar, report_path(dc->ar, f->path)); /* a file name need not be UTF-8 */
-	src_pos a = src_position(dc->src, loc.file, loc.start);
-	src_pos b = src_position(dc->src, loc.file, loc.end);
-	s.line = a.line;
-	s.col = a.col;
-	s.end_line = b.line;
-	s.end_col = b.col;
-	return s;
-}
-
-/* A finding's place: at least one character wide. */
-static span span_of(diag_ctx *dc, src_loc loc)
-{
-	if (loc.end <= loc.start)
-		loc.end = loc.start + 1;
-	span s = span_exact(dc, loc);
-	if (s.end_line == s.line && s.end_col <= s.col)
-		s.end_col = s.col + 1;
-	return s;
 }
 
 static json_t *json_region(span s)
@@ -103,20 +36,13 @@ static int dump(json_t *root, FILE *out)
 	return rc;
 }
 
-/* Text for a JSON string: jansson takes UTF-8 only (json_string gives NULL,
- * json_pack fails whole), and a message may quote a node's bytes. */
-static const char *u8(diag_ctx *dc, const char *s)
-{
-	return s ? safe_utf8_repair(dc->ar, s) : NULL;
-}
-
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void json_findings(diag_ctx *dc, json_t *items)
 {
 	for (size_t i = 0; i < dc->n; i++) {
 		diag *d = dc->items[i];
-		span s = span_of(dc, d->loc);
+		span s = report_span_of(dc, d->loc);
 		json_t *o = json_object();
 		json_object_set_new(o, "file", s.file ? json_string(s.file) : json_null());
 		json_object_set_new(o, "line", s.file ? json_integer(s.line) : json_null());
@@ -125,27 +51,29 @@ static void json_findings(diag_ctx *dc, json_t *items)
 		json_object_set_new(o, "endColumn", s.file ? json_integer(s.end_col) : json_null());
 		json_object_set_new(o, "severity", json_string(severity_name(d->severity)));
 		json_object_set_new(o, "ruleId", json_string(d->rule->id));
-		json_object_set_new(o, "message", json_string(u8(dc, d->msg)));
+		char url[512];
+		json_object_set_new(o, "url", json_string(rule_url(d->rule, url, sizeof(url))));
+		json_object_set_new(o, "message", json_string(report_u8(dc, d->msg)));
 		json_t *notes = json_array();
 		for (diag_note *n = d->notes; n; n = n->next) {
-			span ns = span_of(dc, n->loc);
+			span ns = report_span_of(dc, n->loc);
 			json_t *no = json_object();
 			if (ns.file) {
 				json_object_set_new(no, "file", json_string(ns.file));
 				json_object_set_new(no, "line", json_integer(ns.line));
 				json_object_set_new(no, "column", json_integer(ns.col));
 			}
-			json_object_set_new(no, "message", json_string(u8(dc, n->msg)));
+			json_object_set_new(no, "message", json_string(report_u8(dc, n->msg)));
 			json_array_append_new(notes, no);
 		}
 		json_object_set_new(o, "notes", notes);
-		json_object_set_new(o, "help", d->help ? json_string(u8(dc, d->help)) : json_null());
+		json_object_set_new(o, "help", d->help ? json_string(report_u8(dc, d->help)) : json_null());
 		json_t *fixes = json_array();
 		for (diag_fix *f = d->fixes; f; f = f->next) {
-			span fs = span_exact(dc, f->at);
+			span fs = report_span_exact(dc, f->at);
 			json_array_append_new(fixes, json_pack("{s:s, s:I, s:I, s:I, s:I, s:s}", "file", fs.file, "line", (json_int_t)fs.line,
 							       "column", (json_int_t)fs.col, "endLine", (json_int_t)fs.end_line,
-							       "endColumn", (json_int_t)fs.end_col, "replacement", u8(dc, f->text)));
+							       "endColumn", (json_int_t)fs.end_col, "replacement", report_u8(dc, f->text)));
 		}
 		json_object_set_new(o, "fixes", fixes);
 		json_array_append_new(items, o);
@@ -166,7 +94,7 @@ static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *
 	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
 				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2], "held", count[3]);
 	if (settings && ndcs)
-		json_object_set_new(root, "settings", json_string(u8(dcs[0], settings)));
+		json_object_set_new(root, "settings", json_string(report_u8(dcs[0], settings)));
 	return dump(root, out);
 }
 
@@ -177,43 +105,27 @@ static const char *sarif_level(diag_severity s)
 	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
 }
 
-/* Stable across runs and unrelated edits: the rule, the message and the
- * text of the source line (not its number). */
-static const char *fingerprint(diag_ctx *dc, const diag *d)
-{
-	size_t len = 0;
-	const char *line = "";
-	if (src_get(dc->src, d->loc.file)) {
-		src_pos p = src_position(dc->src, d->loc.file, d->loc.start);
-		line = src_line_text(dc->src, d->loc.file, p.line, &len);
-	}
-	char *key = arena_printf(dc->ar, "%s\n%s\n%.*s", d->rule->id, d->msg, (int)len, line);
-	char hex[65];
-	sha256_hex(key, strlen(key), hex);
-	return arena_printf(dc->ar, "%.32s:1", hex);
-}
-
-static void sarif_results(diag_ctx *dc, json_t *results)
+static void sarif_results(report_ids *ids, diag_ctx *dc, json_t *results)
 {
 	for (size_t i = 0; i < dc->n; i++) {
 		diag *d = dc->items[i];
-		span s = span_of(dc, d->loc);
+		span s = report_span_of(dc, d->loc);
 		if (!s.file)
 			continue; /* every dslc finding has a place; guard anyway */
-		const char *text = u8(dc, d->help ? arena_printf(dc->ar, "%s (%s)", d->msg, d->help) : d->msg);
+		const char *text = report_u8(dc, d->help ? arena_printf(dc->ar, "%s (%s)", d->msg, d->help) : d->msg);
 		json_t *res = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:o}}], s:{s:s}}", "ruleId", d->rule->id,
 					"ruleIndex", (int)d->rule->rule, "level", sarif_level(d->severity), "message", "text",
 					text, "locations", "physicalLocation", "artifactLocation", "uri", s.file, "region",
-					json_region(s), "partialFingerprints", "primaryLocationLineHash", fingerprint(dc, d));
+					json_region(s), "partialFingerprints", "primaryLocationLineHash", report_fingerprint(ids, dc, d));
 		json_t *related = json_array();
 		int id = 1;
 		for (diag_note *n = d->notes; n; n = n->next) {
-			span ns = span_of(dc, n->loc);
+			span ns = report_span_of(dc, n->loc);
 			if (!ns.file)
 				continue;
 			json_array_append_new(related, json_pack("{s:i, s:{s:{s:s}, s:o}, s:{s:s}}", "id", id++,
 				"physicalLocation", "artifactLocation", "uri", ns.file, "region", json_region(ns),
-				"message", "text", u8(dc, n->msg)));
+				"message", "text", report_u8(dc, n->msg)));
 		}
 		if (json_array_size(related))
 			json_object_set_new(res, "relatedLocations", related);
@@ -223,13 +135,13 @@ static void sarif_results(diag_ctx *dc, json_t *results)
 		if (d->fixes) {
 			json_t *changes = json_array();
 			for (diag_fix *f = d->fixes; f; f = f->next) {
-				span fs = span_exact(dc, f->at);
+				span fs = report_span_exact(dc, f->at);
 				json_array_append_new(changes, json_pack("{s:{s:s}, s:[{s:o, s:{s:s}}]}", "artifactLocation", "uri", fs.file,
 									 "replacements", "deletedRegion", json_region(fs),
-									 "insertedContent", "text", u8(dc, f->text)));
+									 "insertedContent", "text", report_u8(dc, f->text)));
 			}
 			json_object_set_new(res, "fixes", json_pack("[{s:{s:s}, s:o}]", "description", "text",
-								    u8(dc, d->help ? d->help : d->msg), "artifactChanges", changes));
+								    report_u8(dc, d->help ? d->help : d->msg), "artifactChanges", changes));
 		}
 		json_array_append_new(results, res);
 	}
@@ -240,28 +152,31 @@ static int print_sarif(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char 
 	json_t *rules = json_array();
 	for (int i = 0; i < R__COUNT; i++) {
 		const rule_info *r = &rule_table[i];
-		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
+		char url[512];
+		json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:s, s:{s:s, s:s}, s:{s:s}, s:{s:[s]}}",
 			"id", r->id, "name", r->id, "shortDescription", "text", r->summary, "fullDescription", "text",
-			r->explanation, "help", "text", r->fix, "markdown", r->fix, "defaultConfiguration", "level",
-			sarif_level(r->severity), "properties", "tags", r->category));
+			r->explanation, "helpUri", rule_url(r, url, sizeof(url)), "help", "text", r->fix, "markdown", r->fix,
+			"defaultConfiguration", "level", sarif_level(r->severity), "properties", "tags", r->category));
 	}
 	json_t *results = json_array();
+	report_ids ids;
+	report_ids_init(&ids);
 	for (size_t k = 0; k < ndcs; k++)
-		sarif_results(dcs[k], results);
+		sarif_results(&ids, dcs[k], results);
+	report_ids_free(&ids);
 	const char *semver = strchr(version, ' ') ? strchr(version, ' ') + 1 : version;
-	/* no informationUri: dslc has no web site to point at; each rule's help,
-	 * fullDescription and `dslc explain ID` carry its documentation */
+	/* informationUri and each rule's helpUri: the shipped SPEC.md (rule_docs_url) */
 	json_int_t held = 0;
 	for (size_t k = 0; k < ndcs; k++)
 		held += dcs[k]->held;
 	/* run.properties (SARIF 2.1.0 3.8): what waits for an error's fix */
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:s, s:o, s:{s:I}}]}",
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o, s:{s:I}}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
-		"name", "dslc", "semanticVersion", semver, "rules", rules,
+		"name", "dslc", "semanticVersion", semver, "informationUri", rule_docs_url(), "rules", rules,
 		"columnKind", "unicodeCodePoints", "results", results, "properties", "held", held);
 	if (settings && ndcs) /* which .dslc-lint decided what is shown */
 		json_object_set_new(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "properties"), "settings",
-				    json_string(u8(dcs[0], settings)));
+				    json_string(report_u8(dcs[0], settings)));
 	return dump(root, out);
 }
 
@@ -291,7 +206,7 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 		diag *d = dc->items[i];
 		if ((int)d->severity != sev)
 			continue;
-		span s = span_of(dc, d->loc);
+		span s = report_span_of(dc, d->loc);
 		fprintf(out, "::%s ", sev == SEV_ERROR ? "error" : sev == SEV_WARNING ? "warning" : "notice");
 		if (s.file) {
 			fputs("file=", out);
@@ -305,7 +220,7 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 				   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
 		if (d->help)
 			msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
-		gh_escape(out, u8(dc, msg), false);
+		gh_escape(out, report_u8(dc, msg), false);
 		fputc('\n', out);
 	}
 }
@@ -328,7 +243,7 @@ static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 }
 
 int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown, const char *version,
-		     const char *settings)
+		     const char *settings, diag_severity fail_on)
 {
 	switch (f) {
 	case REPORT_TEXT:
@@ -338,11 +253,15 @@ int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out,
 	case REPORT_JSON: return print_json(dcs, n, out, version, settings);
 	case REPORT_SARIF: return print_sarif(dcs, n, out, version, settings);
 	case REPORT_GITHUB: return print_github(dcs, n, out);
+	case REPORT_GITLAB: return report_gitlab(dcs, n, out);
+	case REPORT_JUNIT: return report_junit(dcs, n, out, fail_on);
+	case REPORT_CHECKSTYLE: return report_checkstyle(dcs, n, out, version ? version : "dslc");
+	case REPORT_CONCISE: return report_concise(dcs, n, out);
 	}
 	return 2;
 }
 
 int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, const char *version)
 {
-	return report_print_all(&dc, 1, f, out, max_shown, version, NULL);
+	return report_print_all(&dc, 1, f, out, max_shown, version, NULL, SEV_ERROR);
 }

@@ -28,7 +28,7 @@ static int cmd_doctor(const cli *c)
 		return cli_usage_error("%s", "--snapshots reads each node's root and export from DIR/HOST: no --root, --topology or --collect");
 	report_format f = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &f))
-		return cli_usage_error("doctor --format takes text, json, sarif or github, not '%s'", c->format);
+		return cli_usage_error("doctor --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);
 	doctor_opts o = {c->file, c->node, c->root, c->topology, c->collect, c->snapshots, f, c->strict, c->max_findings,
 			 c->disabled};
 	return doctor_run(&o, "dslc " DSLC_VERSION);

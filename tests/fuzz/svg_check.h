@@ -2,7 +2,7 @@
 /* svg_check.h - what a fuzz target asks of a picture dslc writes
  * (compiler/base/svg.h): after the prologue, only the elements dslc draws
  * with, nested and closed; every attribute value and every run of text
- * what svg_escape writes (no raw markup character, UTF-8 of characters
+ * what xml_escape writes (no raw markup character, UTF-8 of characters
  * XML allows), so no name can have opened an element or ended a value.
  * Aborts with the offset on a violation. */
 #ifndef DSLC_FUZZ_SVG_CHECK_H
@@ -26,7 +26,7 @@ static void svg_text_ok(const char *s, const char *p, const char *end)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *stop = nl ? nl : end;
-		if (!svg_escaped_ok(p, (size_t)(stop - p)))
+		if (!xml_escaped_ok(p, (size_t)(stop - p)))
 			svg_fail(s, p, "text not escaped");
 		p = nl ? nl + 1 : end;
 	}
@@ -73,7 +73,7 @@ static void svg_check(const char *s, size_t n)
 			if (!an || q[an] != '=' || q[an + 1] != '"')
 				svg_fail(s, q, "an attribute without =\"");
 			const char *v = q + an + 2, *close = memchr(v, '"', (size_t)(end - v));
-			if (!close || !svg_escaped_ok(v, (size_t)(close - v)))
+			if (!close || !xml_escaped_ok(v, (size_t)(close - v)))
 				svg_fail(s, v, "an attribute value not escaped");
 			q = close + 1;
 		}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause-Patent */
-/* svg_escape: every string that reaches a picture (a node's, a NIC's, a
+/* xml_escape: every string that reaches a picture (a node's, a NIC's, a
  * file's name) comes out as XML character data that cannot end an
  * attribute or open an element, whatever its bytes. */
 #include <string.h>
@@ -11,7 +11,7 @@
 static char *escaped(buf *b, const char *s, size_t max)
 {
 	buf_reset(b);
-	svg_escape(b, s, max);
+	xml_escape(b, s, max);
 	buf_add(b, "", 1);
 	return b->data;
 }
@@ -62,21 +62,21 @@ START_TEST(svg_escape_output_is_always_escaped_ok)
 		for (unsigned j = 0; j < 256; j++) {
 			char s[3] = {(char)i, (char)j, 0};
 			escaped(&b, s, 0);
-			ck_assert_msg(svg_escaped_ok(b.data, b.len - 1), "%02x %02x", i, j);
+			ck_assert_msg(xml_escaped_ok(b.data, b.len - 1), "%02x %02x", i, j);
 		}
 	for (size_t i = 0; i < sizeof alpha; i++)
 		for (size_t j = 0; j < sizeof alpha; j++)
 			for (size_t k = 0; k < sizeof alpha; k++) {
 				char s[4] = {(char)alpha[i], (char)alpha[j], (char)alpha[k], 0};
 				escaped(&b, s, 0);
-				ck_assert(svg_escaped_ok(b.data, b.len - 1));
+				ck_assert(xml_escaped_ok(b.data, b.len - 1));
 			}
 	/* and the checker refuses what is not escaped */
-	ck_assert(!svg_escaped_ok("a<b", 3));
-	ck_assert(!svg_escaped_ok("a&b", 3));
-	ck_assert(!svg_escaped_ok("\"", 1));
-	ck_assert(!svg_escaped_ok("\xff", 1));
-	ck_assert(svg_escaped_ok("&amp;&lt;", 9));
+	ck_assert(!xml_escaped_ok("a<b", 3));
+	ck_assert(!xml_escaped_ok("a&b", 3));
+	ck_assert(!xml_escaped_ok("\"", 1));
+	ck_assert(!xml_escaped_ok("\xff", 1));
+	ck_assert(xml_escaped_ok("&amp;&lt;", 9));
 	buf_free(&b);
 }
 END_TEST
