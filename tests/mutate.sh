@@ -974,5 +974,34 @@ mutate "progress: drawn into a pipe (a CI log)" compiler/base/progress.c \
 	'	p->on = isatty(STDERR_FILENO) && !getenv("NO_PROGRESS") && !(term && strcmp(term, "dumb") == 0);' \
 	'	p->on = !getenv("NO_PROGRESS") && !(term && strcmp(term, "dumb") == 0);' \
 	"/usr/bin/python3 tests/pictures.py"
+# 199-205 (issue 73): the CI formats, each held by its consumer's parser
+mutate "fingerprints: alike findings of a file not counted (GitLab keeps one)" compiler/cli/report_span.c \
+	'	json_int_t k = json_integer_value(json_object_get(ids->seen, key)) + 1;' \
+	'	json_int_t k = 1;' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "junit: a case failed only by an error, whatever --fail-on says" compiler/cli/report_ci.c \
+	'				failed |= e[q].d->severity >= fail_on;' \
+	'				failed |= e[q].d->severity >= SEV_ERROR;' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "xml reports: an attribute written raw" compiler/cli/report_ci.c \
+	'	xml_escape(b, value, 0);' \
+	'	buf_puts(b, value);' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "concise: a file name's bytes written raw" compiler/cli/report_ci.c \
+	'			diag_print_escaped(out, path);' \
+	'			fputs(path, out);' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "--exit-zero ignored" compiler/cli/lint_cmd.c \
+	'	if (rc == EXIT_CLEAN && failed && !c->exit_zero)' \
+	'	if (rc == EXIT_CLEAN && failed)' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "rule URLs: the anchor without its prefix" compiler/base/rules.c \
+	'	snprintf(buf, n, "%s#" RULE_ANCHOR_PREFIX "%s", DSLC_DOCS_URL, r->id);' \
+	'	snprintf(buf, n, "%s#%s", DSLC_DOCS_URL, r->id);' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "gitlab: lines.begin the column, not the line" compiler/cli/report_ci.c \
+	'"lines", "begin", (json_int_t)s.line,' \
+	'"lines", "begin", (json_int_t)s.col,' \
+	"/usr/bin/python3 tests/ci_formats.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end
