@@ -269,6 +269,94 @@ def alike_findings(tmp):
     result(fps2 == fps, "gitlab: fingerprints stay when lines move", (fps, fps2))
 
 
+def baseline_tests(tmp):
+    """--write-baseline, then --baseline: moved lines stay known, an edited
+    line or message is new, a fixed finding leaves a stale entry
+    (--strict-baseline fails on it), any working directory matches, the
+    settings' `baseline` applies, JSON and SARIF mark each finding."""
+    d = os.path.join(tmp, "bl", "clusters")
+    os.makedirs(d)
+    hw = os.path.relpath(os.path.join(REPO, "examples/hgx-b200/hardware.dsl"), d)
+    base = open(os.path.join(REPO, "tests/golden/diag/pool-acl-perm-letter.dsl")).read()
+    base = base.replace('include "../../../examples/hgx-b200/hardware.dsl"', f'include "{hw}"')
+    f = os.path.join(d, "prod.dsl")
+    bl = os.path.join(tmp, "bl", "dslc-baseline.json")
+
+    def write(text):
+        with open(f, "w") as out:
+            out.write(text)
+
+    def run(*args, cwd=os.path.join(tmp, "bl")):
+        p = subprocess.run(DSLC + ["lint", "--max-findings", "0"] + list(args), cwd=cwd, capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    write(base)
+    rc0, out0, _ = run("--format", "json", "clusters/prod.dsl")
+    before = json.loads(out0)["findings"]
+    rc, out, err = run("--write-baseline", "dslc-baseline.json", "clusters/prod.dsl")
+    doc = json.load(open(bl))
+    result(rc == 0 and out == "" and doc["format"] == "dslc-baseline" and
+           sorted((e["rule"], e["file"]) for e in doc["findings"]) == sorted((x["ruleId"], "clusters/prod.dsl") for x in before),
+           f"--write-baseline records every finding ({len(before)}), exit 0, nothing on stdout", (rc, out[:200], err[-300:]))
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json")
+    result(rc == 0 and out == "" and f"{len(before)} known findings not shown" in err,
+           "--baseline: the recorded findings are not shown, exit 0 (1 before)", (rc0, rc, out[:300], err[-300:]))
+    rc, out, err = run("bl/clusters/prod.dsl", "--baseline", "bl/dslc-baseline.json", cwd=tmp)
+    result(rc == 0 and out == "", "--baseline from another working directory: the same findings known", (rc, out[:300]))
+    write("# a comment above\n\n" + base.replace("pool tier0 {", "\npool tier0 {"))
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json", "--strict-baseline")
+    result(rc == 0 and out == "" and "stale" not in err, "--baseline: lines moved, every finding still known (strict too)",
+           (rc, out[:300], err[-300:]))
+    edited = base.replace('acl "A::OWNER@:rw" "A::alice@:rx"', 'acl "A::OWNER@:rw" "A::bob@:rx"')
+    write(edited)
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json", "--format", "json")
+    got = json.loads(out)
+    marks = sorted((x["ruleId"], x["baseline"]) for x in got["findings"])
+    result(rc == 1 and ("pool-acl", "new") in marks and ("numa-pin-dropped", "unchanged") in marks and
+           got["summary"]["errors"] == 1 and got["summary"]["baselined"] == len(before) - 1,
+           "--baseline: the finding on an edited line is new (exit 1), JSON marks new and unchanged", (rc, marks, got["summary"]))
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json", "--format", "sarif")
+    states = sorted((r["ruleId"], r["baselineState"]) for r in json.loads(out)["runs"][0]["results"])
+    result(states == marks, "--baseline: SARIF's baselineState says the same", states)
+    result("stale: clusters/prod.dsl[pool-acl]" in run("clusters/prod.dsl", "--baseline", "dslc-baseline.json",
+                                                       "--strict-baseline")[2],
+           "--strict-baseline names the entry the edit left stale", "")
+    fixed = base.replace('acl "A::OWNER@:rw" "A::alice@:rx"', 'acl "A::OWNER@:rw" "A::alice@:r"')
+    write(fixed)
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json")
+    rcs, outs, errs = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json", "--strict-baseline")
+    result(rc == 0 and "1 entry matches no finding" in err and rcs == 1 and "stale: clusters/prod.dsl[pool-acl]" in errs,
+           "a fixed finding: its entry is stale, said (exit 0), failed with --strict-baseline (exit 1)", (rc, err[-300:], rcs))
+    other = os.path.join(d, "lab.dsl")
+    with open(other, "w") as out_f:
+        out_f.write(edited)
+    rc, out, err = run("clusters/lab.dsl", "--baseline", "dslc-baseline.json", "--strict-baseline")
+    result(rc == 1 and "known findings not shown" not in err and "stale" not in err,
+           "another file's entries are not stale when it is not linted; its own findings are new", (rc, err[-300:]))
+    write(base)
+    with open(os.path.join(tmp, "bl", ".dslc-lint"), "w") as cfg:
+        cfg.write('lint {\n  roots "clusters/prod.dsl"\n  baseline "dslc-baseline.json"\n}\n')
+    rc, out, err = run(cwd=d)
+    result(rc == 0 and out == "" and "known findings not shown" in err,
+           ".dslc-lint's baseline applies from any directory below it", (rc, out[:300], err[-300:]))
+    rc, out, err = run("--baseline", "absent.json", cwd=d)
+    result(rc == 2 and "absent.json" in err, "--baseline replaces the settings' one (absent: exit 2)", (rc, err[-200:]))
+    with open(bl, "w") as b:
+        b.write('{"format": "dslc-baseline", "version": 1, "findings": [}')
+    rc, out, err = run("clusters/prod.dsl", "--baseline", "dslc-baseline.json")
+    result(rc == 2 and re.search(r"dslc-baseline.json:1:\d+: not a dslc baseline", err) and "--write-baseline" in err,
+           "a broken baseline: exit 2 at its line and column, with the fix", err[-300:])
+    bad = os.path.join(d, "syntax.dsl")
+    with open(bad, "w") as b:
+        b.write("daos 2.6\ncluster {\n")
+    rc, out, err = run("--write-baseline", "dslc-baseline.json", "clusters/syntax.dsl")
+    rc2, out2, err2 = run("--baseline", "dslc-baseline.json", "clusters/syntax.dsl")
+    result(json.load(open(bl))["findings"] == [] and rc2 == 1 and "error[syntax]" in out2,
+           "a syntax error is never recorded: what no suppression silences, no baseline does", (rc2, out2[:200]))
+    rc, out, err = run("--write-baseline", "x.json", "--fix", "clusters/prod.dsl")
+    result(rc == 2 and not os.path.exists(os.path.join(tmp, "bl", "x.json")), "--write-baseline with --fix is refused", err)
+
+
 def rule_urls():
     rules = json.loads(subprocess.run(DSLC + ["rules", "--format", "json"], capture_output=True, check=True).stdout)
     spec = open(os.path.join(REPO, "SPEC.md")).read().splitlines()
@@ -318,6 +406,7 @@ with tempfile.TemporaryDirectory() as tmp:
     hostile_names(tmp)
     exit_zero(tmp)
     alike_findings(tmp)
+    baseline_tests(tmp)
 rule_urls()
 print(f"formats: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

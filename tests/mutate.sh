@@ -1003,5 +1003,26 @@ mutate "gitlab: lines.begin the column, not the line" compiler/cli/report_ci.c \
 	'"lines", "begin", (json_int_t)s.line,' \
 	'"lines", "begin", (json_int_t)s.col,' \
 	"/usr/bin/python3 tests/ci_formats.py"
+# 206-210 (issue 73): the baseline
+mutate "baseline: an entry matches every alike finding (one entry, many findings)" compiler/cli/baseline.c \
+	'	json_object_del(c->b->entries, key); /* one entry, one finding */' \
+	'' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "baseline: the rules nothing may silence recorded" compiler/cli/baseline.c \
+	'	return rule_silenceable(d->rule);' \
+	'	return d->rule != NULL;' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "baseline: files named as the working directory sees them" compiler/cli/baseline.c \
+	'	if (realpath(f->path, real) && strncmp(real, dir, n) == 0 && (real[n] == '"'"'/'"'"' || (n == 1 && dir[0] == '"'"'/'"'"')))' \
+	'	if (0 && realpath(f->path, real))' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "--strict-baseline: a stale entry does not fail" compiler/cli/lint_cmd.c \
+	'		failed |= c->strict_baseline && stale;' \
+	'' \
+	"/usr/bin/python3 tests/ci_formats.py"
+mutate "settings: baseline ignored" compiler/cli/session.c \
+	'	if (!c->baseline && cfg->baseline)' \
+	'	if (0 && cfg->baseline)' \
+	"/usr/bin/python3 tests/ci_formats.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

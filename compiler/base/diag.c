@@ -143,6 +143,20 @@ void diag_hold(diag_ctx *dc, const bool *hold)
 	recount(dc);
 }
 
+void diag_set_baselined(diag_ctx *dc, const bool *known)
+{
+	size_t k = 0;
+	dc->baseline_used = true;
+	for (size_t i = 0; i < dc->n; i++) {
+		if (known[i])
+			ARENA_PUSH(dc->ar, dc->baselined, dc->nbaselined, dc->baselined_cap, dc->items[i]);
+		else
+			dc->items[k++] = dc->items[i];
+	}
+	dc->n = k;
+	recount(dc);
+}
+
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule)
 {
 	size_t k = 0;

@@ -81,6 +81,11 @@ typedef struct diag_ctx {
 	const char *context; /* when set, each new finding gets the note "for <context>" */
 	suppression *sups, **sups_tail;
 	unsigned held; /* findings held back by cascade_hold until an error is fixed */
+	/* findings a baseline file records (lint --baseline): out of items and
+	 * the counts, kept for the formats that mark them (JSON, SARIF) */
+	diag **baselined;
+	size_t nbaselined, baselined_cap;
+	bool baseline_used; /* a baseline was applied: the reports say new or unchanged */
 } diag_ctx;
 
 void diag_init(diag_ctx *dc, arena *ar, src_set *src);
@@ -113,6 +118,9 @@ void diag_apply_allows(diag_ctx *dc, suppression *sups);
 /* Holds back the findings i with hold[i] (cascades of an error, see
  * compiler/lint/cascade.c): dropped, and counted in dc->held. */
 void diag_hold(diag_ctx *dc, const bool *hold);
+/* Moves the findings i with known[i] out of the report into dc->baselined
+ * (lint --baseline: they are not new). */
+void diag_set_baselined(diag_ctx *dc, const bool *known);
 /* Drops every finding of a rule (--disable). */
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 

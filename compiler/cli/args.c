@@ -253,6 +253,12 @@ int cli_parse(int argc, char **argv, cli *c)
 			c->fix = true;
 		} else if (strcmp(a, "--exit-zero") == 0) {
 			c->exit_zero = true;
+		} else if (strcmp(a, "--strict-baseline") == 0) {
+			c->strict_baseline = true;
+		} else if (strcmp(a, "--baseline") == 0 || strcmp(a, "--write-baseline") == 0) {
+			if (++i == argc)
+				return cli_usage_error("%s needs the baseline file", a);
+			*(a[2] == 'b' ? &c->baseline : &c->write_baseline) = argv[i];
 		} else if (strcmp(a, "--fail-on") == 0) {
 			if (++i == argc)
 				return cli_usage_error("%s needs error, warning or note", a);

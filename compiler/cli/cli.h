@@ -44,6 +44,9 @@ typedef struct cli {
 	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
 	bool fail_on_given;      /* --fail-on, over the settings file */
 	bool exit_zero;          /* lint --exit-zero: findings never fail the exit status */
+	const char *baseline;    /* lint --baseline (or the settings' baseline): report only new findings */
+	const char *write_baseline; /* lint --write-baseline FILE */
+	bool strict_baseline;    /* lint --strict-baseline: a stale entry fails */
 	const char **opts;       /* every option given, checked against the command's table */
 	size_t nopts;
 } cli;

@@ -27,6 +27,12 @@ OPT(opt_max_findings, "--max-findings", NULL, ARG_WORD, "N", "100", "print at mo
 OPT(opt_lint_format, "--format", NULL, ARG_CHOICE, REPORT_FORMAT_CHOICES, "text",
     "the findings' format: text, JSON (schemas/findings.schema.json), SARIF 2.1.0, GitHub annotations, "
     "GitLab Code Quality, JUnit XML, checkstyle XML, one line each (file:line:col: severity[rule]: message)");
+OPT(opt_baseline, "--baseline", NULL, ARG_FILE, "FILE", "the settings' baseline, else none",
+    "report only the findings FILE does not record (new ones); those it records are not shown or counted");
+OPT(opt_write_baseline, "--write-baseline", NULL, ARG_FILE, "FILE", NULL,
+    "record every finding in FILE (whole or not at all) instead of reporting them; exit 0");
+OPT(opt_strict_baseline, "--strict-baseline", NULL, ARG_NONE, NULL, NULL,
+    "with a baseline: an entry no finding of the files linted matches any more (fixed, or its line edited) fails (exit 1)");
 OPT(opt_exit_zero, "--exit-zero", NULL, ARG_NONE, NULL, NULL,
     "exit 0 whatever the findings (a report-only CI step); 2 still says a file could not be read");
 OPT(opt_fix, "--fix", NULL, ARG_NONE, NULL, NULL,
@@ -92,11 +98,12 @@ static const cli_exit build_exits[] = {{0, "built (with --check: the tree is up 
 				       {1, "errors, and nothing written; findings at or above --fail-on; with --check: the tree is stale"},
 				       EXIT_USAGE_ROW, END_EXITS};
 
-static const cli_option *const lint_opts[] = {&opt_lint_format, &opt_fix, &opt_lint_diff, &opt_fail_on, &opt_exit_zero, &opt_disable,
+static const cli_option *const lint_opts[] = {&opt_lint_format, &opt_fix, &opt_lint_diff, &opt_fail_on, &opt_exit_zero, &opt_baseline,
+					      &opt_write_baseline, &opt_strict_baseline, &opt_disable,
 					      &opt_enable, &opt_max_findings, &opt_config, &opt_quiet, &opt_color, &opt_stdin_filename,
 					      &opt_topology, &opt_release, &opt_mem_gib, &opt_hugepage, NULL};
 static const cli_exit lint_exits[] = {{0, "no finding at or above --fail-on (with --exit-zero: whatever was found)"},
-				      {1, "findings at or above --fail-on"},
+				      {1, "findings at or above --fail-on (new ones, with a baseline); with --strict-baseline, a stale entry"},
 				      {2, "usage error, a file that cannot be read, or a fix refused"}, END_EXITS};
 
 static const cli_option *const fmt_opts[] = {&opt_fmt_check, &opt_fmt_diff, &opt_quiet, &opt_color, &opt_stdin_filename, NULL};

@@ -8,6 +8,7 @@
 #include "compiler/lint/fix.h"
 #include "compiler/lint/lint_config.h"
 #include "compiler/lint/yaml_lint.h"
+#include "baseline.h"
 #include "lint_files.h"
 #include "report.h"
 
@@ -97,6 +98,10 @@ static int lint_files_given(const cli *c)
 		return cli_usage_error("%s", "--diff shows the edits of --fix: give both");
 	if (c->stdin_name && !nstdin)
 		return cli_usage_error("%s", "--stdin-filename names what `-` stands for: give `-`");
+	if (c->write_baseline && c->fix)
+		return cli_usage_error("%s", "--write-baseline records the findings and --fix changes them: run one, then the other");
+	if (c->strict_baseline && !c->baseline && !c->write_baseline)
+		return cli_usage_error("%s", "--strict-baseline checks a baseline: give --baseline FILE (or `baseline` in .dslc-lint)");
 	if (ndsl && (c->topology || c->release || c->mem_gib || c->hugepage_size)) {
 		fprintf(stderr, "dslc: --topology, --release, --mem-gib and --hugepage-size apply to daos_server.yml and daos_agent.yml files; "
 			"a DSL file names its topology and release itself\n");
@@ -104,6 +109,12 @@ static int lint_files_given(const cli *c)
 	}
 	arena a;
 	arena_init(&a);
+	baseline bl = {0};
+	bool use_baseline = c->baseline && !c->write_baseline; /* read first: a wrong file costs no lint */
+	if (use_baseline && !baseline_read(&bl, &a, c->baseline)) {
+		arena_free(&a);
+		return EXIT_USAGE;
+	}
 	/* every file is compiled once: its lint also tells what it includes.
 	 * With --fix, a file linted through another must not be fixed alone
 	 * (a fragment would gain a `daos` line): fixes wait for the choice */
@@ -151,6 +162,27 @@ static int lint_files_given(const cli *c)
 		dcs[n] = &shown[n]->dc;
 		n++;
 	}
+	if (c->write_baseline) {
+		size_t count = 0;
+		if (!baseline_write(&a, c->write_baseline, dcs, n, &count))
+			rc = EXIT_USAGE;
+		else if (!c->quiet)
+			fprintf(stderr, "dslc: %zu finding%s recorded in %s; `dslc lint --baseline %s` reports only new ones\n", count,
+				count == 1 ? "" : "s", c->write_baseline, c->write_baseline);
+		for (size_t i = 0; i < total; i++)
+			compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);
+		arena_free(&a);
+		return rc;
+	}
+	size_t stale = 0;
+	if (use_baseline) {
+		baseline_apply(&bl, &a, dcs, n);
+		stale = baseline_stale(&bl, &a, dcs, n, stderr, c->strict_baseline ? 50 : 0);
+		if (stale && !c->strict_baseline && !c->quiet)
+			fprintf(stderr, "dslc: %s: %zu entr%s match%s no finding any more (fixed, or the line edited): "
+				"`dslc lint --write-baseline %s` drops them\n", c->baseline, stale, stale == 1 ? "y" : "ies",
+				stale == 1 ? "es" : "", c->baseline);
+	}
 	/* --fix --diff printed the diff where the findings go; its status is whether a file would change */
 	if (!(c->fix && c->diff) && report_print_all(dcs, n, fmt, stdout, c->max_findings, "dslc " DSLC_VERSION, c->settings,
 							       c->fail_on))
@@ -161,6 +193,12 @@ static int lint_files_given(const cli *c)
 		if (fmt == REPORT_TEXT && !c->quiet)
 			cli_print_summary(shown[i], stderr, n > 1 ? names[i] : NULL);
 		failed |= cli_fails(shown[i], c->fail_on);
+	}
+	if (use_baseline) {
+		if (fmt == REPORT_TEXT && !c->quiet && bl.matched)
+			fprintf(stderr, "dslc: %zu known finding%s not shown (%s)\n", bl.matched, bl.matched == 1 ? "" : "s", c->baseline);
+		failed |= c->strict_baseline && stale;
+		baseline_free(&bl);
 	}
 	for (size_t i = 0; i < total; i++)
 		compile_free(i < c->nfiles ? &comps[i] : &extra[i - c->nfiles]);

@@ -38,10 +38,18 @@ static int dump(json_t *root, FILE *out)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
+/* A baseline's verdict on a finding (SARIF 2.1.0 3.27.24 baselineState),
+ * NULL when no baseline was applied. */
+static const char *baseline_state(const diag_ctx *dc, bool known)
+{
+	return !dc->baseline_used ? NULL : known ? "unchanged" : "new";
+}
+
 static void json_findings(diag_ctx *dc, json_t *items)
 {
-	for (size_t i = 0; i < dc->n; i++) {
-		diag *d = dc->items[i];
+	for (size_t i = 0; i < dc->n + dc->nbaselined; i++) {
+		bool known = i >= dc->n;
+		diag *d = known ? dc->baselined[i - dc->n] : dc->items[i];
 		span s = report_span_of(dc, d->loc);
 		json_t *o = json_object();
 		json_object_set_new(o, "file", s.file ? json_string(s.file) : json_null());
@@ -76,6 +84,8 @@ static void json_findings(diag_ctx *dc, json_t *items)
 							       "endColumn", (json_int_t)fs.end_col, "replacement", report_u8(dc, f->text)));
 		}
 		json_object_set_new(o, "fixes", fixes);
+		if (baseline_state(dc, known))
+			json_object_set_new(o, "baseline", json_string(baseline_state(dc, known)));
 		json_array_append_new(items, o);
 	}
 }
@@ -93,6 +103,14 @@ static int print_json(diag_ctx *const *dcs, size_t ndcs, FILE *out, const char *
 	}
 	json_t *root = json_pack("{s:i, s:s, s:o, s:{s:I, s:I, s:I, s:I}}", "version", 1, "tool", version, "findings", items,
 				 "summary", "errors", count[0], "warnings", count[1], "notes", count[2], "held", count[3]);
+	json_int_t known = 0;
+	bool used = false;
+	for (size_t k = 0; k < ndcs; k++) {
+		known += (json_int_t)dcs[k]->nbaselined;
+		used |= dcs[k]->baseline_used;
+	}
+	if (used) /* the counts above are the new findings' */
+		json_object_set_new(json_object_get(root, "summary"), "baselined", json_integer(known));
 	if (settings && ndcs)
 		json_object_set_new(root, "settings", json_string(report_u8(dcs[0], settings)));
 	return dump(root, out);
@@ -107,8 +125,9 @@ static const char *sarif_level(diag_severity s)
 
 static void sarif_results(report_ids *ids, diag_ctx *dc, json_t *results)
 {
-	for (size_t i = 0; i < dc->n; i++) {
-		diag *d = dc->items[i];
+	for (size_t i = 0; i < dc->n + dc->nbaselined; i++) {
+		bool known = i >= dc->n;
+		diag *d = known ? dc->baselined[i - dc->n] : dc->items[i];
 		span s = report_span_of(dc, d->loc);
 		if (!s.file)
 			continue; /* every dslc finding has a place; guard anyway */
@@ -143,6 +162,8 @@ static void sarif_results(report_ids *ids, diag_ctx *dc, json_t *results)
 			json_object_set_new(res, "fixes", json_pack("[{s:{s:s}, s:o}]", "description", "text",
 								    report_u8(dc, d->help ? d->help : d->msg), "artifactChanges", changes));
 		}
+		if (baseline_state(dc, known))
+			json_object_set_new(res, "baselineState", json_string(baseline_state(dc, known)));
 		json_array_append_new(results, res);
 	}
 }

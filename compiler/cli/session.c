@@ -101,6 +101,8 @@ static int apply_config(const cli *c, bool roots, arena *a, lint_config *cfg, co
 			eff->disabled[i] = true;
 	if (!c->fail_on_given && cfg->has_fail_on)
 		eff->fail_on = cfg->fail_on;
+	if (!c->baseline && cfg->baseline)
+		eff->baseline = cfg->baseline;
 	if (roots && !c->nfiles && cfg->nroots) {
 		eff->files = cfg->roots;
 		eff->nfiles = cfg->nroots;

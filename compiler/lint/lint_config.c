@@ -18,10 +18,11 @@ static const keyword lint_kws[] = {
 	{"roots", "roots <path>...", "The descriptions `dslc lint` lints when it is given no file, relative to `.dslc-lint`'s directory.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 	{"fail_on", "fail_on error|warning|note", "The lowest severity that fails `dslc lint` and `dslc build` (exit 1); `--fail-on` replaces it.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 	{"disable", "disable <rule> \"<reason>\"", "Switches a rule off for the repository, with the reason kept in review; `--enable` switches it back on for a run.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
+	{"baseline", "baseline <path>", "The findings `dslc lint` knows already (written by `dslc lint --write-baseline`), relative to `.dslc-lint`'s directory: only new ones are reported; `--baseline` replaces it.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 };
 const kw_table kw_lint = KW_TABLE("lint", lint_kws);
 
-enum { KW_LINT, KW_ROOTS, KW_FAIL_ON, KW_DISABLE };
+enum { KW_LINT, KW_ROOTS, KW_FAIL_ON, KW_DISABLE, KW_BASELINE };
 
 /* Whether the user may take settings from a file or directory that st
  * describes: the user's own, root's (a directory like /tmp, /home), or the
@@ -167,30 +168,44 @@ static void read_disable(lint_config *cfg, const ast_stmt *st, const ast_value *
 	cfg->reason[r->rule] = why->text;
 }
 
+/* baseline "path": one file, relative to this one (read when lint runs). */
+static void read_baseline(lint_config *cfg, const ast_stmt *st, const ast_value *v)
+{
+	if (v && word_or_string(v) && !v->next && *v->text && !memchr(v->text, '\n', strlen(v->text))) {
+		cfg->baseline = v->text[0] == '/' ? v->text : arena_printf(&cfg->comp->ar, "%s%s", cfg->dir, v->text);
+		return;
+	}
+	diag *d = diag_report(&cfg->comp->dc, R_BAD_VALUE, v ? v->loc : st->loc, "baseline takes one path");
+	diag_help(&cfg->comp->dc, d, "write `baseline \"dslc-baseline.json\"` (relative to this file)");
+}
+
 static void read_block(lint_config *cfg, const ast_block *b)
 {
 	diag_ctx *dc = &cfg->comp->dc;
-	const char *names[] = {lint_kws[KW_ROOTS].name, lint_kws[KW_FAIL_ON].name, lint_kws[KW_DISABLE].name};
+	const char *names[] = {lint_kws[KW_ROOTS].name, lint_kws[KW_FAIL_ON].name, lint_kws[KW_DISABLE].name,
+			       lint_kws[KW_BASELINE].name};
 	for (const ast_stmt *st = b->first; st; st = st->next) {
 		const ast_value *kw = st->values;
 		int k = KW_LINT;
-		for (int i = KW_ROOTS; i <= KW_DISABLE && kw && kw->kind == AST_WORD; i++)
+		for (int i = KW_ROOTS; i <= KW_BASELINE && kw && kw->kind == AST_WORD; i++)
 			if (strcmp(kw->text, lint_kws[i].name) == 0)
 				k = i;
 		if (k == KW_LINT || st->block) {
-			const char *sug = kw && kw->kind == AST_WORD ? kw_suggest(kw->text, names, 3) : NULL;
+			const char *sug = kw && kw->kind == AST_WORD ? kw_suggest(kw->text, names, 4) : NULL;
 			diag *d = diag_report(dc, R_UNKNOWN_KEYWORD, kw ? kw->loc : st->loc, "%s in the lint settings",
 					      k == KW_LINT ? "unknown keyword" : "a block");
 			if (sug)
 				diag_help(dc, d, "write `%s`", sug);
 			else
-				diag_help(dc, d, "the lint block takes roots, fail_on and disable (SPEC.md, \"One place for lint settings\")");
+				diag_help(dc, d, "the lint block takes roots, fail_on, disable and baseline (SPEC.md, \"One place for lint settings\")");
 			continue;
 		}
 		if (k == KW_ROOTS)
 			read_roots(cfg, st, kw->next);
 		else if (k == KW_FAIL_ON)
 			read_fail_on(cfg, st, kw->next);
+		else if (k == KW_BASELINE)
+			read_baseline(cfg, st, kw->next);
 		else
 			read_disable(cfg, st, kw->next);
 	}

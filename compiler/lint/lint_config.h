@@ -8,6 +8,7 @@
  *       roots   "clusters/prod/cluster.dsl" "clusters/lab/cluster.dsl"
  *       fail_on warning
  *       disable log-mask-debug "tracing ticket 4711"
+ *       baseline "dslc-baseline.json"
  *     }
  *
  * `dslc lint` with no file lints the roots; `dslc lint FILE` and `dslc
@@ -42,6 +43,7 @@ typedef struct lint_config {
 	strmap seen;                  /* realpath of each root -> its path */
 	compilation *comp;            /* the file's parse and findings: errors are printed as any lint's */
 	const char *refused;          /* why the file was not read, when it is not a regular file */
+	const char *baseline;         /* `baseline`, joined to dir; NULL: none */
 } lint_config;
 
 /* The keywords of the file, for `dslc keywords`, SPEC.md and dslc-language(5). */
