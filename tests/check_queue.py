@@ -96,6 +96,7 @@ PROGRAMS = [
     ("doctor_captures", "py", (30, []), (40, []), None),
     ("edges", "py", (4, []), (8, []), None),
     ("ci_formats", "py", (20, []), (48, []), None),
+    ("lint_paths", "py", (8, []), (16, []), None),
     ("pictures", "py", (35, []), (30, ["--no-render"]), None),
     ("docs_agree", "py", (1, []), None, None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),

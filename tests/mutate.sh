@@ -1024,5 +1024,26 @@ mutate "settings: baseline ignored" compiler/cli/session.c \
 	'	if (!c->baseline && cfg->baseline)' \
 	'	if (0 && cfg->baseline)' \
 	"/usr/bin/python3 tests/ci_formats.py"
+# 211-215 (issue 73): per-path settings
+mutate "path glob: '*' crosses directories" compiler/lint/lint_paths.c \
+	'				if (!*s || *s == '"'"'/'"'"')' \
+	'				if (!*s)' \
+	"/usr/bin/python3 tests/lint_paths.py"
+mutate "path sections: an enable cannot undo an earlier disable" compiler/lint/lint_paths.c \
+	'				off = p->action[r] == PATH_DISABLE;' \
+	'				off = off || p->action[r] == PATH_DISABLE;' \
+	"/usr/bin/python3 tests/lint_paths.py"
+mutate "path sections: an error rule switched off" compiler/lint/lint_paths.c \
+	'	if (r->severity == SEV_ERROR) {' \
+	'	if (0) {' \
+	"/usr/bin/python3 tests/lint_paths.py"
+mutate "path sections: over the command line's --enable" compiler/lint/lint_paths.c \
+	'		drop[i] = off && !toggled[r]; /* --enable / --disable come after every setting */' \
+	'		drop[i] = off && toggled;' \
+	"/usr/bin/python3 tests/lint_paths.py"
+mutate "path sections: a rule a section enables left off at compile" compiler/cli/lint_cmd.c \
+	'				eff.disabled[r] = false;' \
+	'				(void)0;' \
+	"/usr/bin/python3 tests/lint_paths.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -157,6 +157,16 @@ void diag_set_baselined(diag_ctx *dc, const bool *known)
 	recount(dc);
 }
 
+void diag_drop(diag_ctx *dc, const bool *drop)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < dc->n; i++)
+		if (!drop[i])
+			dc->items[k++] = dc->items[i];
+	dc->n = k;
+	recount(dc);
+}
+
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule)
 {
 	size_t k = 0;

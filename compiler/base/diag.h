@@ -121,6 +121,8 @@ void diag_hold(diag_ctx *dc, const bool *hold);
 /* Moves the findings i with known[i] out of the report into dc->baselined
  * (lint --baseline: they are not new). */
 void diag_set_baselined(diag_ctx *dc, const bool *known);
+/* Drops the findings i with drop[i] (.dslc-lint's path sections). */
+void diag_drop(diag_ctx *dc, const bool *drop);
 /* Drops every finding of a rule (--disable). */
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule);
 

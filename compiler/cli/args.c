@@ -255,6 +255,10 @@ int cli_parse(int argc, char **argv, cli *c)
 			c->exit_zero = true;
 		} else if (strcmp(a, "--strict-baseline") == 0) {
 			c->strict_baseline = true;
+		} else if (strcmp(a, "--show-settings") == 0) {
+			if (++i == argc)
+				return cli_usage_error("%s needs the file whose settings to show", a);
+			c->show_settings = argv[i];
 		} else if (strcmp(a, "--baseline") == 0 || strcmp(a, "--write-baseline") == 0) {
 			if (++i == argc)
 				return cli_usage_error("%s needs the baseline file", a);

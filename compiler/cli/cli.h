@@ -15,6 +15,7 @@
 
 #include "compiler/base/rules.h"
 #include "compiler/lint/compile.h"
+#include "compiler/lint/lint_config.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 
@@ -47,6 +48,8 @@ typedef struct cli {
 	const char *baseline;    /* lint --baseline (or the settings' baseline): report only new findings */
 	const char *write_baseline; /* lint --write-baseline FILE */
 	bool strict_baseline;    /* lint --strict-baseline: a stale entry fails */
+	const char *show_settings; /* lint --show-settings FILE */
+	const lint_config *lint_settings; /* the settings applied (session.c), NULL: none */
 	const char **opts;       /* every option given, checked against the command's table */
 	size_t nopts;
 } cli;

@@ -33,6 +33,8 @@ OPT(opt_write_baseline, "--write-baseline", NULL, ARG_FILE, "FILE", NULL,
     "record every finding in FILE (whole or not at all) instead of reporting them; exit 0");
 OPT(opt_strict_baseline, "--strict-baseline", NULL, ARG_NONE, NULL, NULL,
     "with a baseline: an entry no finding of the files linted matches any more (fixed, or its line edited) fails (exit 1)");
+OPT(opt_show_settings, "--show-settings", NULL, ARG_FILE, "FILE", NULL,
+    "print what the lint settings make of FILE's findings (fail_on, baseline, each rule switched or re-ranked) and from which line; lint nothing");
 OPT(opt_exit_zero, "--exit-zero", NULL, ARG_NONE, NULL, NULL,
     "exit 0 whatever the findings (a report-only CI step); 2 still says a file could not be read");
 OPT(opt_fix, "--fix", NULL, ARG_NONE, NULL, NULL,
@@ -99,7 +101,7 @@ static const cli_exit build_exits[] = {{0, "built (with --check: the tree is up 
 				       EXIT_USAGE_ROW, END_EXITS};
 
 static const cli_option *const lint_opts[] = {&opt_lint_format, &opt_fix, &opt_lint_diff, &opt_fail_on, &opt_exit_zero, &opt_baseline,
-					      &opt_write_baseline, &opt_strict_baseline, &opt_disable,
+					      &opt_write_baseline, &opt_strict_baseline, &opt_show_settings, &opt_disable,
 					      &opt_enable, &opt_max_findings, &opt_config, &opt_quiet, &opt_color, &opt_stdin_filename,
 					      &opt_topology, &opt_release, &opt_mem_gib, &opt_hugepage, NULL};
 static const cli_exit lint_exits[] = {{0, "no finding at or above --fail-on (with --exit-zero: whatever was found)"},

@@ -52,6 +52,7 @@ static int lint_one(const cli *c, const char *path, report_format fmt, compilati
 			rc = EXIT_USAGE;
 		}
 		cli_drop_disabled(c, comp);
+		lint_paths_apply(c->lint_settings, &comp->dc, c->toggled);
 		diag_sort(&comp->dc);
 		if (!c->fix || rc != EXIT_CLEAN || pass == 10)
 			return rc;
@@ -78,8 +79,66 @@ static int lint_one(const cli *c, const char *path, report_format fmt, compilati
 	}
 }
 
-static int lint_files_given(const cli *c)
+/* --show-settings FILE: what applies to FILE's findings, and from where. */
+static int show_settings(const cli *c)
 {
+	const lint_config *cfg = c->lint_settings;
+	if (!cfg) {
+		printf("%s: no lint settings apply (no %s from here up to the repository's top)\n", c->show_settings, LINT_CONFIG_NAME);
+		return EXIT_CLEAN;
+	}
+	arena a;
+	arena_init(&a);
+	const char *rel = lint_paths_relative(cfg, &a, c->show_settings);
+	printf("%s: settings from %s%s\n", c->show_settings, cfg->path,
+	       rel ? "" : " (outside its directory: no path section can match)");
+	printf("  fail_on %s%s\n", severity_name(c->fail_on), c->fail_on_given ? "  (--fail-on)" : cfg->has_fail_on ? "  (fail_on)" : "  (default)");
+	if (c->baseline)
+		printf("  baseline %s\n", c->baseline);
+	for (int r = 0; r < R__COUNT; r++) {
+		const rule_info *ri = &rule_table[r];
+		const char *state = NULL, *why = NULL, *where = NULL;
+		int sev = -1;
+		if (cfg->disabled[r])
+			state = "off", why = cfg->reason[r], where = arena_printf(&a, "%s, the lint block", cfg->path);
+		for (size_t k = 0; rel && k < cfg->npaths; k++) {
+			const lint_path *p = &cfg->paths[k];
+			if (!lint_path_match(p->glob, rel) || (p->action[r] == PATH_KEEP && p->severity[r] < 0))
+				continue;
+			where = arena_printf(&a, "%s:%u, path \"%s\"", cfg->path, p->rule_line[r], p->glob);
+			if (p->action[r] != PATH_KEEP)
+				state = p->action[r] == PATH_DISABLE ? "off" : "on", why = p->reason[r];
+			if (p->severity[r] >= 0)
+				sev = p->severity[r];
+		}
+		if (c->toggled[r])
+			state = c->disabled[r] ? "off" : "on", why = NULL, where = c->disabled[r] ? "--disable" : "--enable";
+		if (!where)
+			continue;
+		printf("  %-26s %s%s%s%s%s  (%s)\n", ri->id, state ? state : "on",
+		       sev >= 0 && (!state || strcmp(state, "off")) ? ", " : "",
+		       sev >= 0 && (!state || strcmp(state, "off")) ? severity_name((diag_severity)sev) : "",
+		       why ? ": " : "", why ? why : "", where);
+	}
+	arena_free(&a);
+	return EXIT_CLEAN;
+}
+
+static int lint_files_given(const cli *given)
+{
+	if (given->show_settings)
+		return show_settings(given);
+	/* a rule a path section enables is compiled on everywhere and dropped
+	 * again where no section enables it (lint_paths_apply) */
+	cli eff = *given;
+	if (eff.lint_settings) {
+		bool enabled[R__COUNT] = {0};
+		lint_paths_enabled(eff.lint_settings, enabled);
+		for (int r = 0; r < R__COUNT; r++)
+			if (enabled[r] && !eff.toggled[r])
+				eff.disabled[r] = false;
+	}
+	const cli *c = &eff;
 	report_format fmt = REPORT_TEXT;
 	if (c->format && !report_format_parse(c->format, &fmt))
 		return cli_usage_error("lint --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);

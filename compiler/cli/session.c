@@ -96,6 +96,7 @@ static int apply_config(const cli *c, bool roots, arena *a, lint_config *cfg, co
 				cfg->repeated_line, cfg->nrepeated, cfg->nrepeated == 1 ? "" : "s", cfg->nrepeated == 1 ? "s" : "");
 	}
 	eff->settings = path;
+	eff->lint_settings = cfg;
 	for (int i = 0; i < R__COUNT; i++)
 		if (!c->toggled[i] && cfg->disabled[i])
 			eff->disabled[i] = true;

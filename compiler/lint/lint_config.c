@@ -18,11 +18,12 @@ static const keyword lint_kws[] = {
 	{"roots", "roots <path>...", "The descriptions `dslc lint` lints when it is given no file, relative to `.dslc-lint`'s directory.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 	{"fail_on", "fail_on error|warning|note", "The lowest severity that fails `dslc lint` and `dslc build` (exit 1); `--fail-on` replaces it.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 	{"disable", "disable <rule> \"<reason>\"", "Switches a rule off for the repository, with the reason kept in review; `--enable` switches it back on for a run.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
+	{"path", "path \"<glob>\" { disable|enable|severity ... }", "Settings for the files the glob matches (relative to `.dslc-lint`'s directory; `*` within a name, `**` across directories): `disable <rule> \"<reason>\"`, `enable <rule>`, `severity <rule> error|warning|note`, for rules that are warnings or notes; a later section wins, the command line's --disable/--enable come last.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 	{"baseline", "baseline <path>", "The findings `dslc lint` knows already (written by `dslc lint --write-baseline`), relative to `.dslc-lint`'s directory: only new ones are reported; `--baseline` replaces it.", KW_CUSTOM, 0, 0, 0, NULL, NULL},
 };
 const kw_table kw_lint = KW_TABLE("lint", lint_kws);
 
-enum { KW_LINT, KW_ROOTS, KW_FAIL_ON, KW_DISABLE, KW_BASELINE };
+enum { KW_LINT, KW_ROOTS, KW_FAIL_ON, KW_DISABLE, KW_PATH, KW_BASELINE };
 
 /* Whether the user may take settings from a file or directory that st
  * describes: the user's own, root's (a directory like /tmp, /home), or the
@@ -183,21 +184,21 @@ static void read_block(lint_config *cfg, const ast_block *b)
 {
 	diag_ctx *dc = &cfg->comp->dc;
 	const char *names[] = {lint_kws[KW_ROOTS].name, lint_kws[KW_FAIL_ON].name, lint_kws[KW_DISABLE].name,
-			       lint_kws[KW_BASELINE].name};
+			       lint_kws[KW_PATH].name, lint_kws[KW_BASELINE].name};
 	for (const ast_stmt *st = b->first; st; st = st->next) {
 		const ast_value *kw = st->values;
 		int k = KW_LINT;
 		for (int i = KW_ROOTS; i <= KW_BASELINE && kw && kw->kind == AST_WORD; i++)
 			if (strcmp(kw->text, lint_kws[i].name) == 0)
 				k = i;
-		if (k == KW_LINT || st->block) {
-			const char *sug = kw && kw->kind == AST_WORD ? kw_suggest(kw->text, names, 4) : NULL;
+		if (k == KW_LINT || (st->block && k != KW_PATH)) {
+			const char *sug = kw && kw->kind == AST_WORD ? kw_suggest(kw->text, names, 5) : NULL;
 			diag *d = diag_report(dc, R_UNKNOWN_KEYWORD, kw ? kw->loc : st->loc, "%s in the lint settings",
 					      k == KW_LINT ? "unknown keyword" : "a block");
 			if (sug)
 				diag_help(dc, d, "write `%s`", sug);
 			else
-				diag_help(dc, d, "the lint block takes roots, fail_on, disable and baseline (SPEC.md, \"One place for lint settings\")");
+				diag_help(dc, d, "the lint block takes roots, fail_on, disable, path and baseline (SPEC.md, \"One place for lint settings\")");
 			continue;
 		}
 		if (k == KW_ROOTS)
@@ -206,6 +207,8 @@ static void read_block(lint_config *cfg, const ast_block *b)
 			read_fail_on(cfg, st, kw->next);
 		else if (k == KW_BASELINE)
 			read_baseline(cfg, st, kw->next);
+		else if (k == KW_PATH)
+			lint_paths_read(cfg, st);
 		else
 			read_disable(cfg, st, kw->next);
 	}

@@ -27,8 +27,32 @@ static void settings_disabled(bool disabled[R__COUNT])
 	lint_config cfg;
 	compilation comp;
 	memset(&comp, 0, sizeof(comp));
-	if (path && lint_config_read(&cfg, &comp, path) && !diag_count(&comp.dc, SEV_ERROR))
+	if (path && lint_config_read(&cfg, &comp, path) && !diag_count(&comp.dc, SEV_ERROR)) {
 		memcpy(disabled, cfg.disabled, R__COUNT * sizeof(*disabled));
+		bool enabled[R__COUNT] = {0}; /* on for some paths: compiled on, dropped where no section enables it */
+		lint_paths_enabled(&cfg, enabled);
+		for (int r = 0; r < R__COUNT; r++)
+			disabled[r] &= !enabled[r];
+	}
+	if (path)
+		compile_free(&comp);
+	arena_free(&a);
+}
+
+/* The settings' path sections on a compilation's findings, as `dslc lint`
+ * applies them (lint_paths.c). */
+static void settings_paths(compilation *c)
+{
+	arena a;
+	arena_init(&a);
+	const char *untrusted;
+	const char *path = lint_config_find(&a, &untrusted);
+	lint_config cfg;
+	compilation comp;
+	memset(&comp, 0, sizeof(comp));
+	static const bool none[R__COUNT];
+	if (path && lint_config_read(&cfg, &comp, path) && !diag_count(&comp.dc, SEV_ERROR))
+		lint_paths_apply(&cfg, &c->dc, none);
 	if (path)
 		compile_free(&comp);
 	arena_free(&a);
@@ -43,6 +67,7 @@ static compilation *compile_doc(const lsp_doc *d, const char *path, const bool d
 		compile_yaml(c, path, NULL, NULL, 0, 0);
 	else
 		compile_file_with(c, path, disabled);
+	settings_paths(c);
 	return c;
 }
 
