@@ -357,6 +357,25 @@ def baseline_tests(tmp):
     result(rc == 2 and not os.path.exists(os.path.join(tmp, "bl", "x.json")), "--write-baseline with --fix is refused", err)
 
 
+def import_formats():
+    """dslc import prints its findings on stderr in any format (it once
+    crashed on SARIF and printed no JSON: no version was passed)."""
+    f = "tests/golden/yaml/accepted-shapes.yml"
+    for fmt in ("json", "sarif", "gitlab", "junit", "checkstyle", "concise"):
+        p = subprocess.run(DSLC + ["import", "--format", fmt, f], cwd=REPO, capture_output=True)
+        doc = p.stderr.decode(errors="replace").rsplit("dslc: nothing imported", 1)[0]
+        try:
+            if fmt in ("json", "sarif", "gitlab"):
+                ok = bool(json.loads(doc))
+            elif fmt == "concise":
+                ok = bool(LINE.match(doc.splitlines()[0].encode()))
+            else:
+                ok = ET.fromstring(doc.encode()) is not None
+        except Exception as e:  # noqa: BLE001
+            ok, doc = False, f"{e}: {doc[:200]}"
+        result(ok and p.returncode == 1, f"import --format {fmt}: the findings as a document, exit 1", (p.returncode, doc[:200]))
+
+
 def rule_urls():
     rules = json.loads(subprocess.run(DSLC + ["rules", "--format", "json"], capture_output=True, check=True).stdout)
     spec = open(os.path.join(REPO, "SPEC.md")).read().splitlines()
@@ -407,6 +426,7 @@ with tempfile.TemporaryDirectory() as tmp:
     exit_zero(tmp)
     alike_findings(tmp)
     baseline_tests(tmp)
+import_formats()
 rule_urls()
 print(f"formats: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

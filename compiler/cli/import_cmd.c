@@ -18,7 +18,7 @@ int import_cmd(const import_opts *o, report_format fmt, unsigned max_findings)
 	if (!ok) {
 		/* a compiled description that failed its check has findings of its own too */
 		diag_ctx *const dcs[] = {&r.in.dc, &r.out.dc};
-		report_print_all(dcs, r.compiled ? 2 : 1, fmt, stderr, max_findings, NULL, NULL, SEV_ERROR);
+		report_print_all(dcs, r.compiled ? 2 : 1, fmt, stderr, max_findings, "dslc " DSLC_VERSION, NULL, SEV_ERROR);
 		bool io = false;
 		for (size_t i = 0; i < r.in.dc.n; i++)
 			io |= r.in.dc.items[i]->rule->rule == R_IO;
@@ -30,7 +30,7 @@ int import_cmd(const import_opts *o, report_format fmt, unsigned max_findings)
 		perror("dslc: cannot write the description");
 		rc = 2;
 	}
-	report_print(&r.out.dc, fmt, stderr, max_findings, NULL);
+	report_print(&r.out.dc, fmt, stderr, max_findings, "dslc " DSLC_VERSION);
 	unsigned e = diag_count(&r.out.dc, SEV_ERROR), w = diag_count(&r.out.dc, SEV_WARNING);
 	if (e + w)
 		fprintf(stderr, "dslc: the imported cluster has %u error%s and %u warning%s: `dslc build` %s\n", e,

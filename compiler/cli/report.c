@@ -266,6 +266,8 @@ static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown, const char *version,
 		     const char *settings, diag_severity fail_on)
 {
+	if (!version) /* the JSON's "tool" and SARIF's semanticVersion are required */
+		version = "dslc " DSLC_VERSION;
 	switch (f) {
 	case REPORT_TEXT:
 		for (size_t k = 0; k < n; k++)
@@ -276,7 +278,7 @@ int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out,
 	case REPORT_GITHUB: return print_github(dcs, n, out);
 	case REPORT_GITLAB: return report_gitlab(dcs, n, out);
 	case REPORT_JUNIT: return report_junit(dcs, n, out, fail_on);
-	case REPORT_CHECKSTYLE: return report_checkstyle(dcs, n, out, version ? version : "dslc");
+	case REPORT_CHECKSTYLE: return report_checkstyle(dcs, n, out, version);
 	case REPORT_CONCISE: return report_concise(dcs, n, out);
 	}
 	return 2;
