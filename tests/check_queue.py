@@ -95,7 +95,7 @@ PROGRAMS = [
     ("doctor", "py", (7, []), (9, []), (97, [])),
     ("doctor_captures", "py", (30, []), (40, []), None),
     ("edges", "py", (4, []), (8, []), None),
-    ("ci_formats", "py", (20, []), (48, []), None),
+    ("ci_formats", "py", (25, []), (70, []), None),
     ("lint_paths", "py", (8, []), (16, []), None),
     ("pictures", "py", (35, []), (30, ["--no-render"]), None),
     ("docs_agree", "py", (1, []), None, None),
