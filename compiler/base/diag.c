@@ -130,33 +130,6 @@ void diag_apply_suppressions(diag_ctx *dc)
 	}
 }
 
-void diag_hold(diag_ctx *dc, const bool *hold)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < dc->n; i++) {
-		if (hold[i])
-			dc->held++;
-		else
-			dc->items[k++] = dc->items[i];
-	}
-	dc->n = k;
-	recount(dc);
-}
-
-void diag_set_baselined(diag_ctx *dc, const bool *known)
-{
-	size_t k = 0;
-	dc->baseline_used = true;
-	for (size_t i = 0; i < dc->n; i++) {
-		if (known[i])
-			ARENA_PUSH(dc->ar, dc->baselined, dc->nbaselined, dc->baselined_cap, dc->items[i]);
-		else
-			dc->items[k++] = dc->items[i];
-	}
-	dc->n = k;
-	recount(dc);
-}
-
 void diag_drop(diag_ctx *dc, const bool *drop)
 {
 	size_t k = 0;
@@ -165,6 +138,22 @@ void diag_drop(diag_ctx *dc, const bool *drop)
 			dc->items[k++] = dc->items[i];
 	dc->n = k;
 	recount(dc);
+}
+
+void diag_hold(diag_ctx *dc, const bool *hold)
+{
+	for (size_t i = 0; i < dc->n; i++)
+		dc->held += hold[i];
+	diag_drop(dc, hold);
+}
+
+void diag_set_baselined(diag_ctx *dc, const bool *known)
+{
+	dc->baseline_used = true;
+	for (size_t i = 0; i < dc->n; i++)
+		if (known[i])
+			ARENA_PUSH(dc->ar, dc->baselined, dc->nbaselined, dc->baselined_cap, dc->items[i]);
+	diag_drop(dc, known);
 }
 
 void diag_drop_rule(diag_ctx *dc, const rule_info *rule)
