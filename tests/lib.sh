@@ -53,6 +53,14 @@ repo_copy() { # DEST DIR...
 			{ no "the repository's $d could not be copied to $dest"; return 1; }
 	done
 }
+# fakes_serve DIR FAKE...: each Python fake of tests/fakes (dmg, kubectl,
+# daos) in DIR as a client of one warm server (tests/fakes/serve.py: a call
+# costs about 8 ms, not 50); the server ends with this test
+fakes_serve() {
+	local dir=$1
+	shift
+	/usr/bin/python3 tests/fakes/serve.py start "$dir" "$$" "$@" || no "tests/fakes/serve.py did not start ($*)"
+}
 tests_end() { echo "$T_NAME: $pass passed, $fail failed, $skipped skipped"; [ "$fail" = 0 ]; }
 
 # ---- DAOS's own config loader, the oracle of the differential tests -----------

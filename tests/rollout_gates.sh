@@ -26,7 +26,8 @@ T=${KEEP_T:-$(mktemp -d)}
 cp -r examples/hgx-b200 "$T/ex"
 EX=$T/ex
 mkdir -p "$T/bin"
-cp tests/fakes/dmg tests/fakes/date tests/fakes/sleep "$T/bin/"
+cp tests/fakes/date tests/fakes/sleep "$T/bin/"
+fakes_serve "$T/bin" dmg
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
 # an apply that hangs (for real: timeout(1) runs by the real clock)
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\nexec /bin/sleep 30\n' >"$T/bin/apply-hangs"

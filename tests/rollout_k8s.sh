@@ -19,7 +19,8 @@ tests_begin rollout-k8s
 T=${KEEP_T:-$(mktemp -d)}
 [ -n "${KEEP_T:-}" ] || trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin"
-cp tests/fakes/dmg tests/fakes/kubectl tests/fakes/date tests/fakes/sleep "$T/bin/"
+cp tests/fakes/date tests/fakes/sleep "$T/bin/"
+fakes_serve "$T/bin" dmg kubectl
 
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
 chmod +x "$T/bin/"*
