@@ -97,6 +97,7 @@ PROGRAMS = [
     ("edges", "py", (4, []), (8, []), None),
     ("ci_formats", "py", (25, []), (70, []), None),
     ("lint_paths", "py", (8, []), (16, []), None),
+    ("ci_action", "py", (20, []), None, None),
     ("pictures", "py", (35, []), (30, ["--no-render"]), None),
     ("docs_agree", "py", (1, []), None, None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),

@@ -1045,5 +1045,26 @@ mutate "path sections: a rule a section enables left off at compile" compiler/cl
 	'				eff.disabled[r] = false;' \
 	'				(void)0;' \
 	"/usr/bin/python3 tests/lint_paths.py"
+# 216-220 (issue 73): the GitHub Action's and the GitLab template's steps
+mutate "action: the SARIF step fails on findings (the upload after it never runs)" scripts/action/lint.sh \
+	'	dslc lint "${args[@]}" --format sarif --exit-zero --quiet >"$sarif.tmp"' \
+	'	dslc lint "${args[@]}" --format sarif --quiet >"$sarif.tmp"' \
+	"/usr/bin/python3 tests/ci_action.py"
+mutate "action: a relative .deb given to apt-get as a package name" scripts/action/install.sh \
+	'	*) deb="./$deb" ;; # apt-get takes a local package only as a path with a slash' \
+	'	*) ;;' \
+	"/usr/bin/python3 tests/ci_action.py"
+mutate "action: the version input not checked" scripts/action/install.sh \
+	'if [ -n "${DSLC_VERSION:-}" ] && [ "$have" != "dslc $DSLC_VERSION" ]; then' \
+	'if false; then' \
+	"/usr/bin/python3 tests/ci_action.py"
+mutate "action: the findings output counts baselined findings too" scripts/action/lint.sh \
+	'	n=$(dslc lint "${args[@]}" --format concise --exit-zero --quiet | wc -l)' \
+	'	n=$(grep -c '"'"'"ruleId"'"'"' "$sarif")' \
+	"/usr/bin/python3 tests/ci_action.py"
+mutate "gitlab template: an unreadable file passes with an empty report" ci/gitlab/dslc.gitlab-ci.yml \
+	'      [ "$rc" = 0 ] || { echo "dslc-lint: dslc could not read its input (exit $rc)" >&2; exit "$rc"; }' \
+	'      true' \
+	"/usr/bin/python3 tests/ci_action.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end
