@@ -270,13 +270,18 @@ deb:
 rpm: all
 	tests/package_rpm.sh build-only
 
+# the source RPM alone, to rebuild on RHEL/Rocky 9, SLES 15 or Azure Linux 3
+# (rpmbuild --rebuild); URL=... names where dslc is published
+srpm:
+	tests/package_rpm.sh srpm
+
 vsix: all
 	tests/vsix.sh $(BUILD)/dslc build-only
 
 clean:
 	rm -rf build build-asan build-fuzz out
 
-.PHONY: all check asan-build asan-suite golden demo install uninstall deb rpm vsix clean spec bench fuzz fuzz-build shapes mutate cascade
+.PHONY: all check asan-build asan-suite golden demo install uninstall deb rpm srpm vsix clean spec bench fuzz fuzz-build shapes mutate cascade
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-hooks -name '*.d' 2>/dev/null)
 
