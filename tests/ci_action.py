@@ -61,7 +61,7 @@ def skip(name, why):
 
 
 # ---- action-validator: SchemaStore's schemas --------------------------------
-def validator(tmp):
+def validator():
     """action-validator from npm, installed once under build/tools."""
     d = os.path.join(REPO, "build", "tools", "action-validator")
     exe = os.path.join(d, "node_modules", ".bin", "action-validator")
@@ -75,7 +75,7 @@ def validator(tmp):
 
 
 def validate_files(tmp):
-    exe = validator(tmp) if shutil.which("npm") else None
+    exe = validator() if shutil.which("npm") else None
     if not exe:
         skip("action-validator", "npm could not install " + VALIDATOR)
         return
@@ -132,8 +132,10 @@ def expand(text, ctx):
     return EXPR.sub(lambda m: value(m.group(1), ctx), str(text))
 
 
-def run_action(tmp, inputs, path_dirs, cwd, extra_env=None):
-    """Runs action.yml's steps: (status of the job, ctx, log)."""
+def run_action(tmp, inputs, path_dirs, cwd):
+    """Runs action.yml's steps in a fresh directory under tmp (their scripts,
+    GITHUB_OUTPUT files and RUNNER_TEMP): (status of the job, ctx, log)."""
+    tmp = tempfile.mkdtemp(dir=tmp)
     action = yaml.safe_load(open(os.path.join(REPO, "action.yml")))
     defaults = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
     for k in inputs:
@@ -154,7 +156,7 @@ def run_action(tmp, inputs, path_dirs, cwd, extra_env=None):
         out = os.path.join(tmp, f"output{i}")
         open(out, "w").close()
         env = {"PATH": os.pathsep.join(path_dirs + ["/usr/bin", "/bin"]), "HOME": tmp, "GITHUB_ACTION_PATH": REPO,
-               "GITHUB_OUTPUT": out, "RUNNER_TEMP": tmp, "GITHUB_ACTIONS": "true", **(extra_env or {})}
+               "GITHUB_OUTPUT": out, "RUNNER_TEMP": tmp, "GITHUB_ACTIONS": "true"}
         env.update({k: expand(v, ctx) for k, v in step.get("env", {}).items()})
         p = subprocess.run(["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", script], cwd=cwd, env=env,
                            capture_output=True, text=True, timeout=300)
@@ -179,8 +181,26 @@ def fake(bindir, name, body):
     os.chmod(path, 0o755)
 
 
+# a dslc on PATH: the dslc under test (the fake apt-get and make install it as well)
+WRAPPER = '#!/bin/sh\nexec "%s" "$@"\n' % DSLC
+
+
 def wrapper(bindir):
-    fake(bindir, "dslc", f'exec "{DSLC}" "$@"\n')
+    with open(os.path.join(bindir, "dslc"), "w") as f:
+        f.write(WRAPPER)
+    os.chmod(os.path.join(bindir, "dslc"), 0o755)
+
+
+def make_repo(root):
+    """A repository with clean/ (the hgx-b200 example) and bad/cluster.dsl,
+    the same with an error finding (a DAOS release dslc does not know)."""
+    shutil.copytree(os.path.join(REPO, "examples", "hgx-b200"), os.path.join(root, "clean"))
+    text = open(os.path.join(root, "clean", "cluster.dsl")).read()
+    text = text.replace('include "hardware.dsl"', 'include "../clean/hardware.dsl"')
+    os.makedirs(os.path.join(root, "bad"))
+    with open(os.path.join(root, "bad", "cluster.dsl"), "w") as f:
+        f.write(re.sub(r"^daos 2\.6$", "daos 9.9", text, flags=re.M))
+    return root
 
 
 def concise_count(files, cwd, extra=()):
@@ -190,16 +210,7 @@ def concise_count(files, cwd, extra=()):
 
 
 def action_tests(tmp):
-    repo = os.path.join(tmp, "repo")
-    shutil.copytree(os.path.join(REPO, "examples", "hgx-b200"), os.path.join(repo, "clean"))
-    os.makedirs(os.path.join(repo, "bad"))
-    shutil.copy(os.path.join(REPO, "tests", "golden", "diag", sorted(os.listdir(os.path.join(REPO, "tests", "golden", "diag")))[0]),
-                os.path.join(repo, "bad", "x.dsl"))
-    # a description with an error finding whatever the fixture above says
-    text = open(os.path.join(repo, "clean", "cluster.dsl")).read()
-    text = text.replace('include "hardware.dsl"', 'include "../clean/hardware.dsl"')
-    with open(os.path.join(repo, "bad", "cluster.dsl"), "w") as f:
-        f.write(re.sub(r"^daos 2\.6$", "daos 9.9", text, flags=re.M))
+    repo = make_repo(os.path.join(tmp, "repo"))
     bindir = os.path.join(tmp, "bin")
     os.makedirs(bindir)
     wrapper(bindir)
@@ -207,8 +218,7 @@ def action_tests(tmp):
     result(bad_n >= 1, f"the test's bad description has findings ({bad_n})")
 
     # 1. findings: SARIF written and uploaded, annotations in the log, the step fails
-    os.makedirs(os.path.join(tmp, "r1"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r1"), {"files": "clean/cluster.dsl\nbad/cluster.dsl"}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl\nbad/cluster.dsl"}, [bindir], repo)
     sarif = os.path.join(repo, "dslc.sarif")
     ok_sarif = os.path.exists(sarif) and json.load(open(sarif))["version"] == "2.1.0"
     result(rc == 1 and ok_sarif and ctx["steps"]["sarif"].get("findings") == str(bad_n)
@@ -222,54 +232,46 @@ def action_tests(tmp):
 
     # 2. clean: exit 0, findings 0
     os.remove(sarif)
-    os.makedirs(os.path.join(tmp, "r2"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r2"), {"files": "clean/*.dsl"}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "clean/*.dsl"}, [bindir], repo)
     result(rc == 0 and ctx["steps"]["sarif"].get("findings") == "0" and ctx["steps"]["report"].get("exit-code") == "0",
            "a clean description through a glob: exit 0, findings 0", (rc, ctx["steps"], log[-600:]))
 
     # 3. a baseline recording the bad file's findings: nothing new
     subprocess.run([DSLC, "lint", "bad/cluster.dsl", "--write-baseline", "dslc-baseline.json"], cwd=repo, capture_output=True)
-    os.makedirs(os.path.join(tmp, "r3"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r3"), {"files": "bad/cluster.dsl", "baseline": "dslc-baseline.json"},
+    rc, ctx, log = run_action(tmp, {"files": "bad/cluster.dsl", "baseline": "dslc-baseline.json"},
                               [bindir], repo)
     result(rc == 0 and ctx["steps"]["sarif"].get("findings") == "0" and os.path.exists(sarif),
            "with the baseline of its findings: exit 0, findings 0, SARIF still written", (rc, ctx["steps"], log[-600:]))
 
     # 4. fail-on warning / an unknown fail-on
-    os.makedirs(os.path.join(tmp, "r4"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r4"), {"files": "bad/cluster.dsl", "fail-on": "fatal"}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "bad/cluster.dsl", "fail-on": "fatal"}, [bindir], repo)
     result(rc == 1 and ctx.get("status") == 2 and "fail-on: 'fatal' is not error, warning or note" in log and not ctx["uses"],
            "fail-on fatal: refused (exit 2) before any upload", (rc, ctx.get("status"), log[-400:]))
 
     # 5. a file that cannot be read: no SARIF, no upload, exit 2
     os.remove(sarif)
-    os.makedirs(os.path.join(tmp, "r5"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r5"), {"files": "missing.dsl"}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "missing.dsl"}, [bindir], repo)
     result(rc == 1 and ctx.get("status") == 2 and not os.path.exists(sarif) and not os.path.exists(sarif + ".tmp")
            and not ctx["uses"] and "could not read its input (exit 2)" in log,
            "an unreadable file: the SARIF step fails (exit 2), no file left, no upload", (rc, ctx.get("status"), log[-400:]))
 
     # 6. sarif '' : no SARIF step, no upload; the lint still decides
-    os.makedirs(os.path.join(tmp, "r6"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r6"), {"files": "bad/cluster.dsl", "sarif": ""}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "bad/cluster.dsl", "sarif": ""}, [bindir], repo)
     result(rc == 1 and "sarif" not in ctx["steps"] and not ctx["uses"] and ctx["steps"]["report"].get("exit-code") == "1",
            "sarif empty: no SARIF step, no upload, the lint fails the job", (rc, ctx["steps"]))
 
     # 7. injection: inputs are data
-    os.makedirs(os.path.join(tmp, "r7"))
     hostile = 'clean/cluster.dsl $(touch pwned1) `touch pwned2` ";touch pwned3;"'
-    rc, ctx, log = run_action(os.path.join(tmp, "r7"), {"files": hostile, "baseline": "$(touch pwned4)",
+    rc, ctx, log = run_action(tmp, {"files": hostile, "baseline": "$(touch pwned4)",
                                                         "format": "text; touch pwned5"}, [bindir], repo)
     result(not any(os.path.exists(os.path.join(repo, f"pwned{i}")) for i in range(1, 6)) and rc == 1,
            "inputs holding $(...), backquotes and ; run nothing", (rc, log[-400:]))
 
     # 8. version: the right one passes, another fails naming both
     version = subprocess.run([DSLC, "--version"], capture_output=True, text=True).stdout.split()[-1]
-    os.makedirs(os.path.join(tmp, "r8"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r8"), {"files": "clean/cluster.dsl", "version": version}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl", "version": version}, [bindir], repo)
     result(rc == 0, f"version {version}: accepted", log[-400:])
-    os.makedirs(os.path.join(tmp, "r9"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r9"), {"files": "clean/cluster.dsl", "version": "9.9.9"}, [bindir], repo)
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl", "version": "9.9.9"}, [bindir], repo)
     result(rc == 1 and f"the workflow asks for dslc 9.9.9, this is dslc {version}" in log and "sarif" not in ctx["steps"],
            "version 9.9.9: the install step fails naming both, nothing linted", log[-400:])
 
@@ -277,22 +279,23 @@ def action_tests(tmp):
     fk = os.path.join(tmp, "fakes")
     os.makedirs(fk)
     calls = os.path.join(tmp, "calls")
+    # what installing dslc does, for the fake apt-get and make: the wrapper into root/bin
+    wrapper(tmp)
+    put_dslc = f"install -D -m 0755 {tmp}/dslc {tmp}/root/bin/dslc"
     # apt-get as Debian's: a local package only as a path with a slash, else E: Unable to locate package
     fake(fk, "apt-get", f'echo "apt-get $*" >>{calls}\n'
          'for a; do case $a in -*|update|install) ;; */*.deb) [ -f "$a" ] || { echo "E: Unsupported file $a given on commandline" >&2; exit 100; }\n'
-         f'  mkdir -p {tmp}/root/bin; printf \'#!/bin/sh\\nexec "{DSLC}" "$@"\\n\' >{tmp}/root/bin/dslc; chmod +x {tmp}/root/bin/dslc ;;\n'
+         f'  {put_dslc} ;;\n'
          '  *[!a-z0-9+.-]*) echo "E: Unable to locate package $a" >&2; exit 100 ;; esac; done\n')
     fake(fk, "sudo", f'echo "sudo $*" >>{calls}\nexec "$@"\n')
     fake(fk, "id", 'echo 1001\n')  # a runner's user, not root: sudo is used
     shutil.copy(os.path.join(REPO, "README.md"), os.path.join(repo, "dslc_0.1.0-1_amd64.deb"))
-    os.makedirs(os.path.join(tmp, "r10"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r10"), {"files": "clean/cluster.dsl", "deb": "dslc_0.1.0-1_amd64.deb"},
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl", "deb": "dslc_0.1.0-1_amd64.deb"},
                               [fk, os.path.join(tmp, "root", "bin")], repo)
     c = open(calls).read() if os.path.exists(calls) else ""
     result(rc == 0 and "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ./dslc_0.1.0-1_amd64.deb" in c,
            "deb: a relative path installed as ./PATH through sudo apt-get, then linted", (rc, c, log[-400:]))
-    os.makedirs(os.path.join(tmp, "r11"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r11"), {"files": "clean/cluster.dsl", "deb": "http://example.com/dslc.deb"},
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl", "deb": "http://example.com/dslc.deb"},
                               [fk], repo)
     result(rc == 1 and "is not https" in log, "deb over plain http: refused", log[-300:])
 
@@ -300,10 +303,9 @@ def action_tests(tmp):
     shutil.rmtree(os.path.join(tmp, "root"))
     open(calls, "w").close()
     fake(fk, "make", f'echo "make $*" >>{calls}\n'
-         f'case " $* " in *" install "*) mkdir -p {tmp}/root/bin; printf \'#!/bin/sh\\nexec "{DSLC}" "$@"\\n\' >{tmp}/root/bin/dslc; chmod +x {tmp}/root/bin/dslc ;; esac\n')
+         f'case " $* " in *" install "*) {put_dslc} ;; esac\n')
     fake(fk, "nproc", "echo 2\n")
-    os.makedirs(os.path.join(tmp, "r12"))
-    rc, ctx, log = run_action(os.path.join(tmp, "r12"), {"files": "clean/cluster.dsl"}, [fk, os.path.join(tmp, "root", "bin")], repo)
+    rc, ctx, log = run_action(tmp, {"files": "clean/cluster.dsl"}, [fk, os.path.join(tmp, "root", "bin")], repo)
     c = open(calls).read()
     result(rc == 0 and f"make -C {REPO} -j2" in c and f"sudo make -C {REPO} install PREFIX=/usr/local" in c
            and "libhwloc-dev" in c and c.index("apt-get install") < c.index("make -C"),
@@ -324,12 +326,7 @@ def gitlab_tests(tmp):
     result(set(job) <= JOB_KEYS and job["artifacts"]["when"] == "always"
            and job["artifacts"]["reports"] == {"codequality": "gl-code-quality-report.json", "junit": "dslc-junit.xml"},
            "GitLab template: GitLab's job keywords only; Code Quality and JUnit reports kept always", sorted(job))
-    repo = os.path.join(tmp, "glrepo")
-    shutil.copytree(os.path.join(REPO, "examples", "hgx-b200"), os.path.join(repo, "clean"))
-    text = open(os.path.join(repo, "clean", "cluster.dsl")).read()
-    os.makedirs(os.path.join(repo, "bad"))
-    with open(os.path.join(repo, "bad", "cluster.dsl"), "w") as f:
-        f.write(re.sub(r"^daos 2\.6$", "daos 9.9", text.replace('include "hardware.dsl"', 'include "../clean/hardware.dsl"'), flags=re.M))
+    repo = make_repo(os.path.join(tmp, "glrepo"))
     bindir = os.path.join(tmp, "glbin")
     os.makedirs(bindir)
     wrapper(bindir)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause-Patent
-"""Runs the Python fakes (dmg, kubectl, daos) as a fork server, for the tests
+"""Runs the Python fakes (dmg, kubectl, daos) in a server of warm workers, for the tests
 that call them hundreds of times a run (rollout_gates, rollout_k8s).
 
 On this kind of machine a process costs about 4 ms and a Python interpreter
@@ -17,12 +17,13 @@ processes do.
 The fakes are reached through a small bash client written in place of each
 fake (`serve.py start DIR PARENT_PID FAKE...`): it connects over loopback
 TCP (bash's /dev/tcp, no other tool), sends its pid, working directory and
-arguments, and prints what the child wrote, stdout first, then stderr, and
+arguments, and prints what the fake wrote, stdout first, then stderr, and
 exits with its status. The worker reads the client's environment from
 /proc/PID/environ, the one the fake would have had as a process. The fakes
 read no stdin (a worker's stdin is /dev/null). A fake that hangs (dmg's
 hang=) sleeps in its worker: timeout(1) kills the client, and the worker
-ends with it, as the fake's process would. The server ends within a second of PARENT_PID (the test) ending.
+ends with it, as the fake's process would. The server ends within a second
+of PARENT_PID (the test) ending.
 """
 import io
 import os
@@ -41,7 +42,7 @@ WORKERS = 8
 
 CLIENT = r"""#!/bin/bash
 # A client of tests/fakes/serve.py, written by it: runs the fake %(name)s in
-# the server's forked child (see serve.py).
+# one of the server's workers (see serve.py).
 LC_ALL=C
 exec 3<>/dev/tcp/127.0.0.1/%(port)d || { echo "%(name)s: the fake server is gone" >&2; exit 125; }
 printf '%%s\0' %(name)s "$$" "$PWD" "$#" "$@" >&3
@@ -127,7 +128,6 @@ def answer(conn, fakes):
         signal.signal(signal.SIGALRM, watch)
         signal.setitimer(signal.ITIMER_REAL, 0.2, 0.2)
         rc, out, err = run_fake(code, path, pid, cwd, args)
-        signal.setitimer(signal.ITIMER_REAL, 0)
         conn.sendall(b"%d %d %d\n" % (rc, len(out), len(err)) + out + err)
     except Exception:  # a client killed while it was answered: nobody to answer
         pass
