@@ -293,10 +293,11 @@ SHAPES_COUNT ?= 2000
 shapes: all
 	/usr/bin/python3 tests/shapes.py $(BUILD)/dslc --count $(SHAPES_COUNT)
 
-# every value of the examples and rule fixtures corrupted both ways (make
-# check corrupts each one way, the two ways in turn)
+# every value of the examples and rule fixtures corrupted both ways, and in
+# pairs with the next two of its statement (make check corrupts each one way,
+# the two ways in turn, and 120 of the fixtures in pairs with the next one)
 cascade: all
-	/usr/bin/python3 tests/cascade.py $(BUILD)/dslc --full
+	/usr/bin/python3 tests/cascade.py $(BUILD)/dslc --full --pairs 2
 
 bench: all
 	/usr/bin/python3 tests/bench.py $(BUILD)/dslc

@@ -132,7 +132,13 @@ def main():
             after = findings(dslc, args, work)
             key = lambda f: (f["ruleId"], f["message"])
             left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]
-            new_errors = {key(a) for a in after or [] if a["severity"] == "error"} - {key(b) for b in before}
+            # no new error anywhere, and nothing new at all (a note too) at a
+            # line a fix wrote: the edit itself must not start another finding
+            # (issue 71: first_core applied from a help, then numa-pin-dropped
+            # on the same line); a note elsewhere may be one the error held back
+            fixed_at = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
+            new_errors = {key(a) for a in after or [] if a["severity"] == "error" or
+                          (a.get("file"), a["line"]) in fixed_at} - {key(b) for b in before}
             said = f"--fix: {len(fixable)} finding" in p.stderr
             ok = after is not None and not left and not new_errors and said
             result(ok, f"{path}: {len(fixable)} fix(es) applied, the findings are gone, no new error",

@@ -1066,5 +1066,30 @@ mutate "gitlab template: an unreadable file passes with an empty report" ci/gitl
 	'      [ "$rc" = 0 ] || { echo "dslc-lint: dslc could not read its input (exit $rc)" >&2; exit "$rc"; }' \
 	'      true' \
 	"/usr/bin/python3 tests/ci_action.py"
+# 221-226 (issue 71): causes, not order, decide what waits; every help a value
+mutate "cascade: a reading error waits for any error kept before it in time" compiler/lint/cascade.c \
+	'	if (read_kept_error(c, d))' \
+	'	if (c->nkept && (read_kept_error(c, d) || 1))' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 40" "bash tests/golden.sh"
+mutate "cascade: the container line a mount's check read not recorded" compiler/model/mounts.c \
+	'				diag_reads(k->r->dc, d, in->loc);' \
+	'				(void)in;' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 40"
+mutate "hardware: a block with a typo skips its export's device checks" compiler/model/hardware.c \
+	'	if (!read_clean && !hw->topology_file.set)' \
+	'	if (!read_clean)' \
+	"/usr/bin/python3 tests/cascade.py --fixtures 0"
+mutate "engine-core-budget: the proposed targets one too many" compiler/place/place.c \
+	'	diag_fix_edit(m->dc, d, e->targets.loc, "targets %d", targets);' \
+	'	diag_fix_edit(m->dc, d, e->targets.loc, "targets %d", targets + 1);' \
+	"/usr/bin/python3 tests/fix_applied.py"
+mutate "first_core: the core dslc chooses proposed as a written first_core" compiler/place/place.c \
+	'	diag_fix_edit(m->dc, d, e->first_core.loc, "%s", "");' \
+	'	diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", core);' \
+	"/usr/bin/python3 tests/fix_applied.py"
+mutate "sizes: 64GB proposed as 64GB" compiler/model/kwargs.c \
+	'	diag_fix_edit(k->r->dc, d, loc, "%.*s%ciB", (int)digits, s, letter);' \
+	'	diag_fix_edit(k->r->dc, d, loc, "%s", s);' \
+	"/usr/bin/python3 tests/fix_applied.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

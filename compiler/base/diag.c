@@ -344,6 +344,18 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 	d->notes_tail = &n->next;
 }
 
+void diag_reads(diag_ctx *dc, diag *d, src_loc at)
+{
+	if (d == &dc->sink || !at.file)
+		return;
+	if (d->into)
+		d = d->into; /* the same check at the same place: the same inputs */
+	diag_read *r = arena_alloc(dc->ar, sizeof(*r));
+	r->loc = at;
+	r->next = d->reads;
+	d->reads = r;
+}
+
 void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 {
 	if (d == &dc->sink)

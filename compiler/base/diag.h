@@ -33,6 +33,14 @@ typedef struct diag_fix {
 	struct diag_fix *next;
 } diag_fix;
 
+/* A span of the description a check read to reach its finding, besides the
+ * finding's own place (a mount block's container line for "names no
+ * container"): an error there makes the finding a cascade of it. */
+typedef struct diag_read {
+	src_loc loc;
+	struct diag_read *next;
+} diag_read;
+
 typedef struct diag {
 	const rule_info *rule;
 	diag_severity severity;
@@ -41,6 +49,7 @@ typedef struct diag {
 	const char *help; /* may be NULL */
 	diag_note *notes, **notes_tail;
 	diag_fix *fixes, **fixes_tail;
+	diag_read *reads; /* what the check read besides loc: cascade_hold's causes */
 	unsigned seq; /* report order, breaks ties */
 	const char *context; /* the diag_ctx context it was reported in ("node gpu007"), or NULL */
 	struct diag *into; /* a finding merged into an earlier one of its rule at its place: its
@@ -95,6 +104,11 @@ void diag_note_at(diag_ctx *dc, diag *d, src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Records that the check behind d read the text at `at` (besides d's own
+ * place): an error there holds d back as its cascade (compiler/lint/cascade.c).
+ * A check that reads nothing else records nothing, and its error is never
+ * held by another in its statement, whatever the order they were found in. */
+void diag_reads(diag_ctx *dc, diag *d, src_loc at);
 /* Adds an exact edit that resolves the finding (with the help line that
  * says it in words). */
 void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)

@@ -9,9 +9,10 @@
  *
  *  - An error found while reading the description (a bad value, an unknown
  *    keyword or name) holds its top-level statement: of that statement only
- *    such reading errors are shown. A reading error that comes after another
- *    one in time but before it in the text is the statement's own check after
- *    its body ("mount names no container"): a cascade too.
+ *    such reading errors are shown. One of them waits for another only when
+ *    its check read the other's text (diag_reads: "mount names no container"
+ *    read the mount's container line): causes are recorded where the check
+ *    runs, never guessed from the order checks happen to visit the text.
  *  - A held statement holds the statements that use what it defines (a
  *    hardware its profiles, a profile its nodes, nodes the mounts on them and
  *    the pools and containers the fleet sizes, a pool its containers, a
@@ -50,7 +51,8 @@ typedef struct cascade {
 	const ast_stmt **tops;
 	size_t ntops;
 	unsigned char *state;  /* per top: FREE, HELD_OWN, HELD_DEP */
-	uint32_t *kept_end;    /* per top: the furthest reading error kept, +1 */
+	src_loc *kept;         /* the reading errors kept so far, where they are */
+	size_t nkept, kept_cap;
 	strmap held_names;     /* lower-case names defined by held statements */
 	strmap uses;           /* lower-case word -> the tops that mention it */
 	size_t words;
@@ -271,7 +273,7 @@ static const rule_id value_rules[] = {
 	R_SYNTAX, R_UNKNOWN_KEYWORD, R_BAD_VALUE, R_RELEASE, R_DUPLICATE, R_INCLUDE, R_LIMIT, R_IO,
 	R_UNSAFE_VALUE, R_BDEV_ROLES, R_PROVIDER, R_LOG_MASK, R_KERNEL_PARAM_SYNTAX, R_KERNEL_PARAM_UNKNOWN,
 	R_BIOS_ATTRIBUTE_NAME, R_OCLASS_UNKNOWN, R_ENV_MALFORMED, R_SYSTEM_NAME, R_TOPOLOGY_LOAD, R_DEVICE_ABSENT,
-	R_NVME_UNKNOWN, R_FABRIC_DOMAIN_UNKNOWN,
+	R_NVME_UNKNOWN, R_FABRIC_DOMAIN_UNKNOWN, R_POOL_ACL, R_CONTAINER_ACL,
 };
 
 /* Rules that report a name no statement defines. */
@@ -319,6 +321,18 @@ static void note_bad_definition(cascade *c, const diag *d, size_t t)
 		c->names_unknown = true;
 }
 
+/* Whether d's check read (diag_reads) the place of a reading error kept
+ * already: then d is what that error makes untrue. */
+static bool read_kept_error(const cascade *c, const diag *d)
+{
+	for (const diag_read *r = d->reads; r; r = r->next)
+		for (size_t k = 0; k < c->nkept; k++)
+			if (c->kept[k].file == r->loc.file && r->loc.start <= c->kept[k].start &&
+			    c->kept[k].start < r->loc.end)
+				return true;
+	return false;
+}
+
 /* A reading error: kept (and its statement held), or a cascade. */
 static bool keep_reading_error(cascade *c, const diag *d, size_t t)
 {
@@ -334,10 +348,9 @@ static bool keep_reading_error(cascade *c, const diag *d, size_t t)
 			return false;
 		}
 	}
-	if (c->kept_end[t] && c->kept_end[t] - 1 >= d->loc.end)
-		return false; /* found after a later part of the statement failed */
-	if (d->loc.start + 1 > c->kept_end[t])
-		c->kept_end[t] = d->loc.start + 1;
+	if (read_kept_error(c, d))
+		return false; /* its check read a value already reported wrong */
+	ARENA_PUSH(c->ar, c->kept, c->nkept, c->kept_cap, d->loc);
 	hold(c, t, HELD_OWN);
 	note_bad_definition(c, d, t);
 	follow(c);
@@ -380,7 +393,6 @@ void cascade_hold(diag_ctx *dc, const ast_block *root, unsigned resolved)
 	if (c.ntops) /* (a file of comments only has none: qsort takes no NULL) */
 		qsort(c.tops, c.ntops, sizeof(*c.tops), by_place);
 	c.state = arena_alloc(c.ar, c.ntops + 1);
-	c.kept_end = arena_alloc(c.ar, (c.ntops + 1) * sizeof(*c.kept_end));
 	strmap_init(&c.held_names, c.ar);
 	strmap_init(&c.uses, c.ar);
 	for (size_t t = 0; t < c.ntops; t++) {

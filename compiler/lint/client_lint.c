@@ -151,10 +151,15 @@ static void check_mount(model *m, const mount_spec *mt)
 			diag *d = diag_report(dc, R_DFUSE_THREADS, mt->eq_count.loc,
 					      "%lld event queues take all %lld dfuse threads%s: none is left for FUSE",
 					      (long long)mt->eq_count.v, (long long)threads, mt->threads.set ? "" : " (its default at most)");
-			if (mt->threads.set)
+			if (mt->threads.set) {
 				diag_help(dc, d, "write `threads %lld` (event_queues + 1) or more", (long long)mt->eq_count.v + 1);
-			else
+				diag_fix_edit(dc, d, mt->threads.loc, "threads %lld", (long long)mt->eq_count.v + 1);
+			} else {
 				diag_help(dc, d, "write `threads %lld` (event_queues + 1) or more beside it", (long long)mt->eq_count.v + 1);
+				src_loc after = mt->eq_count.loc;
+				after.start = after.end; /* on the event_queues line, as one more setting of it */
+				diag_fix_edit(dc, d, after, "  threads %lld", (long long)mt->eq_count.v + 1);
+			}
 		}
 	}
 	if (mt->multi_user.set && mt->multi_user.v && (!mt->user.set || strcmp(mt->user.v, "root") == 0)) {
@@ -288,9 +293,13 @@ static void lint_nccl(model *m, const node_spec *s)
 		if (!n->role || strcmp(n->role, "compute") != 0)
 			continue;
 		compute = true;
-		if (clients_also_storage(hw, n)) {
+		const nic_desc *storage = clients_also_storage(hw, n);
+		if (storage) {
 			diag *d = diag_report(m->dc, R_NCCL_HCA, n->loc, "compute NIC %s is also a storage NIC of %s: NCCL would share DAOS's fabric",
 					      n->name, hw->name);
+			diag_note_at(m->dc, d, storage->loc, "the storage NIC %s, on the same %s", storage->name,
+				     n->pci[0] && strcmp(storage->pci, n->pci) == 0 ? "PCI function" : "RDMA device");
+			diag_reads(m->dc, d, storage->loc);
 			diag_help(m->dc, d, "describe the compute NIC with its own PCI address and RDMA device, or drop `role compute`");
 		} else if (!n->rdma) {
 			diag *d = diag_report(m->dc, R_NCCL_HCA, n->loc, "compute NIC %s has no RDMA device: NCCL_IB_HCA cannot name it", n->name);

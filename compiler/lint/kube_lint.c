@@ -94,7 +94,8 @@ void kube_lint_cluster(model *m)
 	if (ks->surge.set && ks->surge.v > 0) {
 		diag *d = diag_report(m->dc, R_K8S_UPDATE_SURGE, ks->surge.loc,
 				      "surge %lld starts a second daos_server on a node before the first stops", (long long)ks->surge.v);
-		diag_help(m->dc, d, "write `update rolling` (maxSurge 0) or `update ondelete`");
+		diag_help(m->dc, d, "write `surge 0` (`update rolling` alone is maxSurge 0 too), or `update ondelete`");
+		diag_fix_edit(m->dc, d, ks->surge.loc, "0"); /* (the count alone: its loc is the number) */
 	}
 }
 
@@ -200,10 +201,10 @@ static void lint_server_memory(model *m)
 			      (unsigned long long)(most->engines_reserved / MiB), (unsigned long long)(most->overhead / MiB));
 	diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS keeps max(targets x 128 MiB, 1 GiB) per engine beside its RAM disk "
 		     "(src/control/server/storage/scm.go, DefaultTgtMemRsvd, DefaultEngineMemRsvd)");
-	if (most->need % GiB == 0)
-		diag_help(m->dc, d, "write `server_memory %lluGiB`, or drop it", (unsigned long long)(most->need / GiB));
-	else
-		diag_help(m->dc, d, "write `server_memory %lluMiB`, or drop it", (unsigned long long)((most->need + MiB - 1) / MiB));
+	const char *need = most->need % GiB == 0 ? arena_printf(m->ar, "%lluGiB", (unsigned long long)(most->need / GiB))
+		: arena_printf(m->ar, "%lluMiB", (unsigned long long)((most->need + MiB - 1) / MiB));
+	diag_help(m->dc, d, "write `server_memory %s`, or drop it", need);
+	diag_fix_edit(m->dc, d, ks->server_memory.loc, "server_memory %s", need);
 }
 
 /* Kernels before 6.2 reset a thread's affinity when its cpuset changes. */
@@ -287,6 +288,7 @@ static void lint_kubelet(model *m, const node_spec *s)
 		diag_note_at(m->dc, d, s->deploy.loc, "the engines run in pods here");
 		diag_help(m->dc, d, "write `strict_reservation off` (the engine CPUs stay reserved from exclusive allocation), "
 			  "or `deploy systemd`");
+		diag_fix_edit(m->dc, d, ks->strict.loc, "strict_reservation off");
 	} else {
 		diag *d = diag_report(m->dc, R_K8S_SHARED_ENGINE_CPUS, s->deploy.loc,
 				      "with DAOS in pods, Burstable and BestEffort pods share the engine and OS CPUs (%s)", k->reserved_cpus);

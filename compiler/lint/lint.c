@@ -221,7 +221,7 @@ static void lint_cluster(model *m)
 {
 	const cluster_spec *c = &m->cluster;
 	diag_ctx *dc = m->dc;
-	if (!c->defined || c->tainted)
+	if (!c->defined)
 		return;
 	size_t nl = strlen(c->name);
 	bool name_ok = nl >= 1 && nl <= 15;
@@ -261,6 +261,10 @@ static void lint_cluster(model *m)
 			  (long long)(c->system_ram_reserved.v / (int64_t)GiB + 1));
 	}
 	check_log_mask(m, &c->log_mask, "every engine of the cluster logs at DEBUG");
+	/* the checks above read one value each, which is set only when it was
+	 * read right; those below read several, one of which may be wrong */
+	if (c->tainted)
+		return;
 
 	lint_roce(m);
 
@@ -374,6 +378,7 @@ static void lint_memory(model *m, const node_plan *p)
 			diag *d = diag_report(dc, R_SCM_SIZE_SMALL, e->scm_size.loc, "scm_size %llu GiB is under DAOS's 4 GiB minimum",
 					      (unsigned long long)(ep->scm_bytes / GiB));
 			diag_help(dc, d, "write `scm ram 4GiB` or more");
+			diag_fix_edit(dc, d, e->scm_size.loc, "4GiB"); /* (the size alone: its loc is the value) */
 		}
 	}
 	if (!p->ok)
@@ -387,8 +392,10 @@ static void lint_memory(model *m, const node_plan *p)
 				diag *d = diag_report(dc, R_HUGEPAGES_PER_TARGET, s->hugepages.set ? s->hugepages.loc : ep->spec->loc,
 						      "%llu MiB of hugepages per target; engines need at least 256 MiB",
 						      (unsigned long long)(per_target / MiB));
-				diag_help(dc, d, "write `hugepages %lluGiB` or more, or drop it to use DAOS's minimum",
-					  (unsigned long long)((256 * MiB * (uint64_t)ep->targets * (uint64_t)p->nengines + GiB - 1) / GiB));
+				unsigned long long gib = (256 * MiB * (uint64_t)ep->targets * (uint64_t)p->nengines + GiB - 1) / GiB;
+				diag_help(dc, d, "write `hugepages %lluGiB` or more, or drop it to use DAOS's minimum", gib);
+				if (s->hugepages.set)
+					diag_fix_edit(dc, d, s->hugepages.loc, "hugepages %lluGiB", gib);
 				break;
 			}
 		}
@@ -583,13 +590,20 @@ static void lint_engines(model *m, const node_plan *p)
 					      "the engine needs %d network contexts (2 + %d targets + %d helpers); DAOS %s allows %d",
 					      ctx, ep->targets, ep->helpers < ep->targets ? ep->helpers : ep->targets,
 					      m->release ? m->release->name : "2.6", cap);
-			diag_help(dc, d, "lower targets and helpers so that 2 + targets + min(helpers, targets) <= %d", cap);
+			int fit = place_targets_fit(e->helpers.set ? ep->helpers : -1, ep->ncores, cap);
+			if (fit && e->targets.set) {
+				diag_help(dc, d, "write `targets %d` (2 + targets + min(helpers, targets) <= %d)", fit, cap);
+				diag_fix_edit(dc, d, e->targets.loc, "targets %d", fit);
+			} else {
+				diag_help(dc, d, "lower targets and helpers so that 2 + targets + min(helpers, targets) <= %d", cap);
+			}
 		}
 		if (ep->helpers > 2 * ep->targets) {
 			diag *d = diag_report(dc, R_HELPERS_CLAMPED, e->helpers.loc,
 					      "%d helpers for %d targets: the engine uses at most %d", ep->helpers,
 					      ep->targets, 2 * ep->targets);
 			diag_help(dc, d, "write `helpers %d` or fewer", 2 * ep->targets);
+			diag_fix_edit(dc, d, e->helpers.loc, "helpers %d", 2 * ep->targets);
 		}
 		check_log_mask(m, &e->log_mask, "engine log mask DEBUG");
 		lint_roles(m, p, ep);
@@ -734,8 +748,16 @@ void lint_model(model *m)
 	kube_lint_cluster(m);
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_plan *p = m->specs[i]->plan;
-		if (!p || !p->topo)
+		if (!p || !p->topo) {
+			/* not placed (something else in it is wrong): the rules that
+			 * read one value each still run */
+			node_os_lint_values(m, m->specs[i]);
+			lint_env(m, &m->specs[i]->env);
+			for (int k = 0; k < MODEL_MAX_NUMA; k++)
+				if (m->specs[i]->eng[k])
+					lint_env(m, &m->specs[i]->eng[k]->env);
 			continue;
+		}
 		place_context(m, m->specs[i]);
 		lint_engines(m, p);
 		lint_md_on_ssd(m, p);

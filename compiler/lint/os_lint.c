@@ -172,11 +172,6 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	diag_ctx *dc = m->dc;
 	const kubelet_spec *ks = &s->kubelet;
 	const node_plan *p = s->plan;
-	if (k->minor < 0) {
-		diag *d = diag_report(dc, R_BAD_VALUE, ks->version.loc, "kubelet version '%s' is not 1.<minor>",
-				      safe_echo(m->ar, ks->version.v));
-		diag_help(dc, d, "write the Kubernetes version as major.minor, e.g. `version 1.33`");
-	}
 	if (ks->reserved_cpus.set && !safe_cpulist(m->ar, ks->reserved_cpus.v, 0)) {
 		/* every OS and engine CPU must be in the override (one the
 		 * kubelet cannot parse is the gate's: safety.c) */
@@ -245,6 +240,8 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	}
 }
 
+static void lint_bios_names(model *m, const node_spec *s);
+
 static void lint_bios(model *m, const node_spec *s)
 {
 	diag_ctx *dc = m->dc;
@@ -256,6 +253,15 @@ static void lint_bios(model *m, const node_spec *s)
 		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
 		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
 	}
+	lint_bios_names(m, s);
+}
+
+/* Each attribute's name against the BMC's dialect: it reads the name and the
+ * hardware's bmc block only, so it runs on a spec whatever else in it is wrong. */
+static void lint_bios_names(model *m, const node_spec *s)
+{
+	diag_ctx *dc = m->dc;
+	const hardware *hw = s->hw;
 	bool nested = hw_bios_nested(hw);
 	bool grouped_only = nested && !hw->bmc_dialect.set; /* vendor ami: no flat name at all */
 	for (size_t i = 0; i < s->bios.n; i++) {
@@ -328,6 +334,8 @@ static void lint_nic_link(model *m, const node_spec *s)
 							      r ? "tx_ring" : "rx_ring", (long long)rings[r]->v, lim->driver, n->name,
 							      (long long)lim->max_ring);
 					diag_help(m->dc, d, "write `%s %lld`", r ? "tx_ring" : "rx_ring", (long long)lim->max_ring);
+					diag_fix_edit(m->dc, d, rings[r]->loc, "%s %lld", r ? "tx_ring" : "rx_ring",
+						      (long long)lim->max_ring);
 				}
 		}
 	}
@@ -341,6 +349,7 @@ static void lint_network(model *m, const node_spec *s)
 		diag *d = diag_report(dc, R_NETWORK_BOND_PHYSICAL, n->bond_over.loc,
 				      "a bond over the physical NICs takes their addresses and RDMA identity");
 		diag_help(dc, d, "write `over macvlan`: the bond gets macvlans stacked on the NICs, the NICs keep their own addresses");
+		diag_fix_edit(dc, d, n->bond_over.loc, "macvlan");
 	}
 	int64_t smtu = n->storage_mtu.set ? n->storage_mtu.v : 9000, mmtu = n->mgmt_mtu.set ? n->mgmt_mtu.v : 1500;
 	if (mmtu > smtu) {
@@ -350,6 +359,12 @@ static void lint_network(model *m, const node_spec *s)
 	}
 	if (n->link.set)
 		lint_nic_link(m, s);
+}
+
+void node_os_lint_values(model *m, const node_spec *s)
+{
+	if (s->bios.n && s->hw && s->hw->topo) /* (a hardware read whole: its bmc dialect is known) */
+		lint_bios_names(m, s);
 }
 
 void node_os_lint(model *m, const node_spec *s)

@@ -8,5 +8,9 @@
 #include "compiler/model/model.h"
 
 void node_os_lint(model *m, const node_spec *s);
+/* The rules of node_os_lint that read single values of the spec (and its
+ * hardware), for a spec that was not placed because something else in it is
+ * wrong: an independent mistake is still reported. */
+void node_os_lint_values(model *m, const node_spec *s);
 
 #endif

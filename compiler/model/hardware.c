@@ -72,6 +72,9 @@ static void mismatch(resolver *r, src_loc at, const char *what, const char *fmt,
 	va_end(ap);
 	diag *d = diag_report(r->dc, R_TOPOLOGY_MISMATCH, at, "the topology export has %s", says);
 	diag_help(r->dc, d, "write %s, or remove the line and let the export speak", what);
+	size_t n = strlen(what);
+	if (n > 2 && what[0] == '`' && what[n - 1] == '`') /* the line as the export has it */
+		diag_fix_edit(r->dc, d, at, "%.*s", (int)(n - 2), what + 1);
 }
 
 static void check_cpus(resolver *r, hardware *hw, const topology *t)
@@ -395,10 +398,12 @@ static void pmem_devices(resolver *r, hardware *hw, const topology *t)
 		}
 }
 
-void hardware_finish(resolver *r, hardware *hw)
+void hardware_finish(resolver *r, hardware *hw, bool read_clean)
 {
 	diag_ctx *dc = r->dc;
-	check_unique_pci(r, hw);
+	check_unique_pci(r, hw); /* (the addresses alone, read or not) */
+	if (!read_clean && !hw->topology_file.set)
+		return; /* a hand description with a typo: the typo says why it is incomplete */
 	if (!hw->topology_file.set && (hw->nic_auto.set || hw->nvme_auto.set)) {
 		const opt_int *f = hw->nic_auto.set ? &hw->nic_auto : &hw->nvme_auto;
 		diag *d = diag_report(dc, R_BAD_VALUE, f->loc, "'auto' takes the devices of a topology export, and %s has none",
@@ -437,6 +442,6 @@ void hardware_finish(resolver *r, hardware *hw)
 		diag *d = diag_report(dc, R_BAD_VALUE, hw->hugepage_size.loc, "hugepages are 2MiB or 1GiB on x86-64");
 		diag_help(dc, d, "write `hugepage_size 2MiB`");
 	}
-	if (diag_count(dc, SEV_ERROR) == before)
+	if (read_clean && diag_count(dc, SEV_ERROR) == before)
 		hw->topo = t;
 }

@@ -126,9 +126,7 @@ static void top_hardware(kw_ctx *k)
 	const kw_table *t[] = {&kw_hardware};
 	unsigned before = diag_count(k->r->dc, SEV_ERROR);
 	kw_apply(k->r, b, t, 1, hw, -1);
-	/* a typo in the block already said why the description is incomplete */
-	if (diag_count(k->r->dc, SEV_ERROR) == before)
-		hardware_finish(k->r, hw);
+	hardware_finish(k->r, hw, diag_count(k->r->dc, SEV_ERROR) == before);
 }
 
 /* Reads an optional ": NAME". */
@@ -824,8 +822,31 @@ static const char *const mem_managers[] = {"none", "static", NULL};
 
 static const char *const on_off[] = {"on", "off", NULL};
 
+/* version 1.<minor>: judged as it is read, whatever else the profile gets
+ * wrong (the kubelet plan reads the minor) */
+static void kl_version(kw_ctx *k)
+{
+	kubelet_spec *ks = k->target;
+	const char *v;
+	src_loc l;
+	if (!kw_word_glued(k, "a Kubernetes version such as 1.33", &v, &l))
+		return;
+	size_t n = strlen(v);
+	if (n < 3 || n > 5 || strncmp(v, "1.", 2) != 0 || strspn(v + 2, "0123456789") != n - 2) {
+		diag *d = diag_report(k->r->dc, R_BAD_VALUE, src_loc_join(k->kwloc, l), "kubelet version '%s' is not 1.<minor>",
+				      safe_echo(k->r->ar, v));
+		diag_help(k->r->dc, d, "write the Kubernetes version as major.minor, e.g. `version 1.33`");
+		k->failed = true;
+		return;
+	}
+	if (!kw_once(k, &ks->version.loc, &ks->version.set))
+		return;
+	ks->version.v = v;
+	ks->version.loc = src_loc_join(k->kwloc, l);
+}
+
 static const keyword kubelet_kws[] = {
-	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default: the OS's own kubelet, 1.30 on azurelinux3, else 1.33): decides strict-cpu-reservation.", KW_WORD, F(kubelet_spec, version), 0, 0, NULL, NULL},
+	{"version", "version <major.minor>", "Kubernetes version of the kubelet (default: the OS's own kubelet, 1.30 on azurelinux3, else 1.33): decides strict-cpu-reservation.", KW_CUSTOM, 0, 0, 0, NULL, kl_version},
 	{"strict_reservation", "strict_reservation <on|off>", "strict-cpu-reservation (default on from 1.32): burstable pods stay off the reserved CPUs too; on with a kubelet before 1.32 is an error.", KW_ENUM, F(kubelet_spec, strict), 0, 0, on_off, NULL},
 	{"cpu_manager", "cpu_manager <none|static>", "cpuManagerPolicy (default static).", KW_ENUM, F(kubelet_spec, cpu_manager), 0, 0, cpu_managers, NULL},
 	{"topology", "topology <none|best-effort|restricted|single-numa-node>", "topologyManagerPolicy (default restricted: it admits a pod whose GPUs span the fewest NUMA nodes that hold them, which single-numa-node refuses), with topologyManagerScope pod.", KW_ENUM, F(kubelet_spec, topology), 0, 0, topo_policies, NULL},
@@ -1043,7 +1064,7 @@ static void en_scm(kw_ctx *k)
 		const char *s;
 		kw_word(k, "a size", &s, &sl);
 		if (!val_size(s, &sz, &why)) {
-			kw_bad(k, sl, "'%s': %s", s, why);
+			kw_bad_size(k, sl, s, why);
 			return;
 		}
 		e->scm_size.v = (int64_t)sz;
@@ -1053,7 +1074,7 @@ static void en_scm(kw_ctx *k)
 }
 
 /* [wal meta data]: a tier's roles, as written (bdev-roles judges them). */
-static bool tier_roles(kw_ctx *k, tier_spec *t)
+static bool tier_roles(kw_ctx *k, tier_spec *t, bool split)
 {
 	ast_value *list = kw_next(k);
 	if (!list || list->kind != AST_LIST) {
@@ -1074,6 +1095,25 @@ static bool tier_roles(kw_ctx *k, tier_spec *t)
 		t->roles[t->nroles++] = v->text;
 	}
 	t->roles_loc = list->loc;
+	/* each name judged as it is read: whatever else in the profile is
+	 * wrong, a role DAOS does not know is known wrong (bdev-roles) */
+	static const char *const known[] = {"wal", "meta", "data"};
+	bool seen[3] = {false, false, false};
+	for (int r = 0; r < t->nroles; r++) {
+		int j = 0;
+		while (j < 3 && strcmp(t->roles[r], known[j]) != 0)
+			j++;
+		if (j < 3 && !seen[j]) {
+			seen[j] = true;
+			continue;
+		}
+		diag *d = diag_report(k->r->dc, R_BDEV_ROLES, t->roles_loc,
+				      j == 3 ? "'%s' is not a bdev role" : "'%s' is given twice", t->roles[r]);
+		diag_help(k->r->dc, d, split ? "roles are wal, meta and data, each in one tier"
+			  : "write `nvme roles [wal meta data]`");
+		k->failed = true;
+		return false;
+	}
 	return true;
 }
 
@@ -1154,7 +1194,7 @@ static void en_nvme(kw_ctx *k)
 	if (kw_peek_word(k, "tier")) {
 		kw_next(k);
 		tier_spec *t = new_tier(k, e, true);
-		if (!t || !tier_roles(k, t))
+		if (!t || !tier_roles(k, t, true))
 			return;
 		if (kw_peek_word(k, "drives")) {
 			kw_next(k);
@@ -1177,7 +1217,7 @@ static void en_nvme(kw_ctx *k)
 	}
 	kw_next(k);
 	tier_spec *t = new_tier(k, e, false);
-	if (t && tier_roles(k, t))
+	if (t && tier_roles(k, t, false))
 		e->ntiers = 1;
 }
 
@@ -1286,7 +1326,7 @@ static void po_size(kw_ctx *k)
 		p->size_pct.loc = l;
 	} else {
 		if (!val_size(s, &bytes, &why)) {
-			kw_bad(k, l, "'%s': %s", s, why);
+			kw_bad_size(k, l, s, why);
 			p->size_refused = true;
 			return;
 		}

@@ -110,6 +110,9 @@ bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set);
 bool kw_in_scope(const kw_ctx *k, src_loc loc);
 void kw_missing(kw_ctx *k, const char *what);
 void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A size DAOS would read otherwise (64GB, 64G): the error, and for a decimal
+ * unit the binary one of the same letter as an exact fix. */
+void kw_bad_size(kw_ctx *k, src_loc loc, const char *s, const char *why);
 /* "did you mean" over a NULL-terminated list, or NULL. */
 const char *kw_suggest(const char *word, const char *const *names, size_t n);
 /* The rule id closest to a misspelt one, or NULL. */
@@ -123,8 +126,13 @@ extern const kw_table kw_top, kw_cluster, kw_fabric, kw_hardware, kw_numa, kw_pr
  * containers are known. */
 void top_mount(kw_ctx *k);
 void mounts_resolve(model *m);
-/* Fills in a hardware's derived topology once its block is applied. */
-void hardware_finish(resolver *r, hardware *hw);
+/* Fills in a hardware's derived topology once its block is applied.
+ * read_clean: the block was read without an error. When it was not, a
+ * topology export is still loaded and each device and count the block did
+ * read is checked against it (those checks read their own line and the
+ * export's, nothing a bad line elsewhere changes), but the hardware gets no
+ * topology: nothing is placed on a half-read node type. */
+void hardware_finish(resolver *r, hardware *hw, bool read_clean);
 /* Roles of `nic auto` NICs by the cluster's fabric; hand-described storage
  * NICs that cannot carry it are reported. After the cluster block is read. */
 void hardware_fabric_roles(resolver *r, hardware *hw);

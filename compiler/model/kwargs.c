@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "compiler/base/safe.h"
@@ -18,6 +19,29 @@ void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...)
 	diag *d = diag_report(k->r->dc, R_BAD_VALUE, loc, "%s", msg);
 	diag_help(k->r->dc, d, "syntax: %s", k->kw->syntax);
 	k->failed = true;
+}
+
+void kw_bad_size(kw_ctx *k, src_loc loc, const char *s, const char *why)
+{
+	diag *d = diag_report(k->r->dc, R_BAD_VALUE, loc, "'%s': %s", s, why);
+	k->failed = true;
+	/* 64GB, 64G, 64gb: the binary unit of that letter, as written */
+	size_t digits = strspn(s, "0123456789");
+	const char *u = s + digits;
+	char letter = (char)toupper((unsigned char)u[0]);
+	bool decimal = digits && digits < 19 && letter && strchr("KMGTP", letter) &&
+		       (!u[1] || ((u[1] == 'B' || u[1] == 'b') && !u[2]) || ((u[1] == 'i' || u[1] == 'I') && !u[2]));
+	if (!decimal) {
+		diag_help(k->r->dc, d, "syntax: %s", k->kw->syntax);
+		return;
+	}
+	if (u[1] == 'i' || u[1] == 'I')
+		diag_help(k->r->dc, d, "write `%.*s%ciB`: a size's unit ends in B", (int)digits, s, letter);
+	else
+		diag_help(k->r->dc, d, "write `%.*s%ciB` (binary units; %s as decimal bytes would be %.*s%s)", (int)digits, s, letter,
+		  s, (int)digits, s, letter == 'K' ? ",000" : letter == 'M' ? ",000,000" : letter == 'G' ? ",000,000,000"
+		  : letter == 'T' ? ",000,000,000,000" : ",000,000,000,000,000");
+	diag_fix_edit(k->r->dc, d, loc, "%.*s%ciB", (int)digits, s, letter);
 }
 
 void kw_missing(kw_ctx *k, const char *what)
@@ -150,7 +174,7 @@ bool kw_size(kw_ctx *k, const char *what, uint64_t *out, src_loc *loc)
 	if (!kw_word(k, what, &s, &l))
 		return false;
 	if (!val_size(s, out, &why)) {
-		kw_bad(k, l, "'%s': %s", s, why);
+		kw_bad_size(k, l, s, why);
 		return false;
 	}
 	if (loc)
@@ -405,7 +429,10 @@ static void kw_typed(kw_ctx *k)
 		uint64_t u;
 		bool ok = kw->type == KW_SIZE ? val_size(s, &u, &why) : val_duration(s, &u, &why);
 		if (!ok) {
-			kw_bad(k, l, "'%s': %s", s, why);
+			if (kw->type == KW_SIZE)
+				kw_bad_size(k, l, s, why);
+			else
+				kw_bad(k, l, "'%s': %s", s, why);
 			return;
 		}
 		if ((int64_t)u < kw->min || (uint64_t)kw->max < u) {
@@ -460,14 +487,35 @@ static bool semicolon_split(resolver *r, const ast_stmt *prev, const ast_value *
 	return true;
 }
 
+/* Punctuation right after a keyword's values on the same line: that
+ * keyword's values ended before it (`env A=1,B=2`), which is the cause to
+ * name, not a line break. */
+static bool glued_punct(resolver *r, const keyword *after, const ast_value *v)
+{
+	const src_file *f = src_get(r->dc->src, v->loc.file);
+	if (!after || !f || v->kind != AST_PUNCT)
+		return false;
+	for (uint32_t i = v->loc.start; i > 0 && f->text[i - 1] != '\n'; i--)
+		if (f->text[i - 1] != ' ' && f->text[i - 1] != '\t') {
+			diag *d = diag_report(r->dc, R_SYNTAX, v->loc, "'%s' after the value of %s: %s takes no '%s' there",
+					      v->text, after->name, after->name, v->text);
+			diag_help(r->dc, d, "syntax: %s; quote a value that holds '%s' (\"...\"), or write what follows as "
+				  "a value of its own", after->syntax, v->text);
+			return true;
+		}
+	return false;
+}
+
 static void unknown_keyword(resolver *r, const kw_table *const *tables, size_t ntables,
-			    const ast_stmt *prev, ast_value *v)
+			    const ast_stmt *prev, const keyword *after, ast_value *v)
 {
 	const char *names[256] = {0}; /* an error's path: gcc cannot see n bound the reads */
 	size_t n = 0;
 	for (size_t t = 0; t < ntables; t++)
 		for (size_t i = 0; i < tables[t]->n && n < 256; i++)
 			names[n++] = tables[t]->kws[i].name;
+	if (glued_punct(r, after, v))
+		return;
 	if (v->kind != AST_WORD) {
 		diag *d = diag_report(r->dc, R_SYNTAX, v->loc, "a statement starts with a keyword, not %s",
 				      v->kind == AST_STRING ? "a string" : v->kind == AST_LIST ? "a list" : "punctuation");
@@ -512,7 +560,7 @@ void kw_apply(resolver *r, ast_block *block, const kw_table *const *tables, size
 			ast_value *v = k.cur;
 			const keyword *kw = v->kind == AST_WORD ? lookup(tables, ntables, v->text) : NULL;
 			if (!kw) {
-				unknown_keyword(r, tables, ntables, v == st->values ? prev : NULL, v);
+				unknown_keyword(r, tables, ntables, v == st->values ? prev : NULL, k.kw, v);
 				k.failed = true;
 				break;
 			}

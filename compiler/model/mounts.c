@@ -213,6 +213,9 @@ void top_mount(kw_ctx *k)
 	if (!mt->container_set) {
 		diag *d = diag_report(k->r->dc, R_BAD_VALUE, mt->path_loc, "mount %s names no container", mt->path);
 		diag_help(k->r->dc, d, "add `container <name> in <pool>` to the block");
+		for (const ast_stmt *in = b->first; in; in = in->next) /* a container line it could not read */
+			if (ast_is_word(in->values, "container"))
+				diag_reads(k->r->dc, d, in->loc);
 	}
 }
 

@@ -34,16 +34,16 @@ bool clients_nccl_wanted(const node_spec *s)
 
 /* A compute NIC that is a storage NIC too (one PCI function or one RDMA
  * device described twice): never listed for NCCL, whatever lint says. */
-bool clients_also_storage(const hardware *hw, const nic_desc *n)
+const nic_desc *clients_also_storage(const hardware *hw, const nic_desc *n)
 {
 	for (size_t j = 0; j < hw->nnics; j++) {
 		const nic_desc *o = &hw->nics[j];
 		if (o == n || !has_role(o, "storage"))
 			continue;
 		if ((n->pci[0] && strcmp(o->pci, n->pci) == 0) || (o->rdma && n->rdma && strcmp(o->rdma, n->rdma) == 0))
-			return true;
+			return o;
 	}
-	return false;
+	return NULL;
 }
 
 /* Appends the RDMA devices of the NICs of a role, each once; false when one

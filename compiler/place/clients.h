@@ -18,9 +18,9 @@ const mount_spec *clients_next_mount(const model *m, size_t i, size_t *k);
  * devices, exactly; "^=mlx5_0,mlx5_1": every device but the storage NICs'.
  * '=' because NCCL matches prefixes otherwise (mlx5_1 would take mlx5_10). */
 const char *clients_nccl_hca(arena *a, const node_spec *s);
-/* A compute NIC that is also described as a storage NIC (its PCI function
- * or RDMA device). */
-bool clients_also_storage(const hardware *hw, const nic_desc *n);
+/* The storage NIC a compute NIC also is (its PCI function or RDMA device),
+ * or NULL. */
+const nic_desc *clients_also_storage(const hardware *hw, const nic_desc *n);
 /* The spec asks for etc/nccl.conf (explicitly or by naming compute NICs). */
 bool clients_nccl_wanted(const node_spec *s);
 

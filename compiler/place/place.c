@@ -25,6 +25,43 @@ static src_loc engine_where(const engine_spec *e, const opt_int *o)
 	return o->set ? o->loc : e->loc;
 }
 
+int place_targets_fit(int helpers, int cores, int ctx_cap)
+{
+	for (int t = cores - 2; t > 0; t--) {
+		int h = helpers >= 0 ? helpers : t / 4;
+		if (2 + t + h <= cores && 2 + t + (h < t ? h : t) <= ctx_cap)
+			return t;
+	}
+	return 0;
+}
+
+/* The exact edit that fits an engine in win_n cores: `cores` lowered when
+ * the engine asked for more than it uses, else the most targets that fit
+ * (with helpers as written, or a quarter of the targets as DAOS's default). */
+static void core_budget_help(model *m, diag *d, const engine_spec *e, const engine_plan *ep, int win_n)
+{
+	if (e->cores.set && ep->needed <= win_n) {
+		diag_help(m->dc, d, "write `cores %d`: the engine uses %d, and %d are left", win_n, ep->needed, win_n);
+		diag_fix_edit(m->dc, d, e->cores.loc, "cores %d", win_n);
+		return;
+	}
+	int targets = place_targets_fit(e->helpers.set ? ep->helpers : -1, win_n, m->release ? m->release->ctx_cap : 64);
+	if (targets < 1 || !e->targets.set) {
+		diag_help(m->dc, d, "lower targets or helpers so that 2 + targets + helpers <= %d", win_n);
+		return;
+	}
+	int helpers = e->helpers.set ? ep->helpers : targets / 4;
+	if (e->cores.set) {
+		diag_help(m->dc, d, "write `targets %d` and `cores %d` (2 + %d targets + %d helpers = %d cores)", targets,
+			  win_n, targets, helpers, 2 + targets + helpers);
+		diag_fix_edit(m->dc, d, e->cores.loc, "cores %d", win_n);
+	} else {
+		diag_help(m->dc, d, "write `targets %d` (2 + %d targets + %d helpers = %d cores)", targets, targets, helpers,
+			  2 + targets + helpers);
+	}
+	diag_fix_edit(m->dc, d, e->targets.loc, "targets %d", targets);
+}
+
 static void os_reservation(model *m, node_plan *p)
 {
 	const node_spec *s = p->spec;
@@ -182,6 +219,21 @@ static const nic_desc *pick_nic(model *m, node_plan *p, engine_plan *ep)
 	return NULL;
 }
 
+/* Where the core to propose is the one dslc chooses by itself, the fix is no
+ * first_core at all: written, even at that core, it keeps the engine in
+ * first_core mode, which binds no engine's memory (numa-pin-dropped); left
+ * out, dslc writes pinned_numa_node where the engine starts at its node's
+ * first core. */
+static void drop_first_core_help(model *m, const topology *t, diag *d, const engine_spec *e, const engine_plan *ep,
+				 int core)
+{
+	const topo_numa *tn = &t->numa[ep->numa];
+	diag_help(m->dc, d, "drop `first_core %lld`: dslc then starts the engine at core %d by itself (core %d of NUMA node "
+		  "%d in hwloc logical order, which DAOS's first_core counts)", (long long)e->first_core.v, core,
+		  core - tn->first_core, ep->numa);
+	diag_fix_edit(m->dc, d, e->first_core.loc, "%s", "");
+}
+
 /* Checks a user-given first_core and returns false when it cannot be used. */
 static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planned)
 {
@@ -202,6 +254,10 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 					 * the OS cores; else the core dslc would choose */
 					int os0 = p->os_first[ep->numa], os1 = os0 + p->os_count[ep->numa];
 					bool fits = c + ep->ncores - 1 <= last && (c + ep->ncores <= os0 || c >= os1);
+					if (!fits) {
+						drop_first_core_help(m, t, d, e, ep, planned);
+						return false;
+					}
 					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
 						  "or drop first_core and let dslc place the engine", fits ? c : planned);
 					diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", fits ? c : planned);
@@ -215,9 +271,7 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 				     "%d looks NUMA-relative; DAOS reads first_core as an absolute core index, "
 				     "so the engine would run on NUMA node %d's cores, away from its NIC and drives",
 				     fc, fc < t->ncores ? t->cores[fc].numa : 0);
-		diag_help(m->dc, d, "write `first_core %d` (core %d of NUMA node %d in hwloc logical order), "
-			  "or drop first_core and let dslc place the engine", planned, planned - tn->first_core, ep->numa);
-		diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", planned);
+		drop_first_core_help(m, t, d, e, ep, planned);
 		return false;
 	}
 	if (fc + ep->needed > t->ncores) {
@@ -267,6 +321,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 				      "cores %d is less than the 2 + %d targets + %d helpers = %d cores the engine uses",
 				      ep->ncores, ep->targets, ep->helpers, ep->needed);
 		diag_help(m->dc, d, "write `cores %d`, or lower targets or helpers", ep->needed);
+		diag_fix_edit(m->dc, d, e->cores.loc, "cores %d", ep->needed);
 		p->ok = false;
 		return;
 	}
@@ -277,7 +332,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 		diag *d = diag_report(m->dc, R_ENGINE_CORE_BUDGET, engine_where(e, e->cores.set ? &e->cores : &e->targets),
 				      "the engine needs %d cores, but NUMA node %d of %s has %d left after %d OS cores",
 				      ep->ncores, ep->numa, s->hw->name, win_n, p->os_count[ep->numa]);
-		diag_help(m->dc, d, "lower targets or helpers so that 2 + targets + helpers <= %d", win_n);
+		core_budget_help(m, d, e, ep, win_n);
 		p->ok = false;
 		return;
 	}
@@ -314,7 +369,10 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 				      "engine cores %d-%d overlap the OS cores %d-%d of NUMA node %d", ep->first_core,
 				      ep->first_core + ep->ncores - 1, os_f, os_f + os_n - 1, ep->numa);
 		diag_note_at(m->dc, d, s->os_cores.loc, "the OS cores are reserved here");
-		diag_help(m->dc, d, "write `first_core %d`, or drop first_core", win_first);
+		if (e->first_core.set)
+			drop_first_core_help(m, p->topo, d, e, ep, win_first);
+		else
+			diag_help(m->dc, d, "write `first_core %d`, or drop first_core", win_first);
 		p->ok = false;
 	}
 	ep->nic = pick_nic(m, p, ep);
@@ -552,6 +610,17 @@ static void pin_dropped(model *m, const node_plan *p, const engine_plan *moved)
 	bool os_at_start = s->os_cores.set && s->os_cores.v > 0 && !(s->os_at.set && strcmp(s->os_at.v, "end") == 0);
 	src_loc at = moved->spec->first_core.set ? moved->spec->first_core.loc
 		: os_at_start ? s->os_cores.loc : moved->spec->loc;
+	if (moved->spec->first_core.set && moved->first_core == p->topo->numa[moved->numa].first_core) {
+		/* at its node's first core, but written: first_core mode all the same */
+		diag *d = diag_report(m->dc, R_NUMA_PIN_DROPPED, at,
+				      "engine %d's first_core %d is written: dslc writes first_core and DAOS ties no engine to "
+				      "its NUMA node (memory not bound, hugepages all on NUMA node 0)", moved->index, moved->first_core);
+		if (!os_at_start)
+			drop_first_core_help(m, p->topo, d, moved->spec, moved, moved->first_core);
+		else
+			diag_help(m->dc, d, "drop first_core and reserve the OS cores at the end of each NUMA node");
+		return;
+	}
 	diag *d = diag_report(m->dc, R_NUMA_PIN_DROPPED, at,
 			      "engine %d starts at core %d, not NUMA node %d's first core %d: dslc writes first_core and "
 			      "DAOS ties no engine to its NUMA node (memory not bound, hugepages all on NUMA node 0)",
@@ -560,7 +629,10 @@ static void pin_dropped(model *m, const node_plan *p, const engine_plan *moved)
 		diag_help(m->dc, d, "drop first_core (the engine then starts at its node's first core)%s",
 			  os_at_start ? " and reserve the OS cores at the end of each NUMA node" : "");
 	else if (os_at_start)
+	{
 		diag_help(m->dc, d, "write `reserve os %lld cores per numa at end`", (long long)s->os_cores.v);
+		diag_fix_edit(m->dc, d, s->os_cores.loc, "reserve os %lld cores per numa at end", (long long)s->os_cores.v);
+	}
 }
 
 static void place_spec(model *m, node_spec *s)

@@ -21,6 +21,11 @@ bool place_has_meta(const engine_plan *ep);
 const char *place_ucx_traffic_class(const model *m);
 /* A tier has that role ("wal", "meta", "data"). */
 bool place_tier_has(const tier_spec *t, const char *role);
+/* The most targets an engine can have within `cores` cores and the release's
+ * cap of network contexts (2 + targets + min(helpers, targets)): with the
+ * helpers written (helpers >= 0), or DAOS's default of a quarter of the
+ * targets (helpers < 0). 0 when not even one fits. */
+int place_targets_fit(int helpers, int cores, int ctx_cap);
 
 /* Sets the diagnostics context to a node override's origin (or clears it). */
 void place_context(model *m, const node_spec *s);

@@ -106,8 +106,10 @@ static void acl_entry_check(model *m, const acl_owner *o, const struct acl_entry
 	acl_error err;
 	if (!acl_parse(e->ace, &ace, &err)) {
 		diag *d = diag_report(m->dc, o->parse_rule, ace_part(m, e->loc, e->ace, err.off, err.len), err.why, err.bad);
-		if (err.fix)
+		if (err.fix) {
 			diag_help(m->dc, d, "write `%s`", err.fix);
+			diag_fix_edit(m->dc, d, ace_part(m, e->loc, e->ace, 0, strlen(e->ace)), "%s", err.fix);
+		}
 		else
 			diag_help(m->dc, d, "write it as DAOS does: `A::OWNER@:rw`, `A:G:GROUP@:r`, `A::alice@:r`, `A:G:ml@:rw`");
 		*ok = false;
@@ -137,6 +139,7 @@ static void acl_entry_check(model *m, const acl_owner *o, const struct acl_entry
 				      "%s: %s permissions that grant nothing on a %s", bad,
 				      strcmp(o->kind, "pool") == 0 ? "container" : "pool", o->kind);
 		diag_help(m->dc, d, "write `%.*s%s`", (int)(colon + 1 - e->ace), e->ace, keep);
+		diag_fix_edit(m->dc, d, ace_part(m, e->loc, e->ace, (size_t)(colon + 1 - e->ace), strlen(colon + 1)), "%s", keep);
 	}
 }
 
@@ -248,12 +251,14 @@ static void plan_pool(model *m, pool_spec *p, fleet f)
 				      "svc_rf %d needs %d pool service replicas, but the cluster has %d engine%s", pp->svc_rf,
 				      2 * pp->svc_rf + 1, f.engines, f.engines == 1 ? "" : "s");
 		diag_help(m->dc, d, "write `svc_rf %d`", (f.engines - 1) / 2);
+		diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", (f.engines - 1) / 2);
 	} else if (p->svc_rf.set && pp->svc_rf < recommended) {
 		diag *d = diag_report(m->dc, R_SVC_RF_LOW, p->svc_rf.loc,
 				      "svc_rf %d survives %d pool service failure%s on %d node%s (%d engine%s)", pp->svc_rf,
 				      pp->svc_rf, pp->svc_rf == 1 ? "" : "s", f.nodes, f.nodes == 1 ? "" : "s", f.engines,
 				      f.engines == 1 ? "" : "s");
 		diag_help(m->dc, d, "write `svc_rf %d`", recommended);
+		diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", recommended);
 	}
 	if (p->owner.set)
 		pp->user = strchr(p->owner.v, '@') ? p->owner.v : arena_printf(m->ar, "%s@", p->owner.v);
@@ -455,7 +460,9 @@ static void plan_directories(cctx *x, const oclass *files, bool posix)
 						       pools_size(x->m->ar, dp->chunk), d->path, cls->name, cls->k,
 						       pools_size(x->m->ar, cp->ec_cell ? cp->ec_cell : POOL_EC_CELL_DEFAULT),
 						       pools_size(x->m->ar, stripe));
-				diag_help(x->m->dc, dg, "write `chunk %s`", pools_size(x->m->ar, (dp->chunk / stripe + 1) * stripe));
+				const char *up = pools_size(x->m->ar, (dp->chunk / stripe + 1) * stripe);
+				diag_help(x->m->dc, dg, "write `chunk %s`", up);
+				diag_fix_edit(x->m->dc, dg, d->chunk.loc, "%s", up); /* (the size alone: its loc is the value) */
 			}
 		}
 		cp->ndirs++;
@@ -587,6 +594,7 @@ static void plan_container(model *m, container_spec *c, fleet f)
 					      pools_size(m->ar, cp->ec_cell ? cp->ec_cell : POOL_EC_CELL_DEFAULT),
 					      pools_size(m->ar, stripe));
 			diag_help(m->dc, d, "write `chunk %s`", pools_size(m->ar, up));
+			diag_fix_edit(m->dc, d, c->chunk.loc, "chunk %s", pools_size(m->ar, up));
 		}
 	} else if (c->files.set && strcmp(c->files.v, "per-process") == 0 && (stripe || have_fc)) {
 		/* per process: "DFS chunk at least 2 MiB", in whole stripes of EC */
@@ -608,11 +616,13 @@ static void plan_container(model *m, container_spec *c, fleet f)
  * keeping its rd_fac, fitting its fault domains. */
 static void check_outside_class(model *m, container_spec *c, const opt_str *name)
 {
-	if (!c->plan || !name->set)
+	if (!name->set)
 		return;
-	cctx x = {m, c, c->plan, release_code(m), m->release_patch};
+	cctx x = {m, c, c ? c->plan : NULL, release_code(m), m->release_patch};
 	oclass oc;
-	if (explicit_class(&x, name, &oc))
+	/* the name is judged alone (the release's table), whatever is wrong
+	 * with the container; its geometry only against a planned container */
+	if (explicit_class(&x, name, &oc) && x.cp)
 		check_class(&x, &oc, name->loc, false);
 }
 
@@ -642,6 +652,5 @@ void pools_plan(model *m)
 	for (size_t i = 0; i < m->npools; i++)
 		check_container_count(m, m->pools[i]);
 	for (size_t i = 0; i < m->nmounts; i++)
-		if (m->mounts[i]->cont)
-			check_outside_class(m, m->mounts[i]->cont, &m->mounts[i]->mpiio.obj_class);
+		check_outside_class(m, m->mounts[i]->cont, &m->mounts[i]->mpiio.obj_class);
 }

@@ -27,6 +27,45 @@ static void check_line(model *m, src_loc loc, const char *what, const char *v)
 		refuse(m, loc, what, v, safe_line(v), "remove the control characters (\\n, \\t) and invalid bytes");
 }
 
+/* What a hardware block names that files carry, each value on its own:
+ * checked for every hardware, placed or not, so that one wrong line in the
+ * block does not hide another. */
+static void check_hardware(model *m, const hardware *hw)
+{
+	for (size_t i = 0; i < hw->nnics; i++) {
+		const nic_desc *n = &hw->nics[i];
+		if (n->name)
+			refuse(m, n->loc, "interface name", n->name, safe_ifname(n->name),
+			       "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')");
+		/* every NIC's RDMA device, a compute NIC's too: nccl.conf lists
+		 * them (NCCL_IB_HCA) as engines' NICs go into daos_server.yml */
+		if (n->rdma)
+			refuse(m, n->loc, "RDMA device name", n->rdma, safe_name(n->rdma),
+			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
+	}
+	if (hw->bmc_system.set)
+		refuse(m, hw->bmc_system.loc, "Redfish system id", hw->bmc_system.v, safe_name(hw->bmc_system.v),
+		       "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
+}
+
+/* What a spec names that files carry, each value as written: for a spec
+ * that was not placed (something else in it is wrong), so that its other
+ * mistakes are still said; check_spec judges the placed ones, with the plan. */
+static void check_spec_values(model *m, const node_spec *s)
+{
+	for (int k = 0; k < MODEL_MAX_NUMA; k++) {
+		const engine_spec *e = s->eng[k];
+		if (e && e->scm_mount.set)
+			refuse(m, e->scm_mount.loc, "scm_mount", e->scm_mount.v,
+			       safe_mount_path(e->scm_mount.v) ? safe_mount_path(e->scm_mount.v) : safe_mount_point(e->scm_mount.v),
+			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
+	}
+	if (s->kubelet.reserved_cpus.set)
+		refuse(m, s->kubelet.reserved_cpus.loc, "reserved_cpus", s->kubelet.reserved_cpus.v,
+		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, 0),
+		       "write a kernel CPU list of this node type's CPUs, e.g. \"0-3,96-99\" (the kubelet refuses to start otherwise)");
+}
+
 static void check_spec(model *m, const node_spec *s)
 {
 	const char *nic_help = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
@@ -44,15 +83,6 @@ static void check_spec(model *m, const node_spec *s)
 			       safe_mount_path(ep->scm_mount) ? safe_mount_path(ep->scm_mount) : safe_mount_point(ep->scm_mount),
 			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
 	}
-	/* every NIC's RDMA device, a compute NIC's too: nccl.conf lists them
-	 * (NCCL_IB_HCA) as engines' NICs go into daos_server.yml */
-	for (size_t i = 0; i < s->hw->nnics; i++)
-		if (s->hw->nics[i].rdma)
-			refuse(m, s->hw->nics[i].loc, "RDMA device name", s->hw->nics[i].rdma, safe_name(s->hw->nics[i].rdma),
-			       "write the RDMA device as `ibv_devices` lists it, e.g. mlx5_0");
-	if (s->hw->bmc_system.set)
-		refuse(m, s->hw->bmc_system.loc, "Redfish system id", s->hw->bmc_system.v, safe_name(s->hw->bmc_system.v),
-		       "write the id as the BMC lists it under /redfish/v1/Systems, e.g. 1 or System.Embedded.1");
 	for (size_t i = 0; i < s->bios.n; i++) {
 		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
 		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
@@ -117,9 +147,14 @@ void safety_check_model(model *m)
 	if (pods && m->cluster.name) /* the part-of label of every object (no cluster block: reported) */
 		refuse(m, m->cluster.name_loc, "cluster name", m->cluster.name, safe_k8s_label_value(m->cluster.name),
 		       "name the cluster with a letter or digit at both ends (it is the app.kubernetes.io/part-of label)");
-	for (size_t i = 0; i < m->nspecs; i++)
+	for (size_t i = 0; i < m->nhws; i++)
+		check_hardware(m, m->hws[i]);
+	for (size_t i = 0; i < m->nspecs; i++) {
 		if (!m->specs[i]->tainted)
 			check_spec(m, m->specs[i]);
+		else
+			check_spec_values(m, m->specs[i]);
+	}
 	check_line(m, m->cluster.name_loc, "cluster name", m->cluster.name);
 	check_line(m, m->cluster.control_log_file.loc, "control log file",
 		   m->cluster.control_log_file.set ? m->cluster.control_log_file.v : NULL);

@@ -180,8 +180,10 @@ static bool tier_take_count(model *m, node_plan *p, engine_plan *ep, int t, int 
 	const tier_spec *ts = &ep->spec->tiers[t];
 	diag *d = diag_report(m->dc, R_NVME_TIERS, ts->count.loc, "the tier wants %d drives, but %d of the engine's %d are left",
 			      want, got, ep->nnvmes);
-	if (got)
+	if (got) {
 		diag_help(m->dc, d, "write `drives %d`, or give the engine more drives", got);
+		diag_fix_edit(m->dc, d, ts->count.loc, "%d", got); /* (the count alone: its loc is the number) */
+	}
 	else
 		diag_help(m->dc, d, "give the engine more drives, or fewer tiers");
 	p->ok = false;

@@ -1,7 +1,7 @@
 # a hand description that disagrees with the export
 daos 2.6
 cluster tier0 {
-  provider "ofi+verbs;ofi_rxm"
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points n[1-3]
 }
 hardware hgx {
