@@ -363,6 +363,27 @@ static void file_goal(cctx *x, oclass *out)
 	replicated(rf, true, out);
 }
 
+/* `files large` (or mixed, per-process) with a tolerance EC could give, made
+ * replicated because the cluster has too few fault domains: said, with the
+ * class as the line that keeps it knowingly. */
+static void ec_fallback(cctx *x, const oclass *fc)
+{
+	const container_spec *c = x->c;
+	int p = x->cp->rd_fac;
+	if (fc->kind == OC_EC || p < 1 || p > 3 || strcmp(c->files.v, "small") == 0 || x->cp->domains < 0)
+		return;
+	diag *d = diag_report(x->m->dc, R_OCLASS_EC_FALLBACK, c->files.loc,
+			      "files %s with %d failure%s tolerated is %s, replicated: the smallest EC, EC_2P%dGX, needs %d fault "
+			      "domains at rd_lvl %s (one spare for rebuild), and the cluster has %d",
+			      c->files.v, p, p == 1 ? "" : "s", fc->name, p, 2 + p + 1, x->cp->rd_lvl, x->cp->domains);
+	diag_note_at(x->m->dc, d, SRC_LOC_NONE, "%s stores each file %d times; EC_2P%dGX would store it %s times", fc->name,
+		     p + 1, p, p % 2 ? (p == 1 ? "1.5" : "2.5") : "2");
+	diag_help(x->m->dc, d, "add `file_oclass %s` beside it to keep it knowingly, or add fault domains", fc->name);
+	src_loc after = c->files.loc;
+	after.start = after.end; /* one more setting on the files line: what files decides besides stays */
+	diag_fix_edit(x->m->dc, d, after, "  file_oclass %s", fc->name);
+}
+
 static void check_width(cctx *x, const oclass *oc, src_loc loc, bool derived)
 {
 	container_plan *cp = x->cp;
@@ -576,6 +597,7 @@ static void plan_container(model *m, container_spec *c, fleet f)
 		file_goal(&x, &fc);
 		check_class(&x, &fc, c->tolerate.set ? c->tolerate.loc : c->files.loc, true);
 		strcpy(cp->file_oclass, fc.name);
+		ec_fallback(&x, &fc);
 		if (fc.kind == OC_EC && !c->ec_cell.set && strcmp(c->files.v, "large") == 0)
 			cp->ec_cell = LARGE_EC_CELL;
 		have_fc = true;
