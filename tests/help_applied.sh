@@ -309,4 +309,18 @@ engine_help_case "top-level fabric_iface_port shared" tests/golden/yaml/top-leve
 	'{ print } /^- / && n++ == e { print "  fabric_iface_port: " v }' \
 	'engine 1: env .*D_PORT=32416' 'engine 0: env .*D_PORT=31416'
 
+# unused-value (issue 71): the two blocks the helps name, added to the
+# profile, and the addresses reach the networkd units the build writes
+U=$H/.help-unused.dsl
+$DSLC lint $D/unused-value.dsl >"$T/u1" 2>&1
+storage=$(sed -n 's/.*add `\(network { storage mtu [0-9]* }\)` to the profile.*/\1/p' "$T/u1" | head -n 1)
+bond=$(sed -n 's/.*add `\(mgmt bond [a-z-]* over macvlan\)` to the network block.*/\1/p' "$T/u1" | head -n 1)
+awk -v blk="${storage% \}} $bond }" '{ print } /^    nvme roles/ { getline; print; print "  " blk }' \
+	$D/unused-value.dsl >"$U"
+$DSLC lint "$U" >"$T/u2" 2>&1; rcu=$?
+$DSLC build "$U" -o "$T/u-out" >/dev/null 2>&1
+check "unused-value: the helps' blocks ($storage, $bond) added, the warnings go, the addresses reach the units" \
+	"[ -n '$storage' ] && [ -n '$bond' ] && grep -q 'warning\\[unused-value\\]' '$T/u1' && [ $rcu = 0 ] && ! grep -q '\\[unused-value\\]' '$T/u2' &&
+	 grep -rqs 'Address=10.20.0.11/24' '$T/u-out/nodes/gpu002/etc/systemd/network' && grep -rqs 'Address=10.10.0.11/24' '$T/u-out/nodes/gpu002/etc/systemd/network' || { cat '$T/u1' '$T/u2' \"$U\"; false; }"
+
 tests_end

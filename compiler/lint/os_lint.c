@@ -361,14 +361,37 @@ static void lint_network(model *m, const node_spec *s)
 		lint_nic_link(m, s);
 }
 
+/* Addresses that reach no file: only the network block's units carry them. */
+static void lint_unused_addresses(model *m, const node_spec *s)
+{
+	diag_ctx *dc = m->dc;
+	if (s->nstorage && !s->network.set) {
+		diag *d = diag_report(dc, R_UNUSED_VALUE, s->storage[0].loc,
+				      "storage addresses that no file carries: no `network` block applies to these nodes, and "
+				      "only its networkd units carry them");
+		diag_help(dc, d, "add `network { storage mtu 9000 }` to the profile or this block (9000: the RoCE MTU), or drop "
+			  "the addresses");
+	}
+	bool bond = s->network.bond_mode.set && s->network.bond_over.set && strcmp(s->network.bond_over.v, "macvlan") == 0;
+	if (s->mgmt.set && !bond && !(s->network.bond_over.set && strcmp(s->network.bond_over.v, "nics") == 0)) {
+		diag *d = diag_report(dc, R_UNUSED_VALUE, s->mgmt.loc,
+				      "a management address that no file carries: only the bond of `mgmt bond ... over macvlan` "
+				      "in a network block takes it, and these nodes have none");
+		diag_help(dc, d, "add `mgmt bond active-backup over macvlan` to the network block, or drop the address (the "
+			  "site's image keeps the management interface)");
+	}
+}
+
 void node_os_lint_values(model *m, const node_spec *s)
 {
+	lint_unused_addresses(m, s);
 	if (s->bios.n && s->hw && s->hw->topo) /* (a hardware read whole: its bmc dialect is known) */
 		lint_bios_names(m, s);
 }
 
 void node_os_lint(model *m, const node_spec *s)
 {
+	lint_unused_addresses(m, s);
 	if (s->network.set)
 		lint_network(m, s);
 	if (s->bios.n)

@@ -15,6 +15,7 @@ profile converged : hgx-b200 {
     scm ram 64GiB
     nvme roles [wal meta data]
   }
+  network { storage mtu 9000  mgmt bond active-backup over macvlan }
 }
 nodes gpu[001-002] : converged {
   mgmt    10.10.0.{i}/24

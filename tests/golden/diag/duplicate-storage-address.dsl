@@ -14,8 +14,9 @@ profile converged : hgx-b200 {
     scm ram 64GiB
     nvme roles [wal meta data]
   }
+  network { storage mtu 9000  mgmt bond active-backup over macvlan }
 }
-profile client : hgx-b200 { }
+profile client : hgx-b200 { network { storage mtu 9000  mgmt bond active-backup over macvlan } }
 nodes gpu[001-004] : converged {
   mgmt    10.10.0.{10+i}/24
   storage ens1f0np0 10.20.0.{10+i}/24, ens2f0np0 10.21.0.{10+i}/24
