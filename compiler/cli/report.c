@@ -239,6 +239,14 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 		fputs("::", out);
 		char *msg = s.file ? arena_printf(dc->ar, "%s:%u:%u: %s [%s]", s.file, s.line, s.col, d->msg, d->rule->id)
 				   : arena_printf(dc->ar, "%s [%s]", d->msg, d->rule->id);
+		/* the notes as the text format gives them, a related place with its
+		 * file:line:col: an annotation has one location, and the other
+		 * place of a mistake must not be lost */
+		for (const diag_note *n = d->notes; n; n = n->next) {
+			span ns = report_span_of(dc, n->loc);
+			msg = ns.file ? arena_printf(dc->ar, "%s\n%s:%u:%u: note: %s", msg, ns.file, ns.line, ns.col, n->msg)
+				      : arena_printf(dc->ar, "%s\nnote: %s", msg, n->msg);
+		}
 		if (d->help)
 			msg = arena_printf(dc->ar, "%s\nhelp: %s", msg, d->help);
 		gh_escape(out, report_u8(dc, msg), false);
@@ -249,7 +257,7 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 {
 	fputs("::group::dslc\n", out);
-	unsigned errors = 0, warnings = 0;
+	unsigned errors = 0, warnings = 0, notes = 0, held = 0;
 	/* errors first: GitHub shows 10 of each kind per step */
 	for (int sev = SEV_ERROR; sev >= SEV_NOTE; sev--)
 		for (size_t k = 0; k < ndcs; k++)
@@ -258,8 +266,16 @@ static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 	for (size_t k = 0; k < ndcs; k++) {
 		errors += diag_count(dcs[k], SEV_ERROR);
 		warnings += diag_count(dcs[k], SEV_WARNING);
+		notes += diag_count(dcs[k], SEV_NOTE);
+		held += dcs[k]->held;
 	}
-	fprintf(out, "dslc: %u error%s, %u warning%s\n", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	/* the summary the text format prints, the held findings too */
+	fprintf(out, "dslc: %u error%s, %u warning%s, %u note%s", errors, errors == 1 ? "" : "s", warnings,
+		warnings == 1 ? "" : "s", notes, notes == 1 ? "" : "s");
+	if (held)
+		fprintf(out, "; %u more finding%s wait%s for the error%s to be fixed", held, held == 1 ? "" : "s",
+			held == 1 ? "s" : "", errors == 1 ? "" : "s");
+	fputc('\n', out);
 	return ferror(out) ? 2 : 0;
 }
 
