@@ -412,6 +412,15 @@ void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	d->fixes_tail = &f->next;
 }
 
+void diag_fix_name(diag_ctx *dc, diag *d, src_loc at, const char *was, const char *name)
+{
+	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;
+	if (!f || !was || !name || at.end > f->len || at.end - at.start != strlen(was) ||
+	    memcmp(f->text + at.start, was, strlen(was)) != 0)
+		return;
+	diag_fix_edit(dc, d, at, "%s", name);
+}
+
 void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at)
 {
 	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;

@@ -117,6 +117,10 @@ void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
  * text is printable, on one line, and holds no quote, backslash, '#', '$' or
  * backquote (so the string it makes means those bytes and nothing more). */
 void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at);
+/* A fix that replaces the name at `at` with `name`, only when the source
+ * bytes there are exactly `was` (a name inside a host range or a longer
+ * statement is not rewritten: the help still says it). */
+void diag_fix_name(diag_ctx *dc, diag *d, src_loc at, const char *was, const char *name);
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
 /* Raises or lowers one finding's severity (doctor --strict: a note becomes
  * an error), keeping the counts. */

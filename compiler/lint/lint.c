@@ -295,9 +295,10 @@ static void lint_cluster(model *m)
 			const char *sug = model_suggest_node(m, ap->host);
 			diag *d = diag_report(dc, R_ACCESS_POINTS_UNKNOWN, ap->loc, "access point %s is not a node of the cluster",
 					      ap->host);
-			if (sug)
+			if (sug) {
 				diag_help(dc, d, "did you mean '%s'?", sug);
-			else
+				diag_fix_name(dc, d, ap->loc, ap->host, model_suggest_node_unique(m, ap->host));
+			} else
 				diag_help(dc, d, "name nodes defined by `nodes` blocks");
 		}
 	}
@@ -324,14 +325,6 @@ static void lint_env(model *m, const env_list *env)
 }
 
 /* ---- per plan ------------------------------------------------------------ */
-
-static uint64_t pow2_floor_gib(uint64_t bytes)
-{
-	uint64_t g = 4;
-	while (g * 2 * GiB <= bytes)
-		g *= 2;
-	return g;
-}
 
 /* DAOS's own limit on every engine's RAM SCM (CalcRamdiskSize): the
  * machine's memory shared equally, whatever the NUMA nodes hold. */
@@ -365,11 +358,12 @@ static void lint_memory(model *m, const node_plan *p)
 		if (e->scm_class.set && !e->scm_size.set && strcmp(e->scm_class.v, "ram") == 0) {
 			diag *d = diag_report(dc, R_SCM_SIZE_UNPINNED, e->scm_class.loc,
 					      "RAM-backed SCM without a size: daos_server would give it all free memory");
-			if (mem > hp + rsv_share) {
-				uint64_t sug = pow2_floor_gib((mem - hp - rsv_share) / 8);
+			uint64_t sug = place_scm_proposal_gib(m, p, ep->numa, hp);
+			if (sug) {
 				diag_help(dc, d, "pin it: `scm ram %lluGiB` keeps 7/8 of NUMA node %d's %llu GiB for the OS, "
 					  "hugepages and workloads; size it for your metadata",
 					  (unsigned long long)sug, ep->numa, (unsigned long long)(mem / GiB));
+				diag_fix_edit(dc, d, e->scm_class.loc, "scm ram %lluGiB", (unsigned long long)sug);
 			} else {
 				diag_help(dc, d, "pin it: `scm ram <N>GiB` (describe the NUMA node's memory to get a proposal)");
 			}

@@ -115,6 +115,9 @@ void kw_bad(kw_ctx *k, src_loc loc, const char *fmt, ...) __attribute__((format(
 void kw_bad_size(kw_ctx *k, src_loc loc, const char *s, const char *why);
 /* "did you mean" over a NULL-terminated list, or NULL. */
 const char *kw_suggest(const char *word, const char *const *names, size_t n);
+/* kw_suggest's answer when no other name is as near, else NULL: what a fix
+ * may write without guessing. */
+const char *kw_suggest_unique(const char *word, const char *const *names, size_t n);
 /* The rule id closest to a misspelt one, or NULL. */
 const char *kw_suggest_rule(const char *id);
 

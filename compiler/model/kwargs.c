@@ -343,6 +343,19 @@ bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set)
 	return true;
 }
 
+const char *kw_suggest_unique(const char *word, const char *const *names, size_t n)
+{
+	const char *best = kw_suggest(word, names, n);
+	if (!best)
+		return NULL;
+	size_t limit = strlen(word) <= 3 ? 1 : strlen(word) <= 6 ? 2 : 3;
+	size_t bd = val_edit_distance_within(word, best, limit);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], best) != 0 && val_edit_distance_within(word, names[i], limit) == bd)
+			return NULL; /* two as near: which one was meant is the user's to say */
+	return best;
+}
+
 const char *kw_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;

@@ -37,30 +37,47 @@ node *model_node(const model *m, const char *host)
 	return idx ? &m->nodes[idx - 1] : NULL;
 }
 
-const char *model_suggest_node(const model *m, const char *host)
+static const char *suggest_node(const model *m, const char *host, bool unique)
 {
 	const char *names[1024];
 	size_t n = 0;
 	for (size_t k = 0; k < m->nnodes && n < 1024; k++)
 		names[n++] = m->nodes[k].host;
-	return kw_suggest(host, names, n);
+	return (unique ? kw_suggest_unique : kw_suggest)(host, names, n);
 }
 
-const char *model_suggest_pool(const model *m, const char *name)
+const char *model_suggest_node(const model *m, const char *host)
+{
+	return suggest_node(m, host, false);
+}
+
+const char *model_suggest_node_unique(const model *m, const char *host)
+{
+	return suggest_node(m, host, true);
+}
+
+static const char *suggest_pool(const model *m, const char *name, bool unique)
 {
 	const char *names[256];
 	size_t n = 0;
 	for (size_t i = 0; i < m->npools && n < 256; i++)
 		names[n++] = m->pools[i]->name;
-	return kw_suggest(name, names, n);
+	return (unique ? kw_suggest_unique : kw_suggest)(name, names, n);
+}
+
+const char *model_suggest_pool(const model *m, const char *name)
+{
+	return suggest_pool(m, name, false);
 }
 
 void model_unknown_pool(model *m, const char *name, src_loc loc)
 {
 	const char *sug = model_suggest_pool(m, name);
 	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, loc, "no pool named '%s'", name);
-	if (sug)
+	if (sug) {
 		diag_help(m->dc, d, "did you mean '%s'?", sug);
+		diag_fix_name(m->dc, d, loc, name, suggest_pool(m, name, true));
+	}
 	else
 		diag_help(m->dc, d, "define it: `pool %s { size 90%% }`", name);
 }

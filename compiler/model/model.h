@@ -454,6 +454,8 @@ bool model_kw_failed(const model *m, const void *target, const char *kw);
 /* "Did you mean" among the node names (the first 1,024) and the pool names
  * (the first 256); NULL when nothing is close. */
 const char *model_suggest_node(const model *m, const char *host);
+/* The same, only when no other host is as near (a fix may apply it). */
+const char *model_suggest_node_unique(const model *m, const char *host);
 const char *model_suggest_pool(const model *m, const char *name);
 /* Reports a reference to a pool that is not defined, at loc. */
 void model_unknown_pool(model *m, const char *name, src_loc loc);

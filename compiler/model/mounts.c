@@ -223,8 +223,10 @@ static void unknown_host(model *m, const char *host, src_loc loc)
 {
 	const char *sug = model_suggest_node(m, host);
 	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, loc, "mount on %s: not a node of the cluster", host);
-	if (sug)
+	if (sug) {
 		diag_help(m->dc, d, "did you mean '%s'?", sug);
+		diag_fix_name(m->dc, d, loc, host, model_suggest_node_unique(m, host));
+	}
 	else
 		diag_help(m->dc, d, "name nodes defined by `nodes` blocks");
 }
@@ -276,9 +278,10 @@ static void resolve_container(model *m, mount_spec *mt)
 	const char *sug = kw_suggest(mt->container, names, n);
 	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, mt->container_loc, "pool %s has no container named '%s'", mt->pool,
 			      mt->container);
-	if (sug)
+	if (sug) {
 		diag_help(m->dc, d, "did you mean '%s'?", sug);
-	else
+		diag_fix_name(m->dc, d, mt->container_loc, mt->container, kw_suggest_unique(mt->container, names, n));
+	} else
 		diag_help(m->dc, d, "define it: `container %s in %s { type posix tolerate 2 node failures }`", mt->container,
 			  mt->pool);
 }

@@ -25,8 +25,10 @@ static void unknown_parent(resolver *r, const char *name, src_loc loc, const cha
 		names[n++] = m->profiles[i]->name;
 	const char *sug = kw_suggest(name, names, n);
 	diag *d = diag_report(r->dc, R_UNKNOWN_NAME, loc, "no %s named '%s'", what, name);
-	if (sug)
+	if (sug) {
 		diag_help(r->dc, d, "did you mean '%s'?", sug);
+		diag_fix_name(r->dc, d, loc, name, kw_suggest_unique(name, names, n));
+	}
 	else
 		diag_help(r->dc, d, "define it with `%s %s ... { }`", strcmp(what, "profile") ? "hardware" : "profile", name);
 }

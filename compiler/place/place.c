@@ -25,6 +25,17 @@ static src_loc engine_where(const engine_spec *e, const opt_int *o)
 	return o->set ? o->loc : e->loc;
 }
 
+uint64_t place_scm_proposal_gib(const model *m, const node_plan *p, int numa, uint64_t hugepages)
+{
+	uint64_t mem = p->topo->numa[numa].memory, rsv = place_reserved_bytes(m) / (uint64_t)p->topo->nnuma;
+	if (mem <= hugepages + rsv)
+		return 0;
+	uint64_t eighth = (mem - hugepages - rsv) / 8, g = 4;
+	while (g * 2 * GiB <= eighth)
+		g *= 2;
+	return g;
+}
+
 int place_targets_fit(int helpers, int cores, int ctx_cap)
 {
 	for (int t = cores - 2; t > 0; t--) {
@@ -159,8 +170,12 @@ static const nic_desc *named_nic(model *m, const hardware *hw, engine_plan *ep)
 	}
 	const char *sug = kw_suggest(e->nic.v, names, n);
 	diag *d = diag_report(m->dc, R_UNKNOWN_NAME, e->nic.loc, "hardware %s has no NIC named '%s'", hw->name, e->nic.v);
-	if (sug)
+	if (sug) {
 		diag_help(m->dc, d, "did you mean '%s'?", sug);
+		const char *one = kw_suggest_unique(e->nic.v, names, n);
+		if (one)
+			diag_fix_name(m->dc, d, e->nic.loc, arena_printf(m->ar, "nic %s", e->nic.v), arena_printf(m->ar, "nic %s", one));
+	}
 	else
 		diag_help(m->dc, d, "describe the NIC in a `numa` block of hardware %s", hw->name);
 	return NULL;
@@ -392,7 +407,24 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 	}
 	if (!e->scm_class.set) {
 		diag *d = diag_report(m->dc, R_BAD_VALUE, e->loc, "the engine on NUMA node %d has no SCM tier", ep->numa);
-		diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
+		uint64_t gib = place_scm_proposal_gib(m, p, ep->numa, 0);
+		if (gib) {
+			/* (the size scm-size-unpinned would propose, before hugepages) */
+			diag_help(m->dc, d, "add `scm ram %lluGiB` to the engine block: DAOS requires an SCM tier first "
+				  "(FaultScmConfigTierMissing); the size keeps 7/8 of the NUMA node's memory for the rest",
+				  (unsigned long long)gib);
+			/* inserted right after the block's '{' (e->loc is the whole statement) */
+			const src_file *f = src_get(m->dc->src, e->loc.file);
+			const char *brace = f && e->loc.end <= f->len ? memchr(f->text + e->loc.start, '{', e->loc.end - e->loc.start)
+								      : NULL;
+			if (brace) {
+				src_loc after = e->loc;
+				after.start = after.end = (uint32_t)(brace + 1 - f->text);
+				diag_fix_edit(m->dc, d, after, " scm ram %lluGiB ", (unsigned long long)gib);
+			}
+		} else {
+			diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
+		}
 		p->ok = false;
 	}
 	ep->scm_class = e->scm_class.set && strcmp(e->scm_class.v, "pmem") == 0 ? "dcpm" : "ram";

@@ -26,6 +26,11 @@ bool place_tier_has(const tier_spec *t, const char *role);
  * helpers written (helpers >= 0), or DAOS's default of a quarter of the
  * targets (helpers < 0). 0 when not even one fits. */
 int place_targets_fit(int helpers, int cores, int ctx_cap);
+/* The RAM SCM size dslc proposes for an engine on NUMA node numa, in GiB: an
+ * eighth of what its memory keeps after `hugepages` bytes and the node's
+ * reserved share, rounded down to a power of two (at least 4, DAOS's
+ * minimum). 0 when the NUMA node's memory is unknown or too small. */
+uint64_t place_scm_proposal_gib(const model *m, const node_plan *p, int numa, uint64_t hugepages);
 
 /* Sets the diagnostics context to a node override's origin (or clears it). */
 void place_context(model *m, const node_spec *s);
