@@ -217,6 +217,35 @@ static void lint_roce(model *m)
 	}
 }
 
+/* Access points that run no engine, one finding: each replaced, as a fix,
+ * by the next node with engines the list does not name yet. */
+static void access_points_clients(model *m, const ap_entry **clients, size_t n, strmap *listed)
+{
+	diag_ctx *dc = m->dc;
+	char names[256] = "";
+	for (size_t i = 0; i < n; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", clients[i]->host);
+	diag *d = diag_report(dc, R_ACCESS_POINT_CLIENT, clients[0]->loc, "access point%s %s run%s no engine: %s client-only node%s",
+			      n == 1 ? "" : "s", names, n == 1 ? "s" : "", n == 1 ? "it is a" : "they are", n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++)
+		diag_note_at(dc, d, model_node(m, clients[i]->host)->loc, "%s is defined here", clients[i]->host);
+	char with[256] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < m->nnodes && used < n; i++) {
+		const node *nd = &m->nodes[i];
+		if (!nd->spec || !nd->spec->plan || nd->spec->plan->client || !nd->spec->plan->nengines ||
+		    strmap_get(listed, nd->host))
+			continue;
+		snprintf(with + strlen(with), sizeof(with) - strlen(with), "%s%s", used ? ", " : "", nd->host);
+		diag_fix_name(dc, d, clients[used]->loc, clients[used]->host, nd->host);
+		used++;
+	}
+	if (used == n)
+		diag_help(dc, d, "name nodes with engines instead: %s", with);
+	else
+		diag_help(dc, d, "name nodes with engines in access_points");
+}
+
 static void lint_cluster(model *m)
 {
 	const cluster_spec *c = &m->cluster;
@@ -276,6 +305,8 @@ static void lint_cluster(model *m)
 	}
 	strmap seen;
 	strmap_init(&seen, m->ar);
+	const ap_entry **clients = NULL; /* client-only access points: one finding names them all */
+	size_t nclients = 0, clients_cap = 0;
 	for (size_t i = 0; i < c->naps; i++) {
 		const ap_entry *ap = &c->aps[i];
 		const ap_entry *prev = strmap_put(&seen, ap->host, (void *)ap);
@@ -285,12 +316,8 @@ static void lint_cluster(model *m)
 			diag_help(dc, d, "list each node once");
 		}
 		const node *apn = model_node(m, ap->host);
-		if (apn && apn->spec && apn->spec->plan && apn->spec->plan->client) {
-			diag *d = diag_report(dc, R_ACCESS_POINT_CLIENT, ap->loc, "access point %s runs no engine: it is a client-only node",
-					      ap->host);
-			diag_note_at(dc, d, apn->loc, "defined here");
-			diag_help(dc, d, "name nodes with engines in access_points");
-		}
+		if (apn && apn->spec && apn->spec->plan && apn->spec->plan->client)
+			ARENA_PUSH(m->ar, clients, nclients, clients_cap, ap);
 		if (!apn && !m->nodes_incomplete) {
 			const char *sug = model_suggest_node(m, ap->host);
 			diag *d = diag_report(dc, R_ACCESS_POINTS_UNKNOWN, ap->loc, "access point %s is not a node of the cluster",
@@ -302,6 +329,8 @@ static void lint_cluster(model *m)
 				diag_help(dc, d, "name nodes defined by `nodes` blocks");
 		}
 	}
+	if (nclients)
+		access_points_clients(m, clients, nclients, &seen);
 	if (c->naps % 2 == 0) {
 		diag *d = diag_report(dc, R_ACCESS_POINTS_COUNT, c->aps_loc,
 				      "%zu access points: DAOS needs an odd number", c->naps);

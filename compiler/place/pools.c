@@ -384,6 +384,29 @@ static void ec_fallback(cctx *x, const oclass *fc)
 	diag_fix_edit(x->m->dc, d, after, "  file_oclass %s", fc->name);
 }
 
+/* The class name inside the statement at loc (`file_oclass EC_16P2GX`),
+ * replaced when it is there exactly once. */
+static void fix_class_name(cctx *x, diag *d, src_loc loc, const char *was, const char *name)
+{
+	const src_file *f = src_get(x->m->dc->src, loc.file);
+	if (!f || loc.end > f->len)
+		return;
+	size_t n = strlen(was);
+	const char *at = NULL;
+	for (uint32_t i = loc.start; i + n <= loc.end; i++)
+		if (memcmp(f->text + i, was, n) == 0) {
+			if (at)
+				return;
+			at = f->text + i;
+		}
+	if (!at)
+		return;
+	src_loc l = loc;
+	l.start = (uint32_t)(at - f->text);
+	l.end = l.start + (uint32_t)n;
+	diag_fix_name(x->m->dc, d, l, was, name);
+}
+
 static void check_width(cctx *x, const oclass *oc, src_loc loc, bool derived)
 {
 	container_plan *cp = x->cp;
@@ -405,9 +428,11 @@ static void check_width(cctx *x, const oclass *oc, src_loc loc, bool derived)
 			width, cp->domains, lvl, cp->rd_lvl);
 	oclass fit;
 	int p = oc->kind == OC_EC ? oc->p : oclass_tolerance(oc);
-	if (oc->kind == OC_EC && widest_ec(x, p, cp->domains, oc->k, &fit))
+	if (oc->kind == OC_EC && widest_ec(x, p, cp->domains, oc->k, &fit)) {
 		diag_help(x->m->dc, d, "use %s, the widest class with %d parity cells that fits %d %s with one spare",
 			  fit.name, p, cp->domains, lvl);
+		fix_class_name(x, d, loc, oc->name, fit.name);
+	}
 	else
 		diag_help(x->m->dc, d, "use a class at most %d wide", cp->domains);
 }
