@@ -318,6 +318,14 @@ bond=$(sed -n 's/.*add `\(mgmt bond [a-z-]* over macvlan\)` to the network block
 awk -v blk="${storage% \}} $bond }" '{ print } /^    nvme roles/ { getline; print; print "  " blk }' \
 	$D/unused-value.dsl >"$U"
 $DSLC lint "$U" >"$T/u2" 2>&1; rcu=$?
+# dslc show says the addresses are written nowhere before, and shows them plainly after
+$DSLC show $D/unused-value.dsl gpu002 >"$T/u-show1" 2>&1
+$DSLC show "$U" gpu002 >"$T/u-show2" 2>&1
+check "unused-value: dslc show marks the addresses written nowhere, and not once the blocks are there" \
+	"grep -q '^  storage ens1f0np0 10.20.0.11/24 (written nowhere: no network block)\$' '$T/u-show1' &&
+	 grep -q '^  mgmt 10.10.0.11/24 (written nowhere: no mgmt bond over macvlan)\$' '$T/u-show1' &&
+	 grep -q '^  storage ens1f0np0 10.20.0.11/24\$' '$T/u-show2' && ! grep -q 'written nowhere' '$T/u-show2' ||
+	 { cat '$T/u-show1' '$T/u-show2'; false; }"
 $DSLC build "$U" -o "$T/u-out" >/dev/null 2>&1
 check "unused-value: the helps' blocks ($storage, $bond) added, the warnings go, the addresses reach the units" \
 	"[ -n '$storage' ] && [ -n '$bond' ] && grep -q 'warning\\[unused-value\\]' '$T/u1' && [ $rcu = 0 ] && ! grep -q '\\[unused-value\\]' '$T/u2' &&

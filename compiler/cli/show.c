@@ -166,11 +166,17 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 	if (p->nr_hugepages) /* a client-only node reserves none */
 		fprintf(out, "  hugepages: %lld pages of %llu MiB (%llu GiB)\n", (long long)p->nr_hugepages,
 			(unsigned long long)(p->hugepage_size / MiB), (unsigned long long)(p->hugepage_bytes / GiB));
+	/* an address only the network block's units carry is not shown as
+	 * configured without one (unused-value) */
+	const network_spec *net = &nd->spec->network;
+	bool bond = net->bond_mode.set && net->bond_over.set && strcmp(net->bond_over.v, "macvlan") == 0;
 	if (nd->mgmt)
-		fprintf(out, "  mgmt %s%s%s\n", nd->mgmt, nd->gateway ? " gateway " : "", nd->gateway ? nd->gateway : "");
+		fprintf(out, "  mgmt %s%s%s%s\n", nd->mgmt, nd->gateway ? " gateway " : "", nd->gateway ? nd->gateway : "",
+			bond ? "" : " (written nowhere: no mgmt bond over macvlan)");
 	for (size_t i = 0; i < nd->spec->nstorage; i++)
 		if (nd->storage && nd->storage[i])
-			fprintf(out, "  storage %s %s\n", nd->spec->storage[i].iface, nd->storage[i]);
+			fprintf(out, "  storage %s %s%s\n", nd->spec->storage[i].iface, nd->storage[i],
+				net->set ? "" : " (written nowhere: no network block)");
 	show_client_text(m, nd, out);
 	for (int n = 0; n < t->nnuma; n++) {
 		numa_view v = view_of(m, p, n);
