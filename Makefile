@@ -295,7 +295,7 @@ shapes: all
 
 # every value of the examples and rule fixtures corrupted both ways, and in
 # pairs with the next two of its statement (make check corrupts each one way,
-# the two ways in turn, and 120 of the fixtures in pairs with the next one)
+# the two ways in turn, and 60 of the fixtures in pairs with the next one)
 cascade: all
 	/usr/bin/python3 tests/cascade.py $(BUILD)/dslc --full --pairs 2
 

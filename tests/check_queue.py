@@ -102,7 +102,7 @@ PROGRAMS = [
     ("docs_agree", "py", (1, []), None, None),
     ("shapes", "py", (7, []), (2, ["--count", "40"]), None),
     ("waves_property", "py", (1, []), (1, ["--count", "60"]), None),
-    ("cascade", "py", (150, ["--fixtures", "120"]), (40, ["--fixtures", "20", "--pairs", "0"]), None),
+    ("cascade", "py", (150, ["--fixtures", "60"]), (40, ["--fixtures", "20", "--pairs", "0"]), None),
     ("import_diff", "py", (19, []), (10, ["--count", "60"]), None),
     ("tiers_diff", "py", (24, []), (8, ["--sample4", "0", "--tiers", "2"]), None),
     ("acl_diff", "py", (4, []), (3, ["--count", "100"]), None),
