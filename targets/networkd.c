@@ -51,7 +51,7 @@ static bool plan_of(const node *nd, net_plan *np)
 	for (int a = 0; a < np->n; a++)
 		for (int b = 0; b < a; b++)
 			np->policy_routing |= np->net[a] == np->net[b] && np->prefix[a] == np->prefix[b];
-	np->bond = s->network.bond_mode.set && strcmp(s->network.bond_over.v, "macvlan") == 0 && nd->mgmt;
+	np->bond = network_mgmt_bonded(&s->network) && nd->mgmt;
 	np->storage_mtu = s->network.storage_mtu.set ? s->network.storage_mtu.v : 9000;
 	np->mgmt_mtu = s->network.mgmt_mtu.set ? s->network.mgmt_mtu.v : 1500;
 	return np->n > 0;

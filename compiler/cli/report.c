@@ -254,6 +254,15 @@ static void gh_annotations(diag_ctx *dc, int sev, FILE *out)
 	}
 }
 
+void report_counts(FILE *out, unsigned errors, unsigned warnings, unsigned notes, unsigned held)
+{
+	fprintf(out, "%u error%s, %u warning%s, %u note%s", errors, errors == 1 ? "" : "s", warnings,
+		warnings == 1 ? "" : "s", notes, notes == 1 ? "" : "s");
+	if (held)
+		fprintf(out, "; %u more finding%s wait%s for the error%s to be fixed", held, held == 1 ? "" : "s",
+			held == 1 ? "s" : "", errors == 1 ? "" : "s");
+}
+
 static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 {
 	fputs("::group::dslc\n", out);
@@ -269,12 +278,8 @@ static int print_github(diag_ctx *const *dcs, size_t ndcs, FILE *out)
 		notes += diag_count(dcs[k], SEV_NOTE);
 		held += dcs[k]->held;
 	}
-	/* the summary the text format prints, the held findings too */
-	fprintf(out, "dslc: %u error%s, %u warning%s, %u note%s", errors, errors == 1 ? "" : "s", warnings,
-		warnings == 1 ? "" : "s", notes, notes == 1 ? "" : "s");
-	if (held)
-		fprintf(out, "; %u more finding%s wait%s for the error%s to be fixed", held, held == 1 ? "" : "s",
-			held == 1 ? "s" : "", errors == 1 ? "" : "s");
+	fputs("dslc: ", out); /* the summary the text format prints, the held findings too */
+	report_counts(out, errors, warnings, notes, held);
 	fputc('\n', out);
 	return ferror(out) ? 2 : 0;
 }

@@ -28,5 +28,9 @@ int report_print(diag_ctx *dc, report_format f, FILE *out, unsigned max_shown, c
  * severity that fails (JUnit's failures). */
 int report_print_all(diag_ctx *const *dcs, size_t n, report_format f, FILE *out, unsigned max_shown,
 		     const char *version, const char *settings, diag_severity fail_on);
+/* The counts of a summary line, as every format that has one says them:
+ * "E errors, W warnings, N notes" and, when some wait (cascade.c), "; H more
+ * findings wait for the errors to be fixed". No prefix, no newline. */
+void report_counts(FILE *out, unsigned errors, unsigned warnings, unsigned notes, unsigned held);
 
 #endif

@@ -7,27 +7,22 @@
 #include <string.h>
 
 #include "compiler/lint/lint_config.h"
+#include "report.h"
 
 /* The counts of one compilation; with several (lint A B), named. */
 void cli_print_summary(const compilation *comp, FILE *out, const char *name)
 {
 	unsigned e = diag_count(&comp->dc, SEV_ERROR), w = diag_count(&comp->dc, SEV_WARNING),
 		 n = diag_count(&comp->dc, SEV_NOTE);
-	unsigned held = comp->dc.held;
-	if (e + w + n) {
-		fputs("dslc: ", out);
-		if (name) {
-			diag_print_escaped(out, name);
-			fputs(": ", out);
-		}
-		fprintf(out, "%u error%s, %u warning%s, %u note%s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
-			n == 1 ? "" : "s");
+	if (!(e + w + n))
+		return; /* (findings wait only for an error: none waits here) */
+	fputs("dslc: ", out);
+	if (name) {
+		diag_print_escaped(out, name);
+		fputs(": ", out);
 	}
-	if (held) /* cascade.c: what the errors make unknowable */
-		fprintf(out, "; %u more finding%s wait%s for the error%s to be fixed", held, held == 1 ? "" : "s",
-			held == 1 ? "s" : "", e == 1 ? "" : "s");
-	if (e + w + n)
-		fputc('\n', out);
+	report_counts(out, e, w, n, comp->dc.held);
+	fputc('\n', out);
 }
 
 bool cli_fails(const compilation *comp, diag_severity fail_on)

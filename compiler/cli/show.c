@@ -169,10 +169,9 @@ void show_node_text(const model *m, const node *nd, FILE *out)
 	/* an address only the network block's units carry is not shown as
 	 * configured without one (unused-value) */
 	const network_spec *net = &nd->spec->network;
-	bool bond = net->bond_mode.set && net->bond_over.set && strcmp(net->bond_over.v, "macvlan") == 0;
 	if (nd->mgmt)
 		fprintf(out, "  mgmt %s%s%s%s\n", nd->mgmt, nd->gateway ? " gateway " : "", nd->gateway ? nd->gateway : "",
-			bond ? "" : " (written nowhere: no mgmt bond over macvlan)");
+			network_mgmt_bonded(net) ? "" : " (written nowhere: no mgmt bond over macvlan)");
 	for (size_t i = 0; i < nd->spec->nstorage; i++)
 		if (nd->storage && nd->storage[i])
 			fprintf(out, "  storage %s %s%s\n", nd->spec->storage[i].iface, nd->storage[i],

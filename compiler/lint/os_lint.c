@@ -240,22 +240,6 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 	}
 }
 
-static void lint_bios_names(model *m, const node_spec *s);
-
-static void lint_bios(model *m, const node_spec *s)
-{
-	diag_ctx *dc = m->dc;
-	const hardware *hw = s->hw;
-	if (!hw->bmc_set) {
-		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but hardware %s has no bmc block", hw->name);
-		diag_help(dc, d, "add `bmc redfish { system 1 }` to hardware %s, and `bmc <address>` to its nodes", hw->name);
-	} else if (!s->bmc.set && !s->bmc.loc.file) { /* a broken template is given, and reported */
-		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
-		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
-	}
-	lint_bios_names(m, s);
-}
-
 /* Each attribute's name against the BMC's dialect: it reads the name and the
  * hardware's bmc block only, so it runs on a spec whatever else in it is wrong. */
 static void lint_bios_names(model *m, const node_spec *s)
@@ -288,6 +272,20 @@ static void lint_bios_names(model *m, const node_spec *s)
 				  "lists them)", e->name);
 		}
 	}
+}
+
+static void lint_bios(model *m, const node_spec *s)
+{
+	diag_ctx *dc = m->dc;
+	const hardware *hw = s->hw;
+	if (!hw->bmc_set) {
+		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but hardware %s has no bmc block", hw->name);
+		diag_help(dc, d, "add `bmc redfish { system 1 }` to hardware %s, and `bmc <address>` to its nodes", hw->name);
+	} else if (!s->bmc.set && !s->bmc.loc.file) { /* a broken template is given, and reported */
+		diag *d = diag_report(dc, R_BMC_MISSING, s->bios_loc, "BIOS settings, but %s gives its nodes no bmc address", s->origin);
+		diag_help(dc, d, "add `bmc 10.30.0.{10+i}` (or the real addresses) to the nodes block");
+	}
+	lint_bios_names(m, s);
 }
 
 /* The ring sizes a NIC's driver takes (ethtool -G), by PCI vendor and device
@@ -372,8 +370,9 @@ static void lint_unused_addresses(model *m, const node_spec *s)
 		diag_help(dc, d, "add `network { storage mtu 9000 }` to the profile or this block (9000: the RoCE MTU), or drop "
 			  "the addresses");
 	}
-	bool bond = s->network.bond_mode.set && s->network.bond_over.set && strcmp(s->network.bond_over.v, "macvlan") == 0;
-	if (s->mgmt.set && !bond && !(s->network.bond_over.set && strcmp(s->network.bond_over.v, "nics") == 0)) {
+	/* (a bond over the NICs is network-bond-physical's error already) */
+	if (s->mgmt.set && !network_mgmt_bonded(&s->network) &&
+	    !(s->network.bond_over.set && strcmp(s->network.bond_over.v, "nics") == 0)) {
 		diag *d = diag_report(dc, R_UNUSED_VALUE, s->mgmt.loc,
 				      "a management address that no file carries: only the bond of `mgmt bond ... over macvlan` "
 				      "in a network block takes it, and these nodes have none");

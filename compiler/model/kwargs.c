@@ -343,12 +343,19 @@ bool kw_once(kw_ctx *k, src_loc *field_loc, bool *field_set)
 	return true;
 }
 
+/* How far a name may be from the word and still be what was meant. */
+static size_t suggest_limit(const char *word)
+{
+	size_t len = strlen(word);
+	return len <= 3 ? 1 : len <= 6 ? 2 : 3;
+}
+
 const char *kw_suggest_unique(const char *word, const char *const *names, size_t n)
 {
 	const char *best = kw_suggest(word, names, n);
 	if (!best)
 		return NULL;
-	size_t limit = strlen(word) <= 3 ? 1 : strlen(word) <= 6 ? 2 : 3;
+	size_t limit = suggest_limit(word);
 	size_t bd = val_edit_distance_within(word, best, limit);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(names[i], best) != 0 && val_edit_distance_within(word, names[i], limit) == bd)
@@ -359,8 +366,7 @@ const char *kw_suggest_unique(const char *word, const char *const *names, size_t
 const char *kw_suggest(const char *word, const char *const *names, size_t n)
 {
 	const char *best = NULL;
-	size_t bd = 99, len = strlen(word);
-	size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	size_t bd = 99, limit = suggest_limit(word);
 	for (size_t i = 0; i < n; i++) {
 		size_t d = val_edit_distance_within(word, names[i], limit);
 		if (d < bd) {

@@ -194,6 +194,14 @@ typedef struct network_spec {
 	} link;
 } network_spec;
 
+/* Whether the network block makes the bond that carries a node's management
+ * address (and gateway): `mgmt bond <mode> over macvlan`. Only then does the
+ * address reach a file (targets/networkd.c; unused-value otherwise). */
+static inline bool network_mgmt_bonded(const network_spec *n)
+{
+	return n->bond_mode.set && n->bond_over.set && strcmp(n->bond_over.v, "macvlan") == 0;
+}
+
 /* kubelet { ... }: the KubeletConfiguration drop-in of converged nodes. */
 typedef struct kubelet_spec {
 	bool set;

@@ -266,7 +266,7 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 							      "first_core %d is Linux CPU %d, which is hwloc logical core %d",
 							      fc, fc, c);
 					/* propose core c only when the engine fits there without
-					 * the OS cores; else the core dslc would choose */
+					 * the OS cores; else no first_core (the core dslc chooses) */
 					int os0 = p->os_first[ep->numa], os1 = os0 + p->os_count[ep->numa];
 					bool fits = c + ep->ncores - 1 <= last && (c + ep->ncores <= os0 || c >= os1);
 					if (!fits) {
@@ -274,8 +274,8 @@ static bool check_first_core(model *m, node_plan *p, engine_plan *ep, int planne
 						return false;
 					}
 					diag_help(m->dc, d, "DAOS counts hwloc logical cores: write `first_core %d`, "
-						  "or drop first_core and let dslc place the engine", fits ? c : planned);
-					diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", fits ? c : planned);
+						  "or drop first_core and let dslc place the engine", c);
+					diag_fix_edit(m->dc, d, e->first_core.loc, "first_core %d", c);
 					return false;
 				}
 		diag *d = diag_report(m->dc, R_FIRST_CORE_OUTSIDE_NUMA, e->first_core.loc,

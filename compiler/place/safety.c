@@ -27,6 +27,26 @@ static void check_line(model *m, src_loc loc, const char *what, const char *v)
 		refuse(m, loc, what, v, safe_line(v), "remove the control characters (\\n, \\t) and invalid bytes");
 }
 
+static const char nic_help[] = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
+
+/* An engine's scm_mount: a hostPath of the daos-server pod and a mount point
+ * daos_server makes. */
+static void check_scm_mount(model *m, src_loc loc, const char *path)
+{
+	refuse(m, loc, "scm_mount", path, safe_mount_path(path) ? safe_mount_path(path) : safe_mount_point(path),
+	       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
+}
+
+/* reserved_cpus is written into the KubeletConfiguration as given: a CPU list
+ * the kubelet parses, each CPU below ncpus (0: the machine is not known). */
+static void check_reserved_cpus(model *m, const node_spec *s, int ncpus)
+{
+	if (s->kubelet.reserved_cpus.set)
+		refuse(m, s->kubelet.reserved_cpus.loc, "reserved_cpus", s->kubelet.reserved_cpus.v,
+		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, ncpus),
+		       "write a kernel CPU list of this node type's CPUs, e.g. \"0-3,96-99\" (the kubelet refuses to start otherwise)");
+}
+
 /* What a hardware block names that files carry, each value on its own:
  * checked for every hardware, placed or not, so that one wrong line in the
  * block does not hide another. */
@@ -34,9 +54,8 @@ static void check_hardware(model *m, const hardware *hw)
 {
 	for (size_t i = 0; i < hw->nnics; i++) {
 		const nic_desc *n = &hw->nics[i];
-		if (n->name)
-			refuse(m, n->loc, "interface name", n->name, safe_ifname(n->name),
-			       "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')");
+		if (n->name) /* an engine's NIC too: it is one of these */
+			refuse(m, n->loc, "interface name", n->name, safe_ifname(n->name), nic_help);
 		/* every NIC's RDMA device, a compute NIC's too: nccl.conf lists
 		 * them (NCCL_IB_HCA) as engines' NICs go into daos_server.yml */
 		if (n->rdma)
@@ -53,49 +72,34 @@ static void check_hardware(model *m, const hardware *hw)
  * mistakes are still said; check_spec judges the placed ones, with the plan. */
 static void check_spec_values(model *m, const node_spec *s)
 {
-	for (int k = 0; k < MODEL_MAX_NUMA; k++) {
-		const engine_spec *e = s->eng[k];
-		if (e && e->scm_mount.set)
-			refuse(m, e->scm_mount.loc, "scm_mount", e->scm_mount.v,
-			       safe_mount_path(e->scm_mount.v) ? safe_mount_path(e->scm_mount.v) : safe_mount_point(e->scm_mount.v),
-			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
-	}
-	if (s->kubelet.reserved_cpus.set)
-		refuse(m, s->kubelet.reserved_cpus.loc, "reserved_cpus", s->kubelet.reserved_cpus.v,
-		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, 0),
-		       "write a kernel CPU list of this node type's CPUs, e.g. \"0-3,96-99\" (the kubelet refuses to start otherwise)");
+	for (int k = 0; k < MODEL_MAX_NUMA; k++)
+		if (s->eng[k] && s->eng[k]->scm_mount.set)
+			check_scm_mount(m, s->eng[k]->scm_mount.loc, s->eng[k]->scm_mount.v);
+	check_reserved_cpus(m, s, 0);
 }
 
 static void check_spec(model *m, const node_spec *s)
 {
-	const char *nic_help = "write the interface name as `ip link` shows it (letters, digits, '.', '_', '-')";
 	for (size_t i = 0; i < s->nstorage; i++)
 		refuse(m, s->storage[i].loc, "interface name", s->storage[i].iface, safe_ifname(s->storage[i].iface), nic_help);
 	const node_plan *p = s->plan;
 	for (int e = 0; p && e < p->nengines; e++) {
 		const engine_plan *ep = &p->engines[e];
-		if (ep->nic)
-			refuse(m, ep->nic->loc, "interface name", ep->nic->name, safe_ifname(ep->nic->name), nic_help);
 		check_line(m, ep->spec ? ep->spec->log_file.loc : s->hw->loc, "log file", ep->log_file);
-		/* a hostPath of the daos-server pod and a mount point daos_server makes */
 		if (ep->spec && ep->spec->scm_mount.set)
-			refuse(m, ep->spec->scm_mount.loc, "scm_mount", ep->scm_mount,
-			       safe_mount_path(ep->scm_mount) ? safe_mount_path(ep->scm_mount) : safe_mount_point(ep->scm_mount),
-			       "write an absolute path of letters, digits, '.', '_' and '-' components, e.g. /mnt/daos0");
+			check_scm_mount(m, ep->spec->scm_mount.loc, ep->scm_mount);
 	}
 	for (size_t i = 0; i < s->bios.n; i++) {
 		check_line(m, s->bios.items[i].loc, "BIOS attribute", s->bios.items[i].name);
 		check_line(m, s->bios.items[i].loc, "BIOS value", s->bios.items[i].value);
 	}
-	if (s->kubelet.reserved_cpus.set) { /* written into the KubeletConfiguration as given */
+	if (s->kubelet.reserved_cpus.set) {
 		int ncpus = 0;
 		for (int c = 0; p && p->topo && c < p->topo->ncores; c++)
 			for (int j = 0; j < p->topo->cores[c].npus; j++)
 				if (p->topo->cores[c].pus[j] >= ncpus)
 					ncpus = p->topo->cores[c].pus[j] + 1;
-		refuse(m, s->kubelet.reserved_cpus.loc, "reserved_cpus", s->kubelet.reserved_cpus.v,
-		       safe_cpulist(m->ar, s->kubelet.reserved_cpus.v, ncpus),
-		       "write a kernel CPU list of this node type's CPUs, e.g. \"0-3,96-99\" (the kubelet refuses to start otherwise)");
+		check_reserved_cpus(m, s, ncpus);
 	}
 	const kernel_plan *k = node_kernel_plan(m, s);
 	for (size_t i = 0; k && i < k->params.n; i++) {
