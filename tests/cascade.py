@@ -193,7 +193,7 @@ def check_pairs(dslc, path, orig, cwd, name, relname, rel, singles, counts, fail
             if any(f["ruleId"] in PARSE_RULES for x in (a, b) for f in x[4]):
                 continue  # the file is not read past a syntax error: nothing is resolved
             new = lines[:]
-            for x in sorted((a, b), key=lambda x: -x[1]) if a[0] == b[0] else (a, b):
+            for x in (a, b):  # on two lines (pair_of): neither edit moves the other
                 ln = new[x[0]]
                 new[x[0]] = ln[:x[1]] + x[3] + ln[x[2]:]
             with open(path, "w") as f:
