@@ -19,6 +19,18 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREES = ["tests/golden/diag", "tests/golden/yaml", "tests/golden/fix", "tests/topologies", "examples"]
 passed = failed = 0
+# Rules whose help names a value only the operator knows: it stays a
+# suggestion, never a fix (issue 71: every other "write `...`" help is an
+# exact edit the finding carries, checked below over every fixture)
+SUGGEST_ONLY = {
+    "env-malformed": "the variable's value",
+    "kubelet-version": "the kubelet version the nodes run",
+    "roce-gid-index": "the GID index the NICs show (show_gids)",
+    "suppression-reason": "the operator's reason",
+    "nic-wrong-fabric": "whether the port carries DAOS traffic",
+    "bios-attribute-name": "the group the BMC's attribute registry gives",
+    "k8s-client-topology": "the topology policy or the pod's size, by workload",
+}
 
 
 def result(ok, name, detail=""):
@@ -103,6 +115,10 @@ def main():
             if before is None:
                 result(False, path, "no JSON findings")
                 continue
+            for f in before:
+                if "write `" in (f.get("help") or "") and not f["fixes"] and f["ruleId"] not in SUGGEST_ONLY:
+                    result(False, f"{path}:{f['line']}: {f['ruleId']}'s help proposes an edit it does not carry as a fix",
+                           f["help"][:200])
             fixable = [f for f in before if f["fixes"]]
             if not fixable:
                 continue

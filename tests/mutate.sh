@@ -1091,5 +1091,22 @@ mutate "sizes: 64GB proposed as 64GB" compiler/model/kwargs.c \
 	'	diag_fix_edit(k->r->dc, d, loc, "%.*s%ciB", (int)digits, s, letter);' \
 	'	diag_fix_edit(k->r->dc, d, loc, "%s", s);' \
 	"/usr/bin/python3 tests/fix_applied.py"
+# 227-230 (issue 71): every "write `...`" help an exact fix the finding carries
+mutate "kernel-iommu-pt: the help's value not carried as a fix" compiler/lint/os_lint.c \
+	'			diag_fix_name(dc, d, e->loc, "iommu off", "iommu pt");' \
+	'			(void)0;' \
+	"/usr/bin/python3 tests/fix_applied.py"
+mutate "kernel-cpu-isolation: the other isolation params kept beside isolate engines" compiler/lint/isolation_lint.c \
+	'		if (!self && isolation_param(o->name) && drop.start != o->loc.start)' \
+	'		if (!self && isolation_param(o->name) && drop.start != o->loc.start && 0)' \
+	"/usr/bin/python3 tests/fix_applied.py"
+mutate "bdev-roles: meta joins the wal and data tier though another tier holds it" compiler/lint/lint.c \
+	'	if (!meta) {' \
+	'	if (1) {' \
+	"/usr/bin/python3 tests/fix_applied.py"
+mutate "fixes: a dropped statement leaves its blank line" compiler/base/diag.c \
+	'	at.end = b + 1;' \
+	'	at.end = b;' \
+	"/usr/bin/python3 tests/fix_applied.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -5,6 +5,7 @@
 
 #include "value.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -436,6 +437,93 @@ void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at)
 	fx->text = arena_printf(dc->ar, "\"%.*s\"", (int)(at.end - at.start), f->text + at.start);
 	*d->fixes_tail = fx;
 	d->fixes_tail = &fx->next;
+}
+
+/* prefix and suffix of diag_fix_quoted: fix_text_ok's bytes, and braces
+ * that pair up over both */
+static bool fix_frame_ok(const char *prefix, const char *suffix)
+{
+	int depth = 0;
+	const char *parts[] = {prefix, suffix};
+	for (int i = 0; i < 2; i++)
+		for (const char *c = parts[i]; *c; c++) {
+			if (*c == '{' || *c == '}') {
+				depth += *c == '{' ? 1 : -1;
+				if (depth < 0)
+					return false;
+			} else if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'#;`\\$", *c)) {
+				return false;
+			}
+		}
+	return depth == 0;
+}
+
+void diag_fix_quoted(diag_ctx *dc, diag *d, src_loc at, const char *prefix, const char *value, const char *suffix)
+{
+	if (!value || !fix_frame_ok(prefix, suffix) || !(d = fix_owner(dc, d, at)) || !at.file || at.end < at.start)
+		return;
+	for (const char *c = value; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'#`\\$", *c))
+			return;
+	char *text = arena_printf(dc->ar, "%s\"%s\"%s", prefix, value, suffix);
+	if (strlen(text) > DIAG_MAX_TEXT)
+		return;
+	diag_fix *fx = arena_alloc(dc->ar, sizeof(*fx));
+	fx->at = at;
+	fx->text = text;
+	*d->fixes_tail = fx;
+	d->fixes_tail = &fx->next;
+}
+
+void diag_fix_in_block(diag_ctx *dc, diag *d, src_loc block, const char *fmt, ...)
+{
+	const src_file *f = block.file ? src_get(dc->src, block.file) : NULL;
+	if (!f || block.end > f->len || block.end <= block.start)
+		return;
+	const char *brace = memchr(f->text + block.start, '{', block.end - block.start);
+	if (!brace)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = arena_vprintf(dc->ar, fmt, ap);
+	va_end(ap);
+	src_loc after = block;
+	after.start = after.end = (uint32_t)(brace + 1 - f->text);
+	diag_fix_edit(dc, d, after, "%s", text);
+}
+
+src_loc diag_loc_with_keyword(const diag_ctx *dc, src_loc at, const char *word)
+{
+	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;
+	size_t n = strlen(word);
+	if (!f || at.start > f->len)
+		return at;
+	uint32_t i = at.start;
+	while (i > 0 && (f->text[i - 1] == ' ' || f->text[i - 1] == '\t'))
+		i--;
+	if (i == at.start || i < n || memcmp(f->text + i - n, word, n) != 0)
+		return at;
+	if (i > n && (isalnum((unsigned char)f->text[i - n - 1]) || f->text[i - n - 1] == '_'))
+		return at;
+	at.start = i - (uint32_t)n;
+	return at;
+}
+
+src_loc diag_loc_line_if_alone(const diag_ctx *dc, src_loc at)
+{
+	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;
+	if (!f || at.end > f->len || at.end < at.start)
+		return at;
+	uint32_t a = at.start, b = at.end;
+	while (a > 0 && (f->text[a - 1] == ' ' || f->text[a - 1] == '\t'))
+		a--;
+	while (b < f->len && (f->text[b] == ' ' || f->text[b] == '\t'))
+		b++;
+	if ((a > 0 && f->text[a - 1] != '\n') || b >= f->len || f->text[b] != '\n')
+		return at;
+	at.start = a;
+	at.end = b + 1;
+	return at;
 }
 
 void diag_set_severity(diag_ctx *dc, diag *d, diag_severity sev)

@@ -121,6 +121,25 @@ void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at);
  * bytes there are exactly `was` (a name inside a host range or a longer
  * statement is not rewritten: the help still says it). */
 void diag_fix_name(diag_ctx *dc, diag *d, src_loc at, const char *was, const char *name);
+/* A fix that writes `prefix "value" suffix` at `at` (`reserved_cpus
+ * "0-23,96-119"`, `engine numa 1 { nvme file "/var/daos/bdev.1" size 32GiB }`):
+ * only when value is printable and holds no quote, backslash, '#', '$' or
+ * backquote, so the string means those bytes and nothing more; prefix and
+ * suffix are held to diag_fix_edit's bytes, but for braces that pair up
+ * (a whole block, never a half one). */
+void diag_fix_quoted(diag_ctx *dc, diag *d, src_loc at, const char *prefix, const char *value, const char *suffix);
+/* An insertion right after the first '{' of the block statement at `block`
+ * (a setting the block lacks: `caching off` in a mount block); nothing when
+ * the statement has no block. */
+void diag_fix_in_block(diag_ctx *dc, diag *d, src_loc block, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* `at` widened back over the keyword `word` written right before it, blanks
+ * between (a kernel param's `name=value` becomes `param name=value`, to
+ * replace or drop the whole statement); `at` itself when it is not there. */
+src_loc diag_loc_with_keyword(const diag_ctx *dc, src_loc at, const char *word);
+/* `at` widened to its whole line, newline included, when nothing else is
+ * on that line (a statement a fix drops leaves no blank line behind). */
+src_loc diag_loc_line_if_alone(const diag_ctx *dc, src_loc at);
 unsigned diag_count(const diag_ctx *dc, diag_severity sev);
 /* Raises or lowers one finding's severity (doctor --strict: a note becomes
  * an error), keeping the counts. */

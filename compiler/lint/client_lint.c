@@ -227,6 +227,11 @@ static void check_shared_caching(model *m)
 				      "stale data another wrote", mt->container, mt->caching.set ? mt->caching.v : "on (the default)");
 		diag_help(m->dc, d, "write `caching off` in this mount block (dfuse --disable-caching), or `read_only true` "
 			  "where the nodes only read");
+		/* the fix takes the first: it is right whatever the nodes do */
+		if (mt->caching.set)
+			diag_fix_edit(m->dc, d, mt->caching.loc, "caching off");
+		else
+			diag_fix_in_block(m->dc, d, mt->loc, " caching off ");
 	}
 }
 

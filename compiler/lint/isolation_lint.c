@@ -46,6 +46,25 @@ static bool parse_cpulist(const char *s, unsigned char *set, int n)
 	return true;
 }
 
+/* The help as an edit: this param statement becomes `isolate engines` and
+ * the other isolation params go (`isolate engines` writes all three lists:
+ * one kept beside it would be a second value of the same parameter). */
+static void fix_isolation(model *m, const node_spec *s, diag *d, const env_entry *e)
+{
+	const env_list *params = &s->kernel.params;
+	src_loc stmt = diag_loc_with_keyword(m->dc, e->loc, "param");
+	if (s->kernel.isolate.set || stmt.start == e->loc.start)
+		return;
+	for (size_t i = 0; i < params->n; i++) {
+		const env_entry *o = &params->items[i];
+		src_loc drop = diag_loc_with_keyword(m->dc, o->loc, "param");
+		bool self = o->loc.file == e->loc.file && o->loc.start == e->loc.start;
+		if (!self && isolation_param(o->name) && drop.start != o->loc.start)
+			diag_fix_edit(m->dc, d, diag_loc_line_if_alone(m->dc, drop), "%s", "");
+	}
+	diag_fix_edit(m->dc, d, stmt, "isolate engines");
+}
+
 void isolation_lint_param(model *m, const node_spec *s, const env_entry *e)
 {
 	const node_plan *p = s->plan;
@@ -85,4 +104,5 @@ void isolation_lint_param(model *m, const node_spec *s, const env_entry *e)
 			      core, place_core_cpus(m->ar, t, core));
 	diag_help(m->dc, d, "write `isolate engines` in the kernel block in place of the param: isolcpus, nohz_full and "
 		  "rcu_nocbs=%s, the engines' cores with their siblings", place_engine_cpus(m->ar, p));
+	fix_isolation(m, s, d, e);
 }

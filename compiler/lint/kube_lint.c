@@ -2,6 +2,7 @@
 /* kube_lint.c - see kube_lint.h. */
 #include "kube_lint.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +33,16 @@ static void lint_rdma_name(model *m)
 			      "the RDMA resource of NIC %d is named %s, %zu characters: the API server allows 63",
 			      kube_fabric_nics(m) - 1, last, strlen(last));
 	int room = 63 - (int)(strlen(last) - strlen(name));
-	diag_help(m->dc, d, "shorten the name to at most %d characters: `rdma_resource %.*s%.*s`, or write `shared` after it "
-		  "when one resource serves every NIC", room, (int)(name - ks->rdma_resource.v), ks->rdma_resource.v, room, name);
+	/* cut to the room, and back to a letter or digit: a name part ends so
+	 * (k8s-resource-name's own check of the written name) */
+	int keep = room;
+	while (keep > 1 && !isalnum((unsigned char)name[keep - 1]))
+		keep--;
+	const char *cut = arena_printf(m->ar, "rdma_resource %.*s%.*s", (int)(name - ks->rdma_resource.v), ks->rdma_resource.v,
+				       keep, name);
+	diag_help(m->dc, d, "shorten the name to at most %d characters: `%s`, or write `shared` after it when one resource "
+		  "serves every NIC", room, cut);
+	diag_fix_edit(m->dc, d, ks->rdma_resource.loc, "%s", cut);
 }
 
 static void lint_clients(model *m);
@@ -258,6 +267,10 @@ static void lint_kernel(model *m, const node_spec *s, const kube_plan *kp)
 										(long long)kp->hugepages, (long long)kp->client_hugepages) : "");
 			diag_help(m->dc, d, "remove this param (dslc writes hugepages=%lld), or write `param hugepages=%lld`",
 				  (long long)kp->boot_hugepages, (long long)kp->boot_hugepages);
+			/* the fix removes it: a written count would stay when the pods' needs change */
+			src_loc stmt = diag_loc_with_keyword(m->dc, e->loc, "param");
+			if (stmt.start != e->loc.start)
+				diag_fix_edit(m->dc, d, diag_loc_line_if_alone(m->dc, stmt), "%s", "");
 		} else if (strcmp(e->name, "hugepagesz") == 0 && e->loc.file && strcmp(e->value, kp->kernel_pagesize)) {
 			diag *d = diag_report(m->dc, R_K8S_HUGEPAGES_BOOT, e->loc,
 					      "hugepagesz=%s, but DAOS uses %s pages here: the pod's %s request finds none reserved",

@@ -481,32 +481,56 @@ static const pci_ref *exclusion_on(const node_spec *s, int numa)
 	return NULL;
 }
 
-static const char *const role_names[] = {"wal", "meta", "data"};
+/* A tier's roles list with `drop` left out and `add` appended ("[wal]",
+ * "[meta data]"): the exact text of a roles fix. */
+static const char *roles_text(arena *ar, const tier_spec *t, const char *drop, const char *add)
+{
+	const char *s = "[";
+	for (int r = 0; r < t->nroles; r++)
+		if (!drop || strcmp(t->roles[r], drop))
+			s = arena_printf(ar, "%s%s%s", s, s[1] ? " " : "", t->roles[r]);
+	if (add)
+		s = arena_printf(ar, "%s%s%s", s, s[1] ? " " : "", add);
+	return arena_printf(ar, "%s]", s);
+}
 
-/* The roles of one tier: known names, each once. */
-static bool tier_roles_ok(diag_ctx *dc, const engine_spec *e, const tier_spec *t, int count[3])
+/* A tier with wal and data needs meta too (FaultBdevConfigRolesWalDataNoMeta).
+ * The fix: meta joins this tier when no other tier has it; else data moves
+ * to meta's tier (wal | meta data, one of DAOS's documented layouts). */
+static void wal_data_no_meta(model *m, const engine_spec *e, const tier_spec *t)
+{
+	diag *d = diag_report(m->dc, R_BDEV_ROLES, t->roles_loc, "a tier with wal and data needs meta too");
+	const tier_spec *meta = NULL;
+	for (int i = 0; i < e->ntiers; i++)
+		if (&e->tiers[i] != t && place_tier_has(&e->tiers[i], "meta"))
+			meta = &e->tiers[i];
+	if (!meta) {
+		diag_help(m->dc, d, "write `nvme tier %s` (FaultBdevConfigRolesWalDataNoMeta)", roles_text(m->ar, t, NULL, "meta"));
+		diag_fix_edit(m->dc, d, t->roles_loc, "%s", roles_text(m->ar, t, NULL, "meta"));
+		return;
+	}
+	const char *here = roles_text(m->ar, t, "data", NULL), *there = roles_text(m->ar, meta, NULL, "data");
+	diag_note_at(m->dc, d, meta->roles_loc, "meta is in this tier");
+	diag_help(m->dc, d, "move data to meta's tier: `nvme tier %s` here and `nvme tier %s` there "
+		  "(FaultBdevConfigRolesWalDataNoMeta)", here, there);
+	diag_fix_edit(m->dc, d, t->roles_loc, "%s", here);
+	diag_fix_edit(m->dc, d, meta->roles_loc, "%s", there);
+}
+
+/* Counts a tier's roles; false when it reported. Unknown and repeated names
+ * never get here: they are errors as the roles are read (keywords.c), and
+ * the spec is then not placed. */
+static bool tier_roles_ok(model *m, const engine_spec *e, const tier_spec *t, int count[3])
 {
 	bool seen[3] = {false, false, false};
-	for (int r = 0; r < t->nroles; r++) {
-		int k = -1;
-		for (int j = 0; j < 3; j++)
-			if (strcmp(t->roles[r], role_names[j]) == 0)
-				k = j;
-		if (k >= 0 && !seen[k]) {
-			seen[k] = true;
-			count[k]++;
-			continue;
-		}
-		diag *d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, k < 0 ? "'%s' is not a bdev role" : "'%s' is given twice",
-				      t->roles[r]);
-		diag_help(dc, d, e->tiers_split ? "roles are wal, meta and data, each in one tier"
-			  : "write `nvme roles [wal meta data]`");
-		return false;
-	}
+	for (int r = 0; r < t->nroles; r++)
+		for (int k = 0; k < 3; k++)
+			if (strcmp(t->roles[r], model_bdev_roles[k]) == 0 && !seen[k]) {
+				seen[k] = true;
+				count[k]++;
+			}
 	if (e->tiers_split && seen[0] && seen[2] && !seen[1]) {
-		diag *d = diag_report(dc, R_BDEV_ROLES, t->roles_loc, "a tier with wal and data needs meta too");
-		diag_help(dc, d, "write `nvme tier [wal meta data]`, or give wal or data a tier of its own "
-			  "(FaultBdevConfigRolesWalDataNoMeta)");
+		wal_data_no_meta(m, e, t);
 		return false;
 	}
 	return true;
@@ -531,7 +555,7 @@ static void lint_roles(model *m, const node_plan *p, const engine_plan *ep)
 	}
 	int count[3] = {0, 0, 0}, bare = 0;
 	for (int t = 0; t < e->ntiers; t++) {
-		if (!tier_roles_ok(dc, e, &e->tiers[t], count))
+		if (!tier_roles_ok(m, e, &e->tiers[t], count))
 			return;
 		bare += e->tiers[t].nroles == 0;
 	}
@@ -564,17 +588,18 @@ static void lint_roles(model *m, const node_plan *p, const engine_plan *ep)
 		if (!e->tiers_split) {
 			d = diag_report(dc, R_BDEV_ROLES, e->tiers[0].roles_loc, "one NVMe tier needs the roles wal, meta and data, each once");
 			diag_help(dc, d, "write `nvme roles [wal meta data]`");
+			diag_fix_edit(dc, d, e->tiers[0].roles_loc, "[wal meta data]");
 		} else if (count[k] == 0) {
-			d = diag_report(dc, R_BDEV_ROLES, e->tiers[e->ntiers - 1].roles_loc, "no tier has the role %s", role_names[k]);
-			diag_help(dc, d, "add %s to one tier's roles (FaultBdevConfigBadNrRoles)", role_names[k]);
+			d = diag_report(dc, R_BDEV_ROLES, e->tiers[e->ntiers - 1].roles_loc, "no tier has the role %s", model_bdev_roles[k]);
+			diag_help(dc, d, "add %s to one tier's roles (FaultBdevConfigBadNrRoles)", model_bdev_roles[k]);
 		} else {
 			const tier_spec *two[2] = {NULL, NULL};
 			for (int t = 0, n = 0; t < e->ntiers && n < 2; t++)
-				if (place_tier_has(&e->tiers[t], role_names[k]))
+				if (place_tier_has(&e->tiers[t], model_bdev_roles[k]))
 					two[n++] = &e->tiers[t];
-			d = diag_report(dc, R_BDEV_ROLES, two[1]->roles_loc, "%d tiers have the role %s", count[k], role_names[k]);
-			diag_note_at(dc, d, two[0]->roles_loc, "%s is in this tier too", role_names[k]);
-			diag_help(dc, d, "keep %s in one tier (FaultBdevConfigBadNrRoles)", role_names[k]);
+			d = diag_report(dc, R_BDEV_ROLES, two[1]->roles_loc, "%d tiers have the role %s", count[k], model_bdev_roles[k]);
+			diag_note_at(dc, d, two[0]->roles_loc, "%s is in this tier too", model_bdev_roles[k]);
+			diag_help(dc, d, "keep %s in one tier (FaultBdevConfigBadNrRoles)", model_bdev_roles[k]);
 		}
 		return;
 	}
@@ -713,10 +738,14 @@ static void lint_fabric_domains(model *m, const node_plan *p)
 				      "fabric_ifaces on the nodes with this NIC",
 				      m->cluster.provider.set ? m->cluster.provider.v : "fabric", n->name, f.domain);
 		const char *digits = strncmp(n->name, "hsn", 3) == 0 && n->name[3] ? n->name + 3 : NULL;
-		if (digits && strspn(digits, "0123456789") == strlen(digits) && strcmp(f.domain, "cxi0") == 0)
+		if (digits && strspn(digits, "0123456789") == strlen(digits) && strcmp(f.domain, "cxi0") == 0) {
 			diag_help(m->dc, d, "write `rdma cxi%s` on %s's line (Slingshot pairs hsnN with cxiN: ls /sys/class/cxi)",
 				  digits, n->name);
-		else
+			src_loc end = n->loc;
+			end.start = end.end; /* one more setting at the end of the NIC's line */
+			if (n->loc.file)
+				diag_fix_edit(m->dc, d, end, " rdma cxi%s", digits);
+		} else
 			diag_help(m->dc, d, "name its device on the NIC's line: `rdma %s` (ls /sys/class/infiniband, /sys/class/cxi)",
 				  f.domain);
 	}

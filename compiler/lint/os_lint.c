@@ -109,6 +109,9 @@ static void lint_kernel(model *m, const node_spec *s, const kernel_plan *k)
 			diag *d = diag_report(dc, R_KERNEL_IOMMU_PT, e->loc,
 					      "iommu=off, but the engines drive NVMe through VFIO, which needs the IOMMU");
 			diag_help(dc, d, "write `iommu pt` (the default)");
+			/* written `iommu off` or `param iommu=off`: the fix keeps the form */
+			diag_fix_name(dc, d, e->loc, "iommu off", "iommu pt");
+			diag_fix_name(dc, d, e->loc, "iommu=off", "iommu=pt");
 		} else if (strcmp(e->name, "transparent_hugepage") == 0 && strcmp(e->value, "never") && s->plan->nengines &&
 			   node_thp_checked(m) && !spec_in_pods(s)) {
 			/* pods: k8s-thp says it */
@@ -199,7 +202,9 @@ static void lint_kubelet(model *m, const node_spec *s, const kubelet_plan *k)
 			diag *d = diag_report(dc, R_KUBELET_RESERVED_CPUS, ks->reserved_cpus.loc,
 					      "reserved_cpus leaves %d OS or engine CPU%s to pods (CPU %d first)", count,
 					      count == 1 ? "" : "s", missing);
-			diag_help(dc, d, "drop reserved_cpus, or write `reserved_cpus \"%s\"`", place_reserved_cpus(m->ar, p));
+			const char *cpus = place_reserved_cpus(m->ar, p);
+			diag_help(dc, d, "drop reserved_cpus, or write `reserved_cpus \"%s\"`", cpus);
+			diag_fix_quoted(dc, d, ks->reserved_cpus.loc, "reserved_cpus ", cpus, "");
 		}
 	}
 	if (ks->strict.set && strcmp(ks->strict.v, "on") == 0 && k->minor >= 0 && k->minor < 32) {

@@ -247,12 +247,16 @@ static void check_topology(ylint *y, yengine *e)
 			bool relative = fc >= 0 && fc < tn->ncores && tn->first_core;
 			if (relative)
 				diag_note_at(y->dc, d, SRC_LOC_NONE, "%lld looks NUMA-relative; DAOS reads first_core as an absolute core index", fc);
-			if (relative && tn->first_core + fc + needed - 1 <= last)
+			if (relative && tn->first_core + fc + needed - 1 <= last) {
 				diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: write `first_core: %lld` "
 					  "(core %lld of NUMA node %d, which starts at core %d)", tn->first_core + fc, fc, e->numa, tn->first_core);
-			else
+				diag_fix_edit(y->dc, d, l, "%lld", tn->first_core + fc);
+			} else {
 				diag_help(y->dc, d, "first_core is an absolute hwloc logical core index: NUMA node %d starts at core %d; "
 					  "write `first_core: %d` or later", e->numa, tn->first_core, tn->first_core);
+				if (tn->first_core + needed - 1 <= last)
+					diag_fix_edit(y->dc, d, l, "%d", tn->first_core);
+			}
 		} else if (fc + needed > t->ncores) {
 			e->fc_refused = true;
 			diag *d = diag_report(y->dc, R_ENGINE_CORES_WRAP, l, "cores %lld-%lld run past the last core (%d) and wrap to core 0",
@@ -493,8 +497,11 @@ void yl_check_engines(ylint *y, const ynode *root, const ynode *engines)
 					if (a->port_inherited) /* the top-level key is b's too */
 						diag_help(y->dc, d, "give engine %d a port of its own: `fabric_iface_port: %lld` (it takes the top-level fabric_iface_port now)",
 							  a->idx, (long long)(b->port + 1000));
-					else
+					else {
 						diag_help(y->dc, d, "write `fabric_iface_port: %lld`", (long long)(b->port + 1000));
+						if (a->port_pair && a->port_pair->value)
+							diag_fix_edit(y->dc, d, a->port_pair->value->loc, "%lld", (long long)(b->port + 1000));
+					}
 				}
 			}
 		}

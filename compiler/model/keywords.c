@@ -1073,6 +1073,8 @@ static void en_scm(kw_ctx *k)
 	}
 }
 
+const char *const model_bdev_roles[3] = {"wal", "meta", "data"};
+
 /* [wal meta data]: a tier's roles, as written (bdev-roles judges them). */
 static bool tier_roles(kw_ctx *k, tier_spec *t, bool split)
 {
@@ -1097,11 +1099,10 @@ static bool tier_roles(kw_ctx *k, tier_spec *t, bool split)
 	t->roles_loc = list->loc;
 	/* each name judged as it is read: whatever else in the profile is
 	 * wrong, a role DAOS does not know is known wrong (bdev-roles) */
-	static const char *const known[] = {"wal", "meta", "data"};
 	bool seen[3] = {false, false, false};
 	for (int r = 0; r < t->nroles; r++) {
 		int j = 0;
-		while (j < 3 && strcmp(t->roles[r], known[j]) != 0)
+		while (j < 3 && strcmp(t->roles[r], model_bdev_roles[j]) != 0)
 			j++;
 		if (j < 3 && !seen[j]) {
 			seen[j] = true;
@@ -1111,6 +1112,8 @@ static bool tier_roles(kw_ctx *k, tier_spec *t, bool split)
 				      j == 3 ? "'%s' is not a bdev role" : "'%s' is given twice", t->roles[r]);
 		diag_help(k->r->dc, d, split ? "roles are wal, meta and data, each in one tier"
 			  : "write `nvme roles [wal meta data]`");
+		if (!split)
+			diag_fix_edit(k->r->dc, d, t->roles_loc, "[wal meta data]");
 		k->failed = true;
 		return false;
 	}

@@ -123,6 +123,10 @@ static inline const char *hw_bmc_etag_source(const hardware *hw)
  * it takes: `drives N` (the next N in address order), explicit addresses,
  * or neither (every drive no other tier takes). */
 enum { MODEL_MAX_TIERS = 4 }; /* one more than DAOS takes: the fourth is reported at its line */
+/* DAOS's bdev roles (storage.BdevRoles: wal, meta, data), for the
+ * keywords that read them and the rules that judge their tiers. */
+extern const char *const model_bdev_roles[3];
+
 typedef struct tier_spec {
 	src_loc loc; /* the statement */
 	const char *roles[4];

@@ -413,15 +413,7 @@ static void place_engine(model *m, node_plan *p, engine_plan *ep)
 			diag_help(m->dc, d, "add `scm ram %lluGiB` to the engine block: DAOS requires an SCM tier first "
 				  "(FaultScmConfigTierMissing); the size keeps 7/8 of the NUMA node's memory for the rest",
 				  (unsigned long long)gib);
-			/* inserted right after the block's '{' (e->loc is the whole statement) */
-			const src_file *f = src_get(m->dc->src, e->loc.file);
-			const char *brace = f && e->loc.end <= f->len ? memchr(f->text + e->loc.start, '{', e->loc.end - e->loc.start)
-								      : NULL;
-			if (brace) {
-				src_loc after = e->loc;
-				after.start = after.end = (uint32_t)(brace + 1 - f->text);
-				diag_fix_edit(m->dc, d, after, " scm ram %lluGiB ", (unsigned long long)gib);
-			}
+			diag_fix_in_block(m->dc, d, e->loc, " scm ram %lluGiB ", (unsigned long long)gib);
 		} else {
 			diag_help(m->dc, d, "add `scm ram <size>`: DAOS requires an SCM tier first (FaultScmConfigTierMissing)");
 		}

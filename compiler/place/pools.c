@@ -597,6 +597,8 @@ static void plan_container(model *m, container_spec *c, fleet f)
 				widest_ec(&x, oc.p, cp->domains, oc.k, &fit);
 			replicated(cp->rd_fac, false, &dc);
 			diag_help(m->dc, d, "write `file_oclass %s` and `dir_oclass %s`", fit.name, dc.name);
+			if (!c->file_oclass.set && !c->dir_oclass.set)
+				diag_fix_edit(m->dc, d, c->oclass.loc, "file_oclass %s  dir_oclass %s", fit.name, dc.name);
 		}
 		strcpy(cp->oclass, oc.name);
 	}
@@ -607,7 +609,8 @@ static void plan_container(model *m, container_spec *c, fleet f)
 					      "%s is erasure-coded: DAOS replaces an EC directory class with its default", dc.name);
 			oclass rp;
 			replicated(cp->rd_fac, false, &rp);
-			diag_help(m->dc, d, "use a replicated class such as `dir_oclass %s`", rp.name);
+			diag_help(m->dc, d, "write `dir_oclass %s`, replicated as the container's tolerance asks", rp.name);
+			diag_fix_edit(m->dc, d, c->dir_oclass.loc, "dir_oclass %s", rp.name);
 		}
 		strcpy(cp->dir_oclass, dc.name);
 	} else if (!have_oc && !c->oclass.set && (c->directories.set || c->files.set || c->tolerate.set)) {

@@ -317,9 +317,18 @@ void storage_files(model *m, node_plan *p, engine_plan *ep)
 							      p->engines[k].numa, ep->numa, ep->files[j]);
 					diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS refuses a bdev_list entry two engines share "
 						     "(\"bdev_list entry ... overlaps\")");
+					long long gib = (long long)(e->file_size.v / (int64_t)GiB);
 					diag_help(m->dc, d, "give the engine on NUMA node %d its own file: write `engine numa %d { "
 						  "nvme file \"%s.%d\" size %lldGiB }` after this engine's block", ep->numa,
-						  ep->numa, ep->files[j], ep->numa, (long long)(e->file_size.v / (int64_t)GiB));
+						  ep->numa, ep->files[j], ep->numa, gib);
+					/* after the block: `engine numa N` then declares that engine's own file
+					 * (model: a later statement's tiers replace the ones it inherits) */
+					src_loc after = e->loc;
+					after.start = after.end;
+					if (e->per_numa && e->file_size.v % (int64_t)GiB == 0)
+						diag_fix_quoted(m->dc, d, after, arena_printf(m->ar, "  engine numa %d { nvme file ", ep->numa),
+								arena_printf(m->ar, "%s.%d", ep->files[j], ep->numa),
+								arena_printf(m->ar, " size %lldGiB }", gib));
 					p->ok = false;
 					return;
 				}

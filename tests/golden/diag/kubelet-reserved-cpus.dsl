@@ -7,6 +7,7 @@ cluster tier0 {
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
   reserve os 4 cores per numa
+  # dslc: allow kubelet-hugepages -- a ResourceQuota keeps pods off hugepages
   kubelet { reserved_cpus "0-23,192-215" }
   engine per numa {
     targets 16
