@@ -140,6 +140,18 @@ def main():
             result(d.returncode == 1 and untouched and d.stdout.startswith("--- ") and pp.returncode == 0,
                    f"{path}: --fix --diff writes nothing, exits 1, and patch -p0 applies its diff",
                    f"exit {d.returncode}, untouched {untouched}, patch {pp.returncode} {pp.stderr.strip()[:200]}")
+            # the first pass alone (the diff, patched into the pristine copy):
+            # each edit ends its own finding and starts none at its line, so a
+            # wrong value is not hidden by a later pass fixing what it started
+            # (svc_rf 1 proposed, then svc-rf-low's svc_rf 2)
+            once = findings(dslc, args, pristine) if pp.returncode == 0 else None
+            key1 = lambda f: (f["ruleId"], f["message"])
+            lines1 = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
+            started = sorted({key1(a) for a in once or [] if (a.get("file"), a["line"]) in lines1} -
+                             {key1(b) for b in before})
+            result(once is not None and not started,
+                   f"{path}: the first pass's edits start no finding at their lines",
+                   f"started {started}")
             p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
             if "(pass " not in p.stderr:  # one pass: the diff is exactly what --fix wrote
                 with open(os.path.join(work, path), "rb") as f, open(os.path.join(pristine, path), "rb") as g:

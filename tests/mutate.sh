@@ -1108,5 +1108,18 @@ mutate "fixes: a dropped statement leaves its blank line" compiler/base/diag.c \
 	'	at.end = b + 1;' \
 	'	at.end = b;' \
 	"/usr/bin/python3 tests/fix_applied.py"
+# 231-233 (issue 71): pool service replicas counted per node, as DAOS places them
+mutate "rollout waves: a pool service's replicas taken for one per node" compiler/place/tolerance.c \
+	'		int most = 0, n = p ? place_svc_nodes(m, p->svc_rf, &most) : 0;' \
+	'		int most = 0, n = p ? p->svc_rf : 0;' \
+	"bash tests/plan_waves.sh" "/usr/bin/python3 tests/waves_property.py"
+mutate "svc replicas: the worst failures take the nodes with the fewest" compiler/place/tolerance.c \
+	'			if (held[k] >= 0 && (best < 0 || held[k] > held[best]))' \
+	'			if (held[k] >= 0 && (best < 0 || held[k] < held[best]))' \
+	"env CK_RUN_SUITE=pools build/unit_tests"
+mutate "svc-rf-nodes: the proposed svc_rf one lower than the same node failures need" compiler/place/pools.c \
+	'	diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", q);' \
+	'	diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", q - 1);' \
+	"/usr/bin/python3 tests/fix_applied.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -51,6 +51,16 @@ $DSLC plan "$EX/rf3.dsl" --against-source "$EX/rf3-old.dsl" --format json >"$T/w
 got=$(python3 -c 'import json; print(" ".join(w["hosts"] for w in json.load(open("'"$T/w.json"'"))["rollout"]["waves"]))')
 check "rd_fac 3: waves of two, the access points one by one ($got)" \
 	"[ '$got' = 'gpu[004-005] gpu[006-007] gpu[008-009] gpu[010-011] gpu[012-013] gpu014 gpu001 gpu002 gpu003' ]"
+# the same on 4 servers with svc_rf 3: DAOS spreads the 7 pool service
+# replicas node by node (src/pool/srv_util.c add_replicas), three nodes hold
+# two, and two nodes down take 4 of 7, the majority: waves of one
+for f in rf3 rf3-old; do
+	sed 's/gpu\[001-014\]/gpu[001-004]/; s/svc_rf 2/svc_rf 3/; /^node gpu007/d' "$EX/$f.dsl" >"$EX/$f-4.dsl"
+done
+$DSLC plan "$EX/rf3-4.dsl" --against-source "$EX/rf3-old-4.dsl" --format json >"$T/w.json" 2>/dev/null
+got=$(python3 -c 'import json; r = json.load(open("'"$T/w.json"'"))["rollout"]; print(r["wave_size"], " ".join(w["hosts"] for w in r["waves"]), "|", r["why"])')
+check "svc_rf 3 on 4 servers: the replicas share nodes, waves of one ($got)" \
+	"[ \"\${got%% |*}\" = '1 gpu004 gpu001 gpu002 gpu003' ] && case \"\$got\" in *'its 7 service replicas share the nodes (up to 2 on one), so at most 1 node down'*) true;; *) false;; esac"
 $DSLC plan "$EX/rf3.dsl" --against-source "$EX/rf3-old.dsl" --format json --max-wave 1 >"$T/w.json" 2>/dev/null
 n=$(python3 -c 'import json; print(len(json.load(open("'"$T/w.json"'"))["rollout"]["waves"]))')
 check "--max-wave 1 lowers it: 14 waves" "[ '$n' = 14 ]"

@@ -6,7 +6,11 @@ here, from the description's own numbers, never from dslc's:
 
   nodes per wave  <= max(1, rd_fac - 1) for rd_lvl node, max(1, (rd_fac - 1)
                      // engines per node) for rd_lvl rank, over every
-                     container; <= max(1, svc_rf) over every pool; <= --max-wave
+                     container; <= max(1, the nodes a pool service loses and
+                     keeps its majority) over every pool: DAOS spreads the
+                     2 svc_rf + 1 replicas node by node (src/pool/srv_util.c
+                     add_replicas), r // n or r // n + 1 on each of n nodes,
+                     and the worst failures take the fullest; <= --max-wave
   access points   <= max(1, (access points - 1) // 2) per wave, and their
                      waves come after every other wave
   every changed server in exactly one wave, no other node in any
@@ -73,8 +77,13 @@ def limits(L, max_wave):
     for _, _, rd, lvl in L["conts"]:
         dom = max(1, rd - 1)
         size = min(size, dom if lvl == "node" else max(1, dom // L["numa"]))
+    n = len(L["hosts"])
     for _, rf in L["pools"]:
-        size = min(size, max(1, rf))
+        r = 2 * rf + 1
+        base, extra = divmod(r, n)
+        lost = lambda k: k * (base + 1) if k <= extra else extra * (base + 1) + (k - extra) * base
+        survive = max([k for k in range(n + 1) if lost(k) <= rf])
+        size = min(size, max(1, survive))
     if max_wave:
         size = min(size, max_wave)
     naps = len(L["aps"])

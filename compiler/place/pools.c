@@ -11,6 +11,7 @@
 #include "compiler/model/acl.h"
 #include "compiler/model/oclass.h"
 #include "place.h"
+#include "tolerance.h"
 
 enum { POOL_EC_CELL_DEFAULT = 64 * 1024, LARGE_EC_CELL = 128 * 1024 };
 
@@ -228,6 +229,28 @@ static void plan_mem_ratio(model *m, const pool_spec *p, pool_plan *pp)
 		: arena_printf(m->ar, "%lld.%02lld%%", (long long)(v / 100), (long long)(v % 100));
 }
 
+/* svc-rf-nodes: replicas past the server nodes that survive no more node
+ * failures than a smaller svc_rf (never below the recommended one, which
+ * svc-rf-low holds: the two never propose each other's value). */
+static void svc_rf_nodes(model *m, const pool_spec *p, fleet f, int recommended)
+{
+	int rf = (int)p->svc_rf.v, most = 0, down = place_svc_nodes(m, rf, &most), q = recommended, q_most = 0;
+	if (most < 2)
+		return;
+	while (q < rf && place_svc_nodes(m, q, &q_most) < down)
+		q++;
+	if (q >= rf)
+		return; /* each replica more buys a node failure */
+	diag *d = diag_report(m->dc, R_SVC_RF_NODES, p->svc_rf.loc,
+			      "svc_rf %d puts %d pool service replicas on %d server node%s, up to %d on one: they survive %d "
+			      "node failure%s, as svc_rf %d's %d do", rf, 2 * rf + 1, f.nodes, f.nodes == 1 ? "" : "s", most,
+			      down, down == 1 ? "" : "s", q, 2 * q + 1);
+	diag_note_at(m->dc, d, SRC_LOC_NONE, "DAOS spreads the replicas node by node (ds_pool_plan_svc_reconfs); the %d more "
+		     "survive only engine failures and slow every pool metadata update", 2 * (rf - q));
+	diag_help(m->dc, d, "write `svc_rf %d`, or add server nodes (%d hold each replica on a node of its own)", q, 2 * rf + 1);
+	diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", q);
+}
+
 static void plan_pool(model *m, pool_spec *p, fleet f)
 {
 	pool_plan *pp = arena_alloc(m->ar, sizeof(*pp));
@@ -259,6 +282,8 @@ static void plan_pool(model *m, pool_spec *p, fleet f)
 				      f.engines == 1 ? "" : "s");
 		diag_help(m->dc, d, "write `svc_rf %d`", recommended);
 		diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", recommended);
+	} else if (p->svc_rf.set && pp->svc_rf > recommended) {
+		svc_rf_nodes(m, p, f, recommended);
 	}
 	if (p->owner.set)
 		pp->user = strchr(p->owner.v, '@') ? p->owner.v : arena_printf(m->ar, "%s@", p->owner.v);

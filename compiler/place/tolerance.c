@@ -3,6 +3,7 @@
 #include "tolerance.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/base/value.h"
@@ -23,6 +24,58 @@ static int engines_per_node(const model *m)
 			most = p->nengines;
 	}
 	return most;
+}
+
+int place_svc_nodes(const model *m, int svc_rf, int *most)
+{
+	int nodes = 0, engines = 0;
+	for (size_t i = 0; i < m->nnodes; i++) {
+		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
+		if (p && p->nengines) {
+			nodes++;
+			engines += p->nengines;
+		}
+	}
+	*most = 0;
+	if (!nodes)
+		return 0;
+	int *cap = calloc((size_t)nodes, sizeof(int)), *held = calloc((size_t)nodes, sizeof(int));
+	if (!cap || !held)
+		abort();
+	for (size_t i = 0, k = 0; i < m->nnodes; i++) {
+		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
+		if (p && p->nengines)
+			cap[k++] = p->nengines;
+	}
+	/* add_replicas: round i gives one replica to every node holding i that
+	 * has an engine free, until all are placed (never more than engines) */
+	int replicas = 2 * svc_rf + 1 < engines ? 2 * svc_rf + 1 : engines, left = replicas;
+	for (int round = 0; left > 0; round++)
+		for (int k = 0; k < nodes && left > 0; k++)
+			if (held[k] == round && held[k] < cap[k]) {
+				held[k]++;
+				left--;
+			}
+	/* the worst failures take the nodes that hold the most */
+	int lost = 0, down = 0;
+	for (;;) {
+		int best = -1;
+		for (int k = 0; k < nodes; k++)
+			if (held[k] >= 0 && (best < 0 || held[k] > held[best]))
+				best = k;
+		if (best < 0)
+			break;
+		if (!*most)
+			*most = held[best];
+		if (lost + held[best] > (replicas - 1) / 2) /* the majority left */
+			break;
+		lost += held[best];
+		held[best] = -1;
+		down++;
+	}
+	free(cap);
+	free(held);
+	return down;
 }
 
 /* A container's fault domains that may be down at once with one failure
@@ -80,11 +133,17 @@ int place_safe_nodes(arena *a, const model *m, const char **why, const char **dr
 	}
 	for (size_t i = 0; i < m->npools; i++) {
 		const pool_plan *p = m->pools[i]->plan;
-		int n = p && p->svc_rf > 0 ? p->svc_rf : 1;
+		int most = 0, n = p ? place_svc_nodes(m, p->svc_rf, &most) : 0;
+		if (n < 1)
+			n = 1; /* a rollout has to take each node down some time */
 		if (p && n < size) {
 			size = n;
-			*why = arena_printf(a, "pool %s has svc_rf %d: at most %d of its service replicas (one per node) down at a time",
-					    p->label, p->svc_rf, n);
+			*why = most > 1 ? arena_printf(a, "pool %s has svc_rf %d: its %d service replicas share the nodes (up to %d "
+							 "on one), so at most %d node%s down at a time keep%s their majority",
+						       p->label, p->svc_rf, 2 * p->svc_rf + 1, most, n, n == 1 ? "" : "s",
+						       n == 1 ? "s" : "")
+					: arena_printf(a, "pool %s has svc_rf %d: at most %d of its service replicas (one per node) "
+							 "down at a time", p->label, p->svc_rf, n);
 		}
 	}
 	return size == INT_MAX ? 1 << 20 : size;

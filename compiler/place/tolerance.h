@@ -21,6 +21,14 @@ bool place_is_server(const model *m, const char *host);
  * first (a container that tolerates no whole node down); else NULL. */
 int place_safe_nodes(arena *a, const model *m, const char **why, const char **drain_why);
 
+/* The server nodes a pool service of svc_rf may lose at once and keep its
+ * majority: DAOS spreads the 2 x svc_rf + 1 replicas node by node, each
+ * to a node with the fewest so far and an engine free (src/pool/srv_util.c
+ * ds_pool_plan_svc_reconfs, add_replicas), so with more replicas than
+ * nodes some hold two and a node failure takes both. *most: the most
+ * replicas one node holds. */
+int place_svc_nodes(const model *m, int svc_rf, int *most);
+
 /* The access points that may be down at once: fewer than half of them keeps
  * the management service's majority (one when there are one or two: a
  * rollout has to take each down some time). */

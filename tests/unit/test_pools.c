@@ -5,6 +5,7 @@
 
 #include "compiler/model/oclass.h"
 #include "compiler/place/pools.h"
+#include "compiler/place/tolerance.h"
 #include "unit.h"
 
 /* n one-engine nodes; %s: release, container lines */
@@ -133,6 +134,51 @@ START_TEST(sizes_in_binary_units)
 }
 END_TEST
 
+/* The node failures a pool service survives, from DAOS's placement as its
+ * source states it (src/pool/srv_util.c add_replicas: a replica to each
+ * node with the fewest, round by round): on nodes of e engines each, the
+ * 2rf+1 replicas are r/n or r/n+1 per node, and the worst k node failures
+ * take the k fullest nodes. Counted here by that closed form, not by
+ * place_svc_nodes's rounds, over every shape up to 12 nodes of 1-3 engines. */
+START_TEST(svc_replicas_share_nodes_past_one_per_node)
+{
+	int shapes = 0;
+	for (int e = 1; e <= 3; e++)
+		for (int n = 1; n <= 12; n++) {
+			char numas[512] = "";
+			for (int k = 0; k < e; k++) {
+				size_t len = strlen(numas);
+				snprintf(numas + len, sizeof(numas) - len, "  numa %d { nic e%d pci 0000:%02x:00.0\n nvme 0000:%02x:00.0 }\n",
+					 k, k, 0x1a + k, 0x41 + k);
+			}
+			snprintf(text, sizeof(text),
+				 "daos 2.6\ncluster t { provider \"ofi+tcp;ofi_rxm\" access_points n1 }\n"
+				 "hardware h { sockets %d cores_per_socket 8 memory_per_numa 128GiB\n%s}\n"
+				 "profile p : h { engine per numa { targets 4 helpers 1 scm ram 8GiB } }\n"
+				 "nodes n[1-%d] : p\n",
+				 e, numas, n);
+			compilation c;
+			unit_compile(&c, text);
+			ck_assert_msg(diag_count(&c.dc, SEV_ERROR) == 0, "%d nodes of %d engines: errors", n, e);
+			for (int rf = 0; 2 * rf + 1 <= n * e && rf <= 5; rf++) {
+				int r = 2 * rf + 1, base = r / n, extra = r % n, want = 0, most = 0;
+				for (int k = 1; k <= n; k++) {
+					int lost = k <= extra ? k * (base + 1) : extra * (base + 1) + (k - extra) * base;
+					if (lost <= rf)
+						want = k;
+				}
+				int got = place_svc_nodes(&c.m, rf, &most);
+				ck_assert_msg(got == want, "svc_rf %d on %d nodes of %d engines: %d node failures, want %d", rf, n, e,
+					      got, want);
+				ck_assert_int_eq(most, extra ? base + 1 : base);
+				shapes++;
+			}
+			compile_free(&c);
+		}
+	ck_assert_int_ge(shapes, 100);
+}
+END_TEST
+
 Suite *suite_pools(void)
 {
 	Suite *s = suite_create("pools");
@@ -143,6 +189,7 @@ Suite *suite_pools(void)
 	tcase_add_test(tc, the_issue_case_ec_16p2gx_on_14_nodes);
 	tcase_add_test(tc, class_names_follow_daos_registry);
 	tcase_add_test(tc, sizes_in_binary_units);
+	tcase_add_test(tc, svc_replicas_share_nodes_past_one_per_node);
 	suite_add_tcase(s, tc);
 	return s;
 }
