@@ -192,12 +192,13 @@ golden: all
 demo: all
 	$(Q)$(BUILD)/dslc lint examples/hgx-b200/cluster.dsl
 	$(Q)$(BUILD)/dslc build examples/hgx-b200/cluster.dsl -o out/hgx-b200
-	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml"
-	@cat out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
+	@echo "--- out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml, its first engine:"
+	@awk '/^engines:/ { on = 1; next } on && /^- / && n++ { exit } on && /^  storage:/ { exit } on' \
+		out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml
 	@echo "---"
 	@echo "The output is in out/hgx-b200: nodes/<host>/ holds each node's files (18 nodes), cluster/ the pool and"
 	@echo "container commands, manifest.json every file with its hash. Open first:"
-	@echo "  out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml   (above: engines, cores, NICs, drives of one GPU node)"
+	@echo "  out/hgx-b200/nodes/gpu001/etc/daos/daos_server.yml   (both engines of one GPU node: cores, NICs, drives)"
 	@echo "  out/hgx-b200/cluster/daos-pools.sh                   (dmg pool create / daos container create, in order)"
 	@echo "  build/dslc show examples/hgx-b200/cluster.dsl gpu001  (the plan per NUMA node, and why)"
 

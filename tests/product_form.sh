@@ -221,4 +221,17 @@ else
 	[ "$BIN" = build/dslc ] && { cat "$W/install.log"; no "make install DESTDIR=... PREFIX=/opt/tools"; } ||
 		skip "make install: it installs build/dslc, not $BIN"
 fi
+
+# ---- make demo: the first hour's output (issue 71) ---------------------------------
+# built already, the demo itself is under 30 lines: the build summary, one
+# engine of a daos_server.yml, and what to open first
+if [ "$BIN" = build/dslc ]; then
+	make demo >"$W/demo.txt" 2>&1
+	rc=$?
+	check "make demo on a built tree: under 30 lines, the first engine's first_core and NIC, where the output is ($(wc -l <"$W/demo.txt") lines)" \
+		'[ $rc = 0 ] && [ "$(wc -l <"$W/demo.txt")" -lt 30 ] && grep -qx "  first_core: 4" "$W/demo.txt" &&
+		 grep -qx "  fabric_iface: ens1f0np0" "$W/demo.txt" && grep -q "^The output is in out/hgx-b200" "$W/demo.txt" || { cat "$W/demo.txt"; false; }'
+else
+	skip "make demo: it runs build/dslc, not $BIN"
+fi
 tests_end
