@@ -1121,5 +1121,10 @@ mutate "svc-rf-nodes: the proposed svc_rf one lower than the same node failures 
 	'	diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", q);' \
 	'	diag_fix_edit(m->dc, d, p->svc_rf.loc, "svc_rf %d", q - 1);' \
 	"/usr/bin/python3 tests/fix_applied.py"
+# 234 (issue 71): a fix inserted in a block goes after the block's own brace
+mutate "fixes: a brace inside a quoted value taken for the block's" compiler/base/diag.c \
+	'			quoted = !quoted;' \
+	'			quoted = false;' \
+	"env CK_RUN_SUITE=diag build/unit_tests"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

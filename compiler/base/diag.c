@@ -480,7 +480,17 @@ void diag_fix_in_block(diag_ctx *dc, diag *d, src_loc block, const char *fmt, ..
 	const src_file *f = block.file ? src_get(dc->src, block.file) : NULL;
 	if (!f || block.end > f->len || block.end <= block.start)
 		return;
-	const char *brace = memchr(f->text + block.start, '{', block.end - block.start);
+	/* the block's brace, not one inside a quoted value before it */
+	const char *brace = NULL;
+	bool quoted = false;
+	for (uint32_t i = block.start; i < block.end && !brace; i++) {
+		if (f->text[i] == '\\' && quoted)
+			i++;
+		else if (f->text[i] == '"')
+			quoted = !quoted;
+		else if (f->text[i] == '{' && !quoted)
+			brace = f->text + i;
+	}
 	if (!brace)
 		return;
 	va_list ap;

@@ -170,6 +170,51 @@ static char *slurp(arena *a, const char *path)
 	return src_read_file(a, path, 1 << 20, true, &len);
 }
 
+/* The places and texts the fix helpers build from the source (fixes of
+ * kernel params, mount blocks, kubelet cpulists, NVMe file blocks). */
+START_TEST(fix_helpers_place_their_edits_in_the_source)
+{
+	arena a;
+	arena_init(&a);
+	src_set s;
+	src_set_init(&s, &a);
+	diag_ctx dc;
+	diag_init(&dc, &a, &s);
+	/* the brace of the block at 14, `param` at 18, its value 24-33 and the
+	 * line's newline at 33; `xparam` at 35, its value 42-45 */
+	const char *t = "mount \"/m{x}\" {\n  param iommu=off\n xparam a=1 b\n}\n";
+	uint32_t id = src_add(&s, "a.dsl", t, strlen(t));
+	diag *d = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 0, 50}, "one");
+	/* the block's brace, not the one inside the quoted path */
+	diag_fix_in_block(&dc, d, (src_loc){id, 0, 50}, " caching off ");
+	ck_assert_ptr_nonnull(d->fixes);
+	ck_assert_uint_eq(d->fixes->at.start, 15);
+	ck_assert_uint_eq(d->fixes->at.end, 15);
+	/* `param` before a value, but not inside a longer word */
+	src_loc l = diag_loc_with_keyword(&dc, (src_loc){id, 24, 33}, "param");
+	ck_assert_uint_eq(l.start, 18);
+	ck_assert_uint_eq(diag_loc_with_keyword(&dc, (src_loc){id, 42, 45}, "param").start, 42);
+	/* a statement alone on its line takes the line; one beside another does not */
+	l = diag_loc_line_if_alone(&dc, l);
+	ck_assert_uint_eq(l.start, 16);
+	ck_assert_uint_eq(l.end, 34);
+	ck_assert_uint_eq(diag_loc_line_if_alone(&dc, (src_loc){id, 42, 45}).end, 45);
+	/* a quoted value of safe bytes, and a whole block; never a quote in the
+	 * value or a brace left open */
+	diag *q = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 1, 2}, "two");
+	diag_fix_quoted(&dc, q, (src_loc){id, 1, 2}, "reserved_cpus ", "0-3,8-11", "");
+	ck_assert_str_eq(q->fixes->text, "reserved_cpus \"0-3,8-11\"");
+	diag *r = diag_report(&dc, R_BAD_VALUE, (src_loc){id, 3, 4}, "three");
+	diag_fix_quoted(&dc, r, (src_loc){id, 3, 4}, "x ", "a\"b", "");
+	diag_fix_quoted(&dc, r, (src_loc){id, 3, 4}, "e { f ", "p", "");
+	diag_fix_quoted(&dc, r, (src_loc){id, 3, 4}, "e } f ", "p", " {");
+	ck_assert_ptr_null(r->fixes);
+	diag_fix_quoted(&dc, r, (src_loc){id, 3, 4}, "e { f ", "p", " }");
+	ck_assert_str_eq(r->fixes->text, "e { f \"p\" }");
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(fix_applies_disjoint_edits_and_never_two_that_overlap)
 {
 	arena a;
@@ -251,6 +296,7 @@ Suite *suite_diag(void)
 	tcase_add_test(tc, findings_sort_in_source_order);
 	tcase_add_test(tc, sha256_known_vector);
 	tcase_add_test(tc, fix_applies_disjoint_edits_and_never_two_that_overlap);
+	tcase_add_test(tc, fix_helpers_place_their_edits_in_the_source);
 	tcase_add_test(tc, every_rule_is_documented);
 	tcase_add_test(tc, read_file_bounds);
 	suite_add_tcase(s, tc);
