@@ -93,6 +93,26 @@ def several(dslc, tmp):
            "several.dsl: a second --fix changes nothing", p.stderr.strip()[-300:])
 
 
+def check_applied(dslc, args, path, before, fixable, work):
+    """`dslc lint --fix` in work, then lint again: the fixed findings gone,
+    no new error anywhere, and nothing new at all (a note too) at a line a
+    fix wrote: the edit itself must not start another finding (issue 71:
+    first_core applied from a help, then numa-pin-dropped on the same line);
+    a note elsewhere may be one the error held back. Returns the --fix run."""
+    p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
+    after = findings(dslc, args, work)
+    key = lambda f: (f["ruleId"], f["message"])
+    left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]
+    fixed_at = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
+    new_errors = {key(a) for a in after or [] if a["severity"] == "error" or
+                  (a.get("file"), a["line"]) in fixed_at} - {key(b) for b in before}
+    said = f"--fix: {len(fixable)} finding" in p.stderr
+    ok = after is not None and not left and not new_errors and said
+    result(ok, f"{path}: {len(fixable)} fix(es) applied, the findings are gone, no new error",
+           f"left {left}, new errors {sorted(new_errors)}, stderr {p.stderr.strip()[-300:]}")
+    return p
+
+
 def main():
     dslc = shlex.split(sys.argv[1])
     dslc = [os.path.join(REPO, a) if os.path.exists(os.path.join(REPO, a)) and "/" in a else a for a in dslc]
@@ -100,7 +120,8 @@ def main():
     try:
         fixed_any = 0
         # quick (make check's valgrind pass): every fourth fixture, which
-        # still applies fixes of each kind; the plain and ASan passes run all
+        # still applies fixes of each kind, with --fix alone (its --diff and
+        # first pass are the plain and ASan passes'); those run every fixture
         quick = "quick" in sys.argv[2:]
         for k, path in enumerate(fixtures()):
             if quick and k % 4:
@@ -129,6 +150,9 @@ def main():
             fixed_any += 1
             # --fix --diff first: nothing written, exit 1, and GNU patch applies
             # the diff to a pristine copy (issue 39 item 7)
+            if quick:  # memcheck: --fix itself; the diff and its first pass run in the plain and ASan passes
+                check_applied(dslc, args, path, before, fixable, work)
+                continue
             d = subprocess.run(dslc + ["lint", "--fix", "--diff"] + args[1:], cwd=work, capture_output=True, text=True)
             with open(os.path.join(work, path), "rb") as f, open(os.path.join(REPO, path), "rb") as g:
                 untouched = f.read() == g.read()
@@ -152,25 +176,11 @@ def main():
             result(once is not None and not started,
                    f"{path}: the first pass's edits start no finding at their lines",
                    f"started {started}")
-            p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
+            p = check_applied(dslc, args, path, before, fixable, work)
             if "(pass " not in p.stderr:  # one pass: the diff is exactly what --fix wrote
                 with open(os.path.join(work, path), "rb") as f, open(os.path.join(pristine, path), "rb") as g:
                     same = f.read() == g.read()
                 result(same, f"{path}: the patched copy is the file --fix wrote")
-            after = findings(dslc, args, work)
-            key = lambda f: (f["ruleId"], f["message"])
-            left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]
-            # no new error anywhere, and nothing new at all (a note too) at a
-            # line a fix wrote: the edit itself must not start another finding
-            # (issue 71: first_core applied from a help, then numa-pin-dropped
-            # on the same line); a note elsewhere may be one the error held back
-            fixed_at = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
-            new_errors = {key(a) for a in after or [] if a["severity"] == "error" or
-                          (a.get("file"), a["line"]) in fixed_at} - {key(b) for b in before}
-            said = f"--fix: {len(fixable)} finding" in p.stderr
-            ok = after is not None and not left and not new_errors and said
-            result(ok, f"{path}: {len(fixable)} fix(es) applied, the findings are gone, no new error",
-                   f"left {left}, new errors {sorted(new_errors)}, stderr {p.stderr.strip()[-300:]}")
         least = 3 if quick else 10
         result(fixed_any >= least, f"{fixed_any} fixtures carry fixes (at least {least})")
         several(dslc, tmp)
