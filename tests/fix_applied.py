@@ -93,6 +93,16 @@ def several(dslc, tmp):
            "several.dsl: a second --fix changes nothing", p.stderr.strip()[-300:])
 
 
+def key(f):
+    """A finding as the comparisons see it: its rule and message."""
+    return (f["ruleId"], f["message"])
+
+
+def fix_lines(fixable):
+    """The (file, line) of every edit the findings carry."""
+    return {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
+
+
 def check_applied(dslc, args, path, before, fixable, work):
     """`dslc lint --fix` in work, then lint again: the fixed findings gone,
     no new error anywhere, and nothing new at all (a note too) at a line a
@@ -101,9 +111,8 @@ def check_applied(dslc, args, path, before, fixable, work):
     a note elsewhere may be one the error held back. Returns the --fix run."""
     p = subprocess.run(dslc + ["lint", "--fix"] + args[1:], cwd=work, capture_output=True, text=True)
     after = findings(dslc, args, work)
-    key = lambda f: (f["ruleId"], f["message"])
     left = [key(f) for f in fixable if key(f) in {key(a) for a in after or []}]
-    fixed_at = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
+    fixed_at = fix_lines(fixable)
     new_errors = {key(a) for a in after or [] if a["severity"] == "error" or
                   (a.get("file"), a["line"]) in fixed_at} - {key(b) for b in before}
     said = f"--fix: {len(fixable)} finding" in p.stderr
@@ -169,10 +178,9 @@ def main():
             # wrong value is not hidden by a later pass fixing what it started
             # (svc_rf 1 proposed, then svc-rf-low's svc_rf 2)
             once = findings(dslc, args, pristine) if pp.returncode == 0 else None
-            key1 = lambda f: (f["ruleId"], f["message"])
-            lines1 = {(x.get("file"), x["line"]) for f in fixable for x in f["fixes"]}
-            started = sorted({key1(a) for a in once or [] if (a.get("file"), a["line"]) in lines1} -
-                             {key1(b) for b in before})
+            lines = fix_lines(fixable)
+            started = sorted({key(a) for a in once or [] if (a.get("file"), a["line"]) in lines} -
+                             {key(b) for b in before})
             result(once is not None and not started,
                    f"{path}: the first pass's edits start no finding at their lines",
                    f"started {started}")

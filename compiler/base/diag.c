@@ -373,10 +373,23 @@ void diag_help(diag_ctx *dc, diag *d, const char *fmt, ...)
 
 /* A fix is written into the user's file: one token or a few words, never
  * a byte that could start a comment, a string, a block or a new line. */
+/* A byte a fix may write outside a string: none that could open a string,
+ * a comment or a block, end a statement or expand in a shell. */
+static bool fix_byte_ok(char c)
+{
+	return (unsigned char)c >= 0x20 && c != 0x7f && !strchr("\"'#{};`\\$", c);
+}
+
+/* A byte inside a string a fix quotes: one that means itself there. */
+static bool quoted_byte_ok(char c)
+{
+	return (unsigned char)c >= 0x20 && c != 0x7f && !strchr("\"'#`\\$", c);
+}
+
 static bool fix_text_ok(const char *t)
 {
 	for (; *t; t++)
-		if ((unsigned char)*t < 0x20 || *t == 0x7f || strchr("\"'#{};`\\$", *t))
+		if (!fix_byte_ok(*t))
 			return false;
 	return true;
 }
@@ -396,6 +409,19 @@ static diag *fix_owner(diag_ctx *dc, diag *d, src_loc at)
 	return d->into;
 }
 
+/* d's next fix, when its text is not too long (the checks of its bytes are
+ * the caller's) */
+static void fix_append(diag_ctx *dc, diag *d, src_loc at, const char *text)
+{
+	if (strlen(text) > DIAG_MAX_TEXT)
+		return;
+	diag_fix *fx = arena_alloc(dc->ar, sizeof(*fx));
+	fx->at = at;
+	fx->text = text;
+	*d->fixes_tail = fx;
+	d->fixes_tail = &fx->next;
+}
+
 void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 {
 	if (!at.file || at.end < at.start || !(d = fix_owner(dc, d, at)))
@@ -404,13 +430,8 @@ void diag_fix_edit(diag_ctx *dc, diag *d, src_loc at, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *text = arena_vprintf(dc->ar, fmt, ap);
 	va_end(ap);
-	if (!fix_text_ok(text) || strlen(text) > DIAG_MAX_TEXT)
-		return;
-	diag_fix *f = arena_alloc(dc->ar, sizeof(*f));
-	f->at = at;
-	f->text = text;
-	*d->fixes_tail = f;
-	d->fixes_tail = &f->next;
+	if (fix_text_ok(text))
+		fix_append(dc, d, at, text);
 }
 
 void diag_fix_name(diag_ctx *dc, diag *d, src_loc at, const char *was, const char *name)
@@ -427,16 +448,10 @@ void diag_fix_quote(diag_ctx *dc, diag *d, src_loc at)
 	const src_file *f = at.file ? src_get(dc->src, at.file) : NULL;
 	if (!f || at.end <= at.start || at.end > f->len || at.end - at.start > DIAG_MAX_TEXT || !(d = fix_owner(dc, d, at)))
 		return;
-	for (uint32_t i = at.start; i < at.end; i++) {
-		unsigned char c = (unsigned char)f->text[i];
-		if (c < 0x21 || c == 0x7f || strchr("\"'#`\\$", c))
+	for (uint32_t i = at.start; i < at.end; i++)
+		if (f->text[i] == ' ' || !quoted_byte_ok(f->text[i])) /* (a word of the source: no blank) */
 			return;
-	}
-	diag_fix *fx = arena_alloc(dc->ar, sizeof(*fx));
-	fx->at = at;
-	fx->text = arena_printf(dc->ar, "\"%.*s\"", (int)(at.end - at.start), f->text + at.start);
-	*d->fixes_tail = fx;
-	d->fixes_tail = &fx->next;
+	fix_append(dc, d, at, arena_printf(dc->ar, "\"%.*s\"", (int)(at.end - at.start), f->text + at.start));
 }
 
 /* prefix and suffix of diag_fix_quoted: fix_text_ok's bytes, and braces
@@ -451,7 +466,7 @@ static bool fix_frame_ok(const char *prefix, const char *suffix)
 				depth += *c == '{' ? 1 : -1;
 				if (depth < 0)
 					return false;
-			} else if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'#;`\\$", *c)) {
+			} else if (!fix_byte_ok(*c)) {
 				return false;
 			}
 		}
@@ -460,19 +475,12 @@ static bool fix_frame_ok(const char *prefix, const char *suffix)
 
 void diag_fix_quoted(diag_ctx *dc, diag *d, src_loc at, const char *prefix, const char *value, const char *suffix)
 {
-	if (!value || !fix_frame_ok(prefix, suffix) || !(d = fix_owner(dc, d, at)) || !at.file || at.end < at.start)
+	if (!value || !at.file || at.end < at.start || !fix_frame_ok(prefix, suffix) || !(d = fix_owner(dc, d, at)))
 		return;
 	for (const char *c = value; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'#`\\$", *c))
+		if (!quoted_byte_ok(*c))
 			return;
-	char *text = arena_printf(dc->ar, "%s\"%s\"%s", prefix, value, suffix);
-	if (strlen(text) > DIAG_MAX_TEXT)
-		return;
-	diag_fix *fx = arena_alloc(dc->ar, sizeof(*fx));
-	fx->at = at;
-	fx->text = text;
-	*d->fixes_tail = fx;
-	d->fixes_tail = &fx->next;
+	fix_append(dc, d, at, arena_printf(dc->ar, "%s\"%s\"%s", prefix, value, suffix));
 }
 
 void diag_fix_in_block(diag_ctx *dc, diag *d, src_loc block, const char *fmt, ...)

@@ -505,8 +505,9 @@ static void wal_data_no_meta(model *m, const engine_spec *e, const tier_spec *t)
 		if (&e->tiers[i] != t && place_tier_has(&e->tiers[i], "meta"))
 			meta = &e->tiers[i];
 	if (!meta) {
-		diag_help(m->dc, d, "write `nvme tier %s` (FaultBdevConfigRolesWalDataNoMeta)", roles_text(m->ar, t, NULL, "meta"));
-		diag_fix_edit(m->dc, d, t->roles_loc, "%s", roles_text(m->ar, t, NULL, "meta"));
+		const char *all = roles_text(m->ar, t, NULL, "meta");
+		diag_help(m->dc, d, "write `nvme tier %s` (FaultBdevConfigRolesWalDataNoMeta)", all);
+		diag_fix_edit(m->dc, d, t->roles_loc, "%s", all);
 		return;
 	}
 	const char *here = roles_text(m->ar, t, "data", NULL), *there = roles_text(m->ar, meta, NULL, "data");

@@ -28,25 +28,19 @@ static int engines_per_node(const model *m)
 
 int place_svc_nodes(const model *m, int svc_rf, int *most)
 {
+	/* each server node's engines: the replicas it can hold */
+	int *cap = calloc(m->nnodes + 1, sizeof(int)), *held = calloc(m->nnodes + 1, sizeof(int));
+	if (!cap || !held)
+		abort();
 	int nodes = 0, engines = 0;
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
 		if (p && p->nengines) {
-			nodes++;
+			cap[nodes++] = p->nengines;
 			engines += p->nengines;
 		}
 	}
 	*most = 0;
-	if (!nodes)
-		return 0;
-	int *cap = calloc((size_t)nodes, sizeof(int)), *held = calloc((size_t)nodes, sizeof(int));
-	if (!cap || !held)
-		abort();
-	for (size_t i = 0, k = 0; i < m->nnodes; i++) {
-		const node_plan *p = m->nodes[i].spec ? m->nodes[i].spec->plan : NULL;
-		if (p && p->nengines)
-			cap[k++] = p->nengines;
-	}
 	/* add_replicas: round i gives one replica to every node holding i that
 	 * has an engine free, until all are placed (never more than engines) */
 	int replicas = 2 * svc_rf + 1 < engines ? 2 * svc_rf + 1 : engines, left = replicas;
