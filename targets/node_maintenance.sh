@@ -10,7 +10,7 @@ case $DSLC_STOP_TIMEOUT in '' | *[!0-9]* | 0) echo "node-maintenance.sh: DSLC_ST
 # what dmg_lib.sh keeps (self_heal's values) for this run; between stop and
 # start it travels on the node, as the annotation dslc.io/self-heal-before
 DSLC_STATE=$(mktemp) || exit 2
-trap 'rm -f "$DSLC_STATE"' EXIT
+trap 'rm -f "$DSLC_STATE" "$dslc_errf"; dslc_lock_release' EXIT
 dslc_annotation=dslc.io/self-heal-before
 
 dslc_fail() {
@@ -23,7 +23,11 @@ dslc_fail() {
 dslc_state_from_node() {
 	a=$(dslc_kubectl get node "$dslc_node" -o jsonpath='{.metadata.annotations.dslc\.io/self-heal-before}') ||
 		dslc_fail "kubectl get node $dslc_node failed"
-	printf '%s\n' "$a" | tr ',' '\n' | grep '^self_heal' >>"$DSLC_STATE" || :
+	r=$(printf '%s\n' "$a" | tr ',' '\n' | grep '^self_heal') || return 0
+	# anyone with patch on nodes can write it: only values dmg takes back
+	bad=$(printf '%s\n' "$r" | dslc_records_bad)
+	[ -z "$bad" ] || dslc_fail "the node's annotation $dslc_annotation holds a record this script did not write (${bad#line [0-9]*: }): set self_heal by hand (dmg pool get-prop POOL self_heal), then remove it: kubectl annotate node $dslc_node $dslc_annotation-"
+	printf '%s\n' "$r" >>"$DSLC_STATE"
 }
 # every rank of HOST in state $1 within $2 s (a member list must not be empty)
 wait_ranks() {
@@ -31,7 +35,7 @@ wait_ranks() {
 	while :; do
 		m=$(dslc_members "$dslc_node") || dslc_fail "dmg system query --rank-hosts=$dslc_node failed"
 		[ -n "$m" ] || dslc_fail "the system has no rank on $dslc_node"
-		others=$(printf '%s\n' "$m" | awk -v w="$1" 'NF == 4 && $2 != w { printf "%s rank %s %s", s, $1, $2; s = "," }')
+		others=$(printf '%s\n' "$m" | awk -F'\t' -v w="$1" 'NF == 4 && $2 != w { printf "%s rank %s %s", s, $1, $2; s = "," }')
 		[ -n "$others" ] || { echo "node-maintenance.sh: every rank of $dslc_node is $1" >&2; return 0; }
 		waited=$(($(dslc_now) - began))
 		[ "$waited" -lt "$2" ] || dslc_fail "ranks of $dslc_node not $1 after $waited s:$others"
@@ -42,6 +46,11 @@ wait_ranks() {
 dslc_kube_can_i
 # the node's pods copy their certificates again when it starts
 dslc_kube_secrets
+# one actor at a time (dmg_lib.sh), after the checks that change nothing:
+# stop holds the cluster until start; the same node's maintenance (start, or
+# stop run again) takes its lock over
+dslc_lock_resume="maintenance-$dslc_node"
+dslc_lock_take "maintenance-$dslc_node"
 if [ "$dslc_op" = stop ]; then
 	dslc_list_pools
 	dslc_note_ranks "$dslc_node"
@@ -55,7 +64,9 @@ if [ "$dslc_op" = stop ]; then
 	run dmg system stop --rank-hosts="$dslc_node"
 	wait_ranks stopped "$DSLC_STOP_TIMEOUT"
 	run dslc_kubectl drain "$dslc_node" --ignore-daemonsets --delete-emptydir-data --timeout="${DSLC_POD_TIMEOUT}s"
-	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node" >&2
+	# the lock stays: no other actor stops engines while this node is down
+	dslc_lock_me=''
+	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
 	exit 0
 fi
 dslc_state_from_node

@@ -1126,5 +1126,68 @@ mutate "fixes: a brace inside a quoted value taken for the block's" compiler/bas
 	'			quoted = !quoted;' \
 	'			quoted = false;' \
 	"env CK_RUN_SUITE=diag build/unit_tests"
+# 235-241 (issue 68): one actor at a time; members read by their keys' names
+mutate "rollout lock: not read again before a wave" targets/dmg_lib.sh \
+	'	dslc_lock_check
+	dslc_pools_again' \
+	'	dslc_pools_again' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout lock: a second run on the same host not kept out by flock" targets/dmg_lib.sh \
+	'		if ! flock -n 9; then' \
+	'		if false; then' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout lock: not read back after the settle" targets/dmg_lib.sh \
+	'	if [ "$dslc_lock_now" != "$dslc_lock_me" ]; then' \
+	'	if false; then' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout lock: a live holder on the same host taken for stale" targets/dmg_lib.sh \
+	'&& ! kill -0 "$pid" 2>/dev/null; then' \
+	'; then' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout lock: a maintenance's lock taken for stale once its stop has ended" targets/dmg_lib.sh \
+	'[ "${dslc_lock_now%%/*}" = rollout ] && ' \
+	'' \
+	"bash tests/rollout_k8s.sh"
+mutate "rollout: the pools not listed again before a wave" targets/dmg_lib.sh \
+	'	dslc_lock_check
+	dslc_pools_again' \
+	'	dslc_lock_check' \
+	"bash tests/rollout_lock.sh"
+mutate "fleet gate: a member read by field count, not by its keys' names" targets/dmg_lib.sh \
+	'		/^      },?$/ { if (r != "" && s != "") printf "%s\t%s\t%s\t%s\n", r, s, (a == "" ? "-" : a), (f == "" ? "-" : f);' \
+	'		/^      },?$/ { if (r != "" && s != "") print r, s, (a == "" ? "-" : a), (f == "" ? "-" : f);' \
+	"bash tests/rollout_gates.sh"
+# 242-246 (issue 68): the state file tied to the files; what self_heal was kept in DAOS
+mutate "rollout state: a symbolic link followed" compiler/plan/rollout_lib.sh \
+	'	if [ -L "$DSLC_STATE" ]; then' \
+	'	if false; then' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout state: the waves' files left out of the plan's identity" compiler/plan/plan.c \
+	'	pl->wnodes[at - 1].files = arena_strdup(pl->ar, hex);' \
+	'	pl->wnodes[at - 1].files = NULL;' \
+	"bash tests/rollout_lock.sh"
+mutate "rollout state: a file cut inside a line trusted" compiler/plan/rollout_lib.sh \
+	"| od -An -c | tr -d ' ')\" = '\\n' ] ||" \
+	"| od -An -c | tr -d ' ')\" = '\\n' ] || true ||" \
+	"bash tests/rollout_lock.sh"
+mutate "self_heal: DAOS's record of the value before not consulted" targets/dmg_lib.sh \
+	'	v=$(printf '"'"'%s\n'"'"' "$dslc_heal_kept" | tr' \
+	'	v=$(printf '"'"'%s\n'"'"' "" | tr' \
+	"bash tests/rollout_lock.sh"
+mutate "node-maintenance: the annotation's records used unchecked" targets/node_maintenance.sh \
+	'	[ -z "$bad" ] || dslc_fail "the node' \
+	'	[ -n "$bad" ] || dslc_fail "the node' \
+	"bash tests/rollout_k8s.sh"
+# 247-248 (issue 68): liveness
+mutate "rollout: DAOS's leader step-up answer not tried again" targets/dmg_lib.sh \
+	'DSLC_DMG_RETRIES=${DSLC_DMG_RETRIES:-3}' \
+	'DSLC_DMG_RETRIES=${DSLC_DMG_RETRIES:-0}' \
+	"bash tests/rollout_gates.sh"
+mutate "rollout: a signal during DSLC_APPLY said only once the apply ends" compiler/plan/rollout_lib.sh \
+	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- &
+	dslc_apply_pid=$!
+	wait "$dslc_apply_pid" || dslc_rc=$?' \
+	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- || dslc_rc=$?' \
+	"bash tests/rollout_lock.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -423,6 +423,64 @@ rc=$?
 check "maintenance start: ranks that stay excluded fail it, naming them, self_heal still off since stop (exit $rc)" \
 	"[ $rc = 1 ] && grep -q 'ranks of gpu006 not Joined after 30 s (DSLC_JOIN_TIMEOUT): rank 10 excluded, rank 11 excluded' '$T/out' && grep -q 'self_heal is off since node-maintenance.sh stop gpu006' '$T/out' && ! grep -q 'set-prop' '$T/log'"
 : >"$T/log"
+# one actor at a time (issue 68): node-maintenance.sh and the rollout hold
+# the same DAOS system attribute, dslc.lock; stop keeps it until start
+lock_value() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("attrs", {}).get("dslc.lock", "-"))' "$T/dst"; }
+cluster
+maint stop gpu004
+rc1=$?
+held=$(lock_value)
+: >"$T/log"
+roll new.sh
+rc=$?
+cp "$T/out" "$T/out.refused"
+check "a rollout while gpu004 is in maintenance: refused at once (exit $rc), naming node-maintenance.sh stop gpu004, nothing changed" \
+	"[ $rc1 = 0 ] && [ $rc = 75 ] && grep -q 'REFUSED: the cluster is held by node-maintenance.sh stop gpu004, process [0-9]* on [A-Za-z0-9.-]*, since ' '$T/out' && ! grep -q '^kubectl apply\\|^kubectl label\\|set-prop\\|^dmg system stop' '$T/log' && [ \"\$(lock_value)\" = '$held' ] && [ '$held' != - ]"
+: >"$T/log"
+maint stop gpu005
+rc=$?
+check "a second maintenance while gpu004's holds the cluster: refused (exit $rc), gpu005 untouched" \
+	"[ $rc = 75 ] && grep -q 'the cluster is held by node-maintenance.sh stop gpu004' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl annotate\\|^kubectl drain' '$T/log' && [ \"\$(annotation)\" = - ]"
+maint start gpu004
+rc1=$?
+cp "$T/out" "$T/out.start"
+roll new.sh
+rc=$?
+check "start takes its own stop's lock over, releases it, and the rollout then runs (exit $rc1, $rc)" \
+	"[ $rc1 = 0 ] && grep -q 'taking over the lock of node-maintenance.sh stop gpu004, .*: this run finishes it' '$T/out.start' && [ $rc = 0 ] && grep -q 'rollout done' '$T/out' && [ \"\$(lock_value)\" = - ]"
+# the node's annotation is anyone's with patch on nodes: a value dmg would not
+# take is refused before anything changes, and never printed
+cluster
+maint stop gpu005
+PATH="$T/bin:$PATH" kubectl annotate node --overwrite gpu005 "dslc.io/self-heal-before=self_heal tier0 x';touch $T/pwned;'" >/dev/null
+: >"$T/log"
+maint start gpu005
+rc=$?
+cp "$T/out" "$T/out.annotation"
+check "maintenance start with an annotation dmg would not take: refused before uncordon (exit $rc), the value not printed, the restore taken from DAOS's record" \
+	"[ $rc = 1 ] && grep -q 'the node.s annotation dslc.io/self-heal-before holds a record this script did not write (a self_heal record that is not' '$T/out' && ! grep -q 'pwned' '$T/out' && ! grep -q '^kubectl uncordon\\|^dmg system start\\|set-prop' '$T/log' && grep -qF \"dmg pool set-prop tier0 'self_heal:exclude;rebuild'\" '$T/out'"
+# a rollout holds the cluster (another admin host's, alive): maintenance is refused
+cluster
+PATH="$T/bin:$PATH" dmg system set-attr dslc.lock:rollout/admin9/4242/1000/0123456789abcdef >/dev/null
+: >"$T/log"
+maint stop gpu004
+rc=$?
+check "maintenance while another host's rollout holds the cluster: refused (exit $rc), naming it, nothing changed" \
+	"[ $rc = 75 ] && grep -q 'the cluster is held by a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl annotate\\|^kubectl drain' '$T/log' && [ \"\$(lock_value)\" = rollout/admin9/4242/1000/0123456789abcdef ]"
+# two maintenances started together (two admins, two nodes): one stops its
+# node, the other is refused; never two nodes down, self_heal's value kept once
+cluster
+echo 1000 >"$T/clock"
+for h in gpu004 gpu005; do
+	(PATH="$T/bin:$PATH" FAKE_CLOCK="$T/clock" FAKE_KUBECTL_NEEDS="$T/needs" FAKE_SLEEP_REAL=2 DSLC_LOCK_SETTLE=2 DSLC_STOP_TIMEOUT=30 \
+		sh "$M" stop "$h" >"$T/out.$h" 2>&1
+	echo $? >"$T/rc.$h") &
+done
+wait
+timed_calls
+check "two maintenances started together: one stops its node, the other is refused (exit $(cat "$T/rc.gpu004") and $(cat "$T/rc.gpu005")), one node down" \
+	"[ \"\$(sort '$T/rc.gpu004' '$T/rc.gpu005' | tr '\n' ' ')\" = '0 75 ' ] && [ \"\$(grep -c '^dmg system stop' '$T/log')\" = 1 ] && ! grep -q '^VIOLATION' '$T/log' && [ \"\$(grep -c '^dmg pool set-prop' '$T/log')\" = 1 ]"
+: >"$T/log"
 PATH="$T/bin:$PATH" sh "$M" reboot gpu001 >"$T/out" 2>&1
 rc1=$?
 PATH="$T/bin:$PATH" sh "$M" stop 'gpu001;rm' >"$T/out" 2>&1

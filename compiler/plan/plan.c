@@ -13,6 +13,7 @@
 
 #include "compiler/base/buf.h"
 #include "compiler/base/file.h"
+#include "compiler/base/sha256.h"
 #include "compiler/base/source.h"
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
@@ -134,7 +135,7 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 	if (!node && (!pl->coupling || client_step) && pl->host && strcmp(pl->host, "(cluster)") != 0) {
 		uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, pl->host);
 		if (!at) {
-			wave_node wn = {pl->host, 0, 0};
+			wave_node wn = {pl->host, 0, 0, NULL};
 			ARENA_PUSH(pl->ar, pl->wnodes, pl->nwnodes, pl->wcap, wn);
 			at = pl->nwnodes;
 			strmap_put(&pl->wave_index, pl->host, (void *)at);
@@ -611,6 +612,26 @@ static void plan_relabel_node(planner *pl, const char *host)
 		pods_rollout_node(pl->ar, &pl->kube, &pl->pods_new, host)->changes = true;
 }
 
+/* A node the waves take: the digest of the files it gets (path, mode,
+ * bytes), for the rollout's identity (waves.c tree_digest). */
+static void note_files(planner *pl, const char *host, const file_list *nf)
+{
+	uintptr_t at = (uintptr_t)strmap_get(&pl->wave_index, host);
+	if (!at)
+		return;
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < nf->n; i++) {
+		char hex[65];
+		sha256_hex(nf->v[i].data ? nf->v[i].data : "", nf->v[i].len, hex);
+		buf_printf(&b, "%s %o %s\n", nf->v[i].rel, nf->v[i].mode, hex);
+	}
+	char hex[65];
+	sha256_hex(b.data ? b.data : "", b.len, hex);
+	buf_free(&b);
+	pl->wnodes[at - 1].files = arena_strdup(pl->ar, hex);
+}
+
 static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
 {
 	strmap seen;
@@ -655,6 +676,7 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
 		}
 		finish_node(pl, !present, before);
+		note_files(pl, nd->host, &nf);
 		arena_free(&scratch);
 	}
 	/* nodes only the old side has */

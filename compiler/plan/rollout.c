@@ -138,13 +138,15 @@ static bool kube_work(const plan_waves *w)
 	return w->kube->nstale > 0;
 }
 
-/* The plan's identity in the state file: a second run of another plan's
- * script must not take the first one's record of waves done for its own. */
-static const char *plan_id(arena *a, const plan_waves *w, const char *version)
+/* The rollout's identity in the state file: a second run must not take
+ * another rollout's record of waves done for its own. Each part is kept on
+ * its own line, so that a refusal names the part that differs: the release,
+ * dslc's version, the files the waves install (waves.c tree_digest) and
+ * the steps. The plan ID is the digest of the four. */
+static const char *steps_digest(arena *a, const plan_waves *w)
 {
 	buf b;
 	buf_init(&b);
-	buf_printf(&b, "%s\n%s\n", version, w->release);
 	for (const char **s = plan_waves_before(a, w); s && *s; s++)
 		buf_printf(&b, "before %s\n", *s);
 	for (size_t i = 0; i < w->n; i++)
@@ -153,8 +155,26 @@ static const char *plan_id(arena *a, const plan_waves *w, const char *version)
 	for (const char **s = plan_waves_after(a, w); s && *s; s++)
 		buf_printf(&b, "after %s\n", *s);
 	char hex[65];
-	sha256_hex(b.data, b.len, hex);
+	sha256_hex(b.data ? b.data : "", b.len, hex);
 	buf_free(&b);
+	hex[16] = 0;
+	return arena_strdup(a, hex);
+}
+
+/* "release R\ndslc V\ntree T\nsteps S": the identity lines (no quote,
+ * the script holds them in single quotes) */
+static const char *identity(arena *a, const plan_waves *w, const char *version)
+{
+	if (strncmp(version, "dslc ", 5) == 0)
+		version += 5;
+	return arena_printf(a, "release %s\ndslc %s\ntree %.16s\nsteps %s", w->release, version, w->tree ? w->tree : "-",
+			    steps_digest(a, w));
+}
+
+static const char *plan_id(arena *a, const char *ident)
+{
+	char hex[65];
+	sha256_hex(ident, strlen(ident), hex);
 	hex[16] = 0;
 	return arena_strdup(a, hex);
 }
@@ -196,10 +216,11 @@ static void header(FILE *out, const plan_waves *w, const char *version)
 
 static void variables(FILE *out, arena *a, const plan_waves *w, const char *version)
 {
+	const char *ident = identity(a, w, version);
 	fprintf(out, "set -euf\n: \"${DSLC_APPLY:?set DSLC_APPLY to the command that applies a wave}\"\n"
 		     "DSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\n"
-		     "dslc_plan='%s'\ndslc_release='%s'\n",
-		w->rebuild_timeout, plan_id(a, w, version), w->release);
+		     "dslc_plan='%s'\ndslc_identity='%s'\ndslc_waves=%zu\ndslc_release='%s'\n",
+		w->rebuild_timeout, plan_id(a, ident), ident, w->n, w->release);
 	if (w->kube) {
 		if (w->kube->ngroups)
 			fprintf(out, ": \"${DSLC_KUBE_DIR:?set DSLC_KUBE_DIR to cluster/kubernetes of the new tree}\"\n");
@@ -245,7 +266,6 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		fprintf(out, "echo 'dslc: nothing stops engines or nodes in this plan' >&2\n");
 		return;
 	}
-	fprintf(out, "dslc_state_begin\n");
 	lines(out, plan_waves_before(a, w));
 	for (size_t i = 0; i < w->n; i++) {
 		const plan_wave *v = &w->v[i];

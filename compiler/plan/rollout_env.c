@@ -19,6 +19,11 @@ const rollout_var rollout_vars[] = {
 	{"DSLC_APPLY_TIMEOUT", "3600", false, "seconds each DSLC_APPLY may take (timeout(1) stops it)"},
 	{"DSLC_DMG_TIMEOUT", "300", false, "seconds each dmg call may take"},
 	{"DSLC_POLL", "10", false, "seconds between two queries of a gate"},
+	{"DSLC_DMG_RETRIES", "3", false, "times a dmg call is made again, DSLC_POLL s apart, when DAOS answers that its "
+					 "management service is changing leader (\"leader step-up in progress (try "
+					 "again)\", \"raft service unavailable\")"},
+	{"DSLC_LOCK_SETTLE", "5", false, "seconds between writing the cluster lock (the DAOS system attribute dslc.lock) "
+					 "and reading it back: of two actors taking it together, the later write wins"},
 	{"DSLC_KUBE_DIR", NULL, true, "required: the new tree's cluster/kubernetes, applied before the first wave"},
 	{"DSLC_POD_TIMEOUT", "900", true, "seconds a node's pods may take to be Ready"},
 	{"DSLC_KUBECTL", "kubectl", true, "kubectl and its options (e.g. 'kubectl --context prod')"},

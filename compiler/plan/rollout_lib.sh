@@ -14,24 +14,36 @@ dslc_wave_hosts=''
 dslc_left=''
 dslc_fail() {
 	echo "dslc: STOPPED $dslc_wave: $1" >&2
+	dslc_say_wave_ranks
 	dslc_say_self_heal
 	[ -z "$dslc_left" ] || echo "dslc: not started: $dslc_left" >&2
 	[ ! -e "$DSLC_STATE" ] || echo "dslc: once it is fixed, run this script again: it skips the waves $DSLC_STATE records as done" >&2
 	exit 1
 }
+# where the wave's ranks stand, once it has begun (a stop or an interrupt)
+dslc_say_wave_ranks() {
+	[ -n "$dslc_wave_hosts" ] || return 0
+	if m=$(dslc_members "$dslc_wave_hosts" 2>/dev/null); then
+		echo "dslc: ranks of $dslc_wave_hosts now:$(printf '%s\n' "$m" | awk -F'\t' 'NF == 4 { printf "%s rank %s %s", s, $1, $2; s = "," }')" >&2
+	else
+		echo "dslc: the state of $dslc_wave_hosts's ranks could not be read: dmg system query --rank-hosts=$dslc_wave_hosts" >&2
+	fi
+}
 # Ctrl-C, kill, a closed terminal: say where the rollout stands and how to
-# finish or undo it. A running DSLC_APPLY is in its own process group under
-# timeout(1) and is not interrupted by Ctrl-C: the shell runs this when it ends.
+# finish or undo it, at once. A running DSLC_APPLY is in its own process
+# group under timeout(1) and is not interrupted: this waits for it, says so,
+# and says how it ended (a half-run apply is worse than a late exit).
 dslc_interrupted() {
 	trap '' INT TERM HUP
 	echo "dslc: INTERRUPTED ($1) $dslc_wave" >&2
-	if [ -n "$dslc_wave_hosts" ]; then
-		if m=$(dslc_members "$dslc_wave_hosts" 2>/dev/null); then
-			echo "dslc: ranks of $dslc_wave_hosts now:$(printf '%s\n' "$m" | awk 'NF == 4 { printf "%s rank %s %s", s, $1, $2; s = "," }')" >&2
-		else
-			echo "dslc: the state of $dslc_wave_hosts's ranks could not be read: dmg system query --rank-hosts=$dslc_wave_hosts" >&2
-		fi
+	if [ -n "$dslc_apply_pid" ]; then
+		echo "dslc: DSLC_APPLY is still running on $dslc_wave_hosts (process $dslc_apply_pid, at most DSLC_APPLY_TIMEOUT=$DSLC_APPLY_TIMEOUT s): waiting for it to end, not stopping it" >&2
+		dslc_rc=0
+		wait "$dslc_apply_pid" || dslc_rc=$?
+		echo "dslc: DSLC_APPLY ended (exit $dslc_rc)" >&2
+		dslc_apply_pid=''
 	fi
+	dslc_say_wave_ranks
 	dslc_say_self_heal
 	if [ "$dslc_wave_no" != 0 ]; then
 		echo "dslc: to finish: run this script again; it resumes with wave $dslc_wave_no from its start ($DSLC_STATE says which waves are done)" >&2
@@ -39,9 +51,17 @@ dslc_interrupted() {
 	fi
 	exit "$2"
 }
+dslc_apply_pid=''
 dslc_apply() {
 	dslc_rc=0
-	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" || dslc_rc=$?
+	# fd 9 holds the state directory's flock: not for a daemon DSLC_APPLY
+	# starts. In the background, so that a signal is reported at once (a
+	# trapped signal ends wait, not the command); a background command of a
+	# script ignores SIGINT, and timeout(1) runs it in its own process group
+	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- &
+	dslc_apply_pid=$!
+	wait "$dslc_apply_pid" || dslc_rc=$?
+	dslc_apply_pid=''
 	case $dslc_rc in
 	0) ;;
 	124 | 137) dslc_fail "DSLC_APPLY $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT) and was stopped: $1 may be half-installed" ;;
@@ -52,21 +72,69 @@ dslc_apply() {
 # Beside what dmg_lib.sh keeps in DSLC_STATE (default: the script's path with
 # .state): "plan ID" first, "started N", "done N", "finished".
 dslc_state_begin() {
-	if [ -e "$DSLC_STATE" ]; then
-		[ "$(sed -n 1p "$DSLC_STATE")" = "plan $dslc_plan" ] ||
-			dslc_fail "$DSLC_STATE (DSLC_STATE) is the record of another rollout ($(sed -n 1p "$DSLC_STATE")): finish that one, or remove the file once every rank is Joined and self_heal is restored"
-		if grep -qx finished "$DSLC_STATE"; then
-			echo "dslc: this rollout finished already ($DSLC_STATE): nothing to do; remove the file to run it again" >&2
-			exit 0
-		fi
-		dslc_resume=$(awk '$1 == "started" { s = $2 } $1 == "done" && $2 == s { s = "" } END { print s }' "$DSLC_STATE")
-		echo "dslc: resuming from $DSLC_STATE: waves done:$(awk '$1 == "done" { printf " %s", $2 }' "$DSLC_STATE")${dslc_resume:+; wave $dslc_resume was interrupted and runs again from its start}" >&2
-		# the interrupted wave's ranks may be down: the first gate allows them
-		[ -z "$dslc_resume" ] || dslc_ranks=$(dslc_state_get ranks "$dslc_resume")
-	else
-		printf 'plan %s\n' "$dslc_plan" >"$DSLC_STATE" || { echo "dslc: cannot write $DSLC_STATE (DSLC_STATE)" >&2; exit 2; }
+	# the script writes only a file it created itself: never through a
+	# symbolic link (a dangling one would create its target)
+	if [ -L "$DSLC_STATE" ]; then
+		echo "dslc: $DSLC_STATE (DSLC_STATE) is a symbolic link: the state file must be a plain file this script created; point DSLC_STATE at one" >&2
+		exit 2
 	fi
+	if [ ! -e "$DSLC_STATE" ]; then
+		# O_EXCL (noclobber): a file that appeared meanwhile is not written over
+		(set -C && printf 'plan %s\n%s\n' "$dslc_plan" "$(printf '%s\n' "$dslc_identity" | sed 's/^/identity /')" >"$DSLC_STATE") 2>/dev/null ||
+			{ echo "dslc: cannot create $DSLC_STATE (DSLC_STATE)" >&2; exit 2; }
+		return 0
+	fi
+	if [ ! -f "$DSLC_STATE" ] || [ ! -r "$DSLC_STATE" ]; then
+		echo "dslc: $DSLC_STATE (DSLC_STATE) is not a readable plain file" >&2
+		exit 2
+	fi
+	first=$(sed -n 1p "$DSLC_STATE")
+	case $first in
+	"plan $dslc_plan") ;;
+	plan\ [0-9a-f]*) dslc_fail "$DSLC_STATE (DSLC_STATE) is the record of another rollout (plan ${first#plan }, not $dslc_plan): $(dslc_identity_diff); finish that one with its own script, or remove the file once every rank is Joined and self_heal is restored" ;;
+	*) dslc_state_refuse "it is not a rollout's state file (its first line is not 'plan ID')" ;;
+	esac
+	# a file cut inside a line, or a line this script never writes
+	[ "$(tail -c 1 "$DSLC_STATE" | od -An -c | tr -d ' ')" = '\n' ] || dslc_state_refuse "it ends inside a line: it was cut while written, or by hand"
+	bad=$(dslc_records_extra='plan identity started done finished' dslc_records_bad <"$DSLC_STATE")
+	[ -z "$bad" ] || dslc_state_refuse "${bad#line }" 1
+	bad=$(awk 'NR > 1 && ($1 == "started" || $1 == "done") && ($2 !~ /^[1-9][0-9]*$/ || $2 > n) { print NR ": wave " $2 " is not one of this plan'"'"'s"; exit }
+		$1 == "done" && !($2 in s) { print NR ": done " $2 " without started " $2; exit }
+		$1 == "started" { s[$2] = 1 }
+		f { print NR ": a record after finished"; exit }
+		$1 == "finished" { f = 1 }' n="$dslc_waves" "$DSLC_STATE")
+	[ -z "$bad" ] || dslc_state_refuse "line $bad"
+	if grep -qx finished "$DSLC_STATE"; then
+		echo "dslc: this rollout finished already ($DSLC_STATE): nothing to do; remove the file to run it again" >&2
+		exit 0
+	fi
+	dslc_resume=$(awk '$1 == "started" { s = $2 } $1 == "done" && $2 == s { s = "" } END { print s }' "$DSLC_STATE")
+	echo "dslc: resuming from $DSLC_STATE: waves done:$(awk '$1 == "done" { printf " %s", $2 }' "$DSLC_STATE")${dslc_resume:+; wave $dslc_resume was interrupted and runs again from its start}" >&2
+	# the interrupted wave's ranks may be down: the first gate allows them
+	[ -z "$dslc_resume" ] || dslc_ranks=$(dslc_state_get ranks "$dslc_resume")
 }
+# what differs between the state file's identity lines and this script's
+dslc_identity_diff() {
+	grep -q '^identity ' "$DSLC_STATE" || { echo "it was written by a dslc that kept no identity lines"; return; }
+	printf '%s\n' "$dslc_identity" | awk '
+		NR == FNR { if ($1 == "identity") { k = $2; $1 = ""; $2 = ""; v = $0; sub(/^ +/, "", v); was[k] = v }; next }
+		{ k = $1; $1 = ""; v = $0; sub(/^ +/, "", v)
+		  what = k == "tree" ? "the files the waves install" : k == "steps" ? "the waves and their steps" : k == "release" ? "the DAOS release" : "dslc"
+		  if (!(k in was)) { printf "%s%s is not recorded", s, what; s = ", " }
+		  else if (was[k] != v) { printf "%s%s differ%s (%s there, %s here)", s, what, (k == "release" || k == "dslc") ? "s" : "", was[k], v; s = ", " } }
+		END { if (s == "") printf "its identity lines match, its plan line does not" }' "$DSLC_STATE" -
+}
+# REASON: a state file this script cannot trust. What it says is not
+# taken for the truth: neither which waves are done nor what self_heal was.
+dslc_state_refuse() {
+	echo "dslc: REFUSED: $DSLC_STATE (DSLC_STATE) cannot be trusted: ${2:+line }$1." >&2
+	echo "dslc: not known from it: which waves are done, and what self_heal was before the rollout that wrote it; nothing was changed." >&2
+	echo "dslc: what DAOS says now: dmg system query (every rank Joined?) and dmg pool get-prop POOL self_heal (2.6) or dmg system get-prop self_heal (2.8)." >&2
+	echo "dslc: once every rank is Joined and self_heal is what it should be (DAOS's default: exclude;rebuild on 2.6, exclude;pool_exclude;pool_rebuild on 2.8), move the file aside and run this again: every wave runs, each gated" >&2
+	exit 1
+}
+# the cluster's lock (dmg_lib.sh), and flock on the state file's directory
+dslc_rollout_lock() { dslc_lock_take rollout "$(dirname -- "$DSLC_STATE")"; }
 # N HOSTS: whether wave N still has to run (a done wave is skipped)
 dslc_wave_todo() {
 	dslc_wave_no=$1 dslc_wave_hosts=$2 dslc_ranks=''
@@ -85,6 +153,7 @@ dslc_finish() {
 	dslc_mark finished
 	echo 'dslc: rollout done' >&2
 }
+trap 'dslc_lock_release; rm -f "$dslc_errf"' EXIT
 trap 'dslc_interrupted SIGINT 130' INT
 trap 'dslc_interrupted SIGTERM 143' TERM
 trap 'dslc_interrupted SIGHUP 129' HUP

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/base/buf.h"
+#include "compiler/base/sha256.h"
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/place/node_plan.h"
@@ -70,11 +71,26 @@ bool plan_waves_system_self_heal(const plan_waves *w)
 	return strcmp(w->release, "2.6") != 0 && strncmp(w->release, "2.6.", 4) != 0;
 }
 
+/* The files the waves install, as one digest: a state file of another
+ * tree's rollout is not this one's (rollout_lib.sh dslc_state_begin). */
+static const char *tree_digest(arena *a, const wave_node *nodes, size_t n)
+{
+	buf b;
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s %s\n", nodes[i].host, nodes[i].files ? nodes[i].files : "-");
+	char hex[65];
+	sha256_hex(b.data ? b.data : "", b.len, hex);
+	buf_free(&b);
+	return arena_strdup(a, hex);
+}
+
 void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n, int max_wave, int unsafe_wave,
 		     long long timeout, plan_waves *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->release = nm->release ? nm->release->name : "2.6";
+	w->tree = tree_digest(a, nodes, n);
 	w->npools = nm->npools;
 	w->pools = arena_alloc(a, (nm->npools + 1) * sizeof(*w->pools));
 	for (size_t i = 0; i < nm->npools; i++)
@@ -125,7 +141,7 @@ void plan_waves_make(arena *a, const model *nm, const wave_node *nodes, size_t n
 		for (size_t i = 0; i < nm->nnodes; i++) {
 			if (!place_is_server(nm, nm->nodes[i].host))
 				continue;
-			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART, 0};
+			wave_node wn = {nm->nodes[i].host, 1u << DC_SYSTEM_RESTART, 0, NULL};
 			const wave_node *c = strmap_get(&changed, wn.host);
 			wn.classes |= c ? c->classes : 0;
 			add(v, &wn);
@@ -347,6 +363,10 @@ const char **plan_waves_before(arena *a, const plan_waves *w)
 		 * ContainerCreating until DSLC_POD_TIMEOUT: found before any change */
 		push(a, &s, &n, "dslc_kube_secrets");
 	}
+	/* one actor at a time, after the checks that change nothing and before
+	 * the state file is read (rollout_lib.sh, dmg_lib.sh) */
+	push(a, &s, &n, "dslc_rollout_lock");
+	push(a, &s, &n, "dslc_state_begin");
 	push(a, &s, &n, "dslc_list_pools");
 	/* nothing changes on a system that is not whole (the gates: rollout_lib.sh) */
 	push(a, &s, &n, "dslc_fleet_gate");

@@ -24,6 +24,7 @@ typedef struct wave_node {
 	const char *host;
 	unsigned classes;
 	unsigned after; /* client steps another change couples (agent refresh or restart, remount): after the servers */
+	const char *files; /* sha256 hex of the node's new files (path, mode, bytes); NULL: none of its files changed */
 } wave_node;
 
 /* A node in pods (on the new side) and its digests (NULL: no such daemon
@@ -80,6 +81,7 @@ typedef struct plan_waves {
 	long long rebuild_timeout; /* seconds the script waits for one pool's rebuild (the default, sized from the pools) */
 	const char *rebuild_timeout_why;
 	const char *release;
+	const char *tree;   /* sha256 hex over the changed nodes' files (wave_node.files): the rollout's identity */
 	const char **pools; /* the description's pool labels: the script gates every pool the system has */
 	size_t npools;
 	const wave_kube *kube; /* NULL: no node runs DAOS in pods on either side */

@@ -117,7 +117,11 @@ dslc_now() { date +%s; }
 
 # what self_heal is now, and the commands that put it back
 dslc_say_self_heal() {
-	if [ "$dslc_self_heal" = unchanged ]; then
+	if [ "$dslc_self_heal" = unchanged ] && [ -n "$dslc_heal_kept" ]; then
+		echo "dslc: self_heal was not changed by this run, but DAOS's $dslc_heal_key says an earlier dslc run turned its rebuild off and did not put it back. Once every rank is Joined (dmg system query), restore it with:" >&2
+		dslc_self_heal_commands | sed 's/^/dslc:   /' >&2
+		echo "dslc:   dmg system del-attr $dslc_heal_key" >&2
+	elif [ "$dslc_self_heal" = unchanged ]; then
 		echo 'dslc: self_heal was not changed by this script.' >&2
 	else
 		echo "dslc: self_heal is $dslc_self_heal (planned maintenance): DAOS does not rebuild by itself now." >&2
@@ -131,13 +135,34 @@ run() {
 	"$@" || dslc_fail "'$*' failed (exit $?)"
 }
 # every dmg call with a time limit: a management service that does not answer
-# must not hold a wave down forever (dmg itself has no such limit)
+# must not hold a wave down forever (dmg itself has no such limit). DAOS's
+# answers while its management service changes leader are transient
+# (src/control/system/errors.go IsUnavailable: "leader step-up in progress
+# (try again)", "raft service unavailable (not started yet?)"; dmg prints
+# them on stderr, main.go exitWithError): the call is made again, DSLC_POLL s
+# apart, up to DSLC_DMG_RETRIES times. Nothing was done by a call so
+# answered: the leader serves no request until its step-up ends.
+DSLC_DMG_RETRIES=${DSLC_DMG_RETRIES:-3}
+case $DSLC_DMG_RETRIES in '' | *[!0-9]*) echo "dslc: DSLC_DMG_RETRIES takes a whole number (0 or more), not '$DSLC_DMG_RETRIES'" >&2; exit 2 ;; esac
+dslc_errf=$(mktemp) || { echo 'dslc: mktemp failed' >&2; exit 2; }
 dmg() {
-	dslc_rc=0
-	timeout -k 10 "$DSLC_DMG_TIMEOUT" dmg "$@" || dslc_rc=$?
-	[ "$dslc_rc" != 124 ] && [ "$dslc_rc" != 137 ] ||
-		echo "dslc: dmg $* did not answer within $DSLC_DMG_TIMEOUT s (DSLC_DMG_TIMEOUT)" >&2
-	return "$dslc_rc"
+	dslc_try=0
+	while :; do
+		dslc_rc=0
+		dslc_o=$(timeout -k 10 "$DSLC_DMG_TIMEOUT" dmg "$@" 2>"$dslc_errf") || dslc_rc=$?
+		if [ "$dslc_rc" != 0 ] && [ "$dslc_try" -lt "$DSLC_DMG_RETRIES" ] &&
+			grep -q -e 'leader step-up in progress (try again)' -e 'raft service unavailable (not started yet?)' "$dslc_errf"; then
+			dslc_try=$((dslc_try + 1))
+			echo "dslc: dmg $*: the management service is changing leader ($(grep -o -m1 -e 'leader step-up in progress (try again)' -e 'raft service unavailable (not started yet?)' "$dslc_errf")): again in $DSLC_POLL s (retry $dslc_try of $DSLC_DMG_RETRIES, DSLC_DMG_RETRIES)" >&2
+			sleep "$DSLC_POLL"
+			continue
+		fi
+		[ -z "$dslc_o" ] || printf '%s\n' "$dslc_o"
+		cat "$dslc_errf" >&2
+		[ "$dslc_rc" != 124 ] && [ "$dslc_rc" != 137 ] ||
+			echo "dslc: dmg $* did not answer within $DSLC_DMG_TIMEOUT s (DSLC_DMG_TIMEOUT)" >&2
+		return "$dslc_rc"
+	done
 }
 # HOSTS CLASS...: DSLC_APPLY within DSLC_APPLY_TIMEOUT
 # the answer of a dmg -j command that exited 0 must say status 0
@@ -150,16 +175,136 @@ dslc_dmg_json() {
 }
 # numbers, one a line, as one sorted line
 dslc_words() { sort -n | awk '{ printf "%s%s", s, $1; s = " " } END { print "" }'; }
-# "rank state addr fault_domain" of each member of HOSTS (every member without HOSTS)
+# "rank state addr fault_domain" of each member of HOSTS (every member
+# without HOSTS), separated by tabs: a fault domain may hold blanks and
+# quotes (DAOS takes any byte but '/' in a level, src/control/system/
+# faultdomain.go), and JSON writes a tab in it as \t. A member is found by
+# its keys' names at the member's own depth (eight blanks), not by position.
 dslc_members() {
 	dslc_dmg_json system query ${1:+--rank-hosts="$1"} || return
 	printf '%s\n' "$dslc_out" | awk '
-		function val(s) { sub(/^[^:]*: *"/, "", s); sub(/".*/, "", s); return s }
-		/"addr": / && a == "" { a = val($0) }
-		/"fault_domain": / { f = val($0) }
-		/"state": / { s = val($0) }
-		/"rank": / { r = $0; sub(/.*"rank": */, "", r); sub(/[^0-9].*/, "", r) }
-		/^ *},?$/ { if (r != "" && s != "") print r, s, (a == "" ? "-" : a), (f == "" ? "-" : f); r = ""; s = ""; a = ""; f = "" }'
+		function val(s) { sub(/^ *"[a-z_]*": *"/, "", s); sub(/",?$/, "", s); return s }
+		/^        "addr": "/ { a = val($0) }
+		/^        "fault_domain": "/ { f = val($0) }
+		/^        "state": "/ { s = val($0) }
+		/^        "rank": [0-9]/ { r = $0; sub(/.*"rank": */, "", r); sub(/[^0-9].*/, "", r) }
+		/^      },?$/ { if (r != "" && s != "") printf "%s\t%s\t%s\t%s\n", r, s, (a == "" ? "-" : a), (f == "" ? "-" : f); r = ""; s = ""; a = ""; f = "" }'
+}
+
+# ---- one actor at a time, cluster-wide -------------------------------------------
+# Every dslc script that stops engines (the rollout, node-maintenance.sh) holds
+# the DAOS system attribute dslc.lock while it acts: the management service
+# keeps it in its raft database, so every admin host sees it (dmg system
+# set-attr / get-attr / del-attr, src/control/cmd/dmg/system.go on 2.6 and
+# 2.8; a key starting prop. or mgmt. is DAOS's own, system/properties.go;
+# an empty value deletes, system/raft/raft.go). Its value says who holds it:
+# KIND/HOST/PID/SINCE/PLAN (KIND rollout or maintenance-NODE). set-attr is
+# not a compare-and-swap, so a taker writes its value, waits DSLC_LOCK_SETTLE
+# s and reads it back: of two takers the later write wins and the other sees
+# it. The value is read again before every wave (dslc_fleet_gate): a run
+# whose lock was taken over stops. The rollout also holds flock(1) on its
+# state file's directory for the run (released by the kernel at any exit).
+DSLC_LOCK_SETTLE=${DSLC_LOCK_SETTLE:-5}
+case $DSLC_LOCK_SETTLE in '' | *[!0-9]*) echo "dslc: DSLC_LOCK_SETTLE takes whole seconds, not '$DSLC_LOCK_SETTLE'" >&2; exit 2 ;; esac
+dslc_lock_key=dslc.lock
+# what self_heal was before a dslc script turned its rebuild off, kept in
+# DAOS beside the state file (which may be lost, cut, or on another admin
+# host): "POOL=VALUE ..." (2.6) or "@system=VALUE" (2.8), removed once
+# self_heal is restored
+dslc_heal_key=dslc.self_heal
+dslc_heal_kept=''
+dslc_lock_me=''
+dslc_lock_now=''
+# dslc_lock_now: the lock's value ('' when nobody holds it); 1 when dmg failed
+dslc_lock_read() {
+	dslc_dmg_json system get-attr || return 1
+	dslc_lock_now=$(dslc_attr "$dslc_lock_key")
+	dslc_heal_kept=$(dslc_attr "$dslc_heal_key")
+}
+# the value of the system attribute KEY in a dmg -j system get-attr answer
+# ($dslc_out: {"attributes": {KEY: VALUE, ...}}, lib/control/system.go)
+dslc_attr() {
+	printf '%s\n' "$dslc_out" | awk -v k="\"$1\": \"" '
+		index($0, k) == 7 { v = substr($0, 7 + length(k)); sub(/",?$/, "", v); print v; exit }'
+}
+# a value as dslc writes it: only these bytes reach a message or a command
+dslc_lock_ours() {
+	case $1 in
+	*[!A-Za-z0-9./-]*) return 1 ;;
+	esac
+	printf '%s\n' "$1" | grep -qE '^(rollout|maintenance-[A-Za-z0-9.-]+)/[A-Za-z0-9.-]+/[0-9]+/[0-9]+/[A-Za-z0-9.-]+$'
+}
+# the holder of VALUE, in words
+dslc_lock_holder() {
+	if ! dslc_lock_ours "$1"; then
+		echo "a value dslc did not write ($(printf '%s' "$1" | wc -c) bytes; see dmg system get-attr $dslc_lock_key)"
+		return
+	fi
+	at=$(printf '%s\n' "$1" | cut -d/ -f4)
+	at=$(date -u -d "@$at" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null) || at="@$at"
+	printf '%s\n' "$1" | awk -F/ -v now="$(dslc_now)" -v at="$at" '{
+		what = $1 == "rollout" ? "a rollout (plan " $5 ")" : "node-maintenance.sh stop " substr($1, 13)
+		printf "%s, process %s on %s, since %s (%d s ago)", what, $3, $2, at, now - $4 }'
+}
+dslc_lock_refuse() {
+	echo "dslc: REFUSED: $1" >&2
+	echo "dslc: nothing was changed. Once it has ended, run this again. If it is gone (its host down, its process killed: see ps -p PID on that host), clear its lock with: dmg system del-attr $dslc_lock_key" >&2
+	exit 75
+}
+dslc_host() { uname -n | tr -c 'A-Za-z0-9.\n-' '-'; }
+# KIND [DIR]: take the cluster's lock (and flock DIR) or refuse at once. A
+# rollout's lock whose process on this host is gone is stale (a run killed
+# with SIGKILL); a maintenance's outlives its process by design (stop keeps
+# it until start), and only that node's maintenance takes it over
+# (dslc_lock_resume).
+dslc_lock_take() {
+	if [ -n "${2:-}" ]; then
+		command -v flock >/dev/null || { echo 'dslc: this script needs flock(1) (util-linux) to keep a second run on this host out' >&2; exit 2; }
+		exec 9<"$2" || { echo "dslc: cannot open $2 (the state file's directory) to lock it" >&2; exit 2; }
+		if ! flock -n 9; then
+			dslc_lock_read || dslc_lock_now=''
+			dslc_lock_refuse "another run on this host holds $2 (flock; fuser -v $2 names it)${dslc_lock_now:+: $(dslc_lock_holder "$dslc_lock_now")}"
+		fi
+	fi
+	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether another actor holds the cluster ($dslc_lock_key) is unknown"
+	if [ -n "$dslc_lock_now" ]; then
+		holder=$(dslc_lock_holder "$dslc_lock_now")
+		pid=$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f3)
+		if [ "${dslc_lock_resume:-}" != '' ] && [ "${dslc_lock_now%%/*}" = "$dslc_lock_resume" ] && dslc_lock_ours "$dslc_lock_now"; then
+			echo "dslc: taking over the lock of $holder: this run finishes it" >&2
+		elif dslc_lock_ours "$dslc_lock_now" && [ "${dslc_lock_now%%/*}" = rollout ] && [ "$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f2)" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null; then
+			echo "dslc: taking over a stale lock: $holder, and that process is gone" >&2
+		else
+			dslc_lock_refuse "the cluster is held by $holder ($dslc_lock_key)"
+		fi
+	fi
+	dslc_lock_me="$1/$(dslc_host)/$$/$(dslc_now)/${dslc_plan:-none}"
+	dmg system set-attr "$dslc_lock_key:$dslc_lock_me" >/dev/null || { dslc_lock_me=''; dslc_fail "dmg system set-attr $dslc_lock_key failed: the cluster could not be held"; }
+	sleep "$DSLC_LOCK_SETTLE"
+	dslc_lock_read || dslc_fail "dmg system get-attr failed after taking the cluster's lock ($dslc_lock_key)"
+	if [ "$dslc_lock_now" != "$dslc_lock_me" ]; then
+		dslc_lock_me=''
+		dslc_lock_refuse "another actor took the cluster at the same time: $(dslc_lock_holder "$dslc_lock_now")"
+	fi
+	echo "dslc: holding the cluster ($dslc_lock_key = $dslc_lock_me)" >&2
+}
+# before every wave: still ours
+dslc_lock_check() {
+	[ -n "$dslc_lock_me" ] || return 0
+	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether this run still holds the cluster is unknown"
+	[ "$dslc_lock_now" = "$dslc_lock_me" ] && return 0
+	m=$dslc_lock_now
+	dslc_lock_me=''
+	dslc_fail "this run no longer holds the cluster: ${m:+$(dslc_lock_holder "$m") holds it}${m:-its lock ($dslc_lock_key) was removed}"
+}
+# at exit: the lock goes when it is still ours (never another's)
+dslc_lock_release() {
+	[ -n "$dslc_lock_me" ] || return 0
+	if dslc_lock_read 2>/dev/null && [ "$dslc_lock_now" = "$dslc_lock_me" ]; then
+		dmg system del-attr "$dslc_lock_key" >/dev/null 2>&1 ||
+			echo "dslc: could not remove the cluster lock: dmg system del-attr $dslc_lock_key" >&2
+	fi
+	dslc_lock_me=''
 }
 
 # ---- what the script keeps ----------------------------------------------------
@@ -170,6 +315,55 @@ dslc_state_get() {
 	awk -v k="$1" -v p="$2" '$1 == k && (p == "" || $2 == p) { $1 = ""; if (p != "") $2 = ""; v = $0; sub(/^ +/, "", v) } END { print v }' "$DSLC_STATE"
 }
 dslc_mark() { printf '%s\n' "$*" >>"$DSLC_STATE" || dslc_fail "cannot write $DSLC_STATE (DSLC_STATE)"; }
+# VALUE POOL: whether dmg takes VALUE back as POOL's self_heal (2.6:
+# lib/daos/pool_property.go), or with POOL '' as the system's (2.8:
+# lib/daos/system_prop.go SysSelfHealFlag: flags joined by ';', or none)
+dslc_heal_takes() {
+	if [ -n "$2" ]; then
+		case $1 in none | exclude | rebuild | delay_rebuild | 'exclude;rebuild' | 'rebuild;exclude' | 'exclude;delay_rebuild' | 'delay_rebuild;exclude') return 0 ;; esac
+		return 1
+	fi
+	case $1 in '' | *[!a-z_\;]* | \;* | *\; | *\;\;*) return 1 ;; esac
+	for f in $(printf '%s\n' "$1" | tr ';' ' '); do
+		case $f in exclude | pool_exclude | pool_rebuild | none) ;; *) return 1 ;; esac
+	done
+}
+# The first line of DSLC_STATE's records (or of the text on stdin) that
+# this script would not have written, as "line N: WHY"; nothing when every
+# line is one: records come back from a file or a Node annotation others can
+# edit, and only values dmg takes reach a command. EXTRA: the rollout's own
+# records (a pattern of their first words).
+dslc_records_bad() {
+	n=0
+	while IFS= read -r l || [ -n "$l" ]; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # the record's words (set -f: no globbing)
+		set -- $l
+		why=''
+		case ${1:-} in
+		self_heal)
+			if [ $# != 3 ] || ! dslc_pool_name_ok "$2" || ! dslc_heal_takes "$3" "$2"; then
+				why="a self_heal record that is not 'self_heal POOL VALUE' with a value dmg pool set-prop takes"
+			fi ;;
+		self_heal_system)
+			if [ $# != 2 ] || ! dslc_heal_takes "$2" ''; then
+				why='a self_heal_system record with a value dmg system set-prop does not take'
+			fi ;;
+		ranks | kube_hosts)
+			if [ $# -lt 2 ] || ! dslc_count_ok "$2"; then why="a $1 record without its wave number"; fi ;;
+		*)
+			case " ${dslc_records_extra:-} " in
+			*" ${1:-} "*) ;;
+			*) why='not a record this script writes' ;;
+			esac ;;
+		esac
+		[ -z "$why" ] || { echo "line $n: $why"; return; }
+	done
+}
+dslc_count_ok() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+# a pool name this script writes into a command unquoted: a label or UUID
+# (dmg pool list), never an option
+dslc_pool_name_ok() { case $1 in '' | -* | *[!A-Za-z0-9_.:-]*) return 1 ;; esac; }
 # ---- the fleet before each wave ----------------------------------------------
 # Like Rook's ok-to-stop before an OSD batch: every rank outside the wave Joined,
 # every access point (MS replica) outside it up (dmg system leader-query:
@@ -181,11 +375,11 @@ dslc_mark() { printf '%s\n' "$*" >>"$DSLC_STATE" || dslc_fail "cannot write $DSL
 dslc_fleet_check() {
 	m=$(dslc_members) || { echo 'stop dmg system query failed'; return; }
 	[ -n "$m" ] || echo 'stop dmg system query lists no rank'
-	printf '%s\n' "$m" | awk -v w=" $dslc_ranks " -v all="$1" '
+	printf '%s\n' "$m" | awk -F'\t' -v w=" $dslc_ranks " -v all="$1" '
 		NF == 4 && $2 != "joined" && all != "all" && index(w, " " $1 " ") == 0 { printf "stop rank %s (%s, %s) is %s\n", $1, $4, $3, $2 }'
 	if dslc_dmg_json system leader-query; then
-		dslc_json_list down_replicas | dslc_m=$m awk -v w=" $dslc_ranks " -v all="$1" '
-			BEGIN { n = split(ENVIRON["dslc_m"], l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); at[f[3]] = at[f[3]] (at[f[3]] == "" ? "" : ",") f[1]; fd[f[3]] = f[4]; if (index(w, " " f[1] " ")) ours[f[3]] = 1 } }
+		dslc_json_list down_replicas | dslc_m=$m awk -F'\t' -v w=" $dslc_ranks " -v all="$1" '
+			BEGIN { n = split(ENVIRON["dslc_m"], l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, "\t"); at[f[3]] = at[f[3]] (at[f[3]] == "" ? "" : ",") f[1]; fd[f[3]] = f[4]; if (index(w, " " f[1] " ")) ours[f[3]] = 1 } }
 			all != "all" && !($1 in ours) { printf "stop access point %s (%s) is down (dmg system leader-query)\n", $1, ($1 in at) ? "rank " at[$1] " on " fd[$1] : "no rank listed at that address" }'
 	else
 		echo 'stop dmg system leader-query failed: the access points are unknown'
@@ -210,6 +404,8 @@ EOF
 	done
 }
 dslc_fleet_gate() {
+	dslc_lock_check
+	dslc_pools_again
 	deadline=$(($(dslc_now) + DSLC_HEALTH_TIMEOUT)) began=$(dslc_now)
 	while :; do
 		why=$(dslc_fleet_check "${1:-}")
@@ -230,7 +426,7 @@ dslc_fleet_gate() {
 # the ranks HOSTS have now: the Joined gate wants the same ones back
 dslc_note_ranks() {
 	m=$(dslc_members "$1") || dslc_fail "dmg system query --rank-hosts=$1 failed"
-	dslc_ranks=$(printf '%s\n' "$m" | awk 'NF == 4 { print $1 }' | dslc_words)
+	dslc_ranks=$(printf '%s\n' "$m" | awk -F'\t' 'NF == 4 { print $1 }' | dslc_words)
 	[ -n "$dslc_ranks" ] || dslc_fail "the system has no rank on $1 (dmg system query --rank-hosts=$1)"
 	dslc_mark "ranks $dslc_wave_no $dslc_ranks"
 	echo "dslc: $1 has ranks $dslc_ranks" >&2
@@ -242,12 +438,12 @@ dslc_wait_joined() {
 	began=$(dslc_now)
 	while :; do
 		m=$(dslc_members "$1") || dslc_fail "dmg system query ${1:+--rank-hosts=$1 }failed"
-		joined=$(printf '%s\n' "$m" | awk '$2 == "joined" { print $1 }' | dslc_words)
+		joined=$(printf '%s\n' "$m" | awk -F'\t' '$2 == "joined" { print $1 }' | dslc_words)
 		# every rank not Joined, with its state; and on HOSTS, a rank they had that
 		# the answer leaves out is not back yet: DAOS lists only the members it
 		# finds (src/control/system/membership.go Members), and a rank being
 		# replaced is briefly absent (joinReplace)
-		others=$(printf '%s\n' "$m" | awk -v want="${1:+$dslc_ranks}" '
+		others=$(printf '%s\n' "$m" | awk -F'\t' -v want="${1:+$dslc_ranks}" '
 			NF == 4 { got[$1] = 1; if ($2 != "joined") { printf "%s rank %s %s", s, $1, $2; s = "," } }
 			END { n = split(want, w, " ")
 				for (i = 1; i <= n; i++) if (!(w[i] in got)) { printf "%s rank %s absent", s, w[i]; s = "," } }')
@@ -284,12 +480,27 @@ dslc_list_pools() {
 		END { if (p != "") print p }' | tr '\n' ' ')
 	extra=''
 	for p in $dslc_pools; do
-		case $p in
-		*[!A-Za-z0-9_.:-]* | -*) dslc_fail "dmg pool list names a pool '$p' that this script will not quote" ;;
-		esac
+		dslc_pool_name_ok "$p" || dslc_fail "dmg pool list names a pool '$(printf '%s' "$p" | tr -c 'A-Za-z0-9_.:-' '?')' that this script will not quote"
 		case " $dslc_described " in *" $p "*) ;; *) extra="$extra $p" ;; esac
 	done
-	echo "dslc: pools gated: ${dslc_pools:-none}${extra:+ (not in the description, covered too:$extra)}" >&2
+	[ -n "${1:-}" ] || echo "dslc: pools gated: ${dslc_pools:-none}${extra:+ (not in the description, covered too:$extra)}" >&2
+}
+# before every wave: the pools as they are now. A pool created since the
+# rollout began is gated too, and on 2.6, where self_heal is each pool's,
+# its rebuild is turned off like the others' (it would rebuild by itself
+# when this wave stops a node); a pool gone is no longer queried
+dslc_pools_again() {
+	[ "$dslc_wave_no" != 0 ] || return 0
+	before=$dslc_pools
+	dslc_list_pools quiet
+	new=''
+	for p in $dslc_pools; do
+		case " $before " in *" $p "*) ;; *) new="${new:+$new }$p" ;; esac
+	done
+	[ -n "$new" ] || return 0
+	echo "dslc: pool $new created since the rollout began: gated too" >&2
+	[ "$dslc_self_heal" != unchanged ] && [ -z "$dslc_system_heal" ] || return 0
+	dslc_pools_heal_off "$new"
 }
 # 2.6 status to 2.8's derived_state (src/control/lib/daos/pool.go UpdateRebuildStatus,
 # release/2.8; -2027 is -DER_OP_CANCELED)
@@ -402,85 +613,161 @@ dslc_prop_value() {
 		/"value": / { v = val($0) }
 		/^    },?$/ { if (n == k) print v; n = ""; v = "" }'
 }
-# the value POOL (or the system: '') had before this rollout
+# the value POOL (or the system: '') had before this rollout; exit 1 when
+# the record holds a value dmg would not take (nothing printed then)
 dslc_heal_prior() {
-	if [ -n "$1" ]; then dslc_state_get self_heal "$1"; else dslc_state_get self_heal_system ''; fi
+	if [ -n "$1" ]; then v=$(dslc_state_get self_heal "$1"); else v=$(dslc_state_get self_heal_system ''); fi
+	[ -z "$v" ] || dslc_heal_takes "$v" "$1" || return 1
+	printf '%s\n' "$v"
+}
+# the value DAOS's dslc.self_heal keeps for POOL ('' the system), as read
+# when the lock was taken; exit 1 when it is not one dmg takes
+dslc_heal_daos() {
+	v=$(printf '%s\n' "$dslc_heal_kept" | tr ' ' '\n' | awk -v p="${1:-@system}" 'index($0, p "=") == 1 { print substr($0, length(p) + 2); exit }')
+	[ -z "$v" ] || dslc_heal_takes "$v" "$1" || return 1
+	printf '%s\n' "$v"
+}
+# what POOL ('' the system) was before: the state file's record, else (none,
+# or one dmg would not take) DAOS's; exit 1 when neither holds a good one
+dslc_heal_before() {
+	ok=1
+	v=$(dslc_heal_prior "$1") || ok=''
+	if [ -z "$v" ]; then
+		v=$(dslc_heal_daos "$1") || return 1
+		[ -n "$v" ] || [ -n "$ok" ] || return 1
+	fi
+	printf '%s\n' "$v"
+}
+# the pools whose self_heal may need restoring: those listed, and those the
+# state file or DAOS's record names (a stop before the pools were listed)
+dslc_heal_pools() {
+	{
+		printf '%s\n' "$dslc_pools" | tr ' ' '\n'
+		awk '$1 == "self_heal" { print $2 }' "$DSLC_STATE"
+		printf '%s\n' "$dslc_heal_kept" | tr ' ' '\n' | sed -n 's/^\([^@][^=]*\)=.*/\1/p'
+	} | awk 'NF && !seen[$0]++' | while IFS= read -r p; do
+		if dslc_pool_name_ok "$p"; then echo "$p"; fi
+	done
 }
 dslc_self_heal_commands() {
 	if [ -n "$dslc_system_heal" ]; then
-		v=$(dslc_heal_prior '')
+		v=$(dslc_heal_before '') || { echo "# the system's self_heal: $DSLC_STATE (or DAOS's $dslc_heal_key) holds no value dmg takes: set it by hand (DAOS's default: exclude;pool_exclude;pool_rebuild)"; return 0; }
 		[ -n "$v" ] || return 0
 		echo "dmg system set-prop 'self_heal:$v'"
 		case ";$v;" in *";pool_rebuild;"*) echo 'dmg system self-heal eval' ;; esac
 		return 0
 	fi
-	for p in $dslc_pools; do
-		v=$(dslc_heal_prior "$p")
-		[ -z "$v" ] || echo "dmg pool set-prop $p 'self_heal:$v'"
+	for p in $(dslc_heal_pools); do
+		if v=$(dslc_heal_before "$p"); then
+			[ -z "$v" ] || echo "dmg pool set-prop $p 'self_heal:$v'"
+		else
+			echo "# pool $p: $DSLC_STATE (or DAOS's $dslc_heal_key) holds no value dmg takes: set self_heal by hand (DAOS's default: exclude;rebuild)"
+		fi
 	done
+}
+dslc_heal_record_bad() { dslc_fail "the record of what self_heal was ($1 in $DSLC_STATE) holds a value dmg would not take: it was altered; set self_heal by hand and remove that line"; }
+# POOL ('' the system): the value before, from the state file, DAOS's
+# dslc.self_heal (an earlier run's, when the state file lost it) or dmg;
+# recorded in the state file
+dslc_heal_read() {
+	prior=$(dslc_heal_prior "$1") || dslc_heal_record_bad "${1:+self_heal $1}${1:-self_heal_system}"
+	[ -z "$prior" ] || return 0
+	what=${1:+pool $1}
+	what=${what:-the system}
+	if ! prior=$(dslc_heal_daos "$1"); then
+		dslc_fail "DAOS's $dslc_heal_key holds for $what a value dmg would not take: it was altered; set self_heal by hand, then dmg system del-attr $dslc_heal_key"
+	elif [ -n "$prior" ]; then
+		echo "dslc: $DSLC_STATE does not record what $what's self_heal was; DAOS's $dslc_heal_key, kept by an earlier dslc run that turned its rebuild off, does: $prior" >&2
+	elif [ -n "$1" ]; then
+		dslc_dmg_json pool get-prop "$1" self_heal || dslc_fail "dmg pool get-prop $1 self_heal failed: the value to restore is unknown"
+		prior=$(dslc_prop_value self_heal)
+		dslc_heal_takes "$prior" "$1" || dslc_fail "pool $1's self_heal reads '$(printf '%s' "$prior" | tr -c 'A-Za-z0-9_;' '?')', which dmg pool set-prop does not take: set it (dmg pool set-prop $1 self_heal:exclude;rebuild), then run this again"
+	else
+		dslc_dmg_json system get-prop self_heal || dslc_fail 'dmg system get-prop self_heal failed: the value to restore is unknown'
+		prior=$(dslc_prop_value self_heal)
+		dslc_heal_takes "$prior" '' || dslc_fail "the system's self_heal reads a value dmg system set-prop does not take (dmg system get-prop self_heal): set it, then run this again"
+	fi
+	if [ -n "$1" ]; then dslc_mark "self_heal $1 $prior"; else dslc_mark "self_heal_system $prior"; fi
+}
+# TOKENS ("POOL=VALUE ..."): keep them in DAOS (dslc.self_heal), beside what
+# an earlier run kept there, before any set-prop
+dslc_heal_keep() {
+	[ -n "$1" ] || return 0
+	v=$dslc_heal_kept
+	for t in $1; do
+		case " $v " in *" ${t%%=*}="*) ;; *) v="${v:+$v }$t" ;; esac
+	done
+	[ "$v" != "$dslc_heal_kept" ] || return 0
+	run dmg system set-attr "$dslc_heal_key:$v"
+	dslc_heal_kept=$v
 }
 dslc_self_heal_off() {
 	if [ -n "$dslc_system_heal" ]; then
-		prior=$(dslc_heal_prior '')
-		if [ -z "$prior" ]; then
-			dslc_dmg_json system get-prop self_heal || dslc_fail 'dmg system get-prop self_heal failed: the value to restore is unknown'
-			prior=$(dslc_prop_value self_heal)
-			# the flags system set-prop takes, or none (lib/daos/system_prop.go SysSelfHealFlag)
-			for f in $(printf '%s\n' "${prior:-?}" | tr ';' ' '); do
-				case $f in exclude | pool_exclude | pool_rebuild | none) ;; *) dslc_fail "the system's self_heal reads '$prior', which dmg system set-prop does not take" ;; esac
-			done
-			dslc_mark "self_heal_system $prior"
-		fi
+		dslc_heal_read ''
 		off=$(dslc_heal_off_value "$prior")
 		if [ "$off" = "$prior" ]; then
 			echo "dslc: the system's self_heal is $prior (no pool rebuild): left as it is" >&2
 			return 0
 		fi
+		dslc_heal_keep "@system=$prior"
 		dslc_self_heal='off, or in an unknown state (its set-prop failed)'
 		run dmg system set-prop "self_heal:$off"
 		dslc_self_heal="off ($off; it was $prior)"
 		return 0
 	fi
-	for p in $dslc_pools; do
+	dslc_pools_heal_off "$dslc_pools"
+	[ -z "$dslc_pools" ] || dslc_self_heal='off on every pool that rebuilt by itself'
+}
+# POOLS (2.6): each one's self_heal read, kept, then without its rebuild
+dslc_pools_heal_off() {
+	keep=''
+	for p in $1; do
+		dslc_heal_read "$p"
+		[ "$(dslc_heal_off_value "$prior")" = "$prior" ] || keep="${keep:+$keep }$p=$prior"
+	done
+	dslc_heal_keep "$keep"
+	for p in $1; do
 		prior=$(dslc_heal_prior "$p")
-		if [ -z "$prior" ]; then
-			dslc_dmg_json pool get-prop "$p" self_heal || dslc_fail "dmg pool get-prop $p self_heal failed: the value to restore is unknown"
-			prior=$(dslc_prop_value self_heal)
-			# the values dmg pool set-prop takes back (lib/daos/pool_property.go)
-			case $prior in
-			none | exclude | rebuild | delay_rebuild | 'exclude;rebuild' | 'rebuild;exclude' | 'exclude;delay_rebuild' | 'delay_rebuild;exclude') ;;
-			*) dslc_fail "pool $p's self_heal reads '$prior', which dmg pool set-prop does not take: set it (dmg pool set-prop $p self_heal:exclude;rebuild), then run this again" ;;
-			esac
-			dslc_mark "self_heal $p $prior"
-		fi
 		off=$(dslc_heal_off_value "$prior")
 		if [ "$off" = "$prior" ]; then
 			echo "dslc: pool $p's self_heal is $prior (no automatic rebuild): left as it is" >&2
 			continue
 		fi
+		was=$dslc_self_heal
 		dslc_self_heal="off on some pools (before $p)"
 		run dmg pool set-prop "$p" "self_heal:$off"
+		dslc_self_heal=$was
 	done
-	[ -z "$dslc_pools" ] || dslc_self_heal='off on every pool that rebuilt by itself'
 }
 dslc_self_heal_restore() {
 	if [ -n "$dslc_system_heal" ]; then
-		prior=$(dslc_heal_prior '')
-		if [ -z "$prior" ] || [ "$(dslc_heal_off_value "$prior")" = "$prior" ]; then return 0; fi
+		prior=$(dslc_heal_before '') || dslc_heal_record_bad self_heal_system
+		if [ -z "$prior" ] || [ "$(dslc_heal_off_value "$prior")" = "$prior" ]; then
+			dslc_heal_forget
+			return 0
+		fi
 		dslc_self_heal='partly restored'
 		run dmg system set-prop "self_heal:$prior"
 		# eval starts the rebuilds the property allows: not where the operator had them off
 		case ";$prior;" in *";pool_rebuild;"*) run dmg system self-heal eval ;; esac
 		dslc_self_heal=restored
+		dslc_heal_forget
 		return 0
 	fi
 	for p in $dslc_pools; do
-		prior=$(dslc_heal_prior "$p")
+		prior=$(dslc_heal_before "$p") || dslc_heal_record_bad "self_heal $p"
 		if [ -z "$prior" ] || [ "$(dslc_heal_off_value "$prior")" = "$prior" ]; then continue; fi
 		dslc_self_heal="partly restored (from $p on still off)"
 		run dmg pool set-prop "$p" "self_heal:$prior"
 	done
 	dslc_self_heal=restored
+	dslc_heal_forget
+}
+# self_heal is back: DAOS no longer keeps what it was
+dslc_heal_forget() {
+	[ -n "$dslc_heal_kept" ] || return 0
+	run dmg system del-attr "$dslc_heal_key"
+	dslc_heal_kept=''
 }
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 # The kubectl functions dslc's generated scripts share when DAOS runs in
@@ -565,7 +852,7 @@ case $DSLC_STOP_TIMEOUT in '' | *[!0-9]* | 0) echo "node-maintenance.sh: DSLC_ST
 # what dmg_lib.sh keeps (self_heal's values) for this run; between stop and
 # start it travels on the node, as the annotation dslc.io/self-heal-before
 DSLC_STATE=$(mktemp) || exit 2
-trap 'rm -f "$DSLC_STATE"' EXIT
+trap 'rm -f "$DSLC_STATE" "$dslc_errf"; dslc_lock_release' EXIT
 dslc_annotation=dslc.io/self-heal-before
 
 dslc_fail() {
@@ -578,7 +865,11 @@ dslc_fail() {
 dslc_state_from_node() {
 	a=$(dslc_kubectl get node "$dslc_node" -o jsonpath='{.metadata.annotations.dslc\.io/self-heal-before}') ||
 		dslc_fail "kubectl get node $dslc_node failed"
-	printf '%s\n' "$a" | tr ',' '\n' | grep '^self_heal' >>"$DSLC_STATE" || :
+	r=$(printf '%s\n' "$a" | tr ',' '\n' | grep '^self_heal') || return 0
+	# anyone with patch on nodes can write it: only values dmg takes back
+	bad=$(printf '%s\n' "$r" | dslc_records_bad)
+	[ -z "$bad" ] || dslc_fail "the node's annotation $dslc_annotation holds a record this script did not write (${bad#line [0-9]*: }): set self_heal by hand (dmg pool get-prop POOL self_heal), then remove it: kubectl annotate node $dslc_node $dslc_annotation-"
+	printf '%s\n' "$r" >>"$DSLC_STATE"
 }
 # every rank of HOST in state $1 within $2 s (a member list must not be empty)
 wait_ranks() {
@@ -586,7 +877,7 @@ wait_ranks() {
 	while :; do
 		m=$(dslc_members "$dslc_node") || dslc_fail "dmg system query --rank-hosts=$dslc_node failed"
 		[ -n "$m" ] || dslc_fail "the system has no rank on $dslc_node"
-		others=$(printf '%s\n' "$m" | awk -v w="$1" 'NF == 4 && $2 != w { printf "%s rank %s %s", s, $1, $2; s = "," }')
+		others=$(printf '%s\n' "$m" | awk -F'\t' -v w="$1" 'NF == 4 && $2 != w { printf "%s rank %s %s", s, $1, $2; s = "," }')
 		[ -n "$others" ] || { echo "node-maintenance.sh: every rank of $dslc_node is $1" >&2; return 0; }
 		waited=$(($(dslc_now) - began))
 		[ "$waited" -lt "$2" ] || dslc_fail "ranks of $dslc_node not $1 after $waited s:$others"
@@ -597,6 +888,11 @@ wait_ranks() {
 dslc_kube_can_i
 # the node's pods copy their certificates again when it starts
 dslc_kube_secrets
+# one actor at a time (dmg_lib.sh), after the checks that change nothing:
+# stop holds the cluster until start; the same node's maintenance (start, or
+# stop run again) takes its lock over
+dslc_lock_resume="maintenance-$dslc_node"
+dslc_lock_take "maintenance-$dslc_node"
 if [ "$dslc_op" = stop ]; then
 	dslc_list_pools
 	dslc_note_ranks "$dslc_node"
@@ -610,7 +906,9 @@ if [ "$dslc_op" = stop ]; then
 	run dmg system stop --rank-hosts="$dslc_node"
 	wait_ranks stopped "$DSLC_STOP_TIMEOUT"
 	run dslc_kubectl drain "$dslc_node" --ignore-daemonsets --delete-emptydir-data --timeout="${DSLC_POD_TIMEOUT}s"
-	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node" >&2
+	# the lock stays: no other actor stops engines while this node is down
+	dslc_lock_me=''
+	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
 	exit 0
 fi
 dslc_state_from_node
