@@ -54,7 +54,8 @@ def read_by_script(text):
         name, kind, val = m.groups()
         if not text[m.start() - len(name) - 1:m.start()] == name + "=" and kind == "-":
             continue  # a use with a fallback, not the default the script sets
-        out.setdefault(name, val if kind == "-" else None)
+        # NAME=${NAME:-}: optional, with no default (as a required one has none)
+        out.setdefault(name, (val or None) if kind == "-" else None)
     return out
 
 

@@ -1184,10 +1184,15 @@ mutate "rollout: DAOS's leader step-up answer not tried again" targets/dmg_lib.s
 	'DSLC_DMG_RETRIES=${DSLC_DMG_RETRIES:-0}' \
 	"bash tests/rollout_gates.sh"
 mutate "rollout: a signal during DSLC_APPLY said only once the apply ends" compiler/plan/rollout_lib.sh \
-	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- &
-	dslc_apply_pid=$!
-	wait "$dslc_apply_pid" || dslc_rc=$?' \
-	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- || dslc_rc=$?' \
+	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$@" 9<&- &
+	dslc_hook_pid=$!
+	wait "$dslc_hook_pid" || dslc_rc=$?' \
+	'	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$@" 9<&- || dslc_rc=$?' \
 	"bash tests/rollout_lock.sh"
+# 249 (issue 68 item 4): each wave verified on the node before its engines start
+mutate "rollout: a failed DSLC_VERIFY not stopping the wave" compiler/plan/rollout_lib.sh \
+	'	*) dslc_fail "DSLC_VERIFY $* failed (exit $dslc_rc)' \
+	'	*) : "DSLC_VERIFY $* failed (exit $dslc_rc)' \
+	"bash tests/rollout_gates.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

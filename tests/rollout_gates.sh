@@ -33,6 +33,8 @@ printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n' >"$T/bin/apply"
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\nexec /bin/sleep 30\n' >"$T/bin/apply-hangs"
 # an apply that, in wave 3, sends SIGTERM to the script (its parent is timeout(1))
 printf '#!/bin/sh\necho "apply $*" >>"$FAKE_LOG"\n[ "$1" != gpu006 ] || kill -TERM "$(ps -o ppid= -p "$PPID" | tr -d " ")"\n' >"$T/bin/apply-killed"
+# DSLC_VERIFY: gpu006 still runs its old daos_server.yml (an apply that exited 0)
+printf '#!/bin/sh\necho "verify $*" >>"$FAKE_LOG"\n[ "$1" != gpu006 ] || { echo "gpu006: /etc/daos/daos_server.yml differs from the built file" >&2; exit 1; }\n' >"$T/bin/verify"
 chmod +x "$T/bin/"*
 HOSTS="gpu001 gpu002 gpu003 gpu004 gpu005 gpu006 gpu007 gpu008 gpu009 gpu010 gpu011 gpu012 gpu013 gpu014"
 
@@ -135,6 +137,13 @@ for v in 2.6 2.8; do
 	check "$v rank stays excluded: says self_heal is off and the exact command that restores it, and what was not started" \
 		"grep -q 'dslc: self_heal is off' '$T/out' && grep -qF \"dslc:   \$on\" '$T/out' && grep -q 'not started: waves 4 to 14 of 14' '$T/out' && ! grep -q '^dmg.*set-prop.*\\(pool_rebuild\\|;rebuild\\)' '$T/log'"
 
+	# each wave verified on its nodes before their engines start (DSLC_VERIFY)
+	DSLC_VERIFY="$T/bin/verify" roll restart-$v.sh $v
+	rc=$?
+	check "$v DSLC_VERIFY: called after each apply, before the engines start; gpu006's old file stops wave 3 (exit $rc), its ranks left stopped, naming the file" \
+		"[ $rc = 1 ] && [ \"\$(grep -A2 '^apply gpu004 ' '$T/log' | tr '\n' /)\" = 'apply gpu004 engine-restart/verify gpu004 engine-restart/dmg system start --rank-hosts=gpu004/' ] && grep -q 'STOPPED in wave 3 of 14 (gpu006: engine-restart): DSLC_VERIFY gpu006 engine-restart failed (exit 1): gpu006 does not run the planned files' '$T/out' && grep -q 'gpu006: /etc/daos/daos_server.yml differs from the built file' '$T/out' && ! grep -q '^dmg system start --rank-hosts=gpu006' '$T/log' && [ \"\$(applied)\" = 'gpu004 gpu005 gpu006 ' ] && grep -q 'ranks of gpu006 now: rank 10 stopped, rank 11 stopped' '$T/out' && ! grep -q 'DSLC_VERIFY is not set' '$T/out'"
+	roll restart-$v.sh $v
+	check "$v without DSLC_VERIFY: the script says nothing checks the nodes" "grep -q 'DSLC_VERIFY is not set: nothing checks that a node runs the planned files' '$T/out'"
 	# the management service changing leader: DAOS's transient answer, tried again
 	roll restart-$v.sh $v unavailable=stop:2
 	rc=$?

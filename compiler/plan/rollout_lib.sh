@@ -9,6 +9,8 @@
 DSLC_APPLY_TIMEOUT=${DSLC_APPLY_TIMEOUT:-3600}
 DSLC_STATE=${DSLC_STATE:-$0.state}
 case $DSLC_APPLY_TIMEOUT in '' | *[!0-9]* | 0) echo "dslc: DSLC_APPLY_TIMEOUT takes whole seconds (1 or more), not '$DSLC_APPLY_TIMEOUT'" >&2; exit 2 ;; esac
+DSLC_VERIFY=${DSLC_VERIFY:-}
+[ -n "$DSLC_VERIFY" ] || echo 'dslc: DSLC_VERIFY is not set: nothing checks that a node runs the planned files after DSLC_APPLY (see the header)' >&2
 dslc_wave='before the first wave'
 dslc_wave_hosts=''
 dslc_left=''
@@ -36,12 +38,12 @@ dslc_say_wave_ranks() {
 dslc_interrupted() {
 	trap '' INT TERM HUP
 	echo "dslc: INTERRUPTED ($1) $dslc_wave" >&2
-	if [ -n "$dslc_apply_pid" ]; then
-		echo "dslc: DSLC_APPLY is still running on $dslc_wave_hosts (process $dslc_apply_pid, at most DSLC_APPLY_TIMEOUT=$DSLC_APPLY_TIMEOUT s): waiting for it to end, not stopping it" >&2
+	if [ -n "$dslc_hook_pid" ]; then
+		echo "dslc: $dslc_hook_name is still running on $dslc_wave_hosts (process $dslc_hook_pid, at most DSLC_APPLY_TIMEOUT=$DSLC_APPLY_TIMEOUT s): waiting for it to end, not stopping it" >&2
 		dslc_rc=0
-		wait "$dslc_apply_pid" || dslc_rc=$?
-		echo "dslc: DSLC_APPLY ended (exit $dslc_rc)" >&2
-		dslc_apply_pid=''
+		wait "$dslc_hook_pid" || dslc_rc=$?
+		echo "dslc: $dslc_hook_name ended (exit $dslc_rc)" >&2
+		dslc_hook_pid=''
 	fi
 	dslc_say_wave_ranks
 	dslc_say_self_heal
@@ -51,21 +53,43 @@ dslc_interrupted() {
 	fi
 	exit "$2"
 }
-dslc_apply_pid=''
-dslc_apply() {
+dslc_hook_pid=''
+dslc_hook_name=''
+# NAME CMD ARGS...: DSLC_APPLY or DSLC_VERIFY within DSLC_APPLY_TIMEOUT; its
+# exit status in dslc_rc. fd 9 holds the state directory's flock: not for a
+# daemon it starts. In the background, so that a signal is reported at once
+# (a trapped signal ends wait, not the command); a background command of a
+# script ignores SIGINT, and timeout(1) runs it in its own process group
+dslc_hook() {
+	dslc_hook_name=$1
+	shift
 	dslc_rc=0
-	# fd 9 holds the state directory's flock: not for a daemon DSLC_APPLY
-	# starts. In the background, so that a signal is reported at once (a
-	# trapped signal ends wait, not the command); a background command of a
-	# script ignores SIGINT, and timeout(1) runs it in its own process group
-	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$DSLC_APPLY" "$@" 9<&- &
-	dslc_apply_pid=$!
-	wait "$dslc_apply_pid" || dslc_rc=$?
-	dslc_apply_pid=''
+	timeout -k 60 "$DSLC_APPLY_TIMEOUT" "$@" 9<&- &
+	dslc_hook_pid=$!
+	wait "$dslc_hook_pid" || dslc_rc=$?
+	dslc_hook_pid=''
+}
+dslc_apply() {
+	dslc_hook DSLC_APPLY "$DSLC_APPLY" "$@"
 	case $dslc_rc in
 	0) ;;
 	124 | 137) dslc_fail "DSLC_APPLY $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT) and was stopped: $1 may be half-installed" ;;
 	*) dslc_fail "DSLC_APPLY $* failed (exit $dslc_rc)" ;;
+	esac
+	dslc_verify "$@"
+}
+# HOSTS CLASS...: the nodes run what was planned, before their engines start
+# again: DSLC_VERIFY (the operator's check, e.g. dslc doctor FILE --node HOST
+# on each node: the node's files, bytes and modes, and the running kernel's
+# command line against the description) exits 0, or the wave stops here,
+# with the ranks still stopped
+dslc_verify() {
+	[ -n "$DSLC_VERIFY" ] || return 0
+	dslc_hook DSLC_VERIFY "$DSLC_VERIFY" "$@"
+	case $dslc_rc in
+	0) echo "dslc: DSLC_VERIFY $*: the nodes run the planned files" >&2 ;;
+	124 | 137) dslc_fail "DSLC_VERIFY $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT): whether $1 runs the planned files is unknown; its ranks are left stopped" ;;
+	*) dslc_fail "DSLC_VERIFY $* failed (exit $dslc_rc): $1 does not run the planned files (its output above names what differs); its ranks are left stopped: install the files, then run this script again" ;;
 	esac
 }
 # ---- the state file: which waves are done ------------------------------------
