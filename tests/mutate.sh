@@ -1194,5 +1194,10 @@ mutate "rollout: a failed DSLC_VERIFY not stopping the wave" compiler/plan/rollo
 	'	*) dslc_fail "DSLC_VERIFY $* failed (exit $dslc_rc)' \
 	'	*) : "DSLC_VERIFY $* failed (exit $dslc_rc)' \
 	"bash tests/rollout_gates.sh"
+# 250 (issue 68): no agent refresh where no rank changed
+mutate "plan: a client-only node added or removed refreshes every agent" compiler/plan/plan.c \
+	'	bool ranks = cls != DC_CLIENT_REMOVED && !(cls == DC_NODE_ADDED && pl->client_added);' \
+	'	bool ranks = true;' \
+	"bash tests/plan_tests.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -90,8 +90,8 @@ scenario "client management address" md 's/mgmt    10\.10\.0\.{100+i}\/24/mgmt  
 	"a client's control address is no rank's"
 scenario "node added" md 's/gpu\[001-014\]/gpu[001-015]/g' node-added 3 "agent-refresh:added" "agents cache the rank list (troubleshooting.md: SIGUSR2)"
 scenario "node removed" md 's/gpu\[001-014\]/gpu[001-013]/g' node-removed 4 "agent-refresh:removed" "docs/admin/pool_operations.md: drain before removing"
-scenario "client-only node removed" md 's/cn\[01-04\]/cn[01-03]/g' client-removed 3 "agent-refresh:removed" \
-	"a client-only node holds no rank and no shard: stop dfuse and daos_agent, remove its files; no data loss"
+scenario "client-only node removed" md 's/cn\[01-04\]/cn[01-03]/g' client-removed 3 "" \
+	"a client-only node holds no rank and no shard: stop dfuse and daos_agent, remove its files; no data loss; the agents' rank list does not change (GetAttachInfo lists ranks), so no agent refresh"
 scenario "pool svc_rf" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 1 }/' live 3 "" \
 	"src/pool/srv_pool.c pool_prop_write: dmg pool set-prop svc_rf online"
 scenario "pool ACL" md 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 2 acl "A::OWNER@:rw" }/' pool-acl 3 "" \

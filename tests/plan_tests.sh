@@ -32,6 +32,8 @@ variant bios-attribute 's/bios { AmdSetup.ACSEnable = Enabled }/bios { AmdSetup.
 variant new-pool '$a pool scratch { size 5% svc_rf 2 }'
 variant container-property 's/  checksum crc32 server/  checksum crc64 server/'
 variant nodes-added-removed 's/gpu\[001-014\]/gpu[001-013,015]/g'  # the nodes and their mount
+# client-only nodes added and removed: no rank changes, so no agent refresh
+variant clients-added-removed 's/cn\[01-04\]/cn[01-03,05]/g'
 variant mount-threads 's/^  multi_user true$/&\n  threads 16/'
 variant pool-acl 's/^pool tier0 { size 90% svc_rf 2 }$/pool tier0 { size 90% svc_rf 2 acl "A::OWNER@:rw" "A:G:GROUP@:r" }/'
 
@@ -59,6 +61,7 @@ plan_case bios-attribute 3 "$T/bios-attribute.dsl" --against $TREE
 plan_case new-pool 3 "$T/new-pool.dsl" --against $TREE
 plan_case container-property 4 "$T/container-property.dsl" --against $TREE
 plan_case nodes-added-removed 4 "$T/nodes-added-removed.dsl" --against $TREE
+plan_case clients-added-removed 3 "$T/clients-added-removed.dsl" --against $TREE
 plan_case mount-threads 3 "$T/mount-threads.dsl" --against $TREE
 plan_case pool-removed 4 "$T/self.dsl" --against-source "$T/new-pool.dsl"
 # an ACL added to the pool: online, and the ACL file it adds changes no node

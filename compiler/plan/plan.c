@@ -18,6 +18,7 @@
 #include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/lint/compile.h"
+#include "compiler/place/tolerance.h"
 #include "compiler/tree/disruption.h"
 #include "compiler/tree/manifest.h"
 #include "compiler/tree/output.h"
@@ -114,9 +115,12 @@ static void record(planner *pl, const char *file, const char *key, disruption_cl
 		if (strcmp(pl->target, "dfuse") == 0 && plan_relabel_only(&pl->relabels, old, new))
 			cls = DC_LIVE; /* installed, not restarted: context.h */
 	}
+	/* a client-only node added or removed holds no rank: the agents' rank
+	 * list and addresses do not change, nothing to refresh */
+	bool ranks = cls != DC_CLIENT_REMOVED && !(cls == DC_NODE_ADDED && pl->client_added);
 	for (int cp = -1;;) {
 		size_t from = (size_t)(cp + 1);
-		cp = pl->coupling ? -1 : node ? disruption_coupling_of("(node)", "", from)
+		cp = pl->coupling ? -1 : node ? (ranks ? disruption_coupling_of("(node)", "", from) : -1)
 					    : plan_coupling_of(pl->target, file, key, from);
 		if (cp < 0)
 			break;
@@ -673,7 +677,9 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 			compare_files(pl, &of, &nf);
 			plan_relabel_node(pl, nd->host);
 		} else {
+			pl->client_added = !place_is_server(nm, nd->host);
 			record(pl, "(node)", "", DC_NODE_ADDED, NULL, NULL);
+			pl->client_added = false;
 		}
 		finish_node(pl, !present, before);
 		note_files(pl, nd->host, &nf);

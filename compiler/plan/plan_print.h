@@ -63,6 +63,7 @@ typedef struct planner {
 	wave_node *wnodes;    /* every node with a change, in plan order, and its classes */
 	size_t nwnodes, wcap;
 	bool coupling;        /* recording a coupled step: it couples nothing further */
+	bool client_added;    /* the node being recorded as added runs no daos_server */
 	pods_index pods_new, pods_old; /* the nodes in pods of each side (pods.h) */
 	wave_kube kube;       /* what the rollout does in Kubernetes (waves.h) */
 	const char *refused;  /* a change DAOS forbids doing by waves: the rollout is refused (waves.h) */
