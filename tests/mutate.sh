@@ -1142,7 +1142,7 @@ mutate "rollout lock: not read back after the settle" targets/dmg_lib.sh \
 	"bash tests/rollout_lock.sh"
 mutate "rollout lock: a live holder on the same host taken for stale" targets/dmg_lib.sh \
 	'&& ! kill -0 "$pid" 2>/dev/null; then' \
-	'; then' \
+	'&& ! false "$pid" 2>/dev/null; then' \
 	"bash tests/rollout_lock.sh"
 mutate "rollout lock: a maintenance's lock taken for stale once its stop has ended" targets/dmg_lib.sh \
 	'[ "${dslc_lock_now%%/*}" = rollout ] && ' \

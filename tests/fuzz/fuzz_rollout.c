@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				bits = bits << 8 | data[size - 1 - 2 * i - k];
 			/* the client steps another change couples come from the same bits */
 			unsigned after = bits & (1u << DC_AGENT_REFRESH | 1u << DC_AGENT_RESTART | 1u << DC_REMOUNT);
-			nodes[i] = (wave_node){c.m.nodes[i].host, bits % (1u << DC__COUNT), after};
+			nodes[i] = (wave_node){c.m.nodes[i].host, bits % (1u << DC__COUNT), after, NULL};
 			if (!nodes[i].classes)
 				nodes[i].classes = 1u << DC_ENGINE_RESTART;
 		}
