@@ -13,9 +13,12 @@
 #                                    self_heal back
 # A reboot operator runs `stop` as its pre-drain step and `start` once the node is back
 # (SPEC.md, "Node maintenance"). Each step stops at the first failure (exit 1).
+# One actor at a time: stop holds the DAOS system attribute dslc.lock until start, as the
+# rollout holds it for its run; a second actor is refused at once (exit 75), naming the holder.
 # Environment: DSLC_KUBECTL (default kubectl), DSLC_STOP_TIMEOUT (300), DSLC_POD_TIMEOUT
 # (900), DSLC_JOIN_TIMEOUT (600), DSLC_REBUILD_TIMEOUT (3600: 1 hour: no pool gives its size in bytes), DSLC_HEALTH_TIMEOUT (0),
-# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10); seconds, by the clock.
+# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10), DSLC_LOCK_SETTLE (5); seconds,
+# by the clock. DSLC_DMG_RETRIES (3): retries of a dmg call DAOS answers with a leader step-up.
 set -euf
 if [ $# != 2 ] || { [ "$1" != stop ] && [ "$1" != start ]; }; then
 	echo 'usage: node-maintenance.sh stop|start HOST' >&2
