@@ -83,6 +83,7 @@ PROGRAMS = [
     ("rollout_gates", "sh", (116, []), (1, ["calls"]), None),
     ("rollout_k8s", "sh", (189, []), (1, ["calls"]), None),
     ("rollout_lock", "sh", (40, []), (1, ["calls"]), None),
+    ("doctor_manifest", "sh", (15, []), (30, []), None),
     ("disruption_pinned", "sh", (1, []), (1, []), None),
     ("product_form", "sh", (1, []), (4, []), None),
     ("fidelity", "sh", (22, []), (23, []), None),

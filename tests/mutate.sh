@@ -1199,5 +1199,31 @@ mutate "plan: a client-only node added or removed refreshes every agent" compile
 	'	bool ranks = cls != DC_CLIENT_REMOVED && !(cls == DC_NODE_ADDED && pl->client_added);' \
 	'	bool ranks = true;' \
 	"bash tests/plan_tests.sh"
+# 251-255 (issue 68 item 4): dslc doctor --manifest, the node against the built tree
+mutate "doctor --manifest: a file's bytes not compared with the manifest's sha256" compiler/doctor/manifest_check.c \
+	'	if (strcmp(sha, f->sha256) != 0) {' \
+	'	if (0 && strcmp(sha, f->sha256) != 0) {' \
+	"bash tests/doctor_manifest.sh"
+mutate "doctor --manifest: a file's mode not compared" compiler/doctor/manifest_check.c \
+	'	if (r.mode != f->mode) {' \
+	'	if (0) {' \
+	"bash tests/doctor_manifest.sh"
+mutate "doctor --manifest: the running kernel's command line not checked" compiler/doctor/manifest_check.c \
+	'	if (strcmp(f->target, "kernel") == 0)
+		check_kernel(m, f, r.data);' \
+	'	(void)check_kernel;' \
+	"bash tests/doctor_manifest.sh"
+mutate "doctor --manifest: an entry's path taken with .. in it" compiler/doctor/manifest_check.c \
+	'		if (n == 0 || (n == 1 && c[0] == '"'"'.'"'"') || (n == 2 && c[0] == '"'"'.'"'"' && c[1] == '"'"'.'"'"'))' \
+	'		if (n == 0)' \
+	"bash tests/doctor_manifest.sh"
+mutate "doctor: a later occurrence of a parameter not taken for the one in force" compiler/doctor/cmdline.c \
+	'			at = j;
+			if (keeps_first(name) || param_eq(name, "hugepages"))
+				break;' \
+	'			at = j;
+			if (keeps_first(name) || param_eq(name, "hugepages") || j >= 0)
+				break;' \
+	"bash tests/doctor_manifest.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -200,10 +200,10 @@ int cli_parse(int argc, char **argv, cli *c)
 				return cli_usage_error("--release takes a DAOS release such as 2.6 or 2.8, not '%s'", argv[i]);
 			*(strcmp(a, "--topology") == 0 ? &c->topology : &c->release) = argv[i];
 		} else if (strcmp(a, "--node") == 0 || strcmp(a, "--root") == 0 || strcmp(a, "--collect") == 0 ||
-			   strcmp(a, "--snapshots") == 0) {
+			   strcmp(a, "--snapshots") == 0 || strcmp(a, "--manifest") == 0) {
 			if (++i == argc)
 				return cli_usage_error(strcmp(a, "--node") == 0 ? "%s needs a host name" : "%s needs a directory", a);
-			*(a[2] == 'n' ? &c->node : a[2] == 'r' ? &c->root : a[2] == 'c' ? &c->collect : &c->snapshots) = argv[i];
+			*(a[2] == 'n' ? &c->node : a[2] == 'r' ? &c->root : a[2] == 'c' ? &c->collect : a[2] == 'm' ? &c->manifest : &c->snapshots) = argv[i];
 		} else if (strcmp(a, "--host") == 0) {
 			if (++i == argc)
 				return cli_usage_error("%s needs host names", a);

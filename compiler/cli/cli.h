@@ -41,7 +41,7 @@ typedef struct cli {
 	const char *stdin_name;  /* --stdin-filename: the path `-` stands for */
 	const char *config;      /* --config: the lint settings file instead of the .dslc-lint found */
 	const char *settings;    /* the lint settings file applied (session.c), NULL: none */
-	const char *root, *collect, *snapshots; /* doctor --root, --collect, --snapshots */
+	const char *root, *collect, *snapshots, *manifest; /* doctor --root, --collect, --snapshots, --manifest */
 	bool toggled[R__COUNT];  /* rules the command line switched, over the settings file */
 	bool fail_on_given;      /* --fail-on, over the settings file */
 	bool exit_zero;          /* lint --exit-zero: findings never fail the exit status */

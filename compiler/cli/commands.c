@@ -53,6 +53,9 @@ OPT(opt_doctor_strict, "--strict", NULL, ARG_NONE, NULL, NULL, "a source absent 
 OPT(opt_collect, "--collect", NULL, ARG_DIR, "DIR", NULL,
     "also write what was read (hwloc's export, cmdline, meminfo, the /sys values, the node's files) to DIR, a new directory");
 OPT(opt_snapshots, "--snapshots", NULL, ARG_DIR, "DIR", NULL, "check every node's collected snapshot DIR/HOST at once");
+OPT(opt_manifest, "--manifest", NULL, ARG_DIR, "DIR", NULL,
+    "check the node's installed files (sha256, mode) and kernel command line against the built tree DIR's manifest.json, "
+    "without the description (a rollout's DSLC_VERIFY)");
 OPT(opt_hugepage, "--hugepage-size", NULL, ARG_CHOICE, "2MiB|1GiB", "the topology's, else 2MiB",
     "the node's hugepage size, for hand-written YAML");
 OPT(opt_fmt_check, "--check", NULL, ARG_NONE, NULL, NULL, "name the files that would change and exit 1; write nothing");
@@ -135,7 +138,7 @@ static const cli_exit plan_exits[] = {{0, "no node changes"}, {1, "errors in a d
 				      {4, "a change loses data, or cannot be applied to a running system"}, END_EXITS};
 
 static const cli_option *const doctor_opts_[] = {&opt_node, &opt_root, &opt_doctor_topology, &opt_lint_format,
-						 &opt_doctor_strict, &opt_collect, &opt_snapshots, &opt_disable, &opt_enable,
+						 &opt_doctor_strict, &opt_collect, &opt_snapshots, &opt_manifest, &opt_disable, &opt_enable,
 						 &opt_max_findings, &opt_color, NULL};
 static const cli_exit doctor_exits[] = {{0, "the node is what the description says (notes say what was not checked)"},
 					{1, "drift: the node contradicts the description"},
@@ -180,16 +183,19 @@ const cli_command cli_commands[] = {
 	 "grouped, with their disruption: reformat, restart, reboot. --format script writes the rollout in waves.",
 	 plan_opts_, {ARG_FILE, ARG_NONE}, NULL, plan_exits,
 	 "dslc plan cluster.dsl --against out\ndslc plan cluster.dsl --against out --format script > rollout.sh"},
-	{"doctor", "FILE --node HOST | --snapshots DIR", "check that a node is what the description says",
+	{"doctor", "FILE --node HOST | FILE --snapshots DIR | --manifest DIR --node HOST", "check that a node is what the description says",
 	 "On the node (read-only, before DAOS starts): the machine through hwloc (NUMA nodes, cores, SMT, memory, the "
 	 "described NICs and the engines' drives with their NUMA node and driver), the running kernel (every parameter "
 	 "dslc wrote in /proc/cmdline, the IOMMU, hugepages, sysctl values), the network (MTUs, macvlans, the bond, "
 	 "addresses) and every file of the node's built tree (bytes and mode). Each finding points at the description's "
 	 "line the node contradicts; what cannot be read is a note. --collect writes what was read, to check later "
-	 "off the node; --snapshots checks a fleet's.",
+	 "off the node; --snapshots checks a fleet's. --manifest DIR checks, without the description, that the node runs "
+	 "exactly the built tree DIR: each of its files listed in DIR/manifest.json, installed with that sha256 and mode, "
+	 "and each kernel parameter of the installed kernel file on /proc/cmdline.",
 	 doctor_opts_, {ARG_FILE, ARG_NONE}, NULL, doctor_exits,
 	 "dslc doctor cluster.dsl --node gpu005\ndslc doctor cluster.dsl --node gpu005 --root /mnt/image --topology gpu005.xml\n"
-	 "dslc doctor cluster.dsl --node gpu005 --collect /var/tmp/gpu005\ndslc doctor cluster.dsl --snapshots snapshots/"},
+	 "dslc doctor cluster.dsl --node gpu005 --collect /var/tmp/gpu005\ndslc doctor cluster.dsl --snapshots snapshots/\n"
+	 "dslc doctor --manifest /var/lib/dslc/tree --node gpu005"},
 	{"disruptions", "", "print the disruption table", "Prints what a change to each file does to a node, as markdown.",
 	 no_opts, {ARG_NONE, ARG_NONE}, NULL, plain_exits, "dslc disruptions"},
 	{"lsp", "", "serve editors: a language server over stdio",

@@ -16,6 +16,7 @@ typedef struct doctor_opts {
 	const char *topology;  /* --topology X.xml: the machine as an lstopo export */
 	const char *collect;   /* --collect DIR: write what was read, a snapshot */
 	const char *snapshots; /* --snapshots DIR: every node's snapshot, DIR/HOST */
+	const char *manifest;  /* --manifest DIR: the node against DIR/manifest.json, no description */
 	report_format format;
 	bool strict;
 	unsigned max_findings;

@@ -8,132 +8,23 @@
 #include <string.h>
 
 #include "checks.h"
+#include "cmdline.h"
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
 
-enum { MAX_WORDS = 4096 };
-
-typedef struct cmd_word {
-	const char *name, *value; /* value NULL: a bare flag */
-} cmd_word;
-
-/* The command line's words as the kernel splits them (lib/cmdline.c
- * next_arg): spaces separate, double quotes group and are dropped, and
- * "--" ends the kernel's part (the rest is init's). */
-static int split_cmdline(arena *a, const char *s, cmd_word *w, int max)
-{
-	int n = 0;
-	while (*s && n < max) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s)
-			break;
-		char *word = arena_alloc(a, strlen(s) + 1), *o = word;
-		bool quoted = false;
-		for (; *s && (quoted || !isspace((unsigned char)*s)); s++)
-			if (*s == '"')
-				quoted = !quoted;
-			else
-				*o++ = *s;
-		*o = '\0';
-		if (strcmp(word, "--") == 0)
-			break;
-		char *eq = strchr(word, '=');
-		if (eq)
-			*eq = '\0';
-		w[n++] = (cmd_word){word, eq ? eq + 1 : NULL};
-	}
-	return n;
-}
-
-/* kernel/params.c parameq: '-' and '_' are the same in a name. */
-static bool param_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
-			return false;
-	return *a == *b;
-}
-
-/* Parameters whose handler ignores a repeat: the first occurrence is the
- * one in force. Every other parameter dslc writes is assigned by its
- * handler, so the last occurrence wins (irqaffinity=, kernel/irq/irqdesc.c
- * irq_affinity_setup; rcu_nocbs=, kernel/rcu/tree_nocb.h rcu_nocb_setup;
- * transparent_hugepage=, mm/huge_memory.c setup_transparent_hugepage;
- * iommu=, arch/x86/kernel/pci-dma.c iommu_setup). */
-static const char *const first_wins[] = {
-	"hugepagesz",         /* mm/hugetlb.c hugepagesz_setup: "specified twice, ignoring" */
-	"default_hugepagesz", /* mm/hugetlb.c default_hugepagesz_setup: "previously specified, ignoring" */
-	"isolcpus",           /* kernel/sched/isolation.c housekeeping_setup: a later mask must match */
-	"nohz_full",          /* the same: "nohz_full= must match isolcpus=", the later one ignored */
-};
-
-static bool keeps_first(const char *name)
-{
-	for (size_t i = 0; i < sizeof(first_wins) / sizeof(*first_wins); i++)
-		if (param_eq(name, first_wins[i]))
-			return true;
-	return false;
-}
-
-/* The occurrence of name the running kernel is using, -1 when there is
- * none. hugepages= counts for the hugepagesz= just before it
- * (mm/hugetlb.c hugepages_setup): dslc's is the one after the first
- * hugepagesz= of dslc's size (a repeat of the size is ignored, and so is
- * the hugepages= after it); a second hugepages= without a hugepagesz=
- * between them is ignored. */
-static int in_force(const cmd_word *w, int n, const char *name, const char *pagesz)
-{
-	if (param_eq(name, "hugepages") && pagesz) {
-		for (int j = 0; j < n; j++)
-			if (param_eq(w[j].name, "hugepagesz") && w[j].value && strcmp(w[j].value, pagesz) == 0) {
-				for (int k = j + 1; k < n && !param_eq(w[k].name, "hugepagesz"); k++)
-					if (param_eq(w[k].name, "hugepages"))
-						return k;
-				return -1;
-			}
-	}
-	int at = -1;
-	for (int j = 0; j < n; j++)
-		if (param_eq(w[j].name, name)) {
-			at = j;
-			if (keeps_first(name) || param_eq(name, "hugepages"))
-				break;
-		}
-	return at;
-}
-
-static const char *word_text(arena *a, const cmd_word *w)
-{
-	return w->value ? arena_printf(a, "%s=%s", w->name, w->value) : w->name;
-}
-
 static void check_cmdline(doctor_ctx *c, const kernel_plan *k, const char *text)
 {
-	cmd_word *w = arena_alloc(c->ar, MAX_WORDS * sizeof(*w));
-	int n = split_cmdline(c->ar, text, w, MAX_WORDS);
+	cmdline_word *w = arena_alloc(c->ar, CMDLINE_MAX_WORDS * sizeof(*w));
+	int n = cmdline_split(c->ar, text, w, CMDLINE_MAX_WORDS);
 	const node_spec *s = c->nd->spec;
 	const env_entry *pagesz = env_find(&k->params, "hugepagesz");
 	for (size_t i = 0; i < k->params.n; i++) {
 		const env_entry *e = &k->params.items[i];
-		int j = in_force(w, n, e->name, pagesz ? pagesz->value : NULL);
-		if (j >= 0 && strcmp(w[j].value ? w[j].value : "", e->value) == 0)
+		int j, ours;
+		if (cmdline_holds(w, n, e->name, e->value, pagesz ? pagesz->value : NULL, &j, &ours))
 			continue;
-		int ours = -1;
-		for (int x = 0; x < n && ours < 0; x++)
-			if (param_eq(w[x].name, e->name) && strcmp(w[x].value ? w[x].value : "", e->value) == 0)
-				ours = x;
-		const char *want = *e->value ? arena_printf(c->ar, "%s=%s", e->name, e->value) : e->name;
 		src_loc at = doctor_loc_or(e->loc, doctor_loc_or(s->kernel.loc, doctor_node_loc(c)));
-		diag *d;
-		if (j >= 0 && ours >= 0) /* dslc's word is there, another one counts */
-			d = doctor_report(c, R_NODE_CMDLINE, at, "the running kernel uses %s: %s %s= %s %s (the kernel keeps the %s)",
-					  word_text(c->ar, &w[j]), j > ours ? "a later" : "an earlier", e->name,
-					  j > ours ? "overrides" : "comes before", want, j > ours ? "last" : "first");
-		else if (j >= 0)
-			d = doctor_report(c, R_NODE_CMDLINE, at, "the running kernel has %s, not %s", word_text(c->ar, &w[j]), want);
-		else
-			d = doctor_report(c, R_NODE_CMDLINE, at, "%s is not on the running kernel's command line", want);
+		diag *d = doctor_report(c, R_NODE_CMDLINE, at, "%s", cmdline_mismatch(c->ar, w, j, ours, e->name, e->value));
 		diag_note_at(c->dc, d, SRC_LOC_NONE, "%s: %.*s", doctor_path(c, "proc/cmdline"), (int)strcspn(text, "\n"), text);
 		if (j >= 0 && ours >= 0)
 			diag_help(c->dc, d, "remove the other %s from the boot configuration (GRUB_CMDLINE_LINUX in "

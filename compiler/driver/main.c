@@ -11,6 +11,7 @@
 #include "compiler/cli/commands.h"
 #include "compiler/cli/report.h"
 #include "compiler/doctor/doctor.h"
+#include "compiler/doctor/manifest_check.h"
 #include "compiler/lsp/server.h"
 #include "compiler/lsp/syntax.h"
 
@@ -20,17 +21,27 @@
 
 static int cmd_doctor(const cli *c)
 {
+	report_format f = REPORT_TEXT;
+	if (c->format && !report_format_parse(c->format, &f))
+		return cli_usage_error("doctor --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);
+	if (c->manifest) { /* the built tree's hashes: no description, no machine */
+		if (c->file)
+			return cli_usage_error("--manifest checks the node against DIR/manifest.json: no description (to check against one, leave out --manifest), not '%s'", c->file);
+		if (!c->node || c->snapshots || c->topology || c->collect)
+			return cli_usage_error("%s", "--manifest DIR needs --node HOST (the node's name in the tree, nodes/HOST/), and takes no --snapshots, --topology or --collect");
+		doctor_opts o = {.node = c->node, .root = c->root, .manifest = c->manifest, .format = f, .strict = c->strict,
+				 .max_findings = c->max_findings, .disabled = c->disabled};
+		return doctor_manifest_run(&o, "dslc " DSLC_VERSION);
+	}
 	if (!c->file)
 		return cli_usage_error("%s", "no input file");
 	if (!c->node && !c->snapshots)
 		return cli_usage_error("%s", "doctor needs --node HOST (this machine) or --snapshots DIR (a fleet's)");
 	if (c->snapshots && (c->root || c->topology || c->collect))
 		return cli_usage_error("%s", "--snapshots reads each node's root and export from DIR/HOST: no --root, --topology or --collect");
-	report_format f = REPORT_TEXT;
-	if (c->format && !report_format_parse(c->format, &f))
-		return cli_usage_error("doctor --format takes " REPORT_FORMAT_CHOICES ", not '%s'", c->format);
-	doctor_opts o = {c->file, c->node, c->root, c->topology, c->collect, c->snapshots, f, c->strict, c->max_findings,
-			 c->disabled};
+	doctor_opts o = {.file = c->file, .node = c->node, .root = c->root, .topology = c->topology, .collect = c->collect,
+			 .snapshots = c->snapshots, .format = f, .strict = c->strict, .max_findings = c->max_findings,
+			 .disabled = c->disabled};
 	return doctor_run(&o, "dslc " DSLC_VERSION);
 }
 

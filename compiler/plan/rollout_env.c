@@ -12,9 +12,10 @@ const rollout_var rollout_vars[] = {
 	{"DSLC_VERIFY", NULL, false, "optional: the command that proves a wave's nodes run the planned files, called as "
 				     "\"$DSLC_VERIFY\" HOSTLIST CLASS... after DSLC_APPLY and before their engines start; "
 				     "a non-zero exit stops the rollout there, naming the nodes (e.g. a pdsh or ssh wrapper "
-				     "running `dslc doctor cluster.dsl --node HOST` on each: the node's files, bytes and "
-				     "modes, and the running kernel's command line); unset, nothing checks, and the script "
-				     "says so"},
+				     "running `dslc doctor --manifest TREE --node HOST` on each: the node's files against "
+				     "the built tree's sha256 and modes, and the running kernel's command line; add "
+				     "--disable node-cmdline where no reboot was planned); unset, nothing checks, and the "
+				     "script says so"},
 	{"DSLC_STATE", "$0.state", false, "the state file: the waves done and what self_heal was, so that a second run "
 					  "after a failure or Ctrl-C resumes"},
 	{"DSLC_JOIN_TIMEOUT", "600", false, "seconds the Joined gate of a wave waits"},

@@ -79,9 +79,9 @@ dslc_apply() {
 	dslc_verify "$@"
 }
 # HOSTS CLASS...: the nodes run what was planned, before their engines start
-# again: DSLC_VERIFY (the operator's check, e.g. dslc doctor FILE --node HOST
-# on each node: the node's files, bytes and modes, and the running kernel's
-# command line against the description) exits 0, or the wave stops here,
+# again: DSLC_VERIFY (the operator's check, e.g. dslc doctor --manifest TREE
+# --node HOST on each node: the node's files against the built tree's sha256
+# and modes, and the running kernel's command line) exits 0, or the wave stops here,
 # with the ranks still stopped
 dslc_verify() {
 	[ -n "$DSLC_VERIFY" ] || return 0
