@@ -167,29 +167,48 @@ dslc_lock_ours() {
 	esac
 	printf '%s\n' "$1" | grep -qE '^(rollout|maintenance-[A-Za-z0-9.-]+)/[A-Za-z0-9.-]+/[0-9]+/[0-9]+/[A-Za-z0-9.-]+$'
 }
-# the holder of VALUE, in words
+# the holder of VALUE, in words (WHERE: how to see a value dslc did not write)
 dslc_lock_holder() {
 	if ! dslc_lock_ours "$1"; then
-		echo "a value dslc did not write ($(printf '%s' "$1" | wc -c) bytes; see dmg system get-attr $dslc_lock_key)"
+		echo "a value dslc did not write ($(printf '%s' "$1" | wc -c) bytes; see ${2:-dmg system get-attr $dslc_lock_key})"
 		return
 	fi
-	at=$(printf '%s\n' "$1" | cut -d/ -f4)
-	at=$(date -u -d "@$at" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null) || at="@$at"
-	printf '%s\n' "$1" | awk -F/ -v now="$(dslc_now)" -v at="$at" '{
-		what = $1 == "rollout" ? "a rollout (plan " $5 ")" : "node-maintenance.sh stop " substr($1, 13)
-		printf "%s, process %s on %s, since %s (%d s ago)", what, $3, $2, at, now - $4 }'
+	IFS=/ read -r kind host pid since plan <<DSLC_LOCK
+$1
+DSLC_LOCK
+	at=$(date -u -d "@$since" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null) || at="@$since"
+	case $kind in
+	rollout) what="a rollout (plan $plan)" ;;
+	*) what="node-maintenance.sh stop ${kind#maintenance-}" ;;
+	esac
+	echo "$what, process $pid on $host, since $at ($(($(dslc_now) - since)) s ago)"
 }
 dslc_lock_refuse() {
 	echo "dslc: REFUSED: $1" >&2
-	echo "dslc: nothing was changed. Once it has ended, run this again. If it is gone (its host down, its process killed: see ps -p PID on that host), clear its lock with: dmg system del-attr $dslc_lock_key" >&2
+	echo "dslc: nothing was changed. Once it has ended, run this again. If it is gone (its host down, its process killed: see ps -p PID on that host), clear its lock with: dmg system del-attr $dslc_lock_key${dslc_lease_on:+ (and on Kubernetes: kubectl -n $dslc_ns delete lease $dslc_lease)}" >&2
 	exit 75
 }
 dslc_host() { uname -n | tr -c 'A-Za-z0-9.\n-' '-'; }
+# VALUE is this node's maintenance, which this run finishes (dslc_lock_resume)
+dslc_lock_resumes() {
+	[ -n "${dslc_lock_resume:-}" ] && [ "${1%%/*}" = "$dslc_lock_resume" ] && dslc_lock_ours "$1"
+}
+# VALUE is a rollout's on this host whose process is gone (a run killed with
+# SIGKILL): stale
+dslc_lock_dead() {
+	dslc_lock_ours "$1" || return 1
+	IFS=/ read -r kind host pid _ <<DSLC_LOCK
+$1
+DSLC_LOCK
+	[ "$kind" = rollout ] && [ "$host" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null
+}
 # KIND [DIR]: take the cluster's lock (and flock DIR) or refuse at once. A
 # rollout's lock whose process on this host is gone is stale (a run killed
 # with SIGKILL); a maintenance's outlives its process by design (stop keeps
 # it until start), and only that node's maintenance takes it over
-# (dslc_lock_resume).
+# (dslc_lock_resume). On Kubernetes the Lease first (kube_lib.sh): of two
+# actors only one gets it, and the attribute then marks the cluster for
+# every admin host.
 dslc_lock_take() {
 	if [ -n "${2:-}" ]; then
 		command -v flock >/dev/null || { echo 'dslc: this script needs flock(1) (util-linux) to keep a second run on this host out' >&2; exit 2; }
@@ -199,19 +218,20 @@ dslc_lock_take() {
 			dslc_lock_refuse "another run on this host holds $2 (flock; fuser -v $2 names it)${dslc_lock_now:+: $(dslc_lock_holder "$dslc_lock_now")}"
 		fi
 	fi
+	dslc_lock_id="$1/$(dslc_host)/$$/$(dslc_now)/${dslc_plan:-none}"
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_take "$1"
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether another actor holds the cluster ($dslc_lock_key) is unknown"
 	if [ -n "$dslc_lock_now" ]; then
 		holder=$(dslc_lock_holder "$dslc_lock_now")
-		pid=$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f3)
-		if [ "${dslc_lock_resume:-}" != '' ] && [ "${dslc_lock_now%%/*}" = "$dslc_lock_resume" ] && dslc_lock_ours "$dslc_lock_now"; then
+		if dslc_lock_resumes "$dslc_lock_now"; then
 			echo "dslc: taking over the lock of $holder: this run finishes it" >&2
-		elif dslc_lock_ours "$dslc_lock_now" && [ "${dslc_lock_now%%/*}" = rollout ] && [ "$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f2)" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null; then
+		elif dslc_lock_dead "$dslc_lock_now"; then
 			echo "dslc: taking over a stale lock: $holder, and that process is gone" >&2
 		else
 			dslc_lock_refuse "the cluster is held by $holder ($dslc_lock_key)"
 		fi
 	fi
-	dslc_lock_me="$1/$(dslc_host)/$$/$(dslc_now)/${dslc_plan:-none}"
+	dslc_lock_me=$dslc_lock_id
 	dmg system set-attr "$dslc_lock_key:$dslc_lock_me" >/dev/null || { dslc_lock_me=''; dslc_fail "dmg system set-attr $dslc_lock_key failed: the cluster could not be held"; }
 	sleep "$DSLC_LOCK_SETTLE"
 	dslc_lock_read || dslc_fail "dmg system get-attr failed after taking the cluster's lock ($dslc_lock_key)"
@@ -226,12 +246,18 @@ dslc_lock_check() {
 	[ -n "$dslc_lock_me" ] || return 0
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether this run still holds the cluster is unknown"
 	[ "$dslc_lock_now" = "$dslc_lock_me" ] && return 0
-	m=$dslc_lock_now
 	dslc_lock_me=''
-	dslc_fail "this run no longer holds the cluster: ${m:+$(dslc_lock_holder "$m") holds it}${m:-its lock ($dslc_lock_key) was removed}"
+	[ -z "$dslc_lock_now" ] || dslc_fail "this run no longer holds the cluster: $(dslc_lock_holder "$dslc_lock_now") holds it"
+	dslc_fail "this run no longer holds the cluster: its lock ($dslc_lock_key) was removed"
 }
-# at exit: the lock goes when it is still ours (never another's)
+# before every wave: the lock still ours, and on Kubernetes the Lease renewed
+dslc_lock_keep() {
+	dslc_lock_check
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_renew
+}
+# at exit: the lock goes when it is still ours (never another's), the Lease too
 dslc_lock_release() {
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_release
 	[ -n "$dslc_lock_me" ] || return 0
 	if dslc_lock_read 2>/dev/null && [ "$dslc_lock_now" = "$dslc_lock_me" ]; then
 		dmg system del-attr "$dslc_lock_key" >/dev/null 2>&1 ||
@@ -337,7 +363,7 @@ EOF
 	done
 }
 dslc_fleet_gate() {
-	dslc_lock_check
+	dslc_lock_keep
 	dslc_pools_again
 	deadline=$(($(dslc_now) + DSLC_HEALTH_TIMEOUT)) began=$(dslc_now)
 	while :; do

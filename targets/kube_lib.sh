@@ -69,3 +69,113 @@ DSLC_SECRETS
 	[ -z "$missing" ] || dslc_fail "the certificates' Secrets in namespace $dslc_ns are not complete: $missing (kubectl -n $dslc_ns create secret generic NAME --from-file=KEY=FILE ...)"
 	[ -z "$dslc_secrets" ] || echo 'dslc: the certificate Secrets hold every key the pods copy' >&2
 }
+# ---- the cluster's Lease: one actor at a time, atomically ----------------------
+# Beside the DAOS attribute dslc.lock (dmg_lib.sh, which set-attr cannot take
+# atomically), a coordination.k8s.io/v1 Lease in the namespace: a create
+# fails when one exists (AlreadyExists) and a replace carries the
+# resourceVersion read, so of two actors writing together the API server
+# takes one and answers the other 409 Conflict ("the object has been
+# modified", apimachinery's optimistic concurrency: kubectl replace is a PUT
+# with metadata.resourceVersion). holderIdentity is the lock's value
+# (KIND/HOST/PID/SINCE/PLAN); renewTime + leaseDurationSeconds is how long it
+# holds without a renewal (the script renews it before every wave); leader
+# election's fields and release (client-go tools/leaderelection/
+# resourcelock/leaselock.go: holder emptied, duration 1 s).
+DSLC_LEASE_SECONDS=${DSLC_LEASE_SECONDS:-14400}
+case $DSLC_LEASE_SECONDS in '' | *[!0-9]* | 0) echo "dslc: DSLC_LEASE_SECONDS takes whole seconds (1 or more), not '$DSLC_LEASE_SECONDS'" >&2; exit 2 ;; esac
+dslc_lease=dslc-lock
+dslc_lease_on=1
+dslc_lease_held=''
+# a MicroTime as the API server writes it (RFC 3339, microseconds)
+dslc_lease_time() { date -u -d "@$1" '+%Y-%m-%dT%H:%M:%S.000000Z'; }
+# the Lease's fields into dslc_lease_{rv,holder,renew,dur,trans,acquire}
+# (rv '' when there is none); 1 when kubectl failed otherwise
+dslc_lease_read() {
+	if ! v=$(dslc_kube get lease "$dslc_lease" -o jsonpath='{.metadata.resourceVersion}|{.spec.holderIdentity}|{.spec.renewTime}|{.spec.leaseDurationSeconds}|{.spec.leaseTransitions}|{.spec.acquireTime}' 2>"$dslc_errf"); then
+		grep -q '(NotFound)' "$dslc_errf" || return 1
+		v='|||||'
+	fi
+	IFS='|' read -r dslc_lease_rv dslc_lease_holder dslc_lease_renew dslc_lease_dur dslc_lease_trans dslc_lease_acquire <<DSLC_LEASE
+$v
+DSLC_LEASE
+}
+# HOLDER DURATION ACQUIRE TRANSITIONS: create the Lease, or replace it at the
+# version read; 1 with the API server's answer in $dslc_errf
+dslc_lease_write() {
+	now=$(dslc_lease_time "$(dslc_now)")
+	rv=''
+	[ -z "$dslc_lease_rv" ] || rv=", \"resourceVersion\": \"$dslc_lease_rv\""
+	h=''
+	# only a value dslc_lock_id builds reaches the JSON (no quote, no backslash)
+	case $1 in *[!A-Za-z0-9./-]*) echo "dslc: refusing to write a Lease holder with characters outside [A-Za-z0-9./-]: $(printf '%s' "$1" | wc -c) bytes" >"$dslc_errf"; return 1 ;; esac
+	[ -z "$1" ] || h="\"holderIdentity\": \"$1\", "
+	verb=replace
+	[ -n "$dslc_lease_rv" ] || verb=create
+	f=$(mktemp) || { echo 'dslc: mktemp failed' >"$dslc_errf"; return 1; }
+	printf '{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "%s", "namespace": "%s"%s}, "spec": {%s"leaseDurationSeconds": %s, "acquireTime": "%s", "renewTime": "%s", "leaseTransitions": %s}}\n' \
+		"$dslc_lease" "$dslc_ns" "$rv" "$h" "$2" "${3:-$now}" "$now" "$4" >"$f"
+	rc=0
+	dslc_kube "$verb" -f "$f" >/dev/null 2>"$dslc_errf" || rc=$?
+	rm -f "$f"
+	return $rc
+}
+dslc_lease_where() { echo "Lease $dslc_ns/$dslc_lease"; }
+# KIND: take the Lease (dslc_lock_id) or refuse at once: held by another and
+# renewed within its duration. A rollout's whose process on this host is
+# gone, and this node's maintenance, are taken over as for the attribute.
+dslc_lease_take() {
+	dslc_lease_read || dslc_fail "kubectl get lease $dslc_lease failed: whether another actor holds the cluster is unknown ($(tr '\n' ' ' <"$dslc_errf"))"
+	trans=${dslc_lease_trans:-0}
+	case $trans in *[!0-9]* | '') trans=0 ;; esac
+	if [ -n "$dslc_lease_holder" ]; then
+		holder=$(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")
+		renewed=$(date -u -d "$dslc_lease_renew" +%s 2>/dev/null) || renewed=''
+		case $dslc_lease_dur in '' | *[!0-9]*) renewed='' ;; esac
+		ago=''
+		[ -z "$renewed" ] || ago=$(($(dslc_now) - renewed))
+		if dslc_lock_resumes "$dslc_lease_holder"; then
+			echo "dslc: taking over the $(dslc_lease_where) of $holder: this run finishes it" >&2
+		elif dslc_lock_dead "$dslc_lease_holder"; then
+			echo "dslc: taking over a stale $(dslc_lease_where): $holder, and that process is gone" >&2
+		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then
+			echo "dslc: taking over a stale $(dslc_lease_where): $holder, not renewed for $ago s (its leaseDurationSeconds is $dslc_lease_dur)" >&2
+		else
+			dslc_lock_refuse "the cluster is held by $holder ($(dslc_lease_where)${ago:+, renewed $ago s ago, held ${dslc_lease_dur} s from then without a renewal})"
+		fi
+		trans=$((trans + 1))
+	fi
+	if ! dslc_lease_write "$dslc_lock_id" "$DSLC_LEASE_SECONDS" '' "$trans"; then
+		why=$(grep -o -m1 -e '(Conflict)' -e '(AlreadyExists)' "$dslc_errf")
+		if [ -n "$why" ]; then
+			dslc_lease_read || dslc_lease_holder=''
+			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")}"
+		fi
+		dslc_fail "kubectl could not write the $(dslc_lease_where): $(tr '\n' ' ' <"$dslc_errf")"
+	fi
+	dslc_lease_held=1
+	echo "dslc: holding the $(dslc_lease_where) (holderIdentity $dslc_lock_id, leaseDurationSeconds $DSLC_LEASE_SECONDS, renewed before every wave)" >&2
+}
+# before every wave: still ours, and renewed at the version read
+dslc_lease_renew() {
+	[ -n "$dslc_lease_held" ] || return 0
+	dslc_lease_read || dslc_fail "kubectl get lease $dslc_lease failed: whether this run still holds the cluster is unknown"
+	if [ "$dslc_lease_holder" != "$dslc_lock_id" ]; then
+		dslc_lease_held=''
+		if [ -n "$dslc_lease_holder" ]; then
+			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml") holds it"
+		fi
+		dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): it was released or deleted"
+	fi
+	if ! dslc_lease_write "$dslc_lock_id" "$DSLC_LEASE_SECONDS" "$dslc_lease_acquire" "${dslc_lease_trans:-0}"; then
+		dslc_lease_held=''
+		dslc_fail "the $(dslc_lease_where) could not be renewed: $(tr '\n' ' ' <"$dslc_errf")"
+	fi
+}
+# at exit: released (holder emptied, 1 s) when it is still ours
+dslc_lease_release() {
+	[ -n "$dslc_lease_held" ] || return 0
+	dslc_lease_held=''
+	dslc_lease_read 2>/dev/null && [ "$dslc_lease_holder" = "$dslc_lock_id" ] || return 0
+	dslc_lease_write '' 1 "$dslc_lease_acquire" "${dslc_lease_trans:-0}" ||
+		echo "dslc: could not release the $(dslc_lease_where): kubectl -n $dslc_ns delete lease $dslc_lease" >&2
+}

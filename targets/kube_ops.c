@@ -38,6 +38,9 @@ const kube_permission kube_rollout_permissions[] = {
 	{"", "resourcequotas", NULL, "get create patch", KS_NS},
 	/* the preflight's look at the certificate Secrets' keys */
 	{"", "secrets", NULL, "get", KS_NS},
+	/* the cluster's Lease dslc-lock (kube_lib.sh): read, created, replaced
+	 * at its resourceVersion (kubectl replace: a PUT, verb update) */
+	{"coordination.k8s.io", "leases", NULL, "get create update", KS_NS},
 };
 const size_t kube_rollout_permission_count = sizeof(kube_rollout_permissions) / sizeof(kube_rollout_permissions[0]);
 
@@ -281,12 +284,14 @@ void kube_maintenance_script(const model *m, buf *out)
 			"#                                    self_heal back\n"
 			"# A reboot operator runs `stop` as its pre-drain step and `start` once the node is back\n"
 			"# (SPEC.md, \"Node maintenance\"). Each step stops at the first failure (exit 1).\n"
-			"# One actor at a time: stop holds the DAOS system attribute dslc.lock until start, as the\n"
-			"# rollout holds it for its run; a second actor is refused at once (exit 75), naming the holder.\n"
+			"# One actor at a time: stop holds the DAOS system attribute dslc.lock and the Lease\n"
+			"# dslc-lock until start, as the rollout holds them for its run; a second actor is refused\n"
+			"# at once (exit 75), naming the holder.\n"
 			"# Environment: DSLC_KUBECTL (default kubectl), DSLC_STOP_TIMEOUT (300), DSLC_POD_TIMEOUT\n"
 			"# (900), DSLC_JOIN_TIMEOUT (600), DSLC_REBUILD_TIMEOUT (%lld: %s), DSLC_HEALTH_TIMEOUT (0),\n"
-			"# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10), DSLC_LOCK_SETTLE (5); seconds,\n"
-			"# by the clock. DSLC_DMG_RETRIES (3): retries of a dmg call DAOS answers with a leader step-up.\n"
+			"# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10), DSLC_LOCK_SETTLE (5),\n"
+			"# DSLC_LEASE_SECONDS (14400); seconds, by the clock. DSLC_DMG_RETRIES (3): retries of a dmg\n"
+			"# call DAOS answers with a leader step-up.\n"
 			"set -euf\n"
 			"if [ $# != 2 ] || { [ \"$1\" != stop ] && [ \"$1\" != start ]; }; then\n"
 			"\techo 'usage: node-maintenance.sh stop|start HOST' >&2\n\texit 2\nfi\n"

@@ -64,8 +64,10 @@ if [ "$dslc_op" = stop ]; then
 	run dmg system stop --rank-hosts="$dslc_node"
 	wait_ranks stopped "$DSLC_STOP_TIMEOUT"
 	run dslc_kubectl drain "$dslc_node" --ignore-daemonsets --delete-emptydir-data --timeout="${DSLC_POD_TIMEOUT}s"
-	# the lock stays: no other actor stops engines while this node is down
+	# the lock stays, and the Lease until its duration ends: no other actor
+	# stops engines while this node is down
 	dslc_lock_me=''
+	dslc_lease_held=''
 	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
 	exit 0
 fi

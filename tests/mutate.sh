@@ -1225,5 +1225,20 @@ mutate "doctor: a later occurrence of a parameter not taken for the one in force
 			if (keeps_first(name) || param_eq(name, "hugepages") || j >= 0)
 				break;' \
 	"bash tests/doctor_manifest.sh"
+# 256-258 (issue 68 item 1): the Kubernetes Lease, atomic through resourceVersion
+mutate "lease: a renewal that does not check the holder" targets/kube_lib.sh \
+	'	if [ "$dslc_lease_holder" != "$dslc_lock_id" ]; then
+		dslc_lease_held='"''"'' \
+	'	if false; then
+		dslc_lease_held='"''"'' \
+	"bash tests/rollout_k8s.sh"
+mutate "lease: a Conflict from the API server taken for any failure" targets/kube_lib.sh \
+	'		why=$(grep -o -m1 -e '"'"'(Conflict)'"'"' -e '"'"'(AlreadyExists)'"'"' "$dslc_errf")' \
+	'		why=$(grep -o -m1 -e '"'"'(AlreadyExists)'"'"' "$dslc_errf")' \
+	"bash tests/rollout_k8s.sh"
+mutate "lease: a held Lease taken as stale regardless of its duration" targets/kube_lib.sh \
+	'		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then' \
+	'		elif [ -n "$ago" ]; then' \
+	"bash tests/rollout_k8s.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -130,6 +130,11 @@ roll new.sh
 rc=$?
 check "new groups: every wave, exit 0 ($rc)" "[ $rc = 0 ] && grep -q 'rollout done' '$T/out'"
 check "new groups: every kubectl call has --request-timeout=60s" "[ ! -s '$T/untimed' ] && grep -q '^kubectl label node' '$T/log'"
+# the cluster's Lease (issue 68 item 1), taken before the DAOS attribute
+lease() { python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["objects"].get("Lease/daos/dslc-lock"); print("-" if o is None else "%s|%s|%s" % (o["spec"].get("holderIdentity") or "-", o["spec"]["leaseDurationSeconds"], o["spec"]["leaseTransitions"]))' "$T/kst"; }
+first() { grep -n -m1 "$1" "$T/log" | cut -d: -f1; }
+check "new groups: the Lease daos/dslc-lock created before the DAOS lock and any change, renewed at its resourceVersion before each of the 14 waves, released at the end (holder emptied, 1 s)" \
+	"[ \"\$(grep -c '^kubectl -n daos create -f ' '$T/log')\" = 1 ] && [ \"\$(grep -c '^kubectl -n daos replace -f ' '$T/log')\" -ge 15 ] && [ \"\$(lease)\" = '-|1|0' ] && [ \"\$(first '^kubectl -n daos create -f')\" -lt \"\$(first '^dmg system set-attr dslc.lock')\" ] && [ \"\$(first '^dmg system set-attr dslc.lock')\" -lt \"\$(first '^kubectl apply -k')\" ] && grep -q 'holding the Lease daos/dslc-lock (holderIdentity rollout/' '$T/out'"
 check "new groups: relabeled one node a wave, in the waves' order" "[ \"\$(relabeled)\" = '$order' ]"
 # each relabel: after its own node's stop, and after the previous relabeled
 # node's reintegrate and a rebuild gate (a pool query) that followed it
@@ -435,7 +440,7 @@ roll new.sh
 rc=$?
 cp "$T/out" "$T/out.refused"
 check "a rollout while gpu004 is in maintenance: refused at once (exit $rc), naming node-maintenance.sh stop gpu004, nothing changed" \
-	"[ $rc1 = 0 ] && [ $rc = 75 ] && grep -q 'REFUSED: the cluster is held by node-maintenance.sh stop gpu004, process [0-9]* on [A-Za-z0-9.-]*, since ' '$T/out' && ! grep -q '^kubectl apply\\|^kubectl label\\|set-prop\\|^dmg system stop' '$T/log' && [ \"\$(lock_value)\" = '$held' ] && [ '$held' != - ]"
+	"[ $rc1 = 0 ] && [ $rc = 75 ] && grep -q 'REFUSED: the cluster is held by node-maintenance.sh stop gpu004, process [0-9]* on [A-Za-z0-9.-]*, since .*(Lease daos/dslc-lock, renewed ' '$T/out' && ! grep -q '^kubectl apply\\|^kubectl label\\|set-prop\\|^dmg system stop' '$T/log' && [ \"\$(lock_value)\" = '$held' ] && [ '$held' != - ]"
 : >"$T/log"
 maint stop gpu005
 rc=$?
@@ -446,8 +451,8 @@ rc1=$?
 cp "$T/out" "$T/out.start"
 roll new.sh
 rc=$?
-check "start takes its own stop's lock over, releases it, and the rollout then runs (exit $rc1, $rc)" \
-	"[ $rc1 = 0 ] && grep -q 'taking over the lock of node-maintenance.sh stop gpu004, .*: this run finishes it' '$T/out.start' && [ $rc = 0 ] && grep -q 'rollout done' '$T/out' && [ \"\$(lock_value)\" = - ]"
+check "start takes its own stop's lock and Lease over, releases them, and the rollout then runs (exit $rc1, $rc)" \
+	"[ $rc1 = 0 ] && grep -q 'taking over the lock of node-maintenance.sh stop gpu004, .*: this run finishes it' '$T/out.start' && grep -q 'taking over the Lease daos/dslc-lock of node-maintenance.sh stop gpu004' '$T/out.start' && [ $rc = 0 ] && grep -q 'rollout done' '$T/out' && [ \"\$(lock_value)\" = - ] && [ \"\$(lease | cut -d'|' -f1)\" = - ]"
 # the node's annotation is anyone's with patch on nodes: a value dmg would not
 # take is refused before anything changes, and never printed
 cluster
@@ -466,7 +471,7 @@ PATH="$T/bin:$PATH" dmg system set-attr dslc.lock:rollout/admin9/4242/1000/01234
 maint stop gpu004
 rc=$?
 check "maintenance while another host's rollout holds the cluster: refused (exit $rc), naming it, nothing changed" \
-	"[ $rc = 75 ] && grep -q 'the cluster is held by a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl annotate\\|^kubectl drain' '$T/log' && [ \"\$(lock_value)\" = rollout/admin9/4242/1000/0123456789abcdef ]"
+	"[ $rc = 75 ] && grep -q 'the cluster is held by a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && ! grep -q '^dmg system stop\\|set-prop\\|^kubectl annotate\\|^kubectl drain' '$T/log' && [ \"\$(lock_value)\" = rollout/admin9/4242/1000/0123456789abcdef ] && [ \"\$(lease | cut -d'|' -f1)\" = - ]"
 # two maintenances started together (two admins, two nodes): one stops its
 # node, the other is refused; never two nodes down, self_heal's value kept once
 cluster
@@ -486,6 +491,51 @@ rc1=$?
 PATH="$T/bin:$PATH" sh "$M" stop 'gpu001;rm' >"$T/out" 2>&1
 rc2=$?
 check "maintenance: a bad command or host name is refused before any call (exit $rc1, $rc2)" "[ -s '$M' ] && [ $rc1 = 2 ] && [ $rc2 = 2 ] && ! grep -q . '$T/log'"
+
+# the Lease against other actors: one held and renewed is refused at once, one
+# past its duration taken over, a write that loses a race refused by the API
+# server (AlreadyExists, Conflict at the resourceVersion read), one taken away
+# mid-run found by the renewal before the next wave
+put_lease() { # HOLDER RENEWED-AT DURATION: another actor's Lease, through the fake API server
+	t=$(date -u -d "@$2" +%Y-%m-%dT%H:%M:%S.000000Z)
+	printf '{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "dslc-lock", "namespace": "daos"}, "spec": {"holderIdentity": "%s", "leaseDurationSeconds": %s, "acquireTime": "%s", "renewTime": "%s", "leaseTransitions": 0}}\n' "$1" "$3" "$t" "$t" >"$T/lease.json"
+	PATH="$T/bin:$PATH" kubectl -n daos create -f "$T/lease.json" >/dev/null
+	: >"$T/log"
+}
+cluster
+put_lease rollout/admin9/4242/900/0123456789abcdef 900 14400
+roll new.sh
+rc=$?
+check "a Lease held by another host's rollout, renewed 100 s ago: refused at once (exit $rc), naming it, the Lease and how to clear it; nothing changed" \
+	"[ $rc = 75 ] && grep -q 'REFUSED: the cluster is held by a rollout (plan 0123456789abcdef), process 4242 on admin9, since 1970-01-01 00:15:00 UTC (100 s ago) (Lease daos/dslc-lock, renewed 100 s ago, held 14400 s from then without a renewal)' '$T/out' && grep -q 'kubectl -n daos delete lease dslc-lock' '$T/out' && ! grep -q '^dmg system set-attr\\|^kubectl apply\\|^kubectl label\\|set-prop\\|^dmg system stop' '$T/log' && [ \"\$(lease)\" = 'rollout/admin9/4242/900/0123456789abcdef|14400|0' ]"
+cluster
+put_lease rollout/admin9/4242/0/0123456789abcdef 0 600
+roll new.sh
+rc=$?
+check "a Lease not renewed for longer than its duration (1000 s, leaseDurationSeconds 600): taken over and said, the rollout runs (exit $rc), one transition" \
+	"[ $rc = 0 ] && grep -q 'taking over a stale Lease daos/dslc-lock: a rollout (plan 0123456789abcdef), process 4242 on admin9, .*, not renewed for 1000 s (its leaseDurationSeconds is 600)' '$T/out' && grep -q 'rollout done' '$T/out' && [ \"\$(lease)\" = '-|1|1' ]"
+cluster
+roll new.sh lease-race
+rc=$?
+check "another actor creates the Lease between this run's read and its create: the API server's AlreadyExists refuses it (exit $rc), naming the other, nothing changed" \
+	"[ $rc = 75 ] && grep -q 'REFUSED: another actor took the cluster at the same time (the API server refused this write: (AlreadyExists)): a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && ! grep -q '^dmg system set-attr\\|^kubectl apply\\|set-prop\\|^dmg system stop' '$T/log' && [ \"\$(lease | cut -d'|' -f1)\" = rollout/admin9/4242/1000/0123456789abcdef ]"
+cluster
+put_lease '' 0 1
+roll new.sh lease-race
+rc=$?
+check "a released Lease rewritten by another actor between this run's read and its replace: 409 Conflict at the resourceVersion read, refused (exit $rc), nothing changed" \
+	"[ $rc = 75 ] && grep -q 'another actor took the cluster at the same time (the API server refused this write: (Conflict)): a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && ! grep -q '^dmg system set-attr\\|^kubectl apply' '$T/log'"
+cluster
+roll new.sh lease-stolen=gpu005
+rc=$?
+check "the Lease taken by another actor during wave 2: the renewal before wave 3 finds it and the run stops there (exit $rc), naming the holder; no later node relabeled" \
+	"[ $rc = 1 ] && grep -q 'this run no longer holds the cluster.s Lease daos/dslc-lock: a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/out' && [ \"\$(relabeled)\" = 'gpu004 gpu005' ] && lease | grep -q '^rollout/admin9/4242/[0-9]*/0123456789abcdef|' && ! grep -q 'holds itrollout' '$T/out'"
+cluster
+put_lease "x'\$(touch $T/pwned)'" 1000 14400
+roll new.sh
+rc=$?
+check "a Lease whose holder dslc did not write: refused (exit $rc), its bytes not printed" \
+	"[ $rc = 75 ] && grep -q 'held by a value dslc did not write ([0-9]* bytes; see kubectl -n daos get lease dslc-lock -o yaml)' '$T/out' && ! grep -q 'pwned' '$T/out' && [ ! -e '$T/pwned' ]"
 
 # every authorization the fake API server saw the rollouts and node-maintenance.sh
 # need (tests/fakes/kubectl, FAKE_KUBECTL_NEEDS) is granted by rollout-rbac.yaml

@@ -161,7 +161,7 @@ for v in 2.6 2.8; do
 	: >"$T/hold"
 	wait $pa
 	check "$v lock taken over mid-run: stops before wave 3's stop (exit $(cat "$T/a.rc")), naming the new holder, and leaves its lock" \
-		"[ \"\$(cat '$T/a.rc')\" = 1 ] && grep -q 'STOPPED in wave 3 of 14 (gpu006: engine-restart): this run no longer holds the cluster: a rollout (plan 0123456789abcdef), process 4242 on admin9' '$T/a.out' && [ \"\$(grep -c '^dmg system stop' '$T/log')\" = 2 ] && [ \"\$(lock_value)\" = rollout/admin9/4242/1000/0123456789abcdef ]"
+		"[ \"\$(cat '$T/a.rc')\" = 1 ] && grep -q 'STOPPED in wave 3 of 14 (gpu006: engine-restart): this run no longer holds the cluster: a rollout (plan 0123456789abcdef), process 4242 on admin9, since .* ago) holds it\$' '$T/a.out' && [ \"\$(grep -c '^dmg system stop' '$T/log')\" = 2 ] && [ \"\$(lock_value)\" = rollout/admin9/4242/1000/0123456789abcdef ]"
 
 	# ---- a value dslc did not write: refused, and never printed raw
 	fresh

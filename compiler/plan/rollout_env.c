@@ -35,5 +35,7 @@ const rollout_var rollout_vars[] = {
 	{"DSLC_POD_TIMEOUT", "900", true, "seconds a node's pods may take to be Ready"},
 	{"DSLC_KUBECTL", "kubectl", true, "kubectl and its options (e.g. 'kubectl --context prod')"},
 	{"DSLC_KUBE_TIMEOUT", "60", true, "seconds each kubectl call may take (--request-timeout)"},
+	{"DSLC_LEASE_SECONDS", "14400", true, "the cluster Lease's leaseDurationSeconds (coordination.k8s.io, dslc-lock): "
+					   "how long it holds without a renewal; renewed before every wave"},
 };
 const size_t rollout_var_count = sizeof(rollout_vars) / sizeof(rollout_vars[0]);

@@ -13,12 +13,14 @@
 #                                    self_heal back
 # A reboot operator runs `stop` as its pre-drain step and `start` once the node is back
 # (SPEC.md, "Node maintenance"). Each step stops at the first failure (exit 1).
-# One actor at a time: stop holds the DAOS system attribute dslc.lock until start, as the
-# rollout holds it for its run; a second actor is refused at once (exit 75), naming the holder.
+# One actor at a time: stop holds the DAOS system attribute dslc.lock and the Lease
+# dslc-lock until start, as the rollout holds them for its run; a second actor is refused
+# at once (exit 75), naming the holder.
 # Environment: DSLC_KUBECTL (default kubectl), DSLC_STOP_TIMEOUT (300), DSLC_POD_TIMEOUT
 # (900), DSLC_JOIN_TIMEOUT (600), DSLC_REBUILD_TIMEOUT (3600: 1 hour: no pool gives its size in bytes), DSLC_HEALTH_TIMEOUT (0),
-# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10), DSLC_LOCK_SETTLE (5); seconds,
-# by the clock. DSLC_DMG_RETRIES (3): retries of a dmg call DAOS answers with a leader step-up.
+# DSLC_DMG_TIMEOUT (300), DSLC_KUBE_TIMEOUT (60), DSLC_POLL (10), DSLC_LOCK_SETTLE (5),
+# DSLC_LEASE_SECONDS (14400); seconds, by the clock. DSLC_DMG_RETRIES (3): retries of a dmg
+# call DAOS answers with a leader step-up.
 set -euf
 if [ $# != 2 ] || { [ "$1" != stop ] && [ "$1" != start ]; }; then
 	echo 'usage: node-maintenance.sh stop|start HOST' >&2
@@ -64,6 +66,9 @@ get resourcequotas - daos
 create resourcequotas - daos
 patch resourcequotas - daos
 get secrets - daos
+get leases.coordination.k8s.io - daos
+create leases.coordination.k8s.io - daos
+update leases.coordination.k8s.io - daos
 '
 dslc_secrets='daos-server-certs daosCA.crt server.crt server.key agent.crt
 daos-agent-certs daosCA.crt agent.crt agent.key
@@ -237,29 +242,48 @@ dslc_lock_ours() {
 	esac
 	printf '%s\n' "$1" | grep -qE '^(rollout|maintenance-[A-Za-z0-9.-]+)/[A-Za-z0-9.-]+/[0-9]+/[0-9]+/[A-Za-z0-9.-]+$'
 }
-# the holder of VALUE, in words
+# the holder of VALUE, in words (WHERE: how to see a value dslc did not write)
 dslc_lock_holder() {
 	if ! dslc_lock_ours "$1"; then
-		echo "a value dslc did not write ($(printf '%s' "$1" | wc -c) bytes; see dmg system get-attr $dslc_lock_key)"
+		echo "a value dslc did not write ($(printf '%s' "$1" | wc -c) bytes; see ${2:-dmg system get-attr $dslc_lock_key})"
 		return
 	fi
-	at=$(printf '%s\n' "$1" | cut -d/ -f4)
-	at=$(date -u -d "@$at" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null) || at="@$at"
-	printf '%s\n' "$1" | awk -F/ -v now="$(dslc_now)" -v at="$at" '{
-		what = $1 == "rollout" ? "a rollout (plan " $5 ")" : "node-maintenance.sh stop " substr($1, 13)
-		printf "%s, process %s on %s, since %s (%d s ago)", what, $3, $2, at, now - $4 }'
+	IFS=/ read -r kind host pid since plan <<DSLC_LOCK
+$1
+DSLC_LOCK
+	at=$(date -u -d "@$since" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null) || at="@$since"
+	case $kind in
+	rollout) what="a rollout (plan $plan)" ;;
+	*) what="node-maintenance.sh stop ${kind#maintenance-}" ;;
+	esac
+	echo "$what, process $pid on $host, since $at ($(($(dslc_now) - since)) s ago)"
 }
 dslc_lock_refuse() {
 	echo "dslc: REFUSED: $1" >&2
-	echo "dslc: nothing was changed. Once it has ended, run this again. If it is gone (its host down, its process killed: see ps -p PID on that host), clear its lock with: dmg system del-attr $dslc_lock_key" >&2
+	echo "dslc: nothing was changed. Once it has ended, run this again. If it is gone (its host down, its process killed: see ps -p PID on that host), clear its lock with: dmg system del-attr $dslc_lock_key${dslc_lease_on:+ (and on Kubernetes: kubectl -n $dslc_ns delete lease $dslc_lease)}" >&2
 	exit 75
 }
 dslc_host() { uname -n | tr -c 'A-Za-z0-9.\n-' '-'; }
+# VALUE is this node's maintenance, which this run finishes (dslc_lock_resume)
+dslc_lock_resumes() {
+	[ -n "${dslc_lock_resume:-}" ] && [ "${1%%/*}" = "$dslc_lock_resume" ] && dslc_lock_ours "$1"
+}
+# VALUE is a rollout's on this host whose process is gone (a run killed with
+# SIGKILL): stale
+dslc_lock_dead() {
+	dslc_lock_ours "$1" || return 1
+	IFS=/ read -r kind host pid _ <<DSLC_LOCK
+$1
+DSLC_LOCK
+	[ "$kind" = rollout ] && [ "$host" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null
+}
 # KIND [DIR]: take the cluster's lock (and flock DIR) or refuse at once. A
 # rollout's lock whose process on this host is gone is stale (a run killed
 # with SIGKILL); a maintenance's outlives its process by design (stop keeps
 # it until start), and only that node's maintenance takes it over
-# (dslc_lock_resume).
+# (dslc_lock_resume). On Kubernetes the Lease first (kube_lib.sh): of two
+# actors only one gets it, and the attribute then marks the cluster for
+# every admin host.
 dslc_lock_take() {
 	if [ -n "${2:-}" ]; then
 		command -v flock >/dev/null || { echo 'dslc: this script needs flock(1) (util-linux) to keep a second run on this host out' >&2; exit 2; }
@@ -269,19 +293,20 @@ dslc_lock_take() {
 			dslc_lock_refuse "another run on this host holds $2 (flock; fuser -v $2 names it)${dslc_lock_now:+: $(dslc_lock_holder "$dslc_lock_now")}"
 		fi
 	fi
+	dslc_lock_id="$1/$(dslc_host)/$$/$(dslc_now)/${dslc_plan:-none}"
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_take "$1"
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether another actor holds the cluster ($dslc_lock_key) is unknown"
 	if [ -n "$dslc_lock_now" ]; then
 		holder=$(dslc_lock_holder "$dslc_lock_now")
-		pid=$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f3)
-		if [ "${dslc_lock_resume:-}" != '' ] && [ "${dslc_lock_now%%/*}" = "$dslc_lock_resume" ] && dslc_lock_ours "$dslc_lock_now"; then
+		if dslc_lock_resumes "$dslc_lock_now"; then
 			echo "dslc: taking over the lock of $holder: this run finishes it" >&2
-		elif dslc_lock_ours "$dslc_lock_now" && [ "${dslc_lock_now%%/*}" = rollout ] && [ "$(printf '%s\n' "$dslc_lock_now" | cut -d/ -f2)" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null; then
+		elif dslc_lock_dead "$dslc_lock_now"; then
 			echo "dslc: taking over a stale lock: $holder, and that process is gone" >&2
 		else
 			dslc_lock_refuse "the cluster is held by $holder ($dslc_lock_key)"
 		fi
 	fi
-	dslc_lock_me="$1/$(dslc_host)/$$/$(dslc_now)/${dslc_plan:-none}"
+	dslc_lock_me=$dslc_lock_id
 	dmg system set-attr "$dslc_lock_key:$dslc_lock_me" >/dev/null || { dslc_lock_me=''; dslc_fail "dmg system set-attr $dslc_lock_key failed: the cluster could not be held"; }
 	sleep "$DSLC_LOCK_SETTLE"
 	dslc_lock_read || dslc_fail "dmg system get-attr failed after taking the cluster's lock ($dslc_lock_key)"
@@ -296,12 +321,18 @@ dslc_lock_check() {
 	[ -n "$dslc_lock_me" ] || return 0
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether this run still holds the cluster is unknown"
 	[ "$dslc_lock_now" = "$dslc_lock_me" ] && return 0
-	m=$dslc_lock_now
 	dslc_lock_me=''
-	dslc_fail "this run no longer holds the cluster: ${m:+$(dslc_lock_holder "$m") holds it}${m:-its lock ($dslc_lock_key) was removed}"
+	[ -z "$dslc_lock_now" ] || dslc_fail "this run no longer holds the cluster: $(dslc_lock_holder "$dslc_lock_now") holds it"
+	dslc_fail "this run no longer holds the cluster: its lock ($dslc_lock_key) was removed"
 }
-# at exit: the lock goes when it is still ours (never another's)
+# before every wave: the lock still ours, and on Kubernetes the Lease renewed
+dslc_lock_keep() {
+	dslc_lock_check
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_renew
+}
+# at exit: the lock goes when it is still ours (never another's), the Lease too
 dslc_lock_release() {
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_release
 	[ -n "$dslc_lock_me" ] || return 0
 	if dslc_lock_read 2>/dev/null && [ "$dslc_lock_now" = "$dslc_lock_me" ]; then
 		dmg system del-attr "$dslc_lock_key" >/dev/null 2>&1 ||
@@ -407,7 +438,7 @@ EOF
 	done
 }
 dslc_fleet_gate() {
-	dslc_lock_check
+	dslc_lock_keep
 	dslc_pools_again
 	deadline=$(($(dslc_now) + DSLC_HEALTH_TIMEOUT)) began=$(dslc_now)
 	while :; do
@@ -843,6 +874,116 @@ DSLC_SECRETS
 	[ -z "$missing" ] || dslc_fail "the certificates' Secrets in namespace $dslc_ns are not complete: $missing (kubectl -n $dslc_ns create secret generic NAME --from-file=KEY=FILE ...)"
 	[ -z "$dslc_secrets" ] || echo 'dslc: the certificate Secrets hold every key the pods copy' >&2
 }
+# ---- the cluster's Lease: one actor at a time, atomically ----------------------
+# Beside the DAOS attribute dslc.lock (dmg_lib.sh, which set-attr cannot take
+# atomically), a coordination.k8s.io/v1 Lease in the namespace: a create
+# fails when one exists (AlreadyExists) and a replace carries the
+# resourceVersion read, so of two actors writing together the API server
+# takes one and answers the other 409 Conflict ("the object has been
+# modified", apimachinery's optimistic concurrency: kubectl replace is a PUT
+# with metadata.resourceVersion). holderIdentity is the lock's value
+# (KIND/HOST/PID/SINCE/PLAN); renewTime + leaseDurationSeconds is how long it
+# holds without a renewal (the script renews it before every wave); leader
+# election's fields and release (client-go tools/leaderelection/
+# resourcelock/leaselock.go: holder emptied, duration 1 s).
+DSLC_LEASE_SECONDS=${DSLC_LEASE_SECONDS:-14400}
+case $DSLC_LEASE_SECONDS in '' | *[!0-9]* | 0) echo "dslc: DSLC_LEASE_SECONDS takes whole seconds (1 or more), not '$DSLC_LEASE_SECONDS'" >&2; exit 2 ;; esac
+dslc_lease=dslc-lock
+dslc_lease_on=1
+dslc_lease_held=''
+# a MicroTime as the API server writes it (RFC 3339, microseconds)
+dslc_lease_time() { date -u -d "@$1" '+%Y-%m-%dT%H:%M:%S.000000Z'; }
+# the Lease's fields into dslc_lease_{rv,holder,renew,dur,trans,acquire}
+# (rv '' when there is none); 1 when kubectl failed otherwise
+dslc_lease_read() {
+	if ! v=$(dslc_kube get lease "$dslc_lease" -o jsonpath='{.metadata.resourceVersion}|{.spec.holderIdentity}|{.spec.renewTime}|{.spec.leaseDurationSeconds}|{.spec.leaseTransitions}|{.spec.acquireTime}' 2>"$dslc_errf"); then
+		grep -q '(NotFound)' "$dslc_errf" || return 1
+		v='|||||'
+	fi
+	IFS='|' read -r dslc_lease_rv dslc_lease_holder dslc_lease_renew dslc_lease_dur dslc_lease_trans dslc_lease_acquire <<DSLC_LEASE
+$v
+DSLC_LEASE
+}
+# HOLDER DURATION ACQUIRE TRANSITIONS: create the Lease, or replace it at the
+# version read; 1 with the API server's answer in $dslc_errf
+dslc_lease_write() {
+	now=$(dslc_lease_time "$(dslc_now)")
+	rv=''
+	[ -z "$dslc_lease_rv" ] || rv=", \"resourceVersion\": \"$dslc_lease_rv\""
+	h=''
+	# only a value dslc_lock_id builds reaches the JSON (no quote, no backslash)
+	case $1 in *[!A-Za-z0-9./-]*) echo "dslc: refusing to write a Lease holder with characters outside [A-Za-z0-9./-]: $(printf '%s' "$1" | wc -c) bytes" >"$dslc_errf"; return 1 ;; esac
+	[ -z "$1" ] || h="\"holderIdentity\": \"$1\", "
+	verb=replace
+	[ -n "$dslc_lease_rv" ] || verb=create
+	f=$(mktemp) || { echo 'dslc: mktemp failed' >"$dslc_errf"; return 1; }
+	printf '{"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "%s", "namespace": "%s"%s}, "spec": {%s"leaseDurationSeconds": %s, "acquireTime": "%s", "renewTime": "%s", "leaseTransitions": %s}}\n' \
+		"$dslc_lease" "$dslc_ns" "$rv" "$h" "$2" "${3:-$now}" "$now" "$4" >"$f"
+	rc=0
+	dslc_kube "$verb" -f "$f" >/dev/null 2>"$dslc_errf" || rc=$?
+	rm -f "$f"
+	return $rc
+}
+dslc_lease_where() { echo "Lease $dslc_ns/$dslc_lease"; }
+# KIND: take the Lease (dslc_lock_id) or refuse at once: held by another and
+# renewed within its duration. A rollout's whose process on this host is
+# gone, and this node's maintenance, are taken over as for the attribute.
+dslc_lease_take() {
+	dslc_lease_read || dslc_fail "kubectl get lease $dslc_lease failed: whether another actor holds the cluster is unknown ($(tr '\n' ' ' <"$dslc_errf"))"
+	trans=${dslc_lease_trans:-0}
+	case $trans in *[!0-9]* | '') trans=0 ;; esac
+	if [ -n "$dslc_lease_holder" ]; then
+		holder=$(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")
+		renewed=$(date -u -d "$dslc_lease_renew" +%s 2>/dev/null) || renewed=''
+		case $dslc_lease_dur in '' | *[!0-9]*) renewed='' ;; esac
+		ago=''
+		[ -z "$renewed" ] || ago=$(($(dslc_now) - renewed))
+		if dslc_lock_resumes "$dslc_lease_holder"; then
+			echo "dslc: taking over the $(dslc_lease_where) of $holder: this run finishes it" >&2
+		elif dslc_lock_dead "$dslc_lease_holder"; then
+			echo "dslc: taking over a stale $(dslc_lease_where): $holder, and that process is gone" >&2
+		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then
+			echo "dslc: taking over a stale $(dslc_lease_where): $holder, not renewed for $ago s (its leaseDurationSeconds is $dslc_lease_dur)" >&2
+		else
+			dslc_lock_refuse "the cluster is held by $holder ($(dslc_lease_where)${ago:+, renewed $ago s ago, held ${dslc_lease_dur} s from then without a renewal})"
+		fi
+		trans=$((trans + 1))
+	fi
+	if ! dslc_lease_write "$dslc_lock_id" "$DSLC_LEASE_SECONDS" '' "$trans"; then
+		why=$(grep -o -m1 -e '(Conflict)' -e '(AlreadyExists)' "$dslc_errf")
+		if [ -n "$why" ]; then
+			dslc_lease_read || dslc_lease_holder=''
+			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")}"
+		fi
+		dslc_fail "kubectl could not write the $(dslc_lease_where): $(tr '\n' ' ' <"$dslc_errf")"
+	fi
+	dslc_lease_held=1
+	echo "dslc: holding the $(dslc_lease_where) (holderIdentity $dslc_lock_id, leaseDurationSeconds $DSLC_LEASE_SECONDS, renewed before every wave)" >&2
+}
+# before every wave: still ours, and renewed at the version read
+dslc_lease_renew() {
+	[ -n "$dslc_lease_held" ] || return 0
+	dslc_lease_read || dslc_fail "kubectl get lease $dslc_lease failed: whether this run still holds the cluster is unknown"
+	if [ "$dslc_lease_holder" != "$dslc_lock_id" ]; then
+		dslc_lease_held=''
+		if [ -n "$dslc_lease_holder" ]; then
+			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml") holds it"
+		fi
+		dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): it was released or deleted"
+	fi
+	if ! dslc_lease_write "$dslc_lock_id" "$DSLC_LEASE_SECONDS" "$dslc_lease_acquire" "${dslc_lease_trans:-0}"; then
+		dslc_lease_held=''
+		dslc_fail "the $(dslc_lease_where) could not be renewed: $(tr '\n' ' ' <"$dslc_errf")"
+	fi
+}
+# at exit: released (holder emptied, 1 s) when it is still ours
+dslc_lease_release() {
+	[ -n "$dslc_lease_held" ] || return 0
+	dslc_lease_held=''
+	dslc_lease_read 2>/dev/null && [ "$dslc_lease_holder" = "$dslc_lock_id" ] || return 0
+	dslc_lease_write '' 1 "$dslc_lease_acquire" "${dslc_lease_trans:-0}" ||
+		echo "dslc: could not release the $(dslc_lease_where): kubectl -n $dslc_ns delete lease $dslc_lease" >&2
+}
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 # node-maintenance.sh's own steps (targets/kube_ops.c prints its header,
 # then targets/dmg_lib.sh and kube_lib.sh, then this; compiled into dslc as
@@ -909,8 +1050,10 @@ if [ "$dslc_op" = stop ]; then
 	run dmg system stop --rank-hosts="$dslc_node"
 	wait_ranks stopped "$DSLC_STOP_TIMEOUT"
 	run dslc_kubectl drain "$dslc_node" --ignore-daemonsets --delete-emptydir-data --timeout="${DSLC_POD_TIMEOUT}s"
-	# the lock stays: no other actor stops engines while this node is down
+	# the lock stays, and the Lease until its duration ends: no other actor
+	# stops engines while this node is down
 	dslc_lock_me=''
+	dslc_lease_held=''
 	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
 	exit 0
 fi
