@@ -202,6 +202,17 @@ $1
 DSLC_LOCK
 	[ "$kind" = rollout ] && [ "$host" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null
 }
+# VALUE WHAT HOLDER: a lock (WHAT: the attribute's, or the Lease) that this
+# run may take over, said; 1 when it is another actor's
+dslc_lock_takes_over() {
+	if dslc_lock_resumes "$1"; then
+		echo "dslc: taking over the $2 of $3: this run finishes it" >&2
+	elif dslc_lock_dead "$1"; then
+		echo "dslc: taking over a stale $2: $3, and that process is gone" >&2
+	else
+		return 1
+	fi
+}
 # KIND [DIR]: take the cluster's lock (and flock DIR) or refuse at once. A
 # rollout's lock whose process on this host is gone is stale (a run killed
 # with SIGKILL); a maintenance's outlives its process by design (stop keeps
@@ -223,13 +234,8 @@ dslc_lock_take() {
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether another actor holds the cluster ($dslc_lock_key) is unknown"
 	if [ -n "$dslc_lock_now" ]; then
 		holder=$(dslc_lock_holder "$dslc_lock_now")
-		if dslc_lock_resumes "$dslc_lock_now"; then
-			echo "dslc: taking over the lock of $holder: this run finishes it" >&2
-		elif dslc_lock_dead "$dslc_lock_now"; then
-			echo "dslc: taking over a stale lock: $holder, and that process is gone" >&2
-		else
+		dslc_lock_takes_over "$dslc_lock_now" lock "$holder" ||
 			dslc_lock_refuse "the cluster is held by $holder ($dslc_lock_key)"
-		fi
 	fi
 	dslc_lock_me=$dslc_lock_id
 	dmg system set-attr "$dslc_lock_key:$dslc_lock_me" >/dev/null || { dslc_lock_me=''; dslc_fail "dmg system set-attr $dslc_lock_key failed: the cluster could not be held"; }

@@ -120,6 +120,9 @@ dslc_lease_write() {
 	return $rc
 }
 dslc_lease_where() { echo "Lease $dslc_ns/$dslc_lease"; }
+# the Lease's holder, in words (dslc_lock_holder; one dslc did not write is
+# shown by kubectl)
+dslc_lease_holder_words() { dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml"; }
 # KIND: take the Lease (dslc_lock_id) or refuse at once: held by another and
 # renewed within its duration. A rollout's whose process on this host is
 # gone, and this node's maintenance, are taken over as for the attribute.
@@ -128,15 +131,13 @@ dslc_lease_take() {
 	trans=${dslc_lease_trans:-0}
 	case $trans in *[!0-9]* | '') trans=0 ;; esac
 	if [ -n "$dslc_lease_holder" ]; then
-		holder=$(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")
+		holder=$(dslc_lease_holder_words)
 		renewed=$(date -u -d "$dslc_lease_renew" +%s 2>/dev/null) || renewed=''
 		case $dslc_lease_dur in '' | *[!0-9]*) renewed='' ;; esac
 		ago=''
 		[ -z "$renewed" ] || ago=$(($(dslc_now) - renewed))
-		if dslc_lock_resumes "$dslc_lease_holder"; then
-			echo "dslc: taking over the $(dslc_lease_where) of $holder: this run finishes it" >&2
-		elif dslc_lock_dead "$dslc_lease_holder"; then
-			echo "dslc: taking over a stale $(dslc_lease_where): $holder, and that process is gone" >&2
+		if dslc_lock_takes_over "$dslc_lease_holder" "$(dslc_lease_where)" "$holder"; then
+			:
 		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then
 			echo "dslc: taking over a stale $(dslc_lease_where): $holder, not renewed for $ago s (its leaseDurationSeconds is $dslc_lease_dur)" >&2
 		else
@@ -148,7 +149,7 @@ dslc_lease_take() {
 		why=$(grep -o -m1 -e '(Conflict)' -e '(AlreadyExists)' "$dslc_errf")
 		if [ -n "$why" ]; then
 			dslc_lease_read || dslc_lease_holder=''
-			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")}"
+			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lease_holder_words)}"
 		fi
 		dslc_fail "kubectl could not write the $(dslc_lease_where): $(tr '\n' ' ' <"$dslc_errf")"
 	fi
@@ -162,7 +163,7 @@ dslc_lease_renew() {
 	if [ "$dslc_lease_holder" != "$dslc_lock_id" ]; then
 		dslc_lease_held=''
 		if [ -n "$dslc_lease_holder" ]; then
-			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml") holds it"
+			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lease_holder_words) holds it"
 		fi
 		dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): it was released or deleted"
 	fi

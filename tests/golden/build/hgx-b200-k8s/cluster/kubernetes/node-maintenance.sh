@@ -277,6 +277,17 @@ $1
 DSLC_LOCK
 	[ "$kind" = rollout ] && [ "$host" = "$(dslc_host)" ] && ! kill -0 "$pid" 2>/dev/null
 }
+# VALUE WHAT HOLDER: a lock (WHAT: the attribute's, or the Lease) that this
+# run may take over, said; 1 when it is another actor's
+dslc_lock_takes_over() {
+	if dslc_lock_resumes "$1"; then
+		echo "dslc: taking over the $2 of $3: this run finishes it" >&2
+	elif dslc_lock_dead "$1"; then
+		echo "dslc: taking over a stale $2: $3, and that process is gone" >&2
+	else
+		return 1
+	fi
+}
 # KIND [DIR]: take the cluster's lock (and flock DIR) or refuse at once. A
 # rollout's lock whose process on this host is gone is stale (a run killed
 # with SIGKILL); a maintenance's outlives its process by design (stop keeps
@@ -298,13 +309,8 @@ dslc_lock_take() {
 	dslc_lock_read || dslc_fail "dmg system get-attr failed: whether another actor holds the cluster ($dslc_lock_key) is unknown"
 	if [ -n "$dslc_lock_now" ]; then
 		holder=$(dslc_lock_holder "$dslc_lock_now")
-		if dslc_lock_resumes "$dslc_lock_now"; then
-			echo "dslc: taking over the lock of $holder: this run finishes it" >&2
-		elif dslc_lock_dead "$dslc_lock_now"; then
-			echo "dslc: taking over a stale lock: $holder, and that process is gone" >&2
-		else
+		dslc_lock_takes_over "$dslc_lock_now" lock "$holder" ||
 			dslc_lock_refuse "the cluster is held by $holder ($dslc_lock_key)"
-		fi
 	fi
 	dslc_lock_me=$dslc_lock_id
 	dmg system set-attr "$dslc_lock_key:$dslc_lock_me" >/dev/null || { dslc_lock_me=''; dslc_fail "dmg system set-attr $dslc_lock_key failed: the cluster could not be held"; }
@@ -925,6 +931,9 @@ dslc_lease_write() {
 	return $rc
 }
 dslc_lease_where() { echo "Lease $dslc_ns/$dslc_lease"; }
+# the Lease's holder, in words (dslc_lock_holder; one dslc did not write is
+# shown by kubectl)
+dslc_lease_holder_words() { dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml"; }
 # KIND: take the Lease (dslc_lock_id) or refuse at once: held by another and
 # renewed within its duration. A rollout's whose process on this host is
 # gone, and this node's maintenance, are taken over as for the attribute.
@@ -933,15 +942,13 @@ dslc_lease_take() {
 	trans=${dslc_lease_trans:-0}
 	case $trans in *[!0-9]* | '') trans=0 ;; esac
 	if [ -n "$dslc_lease_holder" ]; then
-		holder=$(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")
+		holder=$(dslc_lease_holder_words)
 		renewed=$(date -u -d "$dslc_lease_renew" +%s 2>/dev/null) || renewed=''
 		case $dslc_lease_dur in '' | *[!0-9]*) renewed='' ;; esac
 		ago=''
 		[ -z "$renewed" ] || ago=$(($(dslc_now) - renewed))
-		if dslc_lock_resumes "$dslc_lease_holder"; then
-			echo "dslc: taking over the $(dslc_lease_where) of $holder: this run finishes it" >&2
-		elif dslc_lock_dead "$dslc_lease_holder"; then
-			echo "dslc: taking over a stale $(dslc_lease_where): $holder, and that process is gone" >&2
+		if dslc_lock_takes_over "$dslc_lease_holder" "$(dslc_lease_where)" "$holder"; then
+			:
 		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then
 			echo "dslc: taking over a stale $(dslc_lease_where): $holder, not renewed for $ago s (its leaseDurationSeconds is $dslc_lease_dur)" >&2
 		else
@@ -953,7 +960,7 @@ dslc_lease_take() {
 		why=$(grep -o -m1 -e '(Conflict)' -e '(AlreadyExists)' "$dslc_errf")
 		if [ -n "$why" ]; then
 			dslc_lease_read || dslc_lease_holder=''
-			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml")}"
+			dslc_lock_refuse "another actor took the cluster at the same time (the API server refused this write: $why)${dslc_lease_holder:+: $(dslc_lease_holder_words)}"
 		fi
 		dslc_fail "kubectl could not write the $(dslc_lease_where): $(tr '\n' ' ' <"$dslc_errf")"
 	fi
@@ -967,7 +974,7 @@ dslc_lease_renew() {
 	if [ "$dslc_lease_holder" != "$dslc_lock_id" ]; then
 		dslc_lease_held=''
 		if [ -n "$dslc_lease_holder" ]; then
-			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lock_holder "$dslc_lease_holder" "kubectl -n $dslc_ns get lease $dslc_lease -o yaml") holds it"
+			dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): $(dslc_lease_holder_words) holds it"
 		fi
 		dslc_fail "this run no longer holds the cluster's $(dslc_lease_where): it was released or deleted"
 	fi
