@@ -175,7 +175,7 @@ mutate "a block's keywords missing from the syntax files" compiler/lsp/syntax.c 
 	"bash tests/editors.sh"
 
 # 18. doctor: '-' and '_' no longer the same in a kernel parameter's name
-mutate "doctor: parameq without the dash rule" compiler/doctor/kernel.c \
+mutate "doctor: parameq without the dash rule" compiler/doctor/cmdline.c \
 	"if (*a != *b && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))" "if (*a != *b)" \
 	"/usr/bin/python3 tests/doctor.py"
 
@@ -697,11 +697,11 @@ mutate "collect: no modes recorded" compiler/doctor/snapshot.c \
 	'		ok = write_modes(fd, c);' \
 	'		ok = true || write_modes(fd, c);' \
 	"/usr/bin/python3 tests/doctor.py"
-mutate "cmdline: the first occurrence for every parameter" compiler/doctor/kernel.c \
+mutate "cmdline: the first occurrence for every parameter" compiler/doctor/cmdline.c \
 	'			if (keeps_first(name) || param_eq(name, "hugepages"))' \
 	'			if ((void)keeps_first, 1)' \
 	"/usr/bin/python3 tests/doctor.py"
-mutate "cmdline: the last isolcpus= kept" compiler/doctor/kernel.c \
+mutate "cmdline: the last isolcpus= kept" compiler/doctor/cmdline.c \
 	'	"isolcpus",           /* kernel/sched/isolation.c housekeeping_setup: a later mask must match */' \
 	'	"isolcpus-",' \
 	"/usr/bin/python3 tests/doctor.py"
@@ -1129,8 +1129,8 @@ mutate "fixes: a brace inside a quoted value taken for the block's" compiler/bas
 # 235-241 (issue 68): one actor at a time; members read by their keys' names
 mutate "rollout lock: not read again before a wave" targets/dmg_lib.sh \
 	'	dslc_lock_check
-	dslc_pools_again' \
-	'	dslc_pools_again' \
+	[ -z "${dslc_lease_on:-}" ] || dslc_lease_renew' \
+	'	[ -z "${dslc_lease_on:-}" ] || dslc_lease_renew' \
 	"bash tests/rollout_lock.sh"
 mutate "rollout lock: a second run on the same host not kept out by flock" targets/dmg_lib.sh \
 	'		if ! flock -n 9; then' \
@@ -1141,17 +1141,17 @@ mutate "rollout lock: not read back after the settle" targets/dmg_lib.sh \
 	'	if false; then' \
 	"bash tests/rollout_lock.sh"
 mutate "rollout lock: a live holder on the same host taken for stale" targets/dmg_lib.sh \
-	'&& ! kill -0 "$pid" 2>/dev/null; then' \
-	'&& ! false "$pid" 2>/dev/null; then' \
+	'&& ! kill -0 "$pid" 2>/dev/null' \
+	'&& ! false "$pid" 2>/dev/null' \
 	"bash tests/rollout_lock.sh"
 mutate "rollout lock: a maintenance's lock taken for stale once its stop has ended" targets/dmg_lib.sh \
-	'[ "${dslc_lock_now%%/*}" = rollout ] && ' \
+	'[ "$kind" = rollout ] && ' \
 	'' \
 	"bash tests/rollout_k8s.sh"
 mutate "rollout: the pools not listed again before a wave" targets/dmg_lib.sh \
-	'	dslc_lock_check
+	'	dslc_lock_keep
 	dslc_pools_again' \
-	'	dslc_lock_check' \
+	'	dslc_lock_keep' \
 	"bash tests/rollout_lock.sh"
 mutate "fleet gate: a member read by field count, not by its keys' names" targets/dmg_lib.sh \
 	'		/^      },?$/ { if (r != "" && s != "") printf "%s\t%s\t%s\t%s\n", r, s, (a == "" ? "-" : a), (f == "" ? "-" : f);' \
