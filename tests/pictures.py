@@ -472,7 +472,9 @@ def progress(tmp):
            out[:400])
     clean = re.sub(rb"\rdslc: building nodes [^\r]*\x1b\[K|\r\x1b\[K", b"", out)
     rc2, plain = on_tty(DSLC + ["build", src, "-o", os.path.join(tmp, "p2")], env_off)
-    result(clean.replace(b"p1", b"p2") == plain, "with the progress line erased, the terminal reads as with NO_PROGRESS",
+    # the whole output path, not "p1": a temporary folder such as /tmp/tmp8esqp1i0 holds "p1" too
+    p1, p2 = os.path.join(tmp, "p1").encode(), os.path.join(tmp, "p2").encode()
+    result(clean.replace(p1, p2) == plain, "with the progress line erased, the terminal reads as with NO_PROGRESS",
            (clean[:300], plain[:300]))
     rc3, dumb = on_tty(DSLC + ["build", src, "-o", os.path.join(tmp, "p3")], dict(env, TERM="dumb"))
     result(b"building nodes" not in plain and b"building nodes" not in dumb, "NO_PROGRESS and TERM=dumb: no progress line")
