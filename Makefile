@@ -94,6 +94,13 @@ $(BUILD)/gen/%.inc: %.sh
 	$(call say,GEN,$@)
 	$(Q)sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
 
+# the Ansible playbook the same way: ansible-lint reads it in place
+$(BUILD)/gen/%.inc: %.yml
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)sed -e 's/[\\"?]/\\&/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/targets/ansible.o: $(BUILD)/gen/targets/ansible_apply.inc
+
 $(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
 	$(BUILD)/gen/compiler/plan/rollout_lib.inc $(BUILD)/gen/compiler/plan/rollout_kube.inc
 $(BUILD)/obj/targets/kube_ops.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \

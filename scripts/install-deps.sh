@@ -3,7 +3,7 @@
 # Installs what dslc needs to build and test on Debian 12 (run as root, or
 # with sudo available). Safe to run again: apt-get skips what is installed.
 set -eu
-PKGS="build-essential pkg-config flex bison libyaml-dev libjansson-dev libhwloc-dev hwloc nettle-dev check libsubunit-dev python3 python3-yaml python3-jsonschema python3-junitparser python3-jinja2 shellcheck curl valgrind grub-common time clang libclang-rt-14-dev xz-utils libudev1 gawk git pre-commit debhelper lintian groff-base man-db mandoc zsh fish vim neovim containerd mpich libmpich-dev rpm rpmlint debugedit elfutils cpio unzip chromium w3c-sgml-lib fonts-dejavu-core"
+PKGS="build-essential pkg-config flex bison libyaml-dev libjansson-dev libhwloc-dev hwloc nettle-dev check libsubunit-dev python3 python3-yaml python3-jsonschema python3-junitparser python3-jinja2 shellcheck curl valgrind grub-common time clang libclang-rt-14-dev xz-utils libudev1 gawk git pre-commit debhelper lintian groff-base man-db mandoc zsh fish vim neovim containerd mpich libmpich-dev rpm rpmlint debugedit elfutils cpio unzip chromium w3c-sgml-lib fonts-dejavu-core ansible-core ansible-lint"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 missing=""

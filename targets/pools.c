@@ -266,6 +266,9 @@ const cluster_target_info cluster_target_table[] = {
 	{"kubernetes", "kubernetes/",
 	 "With `deploy kubernetes`: namespace.yaml; per group of nodes with the same daos_server.yml an immutable ConfigMap and a DaemonSet (daos-server-<sha256/16>.yaml, OnDelete, hostNetwork, hugepages, SCM memory, RDMA and VFIO resources, no CPU limit); the same for daos_agent.yml (hostPID, HWLOC_ALLOW=all); per agent group a client PodTemplate (daos-client-<digest>.yaml: agent socket, hostNetwork, RDMA resources); device-plugins.yaml (k8s-rdma-shared-dev-plugin and generic-device-plugin configurations); disruption-budget.yaml (a PodDisruptionBudget over the daos-server pods: minAvailable, an integer, leaves as many down as the data tolerates); label-nodes.sh; node-maintenance.sh; kustomization.yaml; rollout-rbac.yaml (the ClusterRole dslc-rollout of the identity that runs the rollout and node-maintenance.sh; not in the kustomization).",
 	 0644, target_kubernetes},
+	{"ansible", "ansible/",
+	 "inventory.yml (every node with ansible_host from its mgmt address, the planned kernel parameters and the boot configuration's command; groups dslc_servers, dslc_client_only, dslc_access_points, dslc_type_<hardware>; every value !unsafe) and apply.yml, the playbook that installs each node's files from the built tree with their modes, removes what it installed before and this build no longer has, and runs what the classes given in dslc_classes need (SPEC.md, \"Ansible\").",
+	 0644, target_ansible},
 };
 const size_t cluster_target_count = sizeof(cluster_target_table) / sizeof(cluster_target_table[0]);
 

@@ -76,6 +76,7 @@ target_result target_pools_sh(const model *m, target_file *out);
 target_result target_pools_json(const model *m, target_file *out);
 target_result target_pool_acl(const model *m, target_file *out);
 target_result target_kubernetes(const model *m, target_file *out);
+target_result target_ansible(const model *m, target_file *out);
 
 target_result target_daos_server(const model *m, const node_spec *s, target_file *out);
 target_result target_daos_agent(const model *m, const node_spec *s, target_file *out);

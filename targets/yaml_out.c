@@ -105,6 +105,13 @@ void yo_str(yaml_out *y, const char *s)
 	scalar(y, s, looks_typed(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
 }
 
+void yo_unsafe(yaml_out *y, const char *s)
+{
+	yaml_event_t ev;
+	emit(y, &ev, yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)"!unsafe", (yaml_char_t *)s, (int)strlen(s), 0, 0,
+						  looks_typed(s) ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE));
+}
+
 void yo_int(yaml_out *y, int64_t v)
 {
 	char b[32];

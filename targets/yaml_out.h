@@ -34,6 +34,9 @@ void yo_int(yaml_out *y, int64_t v);
 /* A multi-line string as a literal block (|), e.g. a file in a ConfigMap. */
 void yo_literal(yaml_out *y, const char *s);
 void yo_bool(yaml_out *y, bool v);
+/* A string tagged !unsafe, which Ansible never templates: a value that holds
+ * "{{" stays text, not an expression run on the controller. */
+void yo_unsafe(yaml_out *y, const char *s);
 /* key: value shorthands; yo_kv for keys of non-DAOS formats */
 void yo_kv(yaml_out *y, const char *name, const char *s);
 void yo_kstr(yaml_out *y, daos_key k, const char *s);

@@ -109,6 +109,7 @@ PROGRAMS = [
     ("tiers_diff", "py", (24, []), (8, ["--sample4", "0", "--tiers", "2"]), None),
     ("acl_diff", "py", (4, []), (3, ["--count", "100"]), None),
     ("daos_diff", "py", (21, []), None, None),
+    ("ansible_apply", "py", (200, []), None, None),
     ("validate", "validate", (19, []), (33, []), None),
     ("package", "bare", (40, ["bash", "tests/package.sh"]), None, None),
     ("package_rpm", "bare", (45, ["bash", "tests/package_rpm.sh"]), None, None),

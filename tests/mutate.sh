@@ -90,6 +90,7 @@ n_script_golden=0
 is_script_source() {
 	case $1 in
 	*.sh | targets/pools.c | targets/redfish.c | targets/clients.c | targets/kube_ops.c | targets/kernel.c | \
+		targets/ansible_apply.yml | targets/ansible.c | \
 		compiler/plan/waves.c | compiler/plan/rollout.c) return 0 ;;
 	esac
 	return 1
@@ -1240,5 +1241,31 @@ mutate "lease: a held Lease taken as stale regardless of its duration" targets/k
 	'		elif [ -n "$ago" ] && [ "$ago" -gt "$dslc_lease_dur" ]; then' \
 	'		elif [ -n "$ago" ]; then' \
 	"bash tests/rollout_k8s.sh"
+# 259-264 (issue 72): out/cluster/ansible/ run by the real ansible-playbook against fake nodes
+mutate "ansible: files copied without their modes (the scripts lose their x bit)" targets/ansible_apply.yml \
+	'        mode: "{{ item.mode }}"
+      loop: "{{ dslc_mine }}"' \
+	'      loop: "{{ dslc_mine }}"' \
+	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: files this build no longer has left on the node" targets/ansible_apply.yml \
+	"| difference(dslc_mine | map(attribute='path')" \
+	"| select('equalto', '') | difference(dslc_mine | map(attribute='path')" \
+	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: an inventory of another build accepted" targets/ansible_apply.yml \
+	'          - dslc_inventory_stat.stat.checksum == dslc_inventory_entry[0].sha256' \
+	'          - dslc_inventory_stat.stat.checksum is defined' \
+	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: a reboot that lost a planned parameter passes" targets/ansible_apply.yml \
+	'(dslc_cmdline.content | b64decode).split()) | length == 0' \
+	'(dslc_cmdline.content | b64decode).split()) | length >= 0' \
+	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: inventory values without !unsafe (Ansible would template them)" targets/yaml_out.c \
+	'(yaml_char_t *)"!unsafe", (yaml_char_t *)s, (int)strlen(s), 0, 0,' \
+	'NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,' \
+	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: Azure Linux given update-grub, which it does not have" compiler/place/node_os.c \
+	'"grub2-mkconfig -o /boot/grub2/grub.cfg" : "update-grub"' \
+	'"update-grub" : "update-grub"' \
+	"/usr/bin/python3 tests/ansible_apply.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

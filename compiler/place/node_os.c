@@ -32,6 +32,17 @@ static grub_family family_of(const char *os)
 	return GRUB_NONE;
 }
 
+const char *node_grub_command(const model *m, const node_spec *s)
+{
+	const kernel_plan *k = node_kernel_plan(m, s);
+	if (!k || k->family == GRUB_NONE)
+		return NULL;
+	if (k->family != GRUB_DROPIN)
+		return "/usr/local/sbin/dslc-kernel-cmdline"; /* targets/kernel.c writes it there */
+	/* Azure Linux has no update-grub wrapper; its grub.cfg is /boot/grub2's */
+	return strncmp(s->os.v, "azurelinux", 10) == 0 ? "grub2-mkconfig -o /boot/grub2/grub.cfg" : "update-grub";
+}
+
 bool node_has_nvme(const node_plan *p)
 {
 	for (int i = 0; i < p->nengines; i++)

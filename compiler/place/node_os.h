@@ -27,6 +27,10 @@ typedef struct kubelet_plan {
 	int nnuma;
 } kubelet_plan;
 
+/* The command that makes the boot configuration take the installed kernel
+ * file (SPEC.md section 8's table): update-grub, grub2-mkconfig, or the
+ * dslc-kernel-cmdline script; NULL without a kernel file. */
+const char *node_grub_command(const model *m, const node_spec *s);
 /* Both return NULL when the spec has nothing of that kind to emit. */
 kernel_plan *node_kernel_plan(const model *m, const node_spec *s);
 kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s);
