@@ -147,7 +147,7 @@ target_result target_kernel(const model *m, const node *nd, target_file *out)
 		grubd_dropin(out->data, nd, k);
 		return TARGET_OK;
 	}
-	out->path = "usr/local/sbin/dslc-kernel-cmdline";
+	out->path = NODE_KERNEL_SCRIPT;
 	out->mode = 0755;
 	kernel_script(out->data, nd, k);
 	return TARGET_OK;

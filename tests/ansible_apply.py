@@ -158,6 +158,12 @@ def recap(out):
     return r
 
 
+def planned_params(tree, node):
+    """The kernel parameters of the node's grub.d drop-in, as the build wrote them."""
+    kernel = open(os.path.join(tree, "nodes", node, "etc/default/grub.d/60-dslc.cfg")).read()
+    return re.search(r'GRUB_CMDLINE_LINUX="\$\{GRUB_CMDLINE_LINUX:-\} ([^"]*)"', kernel).group(1).split()
+
+
 def lint_and_syntax(tree):
     play = os.path.join(tree, "cluster/ansible/apply.yml")
     inv = os.path.join(tree, "cluster/ansible/inventory.yml")
@@ -190,8 +196,7 @@ def inventory_reads_back(tree):
            "inventory groups: dslc_servers, dslc_client_only, dslc_access_points, dslc_type_hgx_b200 as the description has them",
            {k: sorted(v) for k, v in g.items()})
     g5 = {k: (plain(v) if not isinstance(v, list) else [plain(x) for x in v]) for k, v in hv.get("gpu005", {}).items()}
-    kernel = open(os.path.join(tree, "nodes/gpu005/etc/default/grub.d/60-dslc.cfg")).read()
-    planned = re.search(r'GRUB_CMDLINE_LINUX="\$\{GRUB_CMDLINE_LINUX:-\} ([^"]*)"', kernel).group(1).split()
+    planned = planned_params(tree, "gpu005")
     result(g5.get("ansible_host") == "10.10.0.14" and g5.get("dslc_kernel_params") == planned
            and g5.get("dslc_grub_update") == "grub2-mkconfig -o /boot/grub2/grub.cfg" and g5.get("dslc_cluster") == "tier0",
            "gpu005's variables: ansible_host from its mgmt address, the kernel file's parameters, Azure Linux's grub2-mkconfig", g5)
@@ -279,8 +284,7 @@ def runs(tmp):
     rc, out = run.play(tree, ["gpu005"], "reboot,engine-restart")
     log = [l for l in run.log("gpu005") if not l.startswith("systemctl show")]
     cmdline = open(os.path.join(roots["gpu005"], "proc/cmdline")).read().split()
-    kernel = open(os.path.join(tree, "nodes/gpu005/etc/default/grub.d/60-dslc.cfg")).read()
-    planned = re.search(r'GRUB_CMDLINE_LINUX="\$\{GRUB_CMDLINE_LINUX:-\} ([^"]*)"', kernel).group(1).split()
+    planned = planned_params(tree, "gpu005")
     result(rc == 0 and log[:2] == ["grub2-mkconfig -o /boot/grub2/grub.cfg", "shutdown -r 0 dslc rollout reboot"]
            and log[2:] == ["systemctl start daos_server"],
            "reboot,engine-restart: grub2-mkconfig, shutdown -r, then daos_server started (the reboot stopped it)", (log, out[-1500:]))

@@ -38,7 +38,7 @@ const char *node_grub_command(const model *m, const node_spec *s)
 	if (!k || k->family == GRUB_NONE)
 		return NULL;
 	if (k->family != GRUB_DROPIN)
-		return "/usr/local/sbin/dslc-kernel-cmdline"; /* targets/kernel.c writes it there */
+		return "/" NODE_KERNEL_SCRIPT;
 	/* Azure Linux has no update-grub wrapper; its grub.cfg is /boot/grub2's */
 	return strncmp(s->os.v, "azurelinux", 10) == 0 ? "grub2-mkconfig -o /boot/grub2/grub.cfg" : "update-grub";
 }

@@ -11,6 +11,9 @@
  * Linux 3); grubby on the BLS entries (RHEL, Rocky, Alma); a script that
  * edits /etc/default/grub and regenerates grub.cfg (SLES). */
 typedef enum grub_family { GRUB_NONE, GRUB_DROPIN, GRUB_GRUBBY, GRUB_SCRIPT } grub_family;
+/* Where the grubby and SLES families' script goes, below the node's root
+ * (targets/kernel.c writes it; the inventory's boot command runs it). */
+#define NODE_KERNEL_SCRIPT "usr/local/sbin/dslc-kernel-cmdline"
 
 typedef struct kernel_plan {
 	grub_family family;
