@@ -29,7 +29,14 @@ ansible-core; ansible-lint, profile production):
 - the verify tag: a node's installed file changed by hand is named, the
   untouched node passes.
 
-usage: tests/ansible_apply.py DSLC
+Then the rollout script's default apply (issue 72 item 2): the plan's script with
+DSLC_APPLY unset runs the new tree's apply.yml per wave and its verify tag against
+the fake dmg and these nodes; a tree that is not the planned one, a class the
+playbook does not apply and a missing DSLC_TREE are refused before any dmg call;
+a failed wave stops there and a second run resumes. bios-apply+reboot runs the
+node's Redfish apply.sh on the controller against a loopback BMC.
+
+usage: tests/ansible_apply.py DSLC [PART,...]   (parts: runs hostile bios planned rollout)
 """
 import json
 import os
@@ -291,14 +298,7 @@ def runs(tmp):
     result(all(p in cmdline for p in planned) and "lockdown=integrity" in cmdline,
            "after the reboot /proc/cmdline holds the planned parameters and keeps the distribution's", cmdline)
 
-    # 4. a reboot whose boot configuration leaves out a parameter: refused on that host
-    with open(os.path.join(roots["gpu005"], "etc/default/grub"), "a") as f:
-        f.write('GRUB_CMDLINE_LINUX="rd.auto=1"\n')  # a site edit after the grub.d loop: dslc's parameters lost
-    rc, out = run.play(tree, ["gpu005"], "reboot")
-    run.log("gpu005")
-    result(rc != 0 and "gpu005 booted without iommu=pt" in out, "a reboot that loses a planned parameter fails the host and names it",
-           out[-1500:])
-    shutil.copy(os.path.join(REPO, "tests/os/grub-defaults/azurelinux3"), os.path.join(roots["gpu005"], "etc/default/grub"))
+    # 4. a reboot whose boot configuration leaves out a parameter: the rollout's second wave (rollout())
 
     # 5. refusals before anything is written
     rc, out = run.play(tree, ["cn04"], "network-reload,reformat")
@@ -367,11 +367,204 @@ def runs(tmp):
            and "Install the node" not in out, "verify: a file changed by hand is named with its sha256; nothing installed", out[-1200:])
 
 
+def bios_apply(tmp, tree):
+    """bios-apply+reboot with system-restart: apply.sh on the controller against a BMC on
+    loopback (tests/validate/redfish_check.py, written from DSP0266), the credentials from
+    the controller's environment only, then the reboot (no grub) and daos_server."""
+    run = Runner(os.path.join(tmp, "bios"))
+    install_overlay(make_node(run.nodes, "gpu005", "10.10.0.14"), tree, "gpu005")
+    try:
+        sys.path.insert(0, os.path.join(REPO, "tests", "validate"))
+        import redfish_check  # noqa: E402  (needs python3-jsonschema)
+    except ImportError as e:
+        skip("bios-apply+reboot against a BMC", f"tests/validate/redfish_check.py cannot load: {e} (Debian: python3-jsonschema)")
+        return
+    from http.server import ThreadingHTTPServer
+    import threading
+    redfish_check.reset("parent", nested_only=True)  # the example's BMC (vendor ami, nested)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), redfish_check.Service)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    secret = "s3cret pass"
+    saved = run.env
+    run.env = dict(saved, REDFISH_BASE=f"http://127.0.0.1:{server.server_port}", REDFISH_USER="admin", REDFISH_PASSWORD=secret)
+    try:
+        rc, out = run.play(tree, ["gpu005"], "bios-apply+reboot,system-restart", ["-v"])
+    finally:
+        run.env = saved
+        server.shutdown()
+    log = [l for l in run.log("gpu005") if not l.startswith("systemctl show")]
+    want = json.load(open(os.path.join(tree, "nodes/gpu005/redfish/bios-settings.json")))
+    patches = redfish_check.Service.patches
+    import base64
+    auth = "Basic " + base64.b64encode(b"admin:" + secret.encode()).decode()
+    result(rc == 0 and len(patches) == 1 and patches[0]["body"] == want and patches[0]["auth"] == auth and log == ["shutdown -r 0 dslc rollout reboot", "systemctl start daos_server"],
+           "bios-apply+reboot,system-restart: the node's bios-settings.json PATCHed from the controller with the operator's credentials, then the reboot (no grub) and daos_server",
+           (rc, log, patches, out[-1500:]))
+    result(secret not in out and "REDFISH_PASSWORD" not in out, "the BMC password appears nowhere in the run's output (-v)", out[-600:])
+
+
+def install_overlay(root, tree, node):
+    """A node the playbook installed from tree before: its files and dslc's record of them."""
+    files = overlay(tree, node)
+    for rel, (data, mode) in files.items():
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+        os.chmod(path, mode)
+    write(os.path.join(root, "var/lib/dslc/installed"), "".join(p + "\n" for p in sorted(files)))
+
+
+def rollout(tmp, tree):
+    """Issue 72 item 2: the rollout script with DSLC_APPLY unset runs the new
+    tree's apply.yml on each wave (--limit from a file, the wave's classes, the
+    plan's node digests), then its verify tag, against the fake dmg and these
+    nodes. Refused before anything: a tree that is not the planned one, no
+    DSLC_TREE. A wave whose playbook fails stops the rollout there; a second
+    run resumes with it."""
+    run = Runner(os.path.join(tmp, "roll"))
+    roots = {n: make_node(run.nodes, n, a) for n, a in (("gpu005", "10.10.0.14"), ("cn04", "10.10.0.103"))}
+    for n, r in roots.items():
+        install_overlay(r, tree, n)
+    src = os.path.join(tmp, "roll", "ex", "cluster.dsl")
+    shutil.copytree(os.path.join(REPO, "examples", "hgx-b200"), os.path.dirname(src))
+    text = open(src).read()
+    per_node = "".join(f"node {n} {{ kernel {{ iommu pt  irqaffinity os  param nmi_watchdog=0 }} }}\n" for n in NODES)
+    assert "\nnodes cn[01-04] : client" in text
+    open(src, "w").write(text.replace("\nnodes cn[01-04] : client", "\n" + per_node + "nodes cn[01-04] : client"))
+    new = os.path.join(tmp, "roll", "new")
+    build(src, new)
+    script = os.path.join(tmp, "roll", "roll.sh")
+    with open(script, "w") as f:
+        r = subprocess.run([DSLC, "plan", src, "--against", tree, "--format", "script"], stdout=f, stderr=subprocess.PIPE, text=True)
+    bin_dir = os.path.join(tmp, "roll", "bin")
+    os.makedirs(bin_dir)
+    for fake in ("dmg", "date", "sleep"):
+        shutil.copy(os.path.join(REPO, "tests", "fakes", fake), bin_dir)
+    test_vars = os.path.join(tmp, "roll", "vars.json")
+    write(test_vars, json.dumps({"dslc_root": run.nodes + "/{{ inventory_hostname }}/root",
+                                 "dslc_reboot_search_paths": [FAKES], "dslc_reboot_timeout": 60,
+                                 "dslc_boot_time_command": "cat " + run.nodes + "/{{ inventory_hostname }}/root/proc/sys/kernel/random/boot_id"}))
+    log = os.path.join(tmp, "roll", "dmg.log")
+    servers = " ".join(f"gpu{i:03d}" for i in range(1, 15))
+    env = dict(run.env, PATH=bin_dir + ":" + os.environ["PATH"], FAKE_LOG=log, FAKE_DMG_STATE=os.path.join(tmp, "roll", "dmg.state"),
+               FAKE_DMG_HOSTS=servers, FAKE_DMG_RELEASE="2.6", FAKE_DMG_POOLS="tier0", FAKE_CLOCK=os.path.join(tmp, "roll", "clock"),
+               DSLC_ANSIBLE=f"ansible-playbook -f 2 -e @{test_vars}", DSLC_TREE=new)
+    env.pop("DSLC_APPLY", None)
+    env.pop("DSLC_VERIFY", None)
+    write(env["FAKE_CLOCK"], "1000\n")
+
+    def roll(**over):
+        open(log, "w").close()
+        e = dict(env, **over)
+        p = subprocess.run(["sh", script], capture_output=True, text=True, env={k: v for k, v in e.items() if v is not None},
+                           timeout=900, stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout + p.stderr, open(log).read().splitlines()
+
+    waves = re.findall(r"^dslc_wave_nodes='([^']*)'$", open(script).read(), re.M)
+    result(r.returncode == 3 and waves == ["cn04", "gpu005"], "the plan: cn04's wave (client-only, first), then gpu005's, each reboot", (waves, r.stderr[-500:]))
+    snap = {n: tree_of(r) for n, r in roots.items()}
+
+    # refused before anything: the old tree as DSLC_TREE, and no DSLC_TREE
+    rc, out, dmg = roll(DSLC_TREE=tree)
+    result(rc == 2 and "is not the tree this rollout was planned from: the files of cn04, gpu005 differ from the plan's" in out
+           and dmg == [] and {n: tree_of(r) for n, r in roots.items()} == snap and all(run.log(n) == [] for n in NODES),
+           "DSLC_TREE is not the planned tree: refused (exit 2) before any dmg call or playbook run, naming the nodes", out[-800:])
+    rc, out, dmg = roll(DSLC_TREE=None)
+    result(rc == 2 and "set DSLC_TREE to the folder `dslc build` wrote" in out and dmg == [],
+           "DSLC_APPLY and DSLC_TREE unset: refused (exit 2) before any dmg call, saying what to set", out[-500:])
+
+    # a wave class the tree's playbook does not apply (reformat: gpu005 loses a drive): refused before anything
+    src_r = os.path.join(tmp, "roll", "ex", "reformat.dsl")
+    write(src_r, text.replace("\nnodes cn[01-04] : client", "\nnode gpu005 { exclude nvme 0000:a4:00.0 }\nnodes cn[01-04] : client"))
+    new_r = os.path.join(tmp, "roll", "new-reformat")
+    build(src_r, new_r)
+    script_r = os.path.join(tmp, "roll", "reformat.sh")
+    with open(script_r, "w") as f:
+        subprocess.run([DSLC, "plan", src_r, "--against", tree, "--format", "script"], stdout=f, stderr=subprocess.DEVNULL)
+    open(log, "w").close()
+    p = subprocess.run(["sh", script_r], capture_output=True, text=True, env=dict(env, DSLC_TREE=new_r), timeout=300, stdin=subprocess.DEVNULL)
+    result(p.returncode == 2 and "this rollout's waves need reformat, which " + new_r + "/cluster/ansible/apply.yml does not apply" in p.stderr
+           and open(log).read() == "" and all(run.log(n) == [] for n in NODES),
+           "a wave class apply.yml does not apply (reformat): refused (exit 2) before any dmg call, pointing at DSLC_APPLY", p.stderr[-600:])
+
+    # gpu005's reboot loses the new parameter (a site's edit after grub.d): its wave stops
+    grub = os.path.join(roots["gpu005"], "etc/default/grub")
+    good = open(grub).read()
+    write(grub, good + 'GRUB_CMDLINE_LINUX="rd.auto=1"\n')
+    rc, out, dmg = roll()
+    logs = {n: run.log(n) for n in NODES}
+    stop5 = "dmg system stop --rank-hosts=gpu005"
+    result(rc == 1 and "STOPPED in wave 2 of 2 (gpu005: reboot): apply.yml gpu005 reboot failed (exit 2)" in out
+           and re.search(r"gpu005 booted without [^:]*nmi_watchdog=0", out) and "apply.yml --tags verify cn04 reboot: the nodes run the planned files" in out
+           and any(l.startswith(stop5) for l in dmg) and not any(l.startswith("dmg system start --rank-hosts=gpu005") for l in dmg),
+           "a wave whose playbook fails (gpu005 booted without the planned parameter): stopped there, its ranks left stopped; cn04's wave done and verified",
+           (out[-2000:], dmg[-6:]))
+    result("nmi_watchdog=0" in open(os.path.join(roots["cn04"], "proc/cmdline")).read().split()
+           and overlay(new, "cn04") == {p: v for p, v in tree_of(roots["cn04"]).items() if p in overlay(new, "cn04")}
+           and [l for l in logs["cn04"] if not l.startswith("systemctl show")][:2] == ["grub2-mkconfig -o /boot/grub2/grub.cfg", "shutdown -r 0 dslc rollout reboot"],
+           "cn04 (wave 1): the new tree's files installed, grub2-mkconfig and the reboot run, nmi_watchdog=0 on /proc/cmdline", logs["cn04"])
+
+    # the site's edit undone: the same script resumes with wave 2 and finishes
+    write(grub, good)
+    rc, out, dmg = roll()
+    logs = {n: run.log(n) for n in NODES}
+    order = [l.split(" ", 1)[1] if l.startswith("dmg ") else l for l in dmg]
+    start5 = [i for i, l in enumerate(dmg) if l.startswith("dmg system start --rank-hosts=gpu005")]
+    result(rc == 0 and "wave 1 (cn04) was done by an earlier run" in out and "rollout done" in out and start5
+           and "apply.yml --tags verify gpu005 reboot: the nodes run the planned files" in out and logs["cn04"] == []
+           and "nmi_watchdog=0" in open(os.path.join(roots["gpu005"], "proc/cmdline")).read().split(),
+           "the run again: wave 1 skipped, gpu005 rebooted with nmi_watchdog=0, verified, its ranks started; rollout done",
+           (out[-2000:], order[-8:]))
+    result(overlay(new, "gpu005") == {p: v for p, v in tree_of(roots["gpu005"]).items() if p in overlay(new, "gpu005")},
+           "gpu005: the new tree's files installed, byte for byte and mode for mode")
+
+
+def planned_refusals(tmp, tree):
+    """apply.yml's own check of the rollout's dslc_planned, from the manifest it
+    installs from: a node whose digest differs, a wave host --limit lost."""
+    run = Runner(os.path.join(tmp, "planned"))
+    root = make_node(run.nodes, "cn04", "10.10.0.103")
+    snap = tree_of(root)
+    rc, out = run.play(tree, ["cn04"], "none", ["-e", json.dumps({"dslc_planned": {"cn04": "0" * 64}})])
+    result(rc != 0 and "cn04: " in out and "the rollout was planned with " + "0" * 64 in out and tree_of(root) == snap,
+           "dslc_planned gives cn04 another node digest than the tree's manifest: refused, nothing written", out[-800:])
+    digests = json.load(open(os.path.join(tree, "manifest.json")))["node_digests"]
+    rc, out = run.play(tree, ["cn04"], "none", ["-e", json.dumps({"dslc_planned": {"cn04": digests["cn04"], "gpu006": digests["gpu006"]}})])
+    result(rc != 0 and "the wave's gpu006 matched no host" in out and tree_of(root) == snap,
+           "a wave host --limit did not select: refused, nothing written", out[-800:])
+
+
+# PART,... (or DSLC_TEST_PARTS) runs those parts only: the queue runs
+# runs,hostile and bios,planned,rollout as two jobs side by side, and a
+# mutation of one class or of the rollout's apply (tests/mutate.sh) needs
+# not the 10 runs of "runs"; the parts not run are said
+PARTS = ("runs", "hostile", "bios", "planned", "rollout")
+only = [p for p in (sys.argv[2] if len(sys.argv) > 2 else os.environ.get("DSLC_TEST_PARTS", ",".join(PARTS))).split(",") if p]
+if set(only) - set(PARTS):
+    raise SystemExit(f"DSLC_TEST_PARTS: {','.join(sorted(set(only) - set(PARTS)))} is not one of {','.join(PARTS)}")
+if set(only) != set(PARTS):
+    print(f"ansible: DSLC_TEST_PARTS: only {','.join(only)}; not run: {','.join(p for p in PARTS if p not in only)}")
 if not shutil.which("ansible-playbook"):
     skip("apply.yml", "ansible-playbook is not installed (Debian: ansible-core)")
 else:
     with tempfile.TemporaryDirectory() as tmp:
-        runs(tmp)
-        hostile_value(tmp, os.path.join(tmp, "out"))
+        out = os.path.join(tmp, "out")
+        if "runs" in only:
+            runs(tmp)
+        else:
+            build(os.path.join(REPO, "examples", "hgx-b200", "cluster.dsl"), out)
+        if "hostile" in only:
+            hostile_value(tmp, out)
+        real = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind /etc /etc && mount -o remount,bind,ro /etc"],
+                              capture_output=True, text=True).returncode == 0
+        if not real:
+            skip("the rollout's default apply", "this machine cannot make /etc read only in a mount namespace")
+        if real and "bios" in only:
+            bios_apply(tmp, out)
+        if real and "planned" in only:
+            planned_refusals(tmp, out)
+        if real and "rollout" in only:
+            rollout(tmp, out)
 print(f"ansible: {passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)

@@ -109,7 +109,8 @@ PROGRAMS = [
     ("tiers_diff", "py", (24, []), (8, ["--sample4", "0", "--tiers", "2"]), None),
     ("acl_diff", "py", (4, []), (3, ["--count", "100"]), None),
     ("daos_diff", "py", (21, []), None, None),
-    ("ansible_apply", "py", (200, []), None, None),
+    ("ansible_apply", "py", (200, ["runs,hostile"]), None, None),
+    ("ansible_rollout", "bare", (150, [PY, "tests/ansible_apply.py", "{build}/dslc", "bios,planned,rollout"]), None, None),
     ("validate", "validate", (19, []), (33, []), None),
     ("package", "bare", (40, ["bash", "tests/package.sh"]), None, None),
     ("package_rpm", "bare", (45, ["bash", "tests/package_rpm.sh"]), None, None),
@@ -149,7 +150,7 @@ def jobs(opts):
             name, runner, this = row[0], row[1], row[MODES[mode]]
             if this is None:
                 continue
-            est, extra = this[0], [b if a == "{build}" else a for a in this[1]]
+            est, extra = this[0], [a.replace("{build}", b) for a in this[1]]
             argv = {"sh": ["bash", "tests/%s.sh" % name, dslc], "py": [PY, "tests/%s.py" % name, dslc],
                     "validate": ["@validate", dslc]}.get(runner, [])
             add(mode, name, argv + extra, est, needs, light=runner == "light")

@@ -78,7 +78,7 @@ with tempfile.TemporaryDirectory() as tmp:
     man_vars = {}
     for m in re.finditer(r"^\.B (DSLC_[A-Z_]+)\n(.*)$", env, re.M):
         d = re.search(r"; default (\S+)$", m.group(2))
-        man_vars[m.group(1)] = d.group(1) if d else None
+        man_vars[m.group(1)] = d.group(1).replace("\\-", "-") if d else None  # roff writes a hyphen-minus as \-
     spec = open(os.path.join(REPO, "SPEC.md")).read()
 
     for name, text in (("without pods", plain), ("in pods", kube)):

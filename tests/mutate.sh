@@ -1259,7 +1259,7 @@ mutate "ansible: an inventory of another build accepted" targets/ansible_apply.y
 mutate "ansible: a reboot that lost a planned parameter passes" targets/ansible_apply.yml \
 	'(dslc_cmdline.content | b64decode).split()) | length == 0' \
 	'(dslc_cmdline.content | b64decode).split()) | length >= 0' \
-	"/usr/bin/python3 tests/ansible_apply.py"
+	"env DSLC_TEST_PARTS=rollout /usr/bin/python3 tests/ansible_apply.py"
 mutate "ansible: inventory values without !unsafe (Ansible would template them)" targets/yaml_out.c \
 	'(yaml_char_t *)"!unsafe", (yaml_char_t *)s, (int)strlen(s), 0, 0,' \
 	'NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,' \
@@ -1268,5 +1268,41 @@ mutate "ansible: Azure Linux given update-grub, which it does not have" compiler
 	'"grub2-mkconfig -o /boot/grub2/grub.cfg" : "update-grub"' \
 	'"update-grub" : "update-grub"' \
 	"/usr/bin/python3 tests/ansible_apply.py"
+mutate "rollout: the default apply takes any tree for the planned one" compiler/plan/rollout_lib.sh \
+	'	[ -n "$dslc_digests" ] || return 0
+	printf' \
+	'	return 0
+	printf' \
+	"env DSLC_TEST_PARTS=rollout /usr/bin/python3 tests/ansible_apply.py"
+mutate "rollout: the default apply skips the playbook's verify tag" compiler/plan/rollout_lib.sh \
+	'	elif [ -z "$DSLC_APPLY" ]; then
+		dslc_playbook verify' \
+	'	elif false; then
+		dslc_playbook verify' \
+	"env DSLC_TEST_PARTS=rollout /usr/bin/python3 tests/ansible_apply.py"
+mutate "rollout: a class the tree's playbook does not apply left to fail inside a wave" compiler/plan/rollout_lib.sh \
+	'	for c in $dslc_all_classes; do' \
+	'	for c in; do' \
+	"env DSLC_TEST_PARTS=rollout /usr/bin/python3 tests/ansible_apply.py"
+mutate "rollout: the plan's node digests leave out a file (every tree refused)" compiler/plan/plan.c \
+	'	tree_node_digest(nf->raw, nf->n, d);' \
+	'	tree_node_digest(nf->raw, nf->n - 1, d);' \
+	"bash tests/plan_tests.sh"
+mutate "ansible: a node digest other than the rollout planned installed" targets/ansible_apply.yml \
+	"that: dslc_manifest.node_digests[inventory_hostname] | default('-') == dslc_planned[inventory_hostname] | default('not planned')" \
+	"that: dslc_manifest.node_digests[inventory_hostname] | default('-') != ''" \
+	"env DSLC_TEST_PARTS=planned /usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: a wave host --limit did not select passed over" targets/ansible_apply.yml \
+	"that: dslc_planned | list | difference(ansible_play_hosts_all) | length == 0" \
+	"that: dslc_planned | list | difference(ansible_play_hosts_all) | length >= 0" \
+	"env DSLC_TEST_PARTS=planned /usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: bios-apply+reboot reboots without setting the BIOS" targets/ansible_apply.yml \
+	'        argv: [sh, "{{ dslc_tree_dir }}/nodes/{{ inventory_hostname }}/redfish/apply.sh"]' \
+	'        argv: [sh, -n, "{{ dslc_tree_dir }}/nodes/{{ inventory_hostname }}/redfish/apply.sh"]' \
+	"env DSLC_TEST_PARTS=bios /usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: system-restart leaves daos_server on its old configuration" targets/ansible_apply.yml \
+	"when: \"'engine-restart' in dslc_class_list or 'system-restart' in dslc_class_list\"" \
+	"when: \"'engine-restart' in dslc_class_list\"" \
+	"env DSLC_TEST_PARTS=bios /usr/bin/python3 tests/ansible_apply.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

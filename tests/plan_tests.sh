@@ -122,6 +122,31 @@ sed 's/targets 16/targets 1600/' $EX/cluster.dsl >"$T/broken.dsl"
 $DSLC plan "$T/broken.dsl" --against $TREE >"$T/o" 2>&1
 check "a description with errors: exit 1, no plan" "[ \$? = 1 ] && grep -q 'no plan' '$T/o'"
 
+# the rollout's default apply refuses a DSLC_TREE whose manifest.json gives a
+# wave's node other files than the plan: the digests the script carries are
+# the ones `dslc build` writes, for every variant (node-only, pods: the k8s
+# example, added and removed nodes)
+sed "s|include \"../hgx-b200/hardware.dsl\"|include \"$PWD/$EX/hardware.dsl\"|" examples/hgx-b200-k8s/cluster.dsl >"$T/k8s.dsl"
+sed 's/swim_suspect_timeout 120s/swim_suspect_timeout 90s/' "$T/k8s.dsl" >"$T/k8s-restart.dsl"
+$DSLC build "$T/k8s.dsl" -o "$T/k8s-tree" >/dev/null 2>&1 || no "the k8s example builds"
+nd=0 nbad=''
+for c in exclude-nvme log-mask kernel-param bios-attribute nodes-added-removed clients-added-removed mount-threads k8s-restart; do
+	against=$TREE
+	[ "$c" != k8s-restart ] || against=$T/k8s-tree
+	$DSLC build "$T/$c.dsl" -o "$T/digest-tree" >/dev/null 2>&1 || nbad="$nbad $c(build)"
+	$DSLC plan "$T/$c.dsl" --against "$against" --format script >"$T/digest.sh" 2>/dev/null
+	r=$(/usr/bin/python3 -c '
+import json, re, sys
+m = json.load(open(sys.argv[1]))["node_digests"]
+lines = [l.split() for l in re.search(r"^dslc_digests=.([^\x27]*).$", open(sys.argv[2]).read(), re.M).group(1).splitlines() if l]
+bad = [h for h, d in lines if m.get(h, "-") != d]
+print(len(lines), " ".join(bad))' "$T/digest-tree/manifest.json" "$T/digest.sh" 2>&1)
+	nd=$((nd + ${r%% *}))
+	[ -z "${r#* }" ] || [ "${r#* }" = "$r" ] || nbad="$nbad $c(${r#* })"
+	rm -rf "$T/digest-tree"
+done
+check "the rollout script's node digests are the built manifest's node_digests: $nd wave nodes over 8 variants (pods too)" "[ -z '$nbad' ] && [ $nd -gt 40 ]" || echo "  differ:$nbad"
+
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 	for c in exclude-nvme log-mask nodes-added-removed self; do
 		$DSLC plan "$T/$c.dsl" --against $TREE --format json >"$T/$c.json"

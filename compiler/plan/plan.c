@@ -23,6 +23,7 @@
 #include "compiler/tree/manifest.h"
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
+#include "compiler/tree/tree_unit.h"
 #include "compiler/tree/tree_view.h"
 #include "targets/targets.h"
 #include "context.h"
@@ -636,6 +637,20 @@ static void note_files(planner *pl, const char *host, const file_list *nf)
 	pl->wnodes[at - 1].files = arena_strdup(pl->ar, hex);
 }
 
+/* Every new node's digest as `dslc build` writes it in manifest.json
+ * (node_digests): the rollout's default apply refuses a tree that is not
+ * the planned one (rollout_lib.sh dslc_tree_check, apply.yml). */
+static void note_digest(planner *pl, const char *host, const file_list *nf)
+{
+	if (!nf->n)
+		return;
+	uint8_t d[RENDER_SHA_SIZE];
+	char hex[2 * RENDER_SHA_SIZE + 1];
+	tree_node_digest(nf->raw, nf->n, d);
+	sha256_to_hex(d, hex);
+	strmap_put(&pl->node_digests, host, arena_strdup(pl->ar, hex));
+}
+
 static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *tree)
 {
 	strmap seen;
@@ -652,6 +667,8 @@ static int plan_nodes(planner *pl, const model *nm, const model *om, old_tree *t
 		file_list nf = {0}, of = {0};
 		bool present = false;
 		int rc = collect_node(&scratch, nm, new_memo, nd, &nf);
+		if (!rc)
+			note_digest(pl, nd->host, &nf); /* the node's own files: before its pods' are added */
 		pl->ctx = plan_node_context_of(nm, om, nd->host);
 		for (size_t f = 0; !rc && f < nf.n; f++)
 			if (strcmp(nf.v[f].target, "kubelet") == 0)
@@ -838,6 +855,7 @@ int plan_run(const plan_opts *o, const char *version)
 	pl.coupled = arena_alloc(pl.ar, (disruption_coupling_count + 1) * sizeof(*pl.coupled));
 	strmap_init(&pl.kubelet_hosts, pl.ar);
 	strmap_init(&pl.wave_index, pl.ar);
+	strmap_init(&pl.node_digests, pl.ar);
 	pods_init(&pl.pods_new, pl.ar);
 	pods_init(&pl.pods_old, pl.ar);
 	strmap_init(&pl.kube.in_pods, pl.ar);
@@ -863,6 +881,7 @@ int plan_run(const plan_opts *o, const char *version)
 		buf_free(&sec);
 		plan_waves_make(pl.ar, &nc.m, pl.wnodes, pl.nwnodes, o->max_wave, o->unsafe_wave, o->rebuild_timeout, &waves);
 		plan_waves_kube(&waves, &pl.kube);
+		waves.digests = &pl.node_digests;
 		if (pl.refused)
 			waves.refused = pl.refused;
 		const char *title = arena_printf(pl.ar, "Rollout of %s against %s", o->file,

@@ -60,6 +60,7 @@ typedef struct planner {
 	} *coupled;
 	strmap kubelet_hosts; /* nodes with a kubelet drop-in */
 	strmap wave_index;    /* host -> its wave_node + 1 */
+	strmap node_digests;  /* host -> its manifest.json node digest on the new side (tree_node_digest, hex) */
 	wave_node *wnodes;    /* every node with a change, in plan order, and its classes */
 	size_t nwnodes, wcap;
 	bool coupling;        /* recording a coupled step: it couples nothing further */

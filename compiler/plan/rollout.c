@@ -6,6 +6,7 @@
 
 #include "compiler/base/buf.h"
 #include "compiler/base/sha256.h"
+#include "compiler/base/strmap.h"
 #include "compiler/base/value.h"
 #include "compiler/tree/disruption.h"
 #include "rollout_env.h"
@@ -214,10 +215,33 @@ static void header(FILE *out, const plan_waves *w, const char *version)
 			     "# outside the waves; the script stops before it applies anything (update ondelete).\n");
 }
 
+/* For the default apply (rollout_lib.sh, the new tree's playbook): each
+ * node a wave takes with its node digest in the new tree's manifest.json
+ * ("-": it has no files there), once, and every class the waves apply. */
+static void waves_nodes(FILE *out, arena *a, const plan_waves *w)
+{
+	strmap seen;
+	strmap_init(&seen, a);
+	unsigned classes = 0;
+	fprintf(out, "dslc_digests='");
+	for (size_t i = 0; i < w->n; i++) {
+		classes |= w->v[i].classes;
+		for (size_t k = 0; k < w->v[i].nhosts; k++) {
+			const char *h = w->v[i].hosts[k];
+			if (strmap_get(&seen, h))
+				continue;
+			strmap_put(&seen, h, (void *)h);
+			const char *d = w->digests ? strmap_get(w->digests, h) : NULL;
+			fprintf(out, "%s %s\n", h, d ? d : "-");
+		}
+	}
+	fprintf(out, "'\ndslc_all_classes='%s'\n", plan_class_words(a, classes, " "));
+}
+
 static void variables(FILE *out, arena *a, const plan_waves *w, const char *version)
 {
 	const char *ident = identity(a, w, version);
-	fprintf(out, "set -euf\n: \"${DSLC_APPLY:?set DSLC_APPLY to the command that applies a wave}\"\n"
+	fprintf(out, "set -euf\n"
 		     "DSLC_REBUILD_TIMEOUT=${DSLC_REBUILD_TIMEOUT:-%lld}\n"
 		     "dslc_plan='%s'\ndslc_identity='%s'\ndslc_waves=%zu\ndslc_release='%s'\n",
 		w->rebuild_timeout, plan_id(a, ident), ident, w->n, w->release);
@@ -239,6 +263,7 @@ static void variables(FILE *out, arena *a, const plan_waves *w, const char *vers
 		fprintf(out, "dslc_secrets='%s'\n", w->kube->secrets ? w->kube->secrets : "");
 		buf_free(&can_i);
 	}
+	waves_nodes(out, a, w);
 	fprintf(out, "dslc_described='");
 	for (size_t i = 0; i < w->npools; i++)
 		fprintf(out, "%s%s", i ? " " : "", w->pools[i]);
@@ -272,6 +297,10 @@ void rollout_script(FILE *out, arena *a, const plan_waves *w, const char *versio
 		const char *h = hostlist_compress(a, v->hosts, v->nhosts), *cls = plan_class_words(a, v->classes, ", ");
 		fprintf(out, "\n# wave %zu of %zu: %s (%s)\n", i + 1, w->n, h, cls);
 		fprintf(out, "dslc_wave='in wave %zu of %zu (%s: %s)'\n", i + 1, w->n, h, cls);
+		fprintf(out, "dslc_wave_nodes='");
+		for (size_t k = 0; k < v->nhosts; k++)
+			fprintf(out, "%s%s", k ? " " : "", v->hosts[k]);
+		fprintf(out, "'\n");
 		if (i + 1 < w->n)
 			fprintf(out, "dslc_left='wave%s %zu%s of %zu'\n", i + 2 < w->n ? "s" : "", i + 2,
 				i + 2 < w->n ? arena_printf(a, " to %zu", w->n) : "", w->n);

@@ -6,11 +6,13 @@
 # (build/gen/compiler/plan/rollout_lib.inc).
 # shellcheck shell=sh disable=SC2034,SC2154
 
+DSLC_APPLY=${DSLC_APPLY:-}
+DSLC_TREE=${DSLC_TREE:-}
+DSLC_ANSIBLE=${DSLC_ANSIBLE:-ansible-playbook}
 DSLC_APPLY_TIMEOUT=${DSLC_APPLY_TIMEOUT:-3600}
 DSLC_STATE=${DSLC_STATE:-$0.state}
 case $DSLC_APPLY_TIMEOUT in '' | *[!0-9]* | 0) echo "dslc: DSLC_APPLY_TIMEOUT takes whole seconds (1 or more), not '$DSLC_APPLY_TIMEOUT'" >&2; exit 2 ;; esac
 DSLC_VERIFY=${DSLC_VERIFY:-}
-[ -n "$DSLC_VERIFY" ] || echo 'dslc: DSLC_VERIFY is not set: nothing checks that a node runs the planned files after DSLC_APPLY (see the header)' >&2
 dslc_wave='before the first wave'
 dslc_wave_hosts=''
 dslc_left=''
@@ -70,13 +72,97 @@ dslc_hook() {
 	dslc_hook_pid=''
 }
 dslc_apply() {
-	dslc_hook DSLC_APPLY "$DSLC_APPLY" "$@"
+	if [ -n "$DSLC_APPLY" ]; then
+		dslc_hook DSLC_APPLY "$DSLC_APPLY" "$@"
+	else
+		dslc_playbook apply "$@"
+	fi
 	case $dslc_rc in
 	0) ;;
-	124 | 137) dslc_fail "DSLC_APPLY $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT) and was stopped: $1 may be half-installed" ;;
-	*) dslc_fail "DSLC_APPLY $* failed (exit $dslc_rc)" ;;
+	124 | 137) dslc_fail "$dslc_hook_name $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT) and was stopped: $1 may be half-installed" ;;
+	*) dslc_fail "$dslc_hook_name $* failed (exit $dslc_rc)" ;;
 	esac
 	dslc_verify "$@"
+}
+# ---- the default DSLC_APPLY: the new tree's Ansible playbook ----------------
+# DSLC_APPLY unset and ansible-playbook (DSLC_ANSIBLE) installed: each wave
+# runs DSLC_TREE/cluster/ansible/apply.yml, which `dslc build` wrote, on the
+# wave's nodes (--limit, from a file: a wave of thousands is longer than one
+# argument may be) with its classes, and its verify tag after it unless
+# DSLC_VERIFY is set. Refused before anything changes: no DSLC_TREE, a class
+# the tree's playbook does not apply, a tree whose manifest.json gives a
+# wave's node other files than the plan's (node_digests). The playbook checks
+# the digests again when it installs (dslc_planned), from the manifest it
+# installs from.
+dslc_apply_begin() {
+	if [ -n "$DSLC_APPLY" ]; then
+		[ -n "$DSLC_VERIFY" ] || echo 'dslc: DSLC_VERIFY is not set: nothing checks that a node runs the planned files after DSLC_APPLY (see the header)' >&2
+		return 0
+	fi
+	# shellcheck disable=SC2086 # DSLC_ANSIBLE is a command and its options
+	set -- $DSLC_ANSIBLE
+	if [ $# = 0 ] || ! command -v "$1" >/dev/null 2>&1; then
+		echo "dslc: set DSLC_APPLY to the command that installs a wave's files and applies its classes: unset, each wave runs the new tree's Ansible playbook, and ${1:-DSLC_ANSIBLE} (DSLC_ANSIBLE) is not installed (Debian and Fedora: ansible-core)" >&2
+		exit 2
+	fi
+	if [ -z "$DSLC_TREE" ]; then
+		echo "dslc: DSLC_APPLY is not set, so each wave runs the new tree's Ansible playbook: set DSLC_TREE to the folder \`dslc build\` wrote from the planned description (its manifest.json and cluster/ansible/), or set DSLC_APPLY to your own command" >&2
+		exit 2
+	fi
+	for f in manifest.json cluster/ansible/inventory.yml cluster/ansible/apply.yml; do
+		[ -f "$DSLC_TREE/$f" ] || { echo "dslc: DSLC_TREE=$DSLC_TREE has no $f: it must be the folder \`dslc build\` wrote from the planned description" >&2; exit 2; }
+	done
+	lacks=$(dslc_playbook_lacks)
+	if [ -n "$lacks" ]; then
+		echo "dslc: REFUSED: this rollout's waves need $lacks, which $DSLC_TREE/cluster/ansible/apply.yml does not apply (its dslc_known_classes): set DSLC_APPLY to a command that does; nothing was changed" >&2
+		exit 2
+	fi
+	bad=$(dslc_tree_differs)
+	if [ -n "$bad" ]; then
+		echo "dslc: REFUSED: DSLC_TREE=$DSLC_TREE is not the tree this rollout was planned from: $bad the plan's (node_digests in its manifest.json); build the planned description into it, or plan against what you mean to install; nothing was changed" >&2
+		exit 2
+	fi
+	[ -n "$DSLC_VERIFY" ] || echo "dslc: DSLC_APPLY is not set: each wave runs $DSLC_TREE/cluster/ansible/apply.yml, then its verify tag (DSLC_VERIFY overrides that)" >&2
+}
+# the classes of the waves the tree's playbook does not apply (the list it
+# refuses others by, one flow sequence in the file dslc wrote)
+dslc_playbook_lacks() {
+	known=$(awk '/^ *dslc_known_classes: \[/ { on = 1; sub(/^ *dslc_known_classes: \[/, "") }
+		on { l = $0; e = sub(/\].*$/, "", l); gsub(/,/, " ", l); printf " %s ", l; if (e) exit }' "$DSLC_TREE/cluster/ansible/apply.yml")
+	for c in $dslc_all_classes; do
+		case " $known " in *" $c "*) ;; *) printf '%s ' "$c" ;; esac
+	done | sed 's/ $//'
+}
+# "the files of H1, H2 differ from" when DSLC_TREE's manifest.json gives a
+# wave's node another digest than the plan (dslc_digests: "-" for a node
+# with no files there); nothing when they agree
+dslc_tree_differs() {
+	[ -n "$dslc_digests" ] || return 0
+	printf '%s' "$dslc_digests" | awk '
+		NR == FNR { want[$1] = $2; next }
+		!inb && /^  "node_digests": \{/ { inb = 1 }
+		inb { line = $0; gsub(/[",:{}]/, " ", line); if (split(line, f, " ") == 2) have[f[1]] = f[2] }
+		inb && /\}/ { exit }
+		END { for (h in want) if (want[h] == "-" ? (h in have) : have[h] != want[h]) print h }' - "$DSLC_TREE/manifest.json" |
+		sort | awk '{ n++ } n <= 10 { s = s (n > 1 ? ", " : "") $0 } END { if (n) printf "the files of %s%s differ from", s, (n > 10 ? " and " (n - 10) " more" : "") }'
+}
+# apply|verify HOSTS CLASS...: the tree's playbook on the wave's nodes
+# (dslc_wave_nodes), with the plan's node digests as dslc_planned
+dslc_playbook() {
+	mode=$1
+	shift 2
+	dslc_pb=$(mktemp -d "${TMPDIR:-/tmp}/dslc-apply.XXXXXX") || dslc_fail "cannot make a folder for the playbook's host list (TMPDIR)"
+	# shellcheck disable=SC2086 # one host a word
+	printf '%s\n' $dslc_wave_nodes >"$dslc_pb/limit"
+	printf '%s' "$dslc_digests" | awk -v nodes=" $dslc_wave_nodes " 'index(nodes, " " $1 " ") { printf "%s\"%s\": \"%s\"", n++ ? ", " : "", $1, $2 }
+		BEGIN { printf "{\"dslc_planned\": {" } END { print "}}" }' >"$dslc_pb/planned.json"
+	classes=$(printf '%s,' "$@")
+	if [ "$mode" = verify ]; then set -- --tags verify; else set --; fi
+	# shellcheck disable=SC2086 # DSLC_ANSIBLE is a command and its options
+	dslc_hook "apply.yml${1:+ $*}" $DSLC_ANSIBLE -i "$DSLC_TREE/cluster/ansible/inventory.yml" --limit "@$dslc_pb/limit" \
+		-e "dslc_classes=${classes%,}" -e "@$dslc_pb/planned.json" "$@" "$DSLC_TREE/cluster/ansible/apply.yml"
+	rm -rf "$dslc_pb"
+	dslc_pb=''
 }
 # HOSTS CLASS...: the nodes run what was planned, before their engines start
 # again: DSLC_VERIFY (the operator's check, e.g. dslc doctor --manifest TREE
@@ -84,12 +170,17 @@ dslc_apply() {
 # and modes, and the running kernel's command line) exits 0, or the wave stops here,
 # with the ranks still stopped
 dslc_verify() {
-	[ -n "$DSLC_VERIFY" ] || return 0
-	dslc_hook DSLC_VERIFY "$DSLC_VERIFY" "$@"
+	if [ -n "$DSLC_VERIFY" ]; then
+		dslc_hook DSLC_VERIFY "$DSLC_VERIFY" "$@"
+	elif [ -z "$DSLC_APPLY" ]; then
+		dslc_playbook verify "$@"
+	else
+		return 0
+	fi
 	case $dslc_rc in
-	0) echo "dslc: DSLC_VERIFY $*: the nodes run the planned files" >&2 ;;
-	124 | 137) dslc_fail "DSLC_VERIFY $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT): whether $1 runs the planned files is unknown; its ranks are left stopped" ;;
-	*) dslc_fail "DSLC_VERIFY $* failed (exit $dslc_rc): $1 does not run the planned files (its output above names what differs); its ranks are left stopped: install the files, then run this script again" ;;
+	0) echo "dslc: $dslc_hook_name $*: the nodes run the planned files" >&2 ;;
+	124 | 137) dslc_fail "$dslc_hook_name $* did not end within $DSLC_APPLY_TIMEOUT s (DSLC_APPLY_TIMEOUT): whether $1 runs the planned files is unknown; its ranks are left stopped" ;;
+	*) dslc_fail "$dslc_hook_name $* failed (exit $dslc_rc): $1 does not run the planned files (its output above names what differs); its ranks are left stopped: install the files, then run this script again" ;;
 	esac
 }
 # ---- the state file: which waves are done ------------------------------------
@@ -177,7 +268,9 @@ dslc_finish() {
 	dslc_mark finished
 	echo 'dslc: rollout done' >&2
 }
-trap 'dslc_lock_release; rm -f "$dslc_errf"' EXIT
+dslc_pb=''
+trap 'dslc_lock_release; rm -f "$dslc_errf"; [ -z "$dslc_pb" ] || rm -rf "$dslc_pb"' EXIT
 trap 'dslc_interrupted SIGINT 130' INT
 trap 'dslc_interrupted SIGTERM 143' TERM
 trap 'dslc_interrupted SIGHUP 129' HUP
+dslc_apply_begin

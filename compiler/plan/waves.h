@@ -85,6 +85,7 @@ typedef struct plan_waves {
 	const char **pools; /* the description's pool labels: the script gates every pool the system has */
 	size_t npools;
 	const wave_kube *kube; /* NULL: no node runs DAOS in pods on either side */
+	const strmap *digests; /* host -> its node digest in the new tree's manifest.json (hex); NULL: none known */
 } plan_waves;
 
 /* Waves for the nodes (in host order) of the new model nm whose classes
