@@ -13,6 +13,7 @@
 #include "compiler/base/safe.h"
 #include "compiler/base/sha256.h"
 #include "compiler/base/strmap.h"
+#include "compiler/base/value.h"
 #include "compiler/place/node_os.h"
 #include "targets.h"
 #include "yaml_out.h"
@@ -21,24 +22,32 @@ static const char apply_playbook[] =
 #include "gen/targets/ansible_apply.inc"
 	;
 
-/* The management address without its prefix length: what ssh connects to. */
-static const char *host_address(const model *m, const node *nd)
+/* The management address without its prefix length (what ssh connects
+ * to), in addr: an address is short, and 16,384 of them in the arena would
+ * outlive the file. False when the node has none. */
+static bool host_address(const node *nd, char *addr, size_t size)
 {
 	if (!nd->mgmt || !*nd->mgmt)
-		return NULL;
-	const char *slash = strchr(nd->mgmt, '/');
-	return slash ? arena_strndup(m->ar, nd->mgmt, (size_t)(slash - nd->mgmt)) : nd->mgmt;
+		return false;
+	size_t len = strcspn(nd->mgmt, "/");
+	if (len >= size)
+		len = size - 1;
+	memcpy(addr, nd->mgmt, len);
+	addr[len] = '\0';
+	return true;
 }
 
-static void host_vars(yaml_out *y, const model *m, const node *nd)
+/* all.hosts: a node's own variables, ansible_host; a node without one is
+ * in the inventory through its groups */
+static void host_vars(yaml_out *y, const node *nd)
 {
+	char addr[128];
+	if (!host_address(nd, addr, sizeof(addr)))
+		return;
 	yo_name(y, nd->host);
 	yo_map(y);
-	const char *addr = host_address(m, nd);
-	if (addr) {
-		yo_name(y, "ansible_host");
-		yo_unsafe(y, addr);
-	}
+	yo_name(y, "ansible_host");
+	yo_unsafe(y, addr);
 	yo_map_end(y);
 }
 
@@ -59,18 +68,18 @@ typedef struct kernel_groups {
 	size_t *of_node; /* node index -> its group + 1 (0: no kernel file) */
 } kernel_groups;
 
-static const char *kernel_param(const model *m, const env_entry *e)
+static const char *kernel_param(arena *a, const env_entry *e)
 {
-	return *e->value ? arena_printf(m->ar, "%s=%s", e->name, e->value) : e->name;
+	return *e->value ? arena_printf(a, "%s=%s", e->name, e->value) : e->name;
 }
 
-static void kernel_groups_make(const model *m, kernel_groups *g)
+static void kernel_groups_make(const model *m, arena *a, kernel_groups *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->of_node = arena_alloc(m->ar, (m->nnodes + 1) * sizeof(*g->of_node));
+	g->of_node = arena_alloc(a, (m->nnodes + 1) * sizeof(*g->of_node));
 	strmap by_key, names;
-	strmap_init(&by_key, m->ar);
-	strmap_init(&names, m->ar);
+	strmap_init(&by_key, a);
+	strmap_init(&names, a);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
 		const char *grub = node_grub_command(m, nd->spec);
@@ -82,26 +91,26 @@ static void kernel_groups_make(const model *m, kernel_groups *g)
 		buf_init(&key);
 		buf_printf(&key, "%s\n", grub);
 		for (size_t p = 0; p < k->params.n; p++)
-			buf_printf(&key, "%s\n", kernel_param(m, &k->params.items[p]));
+			buf_printf(&key, "%s\n", kernel_param(a, &k->params.items[p]));
 		uintptr_t at = (uintptr_t)strmap_get(&by_key, key.data);
 		if (!at) {
 			char hex[65];
 			sha256_hex(key.data, key.len, hex);
-			const char *name = arena_printf(m->ar, "dslc_kernel_%.8s", hex);
+			const char *name = arena_printf(a, "dslc_kernel_%.8s", hex);
 			if (strmap_get(&names, name))
-				name = arena_printf(m->ar, "dslc_kernel_%.8s_%zu", hex, g->n + 1);
+				name = arena_printf(a, "dslc_kernel_%.8s_%zu", hex, g->n + 1);
 			strmap_put(&names, name, (void *)name);
 			kernel_group kg = {name, grub, k};
-			ARENA_PUSH(m->ar, g->v, g->n, g->cap, kg);
+			ARENA_PUSH(a, g->v, g->n, g->cap, kg);
 			at = g->n;
-			strmap_put(&by_key, arena_strdup(m->ar, key.data), (void *)at);
+			strmap_put(&by_key, arena_strdup(a, key.data), (void *)at);
 		}
 		buf_free(&key);
 		g->of_node[i] = at;
 	}
 }
 
-static void kernel_vars(yaml_out *y, const model *m, const kernel_group *kg)
+static void kernel_vars(yaml_out *y, arena *a, const kernel_group *kg)
 {
 	yo_name(y, "vars");
 	yo_map(y);
@@ -110,12 +119,54 @@ static void kernel_vars(yaml_out *y, const model *m, const kernel_group *kg)
 	yo_name(y, "dslc_kernel_params");
 	yo_seq(y);
 	for (size_t i = 0; i < kg->k->params.n; i++)
-		yo_unsafe(y, kernel_param(m, &kg->k->params.items[i]));
+		yo_unsafe(y, kernel_param(a, &kg->k->params.items[i]));
 	yo_seq_end(y);
 	yo_map_end(y);
 }
 
-/* A group of hosts, listed by name (their variables are under all.hosts). */
+/* A group's hosts as Ansible's host ranges (the inventory's "www[01:50]":
+ * ansible/plugins/inventory/__init__.py _expand_hostpattern, a begin with a
+ * leading zero fixing the width), from the host list dslc compresses
+ * ("gpu[001-006,008-014],cn01"): one key a run of numbers, not a host. */
+static void host_ranges(yaml_out *y, arena *a, const char **hosts, size_t n)
+{
+	const char *list = hostlist_compress(a, hosts, n);
+	buf key;
+	buf_init(&key);
+	for (const char *p = list; *p;) {
+		const char *open = strpbrk(p, "[,"), *end;
+		if (!open || *open == ',') { /* a name as it is */
+			end = open ? open : p + strlen(p);
+			buf_reset(&key);
+			buf_add(&key, p, (size_t)(end - p));
+			yo_name(y, key.data);
+			yo_map(y);
+			yo_map_end(y);
+			p = *end ? end + 1 : end;
+			continue;
+		}
+		const char *close = strchr(open, ']');
+		for (const char *r = open + 1; r < close;) {
+			size_t len = strcspn(r, ",]");
+			const char *dash = memchr(r, '-', len);
+			buf_reset(&key);
+			buf_add(&key, p, (size_t)(open - p));
+			if (dash)
+				buf_printf(&key, "[%.*s:%.*s]", (int)(dash - r), r, (int)(len - (size_t)(dash - r) - 1), dash + 1);
+			else
+				buf_add(&key, r, len);
+			yo_name(y, key.data);
+			yo_map(y);
+			yo_map_end(y);
+			r += len + (r[len] == ',');
+		}
+		p = close[1] == ',' ? close + 2 : close + 1;
+	}
+	buf_free(&key);
+}
+
+/* A group of hosts, listed by name or range (their variables are under
+ * all.hosts). */
 typedef bool (*host_pred)(const model *m, const node *nd, const void *arg);
 
 static void group(yaml_out *y, const model *m, const char *name, host_pred in, const void *arg, const kernel_group *vars)
@@ -125,21 +176,25 @@ static void group(yaml_out *y, const model *m, const char *name, host_pred in, c
 		n += in(m, &m->nodes[i], arg);
 	if (!n)
 		return;
+	/* the host list and its compression (about 40 bytes a host) live
+	 * for this group only, not as long as the model */
+	arena scratch;
+	arena_init(&scratch);
 	yo_name(y, name);
 	yo_map(y);
 	if (vars)
-		kernel_vars(y, m, vars);
+		kernel_vars(y, &scratch, vars);
 	yo_name(y, "hosts");
 	yo_map(y);
-	for (size_t i = 0; i < m->nnodes; i++) {
-		if (!in(m, &m->nodes[i], arg))
-			continue;
-		yo_name(y, m->nodes[i].host);
-		yo_map(y);
-		yo_map_end(y);
-	}
+	const char **hosts = arena_alloc(&scratch, n * sizeof(*hosts));
+	n = 0;
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (in(m, &m->nodes[i], arg))
+			hosts[n++] = m->nodes[i].host;
+	host_ranges(y, &scratch, hosts, n);
 	yo_map_end(y);
 	yo_map_end(y);
+	arena_free(&scratch);
 }
 
 static bool is_server(const model *m, const node *nd, const void *arg)
@@ -224,7 +279,7 @@ static bool inventory(const model *m, buf *out)
 	yo_name(&y, "hosts");
 	yo_map(&y);
 	for (size_t i = 0; i < m->nnodes; i++)
-		host_vars(&y, m, &m->nodes[i]);
+		host_vars(&y, &m->nodes[i]);
 	yo_map_end(&y);
 	yo_name(&y, "children");
 	yo_map(&y);
@@ -235,12 +290,15 @@ static bool inventory(const model *m, buf *out)
 	strmap_init(&seen, m->ar);
 	for (size_t h = 0; h < m->nhws; h++)
 		group(&y, m, type_group(m, h, &seen), is_of_type, m->hws[h], NULL);
+	arena scratch;
+	arena_init(&scratch);
 	kernel_groups kg;
-	kernel_groups_make(m, &kg);
+	kernel_groups_make(m, &scratch, &kg);
 	for (size_t i = 0; i < kg.n; i++) {
 		kernel_member km = {&kg, i + 1};
 		group(&y, m, kg.v[i].name, in_kernel_group, &km, &kg.v[i]);
 	}
+	arena_free(&scratch);
 	yo_map_end(&y);
 	yo_map_end(&y);
 	yo_map_end(&y);

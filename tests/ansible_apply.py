@@ -216,6 +216,46 @@ def inventory_reads_back(tree):
     result(unsafe and len(hv) == 18, "every inventory value is !unsafe: Ansible never templates it", list(hv.get("cn04", {}).items()))
 
 
+def host_ranges(tmp):
+    """The groups list their hosts as Ansible host ranges ("gpu[001:006]"):
+    ansible-inventory, the consumer, expands each group of builds whose host
+    names take every shape a range can get wrong (one and two digits in one
+    list, zero padding, a gap, a width change, a name with no number) back
+    to exactly the nodes the tree has (nodes/), the servers to the nodes with
+    a daos_server.yml. gpu7 alone in its width is a name, not a range."""
+    src = open(os.path.join(REPO, "examples", "hgx-b200", "cluster.dsl")).read()
+    shapes = {"widths": "gpu[7,10-14]", "zeros": "gpu[0098-0102,0104,0007,0001-0003]", "gap": "gpu[001-003,005,007,010-012]",
+              "zero-start": "gpu[00-03,07]"}
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(tmp, "ranges.cfg"), ANSIBLE_NOCOLOR="1")
+    write(env["ANSIBLE_CONFIG"], "\n")
+    for name, hosts in shapes.items():
+        d = os.path.join(tmp, "ranges", name)
+        shutil.copytree(os.path.join(REPO, "examples", "hgx-b200"), d)
+        first = "gpu0001" if "0001" in hosts else "gpu00" if "00-" in hosts else "gpu007" if "007" in hosts else "gpu7"
+        aps = {"widths": "gpu[10-12]", "zeros": "gpu[0001-0003]", "gap": "gpu[001-003]", "zero-start": "gpu[00-02]"}[name]
+        text = src.replace("nodes gpu[001-014] : converged", f"nodes {hosts} : converged").replace("on gpu[001-014]", f"on {hosts}")
+        text = text.replace("access_points        gpu[001-003]", f"access_points        {aps}")
+        text = text.replace("node gpu007 { exclude", f"node {first} {{ exclude")
+        open(os.path.join(d, "cluster.dsl"), "w").write(text)
+        out = os.path.join(d, "out")
+        r = subprocess.run([DSLC, "build", os.path.join(d, "cluster.dsl"), "-o", out], capture_output=True, text=True)
+        if r.returncode != 0:
+            result(False, f"host ranges ({name}): the variant builds", r.stderr[-600:])
+            continue
+        nodes = set(os.listdir(os.path.join(out, "nodes")))
+        servers = {n for n in nodes if os.path.exists(os.path.join(out, "nodes", n, "etc/daos/daos_server.yml"))}
+        r = subprocess.run(["ansible-inventory", "-i", os.path.join(out, "cluster/ansible/inventory.yml"), "--list"],
+                           capture_output=True, text=True, env=env)
+        data = json.loads(r.stdout) if r.returncode == 0 else {}
+        g = {k: set(v.get("hosts", [])) for k, v in data.items() if isinstance(v, dict) and "hosts" in v}
+        kernel = set().union(*[v for k, v in g.items() if k.startswith("dslc_kernel_")] or [set()])
+        inv = open(os.path.join(out, "cluster/ansible/inventory.yml")).read()
+        result(g.get("dslc_type_hgx_b200") == nodes and g.get("dslc_servers") == servers and kernel <= nodes and len(servers) > 3
+               and re.search(r"^        gpu\d*\[\d+:\d+\]: \{\}$", inv, re.M) is not None,
+               f"host ranges ({name}: {hosts}): ansible-inventory expands the groups to the tree's {len(nodes)} nodes and {len(servers)} servers",
+               (sorted(g.get("dslc_type_hgx_b200", set()) ^ nodes), sorted(g.get("dslc_servers", set()) ^ servers), r.stderr[-400:]))
+
+
 def hostile_value(tmp, tree):
     """!unsafe keeps a value holding Jinja text when a task uses it. No value of
     the description reaches the inventory with braces (host names, addresses,
@@ -556,6 +596,7 @@ else:
             build(os.path.join(REPO, "examples", "hgx-b200", "cluster.dsl"), out)
         if "hostile" in only:
             hostile_value(tmp, out)
+            host_ranges(tmp)
         real = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind /etc /etc && mount -o remount,bind,ro /etc"],
                               capture_output=True, text=True).returncode == 0
         if not real:

@@ -1304,5 +1304,9 @@ mutate "ansible: system-restart leaves daos_server on its old configuration" tar
 	"when: \"'engine-restart' in dslc_class_list or 'system-restart' in dslc_class_list\"" \
 	"when: \"'engine-restart' in dslc_class_list\"" \
 	"env DSLC_TEST_PARTS=bios /usr/bin/python3 tests/ansible_apply.py"
+mutate "ansible: a host range ends where it begins (its other hosts in no group)" targets/ansible.c \
+	'(int)(len - (size_t)(dash - r) - 1), dash + 1);' \
+	'(int)(dash - r), r);' \
+	"env DSLC_TEST_PARTS=hostile /usr/bin/python3 tests/ansible_apply.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end
