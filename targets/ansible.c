@@ -53,8 +53,8 @@ static void host_vars(yaml_out *y, const node *nd)
 
 /* The nodes with a kernel file, grouped by what they boot with: one group
  * per distinct (grub command, parameters), its variables given once, not
- * once per host (16,384 nodes of one type are one group: the inventory
- * stays about 100 bytes a node). The name is "dslc_kernel_" and the first
+ * once per host (16,384 nodes of one type are one group; with the host
+ * ranges the inventory stays about 56 bytes a node). The name is "dslc_kernel_" and the first
  * 8 hex digits of the sha256 of both: the same plan keeps its name across
  * builds. */
 typedef struct kernel_group {
