@@ -4,10 +4,14 @@
  * Security labels of its namespaces (client-namespaces.yaml).
  *
  * A template is for the nodes with the same RDMA resources (the number of
- * fabric NICs, or the one shared resource), selected by the node label
- * dslc.io/daos-client: that label never changes with the agent's
- * configuration, so jobs built from a template keep scheduling across
- * rollouts, and the template is never pruned under them. */
+ * fabric NICs, or the one shared resource) and the same NCCL_IB_HCA,
+ * selected by the node label dslc.io/daos-client: that label never changes
+ * with the agent's configuration, so jobs built from a template keep
+ * scheduling across rollouts, and the template is never pruned under them. */
+#include <string.h>
+
+#include "compiler/base/sha256.h"
+#include "compiler/place/clients.h"
 #include "compiler/place/kube.h"
 #include "kube_yaml.h"
 
@@ -25,15 +29,19 @@ void kube_rdma_limits(yaml_out *y, const model *m, const node_plan *p)
 		yo_kv(y, arena_printf(m->ar, "%s_e%d", kube_rdma_resource(m), i), "1");
 }
 
-int kube_client_key(const model *m, const node_plan *p)
-{
-	return m->cluster.kube.rdma_shared.set ? -1 : place_fabric_nic_count(p);
-}
-
+/* The group's name: its RDMA resources, and with `nccl on` the first 8
+ * hex digits of NCCL_IB_HCA's SHA-256 (a device list is too long for a
+ * label value, 63 characters), since the template's env carries it: nodes
+ * whose NCCL must use other devices get another template. */
 const char *kube_client_group(const model *m, const node_plan *p)
 {
-	int key = kube_client_key(m, p);
-	return key < 0 ? "shared" : arena_printf(m->ar, "%dnic", key);
+	const char *rdma = m->cluster.kube.rdma_shared.set ? "shared" : arena_printf(m->ar, "%dnic", place_fabric_nic_count(p));
+	const char *hca = p->spec ? clients_nccl_hca(m->ar, p->spec) : NULL;
+	if (!hca)
+		return rdma;
+	char hex[65];
+	sha256_hex(hca, strlen(hca), hex);
+	return arena_printf(m->ar, "%s-nccl-%.8s", rdma, hex);
 }
 
 static void limits(yaml_out *y, const model *m, const node_plan *p)
@@ -87,6 +95,19 @@ static void client_template(yaml_out *y, const model *m, const void *arg)
 	yo_kv(y, "name", "DAOS_AGENT_DRPC_DIR");
 	yo_kv(y, "value", AGENT_RUNTIME_DIR);
 	yo_map_end(y);
+	/* what the node's etc/nccl.conf says, which no container reads: NCCL
+	 * uses every RDMA device it finds, the storage NICs' this pod holds
+	 * too, unless NCCL_IB_HCA says otherwise. No NCCL_SOCKET_IFNAME: set,
+	 * NCCL uses only the interfaces it names or fails; unset, it prefers
+	 * ib* and then anything but docker and lo (src/misc/socket.cc
+	 * ncclFindInterfaces) */
+	const char *hca = p->spec ? clients_nccl_hca(m->ar, p->spec) : NULL;
+	if (hca) {
+		yo_map(y);
+		yo_kv(y, "name", "NCCL_IB_HCA");
+		yo_kv(y, "value", hca);
+		yo_map_end(y);
+	}
 	yo_seq_end(y);
 	limits(y, m, p);
 	if (ks->client_ipc_lock.set && ks->client_ipc_lock.v) {
@@ -124,6 +145,9 @@ static void client_header(const model *m, const char *group, buf *out)
 			"# job's namespace (baseline forbids both); `client_namespace <name>` in the kubernetes\n"
 			"# block writes that label (client-namespaces.yaml).\n",
 		   m->cluster.name, KUBE_LABEL_CLIENT, group);
+	if (strstr(group, "-nccl-"))
+		buf_puts(out, "# NCCL_IB_HCA in the env is the nodes' etc/nccl.conf (`nccl on`), which no container reads:\n"
+			      "# NCCL would use the storage NICs' RDMA devices this pod holds.\n");
 }
 
 bool kube_client_yaml(const model *m, const node_plan *p, target_file *tf)

@@ -63,7 +63,7 @@ static int group_of(const model *m, kube_group **gs, size_t *n, size_t *cap, str
 static void client_group_of(const model *m, kube_layout *l, const node_plan *p)
 {
 	for (size_t j = 0; j < l->nclient; j++)
-		if (kube_client_key(m, l->client[j]) == kube_client_key(m, p))
+		if (strcmp(kube_client_group(m, l->client[j]), kube_client_group(m, p)) == 0)
 			return;
 	ARENA_PUSH(m->ar, l->client, l->nclient, l->client_cap, p);
 }

@@ -140,11 +140,10 @@ const char *kube_plugin_account(void);
 const char *kube_rdma_plugin_image(const model *m);
 const char *kube_vfio_plugin_image(const model *m);
 /* kube_client.c: the client templates, one per client group (the nodes'
- * RDMA resources: "2nic", or "shared"; kubernetes.c's layout holds the
- * first plan of each), and client-namespaces.yaml. */
+ * RDMA resources and NCCL_IB_HCA: "2nic", "shared", "2nic-nccl-1a2b3c4d";
+ * kubernetes.c's layout holds the first plan of each), and
+ * client-namespaces.yaml. */
 const char *kube_client_group(const model *m, const node_plan *p);
-/* The group as a number: the fabric NICs, or -1 for the shared resource. */
-int kube_client_key(const model *m, const node_plan *p);
 /* The RDMA resources of a node's pods, as limits (one per fabric NIC, or
  * the shared one once). */
 struct yaml_out;

@@ -1308,5 +1308,17 @@ mutate "ansible: a host range ends where it begins (its other hosts in no group)
 	'(int)(len - (size_t)(dash - r) - 1), dash + 1);' \
 	'(int)(dash - r), r);' \
 	"env DSLC_TEST_PARTS=hostile /usr/bin/python3 tests/ansible_apply.py"
+mutate "k8s: the training template without the node's NCCL_IB_HCA" targets/kube_client.c \
+	'	if (hca) {
+		yo_map(y);' \
+	'	if (hca && 0) {
+		yo_map(y);' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "k8s: nodes of other NCCL devices share one client template" targets/kube_client.c \
+	'	if (!hca)
+		return rdma;' \
+	'	if (hca || !hca)
+		return rdma;' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -1013,7 +1013,7 @@ static const keyword profile_kws[] = {
 	{"kernel", "kernel { ... }", "The kernel command line (a grub.d drop-in on Debian, Ubuntu and Azure Linux; grubby on RHEL-family; an edit of /etc/default/grub on SLES).", KW_CUSTOM, 0, 0, 0, NULL, pr_kernel},
 	{"kubelet", "kubelet { ... }", "Kubelet CPU and memory reservations that keep pods off DAOS's cores and memory.", KW_CUSTOM, 0, 0, 0, NULL, pr_kubelet},
 	{"network", "network { ... }", "systemd-networkd units: storage NICs with their own addresses and MTU, management over a bond of macvlans.", KW_CUSTOM, 0, 0, 0, NULL, pr_network},
-	{"nccl", "nccl <on|off>", "etc/nccl.conf with NCCL_IB_HCA that keeps NCCL off the storage NICs (or on the compute NICs the hardware names); default on when the hardware names compute NICs.", KW_ENUM, F(node_spec, nccl), 0, 0, on_off, NULL},
+	{"nccl", "nccl <on|off>", "etc/nccl.conf with NCCL_IB_HCA that keeps NCCL off the storage NICs (or on the compute NICs the hardware names), and the same NCCL_IB_HCA in the client pod template's env under deploy kubernetes; default on when the hardware names compute NICs.", KW_ENUM, F(node_spec, nccl), 0, 0, on_off, NULL},
 	{"bios", "bios { <Name> = <value> ... }", "BIOS attributes sent to the BMC with Redfish (redfish/bios-settings.json and redfish/apply.sh).", KW_CUSTOM, 0, 0, 0, NULL, pr_bios},
 };
 const kw_table kw_profile = KW_TABLE("profile", profile_kws);

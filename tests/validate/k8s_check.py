@@ -550,6 +550,17 @@ def client_templates(out, objs, client_hosts=()):
                   got == want and len(got) == len(nics) and
                   all(nics[i] in rdma.get(f"rdma/daos_e{i}", []) for i in range(len(nics))), (got, want, nics))
         c = ps["containers"][0]
+        # NCCL reads the node's /etc/nccl.conf, which no container sees: the env must say the same
+        env = {e["name"]: e.get("value") for e in c.get("env", [])}
+        conf = set()
+        for h in hosts:
+            f = os.path.join(out, "nodes", h, "etc/nccl.conf")
+            m = re.search(r"^NCCL_IB_HCA=(.*)$", open(f).read(), re.M) if os.path.exists(f) else None
+            conf.add(m.group(1) if m else None)
+        check(f"{name}: NCCL_IB_HCA in the env as in its {len(hosts)} nodes' etc/nccl.conf ({env.get('NCCL_IB_HCA')})",
+              hosts != [] and conf == {env.get("NCCL_IB_HCA")} and
+              ("-nccl-" in group) == (env.get("NCCL_IB_HCA") is not None), (conf, env))
+        c = ps["containers"][0]
         check(f"{name}: no privilege, no CPU or memory chosen for the job (none asked)",
               "securityContext" not in c and set(c["resources"]) == {"limits"} and
               not {"cpu", "memory"} & set(c["resources"]["limits"]))
@@ -1013,6 +1024,18 @@ def main():
             pts = [o for f, o in r[1] if o["kind"] == "PodTemplate"]
             check("clients: client_image is the template's image",
                   all(o["template"]["spec"]["containers"][0]["image"] == "registry.example.com/ml/train:2.6.3" for o in pts))
+        # nccl on for the GPU nodes, off for the client-only ones: two templates of the same RDMA
+        # resources, each with its nodes' NCCL_IB_HCA (one would hand one set's value to the other)
+        v = variant(tmp, "nccl", [("pool tier0 {", CLIENT_NODES.replace("deploy kubernetes", "deploy kubernetes\n  nccl off") + "\npool tier0 {"),
+                                  ("  deploy kubernetes\n  reserve", "  deploy kubernetes\n  nccl on\n  reserve")])
+        r = validate_tree(dslc, tmp, "k8s-nccl", v, "1.33")
+        if r:
+            client_templates(r[0], r[1], [f"cn{i:02d}" for i in range(1, 5)])
+            envs = sorted(str({e["name"]: e["value"] for e in o["template"]["spec"]["containers"][0]["env"]})
+                          for f, o in r[1] if o["kind"] == "PodTemplate")
+            check("nccl: the converged nodes' template says NCCL_IB_HCA=^=mlx5_0,mlx5_1, the clients' none",
+                  envs == ["{'DAOS_AGENT_DRPC_DIR': '/var/run/daos_agent', 'NCCL_IB_HCA': '^=mlx5_0,mlx5_1'}",
+                           "{'DAOS_AGENT_DRPC_DIR': '/var/run/daos_agent'}"], envs)
     print(f"k8s: {passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
