@@ -23,10 +23,16 @@ typedef struct kube_group {
 	size_t nodes;
 } kube_group;
 
+/* A client template's group: its name and the first plan of it. */
+typedef struct client_group {
+	const node_plan *plan;
+	const char *name; /* kube_client_group's, made once */
+} client_group;
+
 typedef struct kube_layout {
 	kube_group *server, *agent;
 	size_t nserver, nagent, server_cap, agent_cap;
-	const node_plan **client; /* the first plan of each client group (kube_client.c) */
+	client_group *client; /* kube_client.c's templates */
 	size_t nclient, client_cap;
 	bool failed;
 } kube_layout;
@@ -59,13 +65,15 @@ static int group_of(const model *m, kube_group **gs, size_t *n, size_t *cap, str
 	return (int)*n;
 }
 
-/* The position of p's client group among the layout's, made when new. */
-static void client_group_of(const model *m, kube_layout *l, const node_plan *p)
+/* The position of p's client group among the layout's + 1, made when new. */
+static int client_group_of(const model *m, kube_layout *l, const node_plan *p)
 {
+	const char *name = kube_client_group(m, p);
 	for (size_t j = 0; j < l->nclient; j++)
-		if (strcmp(kube_client_group(m, l->client[j]), kube_client_group(m, p)) == 0)
-			return;
-	ARENA_PUSH(m->ar, l->client, l->nclient, l->client_cap, p);
+		if (strcmp(l->client[j].name, name) == 0)
+			return (int)j + 1;
+	ARENA_PUSH(m->ar, l->client, l->nclient, l->client_cap, ((client_group){p, name}));
+	return (int)l->nclient;
 }
 
 static const kube_layout *layout(const model *m)
@@ -80,7 +88,7 @@ static const kube_layout *layout(const model *m)
 		const node_spec *s = m->specs[i];
 		if (!kube_in_pods(s))
 			continue;
-		client_group_of(m, l, s->plan);
+		s->plan->kube_client = client_group_of(m, l, s->plan);
 		if (kube_plan_of(m, s)) { /* a client-only node has no daos-server */
 			s->plan->kube_server = group_of(m, &l->server, &l->nserver, &l->server_cap, &ss, s, true);
 			l->failed |= !s->plan->kube_server;
@@ -549,7 +557,7 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 		if (!p || !p->kube_agent || !spec_in_pods(nd->spec))
 			continue;
 		buf_printf(out, "%s %s %s %s\n", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
-			   l->agent[p->kube_agent - 1].digest, kube_client_group(m, p));
+			   l->agent[p->kube_agent - 1].digest, l->client[p->kube_client - 1].name);
 	}
 	buf_puts(out, "EOF\n"
 		      ")\n"
@@ -590,7 +598,7 @@ static bool kustomization(const model *m, const kube_layout *l, buf *out)
 	for (size_t i = 0; i < l->nagent; i++)
 		buf_printf(out, "- daos-agent-%s.yaml\n", l->agent[i].digest);
 	for (size_t i = 0; i < l->nclient; i++)
-		buf_printf(out, "- daos-client-%s.yaml\n", kube_client_group(m, l->client[i]));
+		buf_printf(out, "- daos-client-%s.yaml\n", l->client[i].name);
 	return true;
 }
 
@@ -624,7 +632,7 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		tf->path = arena_printf(m->ar, "kubernetes/daos-agent-%s.yaml", g->digest);
 		ok = ky_doc(tf->data, m, agent_config, g) && ky_doc(tf->data, m, agent_daemonset, g);
 	} else if ((i -= l->nagent) < l->nclient) {
-		ok = kube_client_yaml(m, l->client[i], tf);
+		ok = kube_client_yaml(m, l->client[i].plan, tf);
 	} else if ((i -= l->nclient) == 0) {
 		tf->path = "kubernetes/label-nodes.sh";
 		tf->mode = 0755;

@@ -64,6 +64,7 @@ struct node_plan {
 	bool kube_planned;
 	struct kube_plan *kube; /* deploy kubernetes: the daos-server pod's figures */
 	int kube_server, kube_agent; /* its DaemonSet groups + 1 (targets/kubernetes.c) */
+	int kube_client;             /* its client template's group + 1 (the same) */
 };
 
 /* The node's fabric NICs as its agent (and its client pods) use them: the
