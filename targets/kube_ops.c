@@ -2,38 +2,42 @@
 /* kube_ops.c - what operators and their tools run around DAOS in pods, beside
  * the DaemonSets of kubernetes.c: node-maintenance.sh (a node's planned
  * stop and start), the PodDisruptionBudget that holds evictions to what the
- * data tolerates, and the ClusterRole of the identity that runs the rollout
- * and node-maintenance.sh, from one permission table that the scripts'
- * `kubectl auth can-i` preflight reads too. */
+ * data tolerates, and rollout-rbac.yaml: the namespace and the identity
+ * that runs the rollout and node-maintenance.sh, its Role and ClusterRole
+ * from one permission table that the scripts' `kubectl auth can-i`
+ * preflight reads too. */
 #include <string.h>
 
 #include "compiler/place/kube.h"
 #include "compiler/place/node_plan.h"
 #include "compiler/place/tolerance.h"
-#include "targets.h"
-#include "yaml_out.h"
+#include "kube_yaml.h"
 
 /* What the rollout script and node-maintenance.sh do with kubectl, as RBAC
- * rules. KS_NS: the DAOS namespace; KS_SYSTEM: kube-system (the device
- * plugins); KS_ALL: every namespace, or a cluster-scoped resource. */
+ * rules: a namespaced Role where the DAOS namespace is enough, the
+ * ClusterRole only for what is cluster-scoped or in every namespace. */
 const kube_permission kube_rollout_permissions[] = {
 	/* label-nodes, annotate (self_heal's value from stop to start), cordon, uncordon */
 	{"", "nodes", NULL, "get list patch", KS_ALL},
 	/* kubectl drain lists the node's pods in every namespace and evicts them
-	 * (staging/src/k8s.io/kubectl/pkg/drain/drain.go GetPodsForDeletion, EvictPod) */
+	 * where they are (staging/src/k8s.io/kubectl/pkg/drain/drain.go
+	 * GetPodsForDeletion: Pods(metav1.NamespaceAll).List; EvictPod) */
 	{"", "pods", NULL, "get list", KS_ALL},
 	{"", "pods", "eviction", "create", KS_ALL},
-	/* drain looks up the DaemonSet of each DaemonSet pod it skips
-	 * (pkg/drain/filters.go daemonSetFilter); rollout status watches one */
-	{"apps", "daemonsets", NULL, "get list watch", KS_ALL},
+	/* drain looks up the DaemonSet of each DaemonSet pod it skips, in that
+	 * pod's namespace (pkg/drain/filters.go daemonSetFilter) */
+	{"apps", "daemonsets", NULL, "get", KS_ALL},
+	/* the preflight's check that the namespace exists: a cluster admin
+	 * creates it (rollout-rbac.yaml), with its Pod Security level */
+	{"", "namespaces", NULL, "get", KS_NS_OBJ},
 	/* the rollout deletes a pod of an older template (OnDelete) */
 	{"", "pods", NULL, "delete", KS_NS},
-	/* kubectl apply -k of the tree, and the old groups' prune */
-	{"apps", "daemonsets", NULL, "create patch delete", KS_NS},
+	/* kubectl apply -k of the tree, the old groups' prune, rollout status
+	 * (a watch) and restart (a patch) of the device plugins */
+	{"apps", "daemonsets", NULL, "list watch create patch delete", KS_NS},
 	{"", "configmaps", NULL, "get create patch delete", KS_NS},
-	{"", "podtemplates", NULL, "get create patch delete", KS_NS},
+	{"", "podtemplates", NULL, "get create patch", KS_NS},
 	{"policy", "poddisruptionbudgets", NULL, "get create patch", KS_NS},
-	{"", "namespaces", NULL, "get create patch", KS_ALL},
 	{"", "serviceaccounts", NULL, "get create patch", KS_NS},
 	{"", "resourcequotas", NULL, "get create patch", KS_NS},
 	/* the preflight's look at the certificate Secrets' keys */
@@ -54,10 +58,11 @@ static bool next_verb(const char **v, size_t *n)
 	return *n > 0;
 }
 
-/* Two rows of one RBAC rule: the same group, resource and subresource. */
+/* Two rows of one RBAC rule: the same role, group, resource and
+ * subresource. */
 static bool same_rule(const kube_permission *p, const kube_permission *q)
 {
-	return strcmp(p->group, q->group) == 0 && strcmp(p->resource, q->resource) == 0 &&
+	return p->scope == q->scope && strcmp(p->group, q->group) == 0 && strcmp(p->resource, q->resource) == 0 &&
 	       strcmp(p->subresource ? p->subresource : "", q->subresource ? q->subresource : "") == 0;
 }
 
@@ -82,11 +87,11 @@ void kube_can_i_lines(const char *ns, buf *out)
 {
 	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
 		const kube_permission *p = &kube_rollout_permissions[i];
-		const char *scope = p->scope == KS_ALL ? "all" : p->scope == KS_SYSTEM ? "kube-system" : ns;
 		size_t n;
 		for (const char *v = p->verbs; next_verb(&v, &n); v += n)
-			buf_printf(out, "%.*s %s%s%s %s %s\n", (int)n, v, p->resource, *p->group ? "." : "", p->group,
-				   p->subresource ? p->subresource : "-", scope);
+			buf_printf(out, "%.*s %s%s%s%s%s %s %s\n", (int)n, v, p->resource, *p->group ? "." : "", p->group,
+				   p->scope == KS_NS_OBJ ? "/" : "", p->scope == KS_NS_OBJ ? ns : "",
+				   p->subresource ? p->subresource : "-", p->scope == KS_NS ? ns : "all");
 	}
 }
 
@@ -194,55 +199,106 @@ static void rule_verbs(yaml_out *y, const model *m, size_t first)
 	yo_seq_end(y);
 }
 
-/* The ClusterRole, one rule per resource: applied once by a cluster admin,
- * bound to the identity that runs the rollout and node-maintenance.sh. Not
- * in the kustomization: whoever applies it needs the rights it grants. */
-bool kube_rbac_yaml(const model *m, buf *out)
+/* The rules of one role, one per resource: the rows of KS_NS (the Role)
+ * or of the others (the ClusterRole). */
+static void role_rules(yaml_out *y, const model *m, bool cluster)
 {
-	buf_puts(out, "# Generated by dslc: what the rollout script (dslc plan --format script) and\n"
-		      "# node-maintenance.sh do with kubectl. A cluster admin applies it once and binds it:\n"
-		      "#   kubectl apply -f rollout-rbac.yaml\n"
-		      "#   kubectl create clusterrolebinding dslc-rollout --clusterrole=dslc-rollout --user=NAME\n"
-		      "# Both scripts check each permission with kubectl auth can-i before they change anything.\n");
-	yaml_out y;
-	if (!yo_begin(&y, out, m->release))
-		return false;
-	yo_map(&y);
-	yo_kv(&y, "apiVersion", "rbac.authorization.k8s.io/v1");
-	yo_kv(&y, "kind", "ClusterRole");
-	yo_name(&y, "metadata");
-	yo_map(&y);
-	yo_kv(&y, "name", "dslc-rollout");
-	yo_name(&y, "labels");
-	yo_map(&y);
-	yo_kv(&y, "app.kubernetes.io/part-of", m->cluster.name);
-	yo_kv(&y, "app.kubernetes.io/managed-by", "dslc");
-	yo_map_end(&y);
-	yo_map_end(&y);
-	yo_name(&y, "rules");
-	yo_seq(&y);
+	ky_seq(y, "rules");
 	for (size_t i = 0; i < kube_rollout_permission_count; i++) {
 		const kube_permission *p = &kube_rollout_permissions[i];
-		bool first = true;
+		bool first = (p->scope != KS_NS) == cluster;
 		for (size_t j = 0; j < i && first; j++)
 			first = !same_rule(&kube_rollout_permissions[j], p);
 		if (!first)
 			continue;
-		yo_map(&y);
-		yo_name(&y, "apiGroups");
-		yo_seq(&y);
-		yo_str(&y, p->group);
-		yo_seq_end(&y);
-		yo_name(&y, "resources");
-		yo_seq(&y);
-		yo_str(&y, p->subresource ? arena_printf(m->ar, "%s/%s", p->resource, p->subresource) : p->resource);
-		yo_seq_end(&y);
-		rule_verbs(&y, m, i);
-		yo_map_end(&y);
+		yo_map(y);
+		ky_seq(y, "apiGroups");
+		yo_str(y, p->group);
+		yo_seq_end(y);
+		ky_seq(y, "resources");
+		yo_str(y, p->subresource ? arena_printf(m->ar, "%s/%s", p->resource, p->subresource) : p->resource);
+		yo_seq_end(y);
+		if (p->scope == KS_NS_OBJ) {
+			ky_seq(y, "resourceNames");
+			yo_str(y, kube_namespace(m));
+			yo_seq_end(y);
+		}
+		rule_verbs(y, m, i);
+		yo_map_end(y);
 	}
-	yo_seq_end(&y);
-	yo_map_end(&y);
-	return yo_end(&y);
+	yo_seq_end(y);
+}
+
+/* The names of the rollout's identity and its roles: the ClusterRole's and
+ * its binding's are cluster-wide, so they carry the namespace (two DAOS
+ * systems in one Kubernetes cluster). */
+static const char *rollout_name(const model *m, bool cluster)
+{
+	return cluster ? arena_printf(m->ar, "dslc-rollout-%s", kube_namespace(m)) : "dslc-rollout";
+}
+
+/* An RBAC object's opening: kind, the rollout's name, the DAOS namespace
+ * unless cluster-scoped; the caller closes the map. */
+static void rbac_head(yaml_out *y, const model *m, const char *kind, bool cluster)
+{
+	yo_map(y);
+	yo_kv(y, "apiVersion", "rbac.authorization.k8s.io/v1");
+	yo_kv(y, "kind", kind);
+	ky_metadata(y, m, rollout_name(m, cluster), cluster ? NULL : kube_namespace(m), "dslc-rollout", NULL, NULL);
+}
+
+static void role_doc(yaml_out *y, const model *m, const void *arg)
+{
+	bool cluster = arg != NULL;
+	rbac_head(y, m, cluster ? "ClusterRole" : "Role", cluster);
+	role_rules(y, m, cluster);
+	yo_map_end(y);
+}
+
+static void binding_doc(yaml_out *y, const model *m, const void *arg)
+{
+	bool cluster = arg != NULL;
+	rbac_head(y, m, cluster ? "ClusterRoleBinding" : "RoleBinding", cluster);
+	ky_map(y, "roleRef");
+	yo_kv(y, "apiGroup", "rbac.authorization.k8s.io");
+	yo_kv(y, "kind", cluster ? "ClusterRole" : "Role");
+	yo_kv(y, "name", rollout_name(m, cluster));
+	yo_map_end(y);
+	ky_seq(y, "subjects");
+	yo_map(y);
+	yo_kv(y, "kind", "ServiceAccount");
+	yo_kv(y, "name", "dslc-rollout");
+	yo_kv(y, "namespace", kube_namespace(m));
+	yo_map_end(y);
+	yo_seq_end(y);
+	yo_map_end(y);
+}
+
+/* What a cluster admin applies once, outside the kustomization (whoever
+ * applies it needs the rights it grants): the DAOS namespace with its Pod
+ * Security level, the ServiceAccount dslc-rollout, and the Role and the
+ * ClusterRole it is bound to. */
+bool kube_rbac_yaml(const model *m, buf *out)
+{
+	const char *ns = kube_namespace(m), *cr = rollout_name(m, true);
+	buf_printf(out, "# Generated by dslc: what a cluster admin applies once, before the first kubectl apply -k:\n"
+			"# the namespace %s (Pod Security privileged: the DAOS pods use the host's network, PIDs\n"
+			"# and paths) and the identity of the rollout script (dslc plan --format script) and\n"
+			"# node-maintenance.sh: the ServiceAccount %s/dslc-rollout, the Role dslc-rollout (what\n"
+			"# they change, in %s only) and the ClusterRole %s (nodes, and the\n"
+			"# drain's pods and evictions in every namespace).\n"
+			"#   kubectl apply -f rollout-rbac.yaml\n"
+			"#   kubectl -n %s create token dslc-rollout --duration=8h   # the scripts' credentials\n"
+			"# or, for a user of the cluster's own authentication instead of the account:\n"
+			"#   kubectl -n %s create rolebinding dslc-rollout-NAME --role=dslc-rollout --user=NAME\n"
+			"#   kubectl create clusterrolebinding %s-NAME --clusterrole=%s --user=NAME\n"
+			"# Both scripts check each permission with kubectl auth can-i before they change anything.\n"
+			"# An earlier dslc's ClusterRole dslc-rollout granted all of it in every namespace:\n"
+			"#   kubectl delete clusterrolebinding,clusterrole dslc-rollout --ignore-not-found\n",
+		   ns, ns, ns, cr, ns, ns, cr, cr);
+	return ky_doc(out, m, ky_namespace_doc, NULL) && ky_doc(out, m, ky_account_doc, "dslc-rollout") &&
+	       ky_doc(out, m, role_doc, NULL) && ky_doc(out, m, binding_doc, NULL) && ky_doc(out, m, role_doc, m) &&
+	       ky_doc(out, m, binding_doc, m);
 }
 
 /* node-maintenance.sh: a node's planned stop and start around a reboot.

@@ -22,18 +22,6 @@
 #define VFIO_PLUGIN "dslc-vfio-dp"
 #define PLUGIN_ACCOUNT "dslc-device-plugin"
 
-const char *kube_rdma_plugin_image(const model *m)
-{
-	const opt_str *o = &m->cluster.kube.rdma_plugin_image;
-	return o->set ? o->v : "ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3";
-}
-
-const char *kube_vfio_plugin_image(const model *m)
-{
-	const opt_str *o = &m->cluster.kube.vfio_plugin_image;
-	return o->set ? o->v : "docker.io/squat/generic-device-plugin:latest";
-}
-
 /* The plugins whose configuration the rollout restarts (kube_ops.c). A
  * shared RDMA resource is the cluster's own plugin: dslc runs none. */
 const char *kube_plugin_daemonsets(const model *m)
@@ -148,6 +136,11 @@ static void daemonset_doc(yaml_out *y, const model *m, const void *arg)
 	yo_map(y);
 	yo_kv(y, "name", pl->rdma ? "rdma-shared-dp" : "generic-device-plugin");
 	yo_kv(y, "image", pl->rdma ? kube_rdma_plugin_image(m) : kube_vfio_plugin_image(m));
+	/* pulled when the node first runs it, not at every restart: a restart
+	 * needs no registry (Always, or a :latest tag, which makes it the
+	 * default, would leave an air-gapped node's plugin in ImagePullBackOff
+	 * and the DAOS pods Pending on their resources) */
+	yo_kv(y, "imagePullPolicy", "IfNotPresent");
 	if (!pl->rdma) {
 		ky_seq(y, "args");
 		yo_str(y, "--config");
@@ -156,6 +149,16 @@ static void daemonset_doc(yaml_out *y, const model *m, const void *arg)
 	}
 	ky_map(y, "securityContext");
 	ky_bool(y, "privileged", true); /* device nodes of the host and the kubelet's sockets */
+	yo_map_end(y);
+	/* requests, so that the pod is Burstable and not among the first the
+	 * kubelet evicts under memory pressure (BestEffort); generic-device-
+	 * plugin's manifest asks 50m and 10Mi. No limit: a plugin killed at
+	 * its limit takes the DAOS pods' devices with it */
+	ky_map(y, "resources");
+	ky_map(y, "requests");
+	yo_kv(y, "cpu", "50m");
+	yo_kv(y, "memory", "32Mi");
+	yo_map_end(y);
 	yo_map_end(y);
 	ky_seq(y, "volumeMounts");
 	ky_mount(y, "device-plugin", "/var/lib/kubelet/device-plugins", NULL, false);

@@ -133,6 +133,33 @@ void ky_node_has_label(yaml_out *y, const char *label)
 	yo_map_end(y);
 }
 
+void ky_namespace_doc(yaml_out *y, const model *m, const void *arg)
+{
+	(void)arg;
+	yo_map(y);
+	yo_kv(y, "apiVersion", "v1");
+	yo_kv(y, "kind", "Namespace");
+	ky_map(y, "metadata");
+	yo_kv(y, "name", kube_namespace(m));
+	ky_map(y, "labels");
+	yo_kv(y, "app.kubernetes.io/managed-by", "dslc");
+	/* hostNetwork, hostPID, hostPath and SYS_ADMIN: the privileged level */
+	yo_kv(y, "pod-security.kubernetes.io/enforce", "privileged");
+	yo_map_end(y);
+	yo_map_end(y);
+	yo_map_end(y);
+}
+
+/* An account per kind of pod, so that a site's policies (and audit logs)
+ * tell them apart; none of them calls the API server, so no token. */
+void ky_account_doc(yaml_out *y, const model *m, const void *arg)
+{
+	const char *name = arg;
+	ky_head(y, m, "v1", "ServiceAccount", name, name, NULL, NULL);
+	ky_bool(y, "automountServiceAccountToken", false);
+	yo_map_end(y);
+}
+
 bool ky_doc(buf *out, const model *m, ky_doc_fn fn, const void *arg)
 {
 	if (out->len)

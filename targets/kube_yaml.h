@@ -36,5 +36,10 @@ void ky_node_has_label(yaml_out *y, const char *label);
 /* One document of a multi-document file: "---" before all but the first. */
 typedef void (*ky_doc_fn)(yaml_out *y, const model *m, const void *arg);
 bool ky_doc(buf *out, const model *m, ky_doc_fn fn, const void *arg);
+/* Documents: the DAOS namespace (arg unused; rollout-rbac.yaml, which a
+ * cluster admin applies), and a ServiceAccount named arg in it without a
+ * mounted token. */
+void ky_namespace_doc(yaml_out *y, const model *m, const void *arg);
+void ky_account_doc(yaml_out *y, const model *m, const void *arg);
 
 #endif

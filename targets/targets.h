@@ -109,19 +109,24 @@ const char *daos_access_point(const model *m, size_t i);
 
 /* kube_ops.c: what runs around DAOS in pods. The rollout script's and
  * node-maintenance.sh's kubectl permissions, one row per resource and scope:
- * the ClusterRole and the scripts' `kubectl auth can-i` preflight read it. */
-typedef enum kube_scope { KS_NS, KS_SYSTEM, KS_ALL } kube_scope;
+ * rollout-rbac.yaml's Role and ClusterRole and the scripts' `kubectl auth
+ * can-i` preflight read it. */
+typedef enum kube_scope {
+	KS_NS,     /* in the DAOS namespace: the Role */
+	KS_ALL,    /* in every namespace, or cluster-scoped: the ClusterRole */
+	KS_NS_OBJ, /* the DAOS namespace's Namespace object only (resourceNames) */
+} kube_scope;
 typedef struct kube_permission {
 	const char *group;       /* "" for the core group */
 	const char *resource;
 	const char *subresource; /* NULL: none */
 	const char *verbs;       /* blank separated */
-	kube_scope scope;        /* the DAOS namespace, kube-system, or all (cluster-scoped) */
+	kube_scope scope;
 } kube_permission;
 extern const kube_permission kube_rollout_permissions[];
 extern const size_t kube_rollout_permission_count;
-/* "VERB RESOURCE[.GROUP] SUBRESOURCE|- NAMESPACE|all" lines, one per verb;
- * ns: the DAOS namespace. */
+/* "VERB RESOURCE[.GROUP][/NAME] SUBRESOURCE|- NAMESPACE|all" lines, one per
+ * verb; ns: the DAOS namespace (NAME for KS_NS_OBJ). */
 void kube_can_i_lines(const char *ns, buf *out);
 /* The Secrets the DAOS pods copy their certificates from, and the keys
  * each must hold (kubernetes.c mounts them; the scripts check them). */
@@ -137,8 +142,6 @@ void kube_secret_lines(const model *m, buf *out);
  * ConfigMaps and DaemonSets in the DAOS namespace) and their images. */
 bool kube_plugins_yaml(const model *m, buf *out);
 const char *kube_plugin_account(void);
-const char *kube_rdma_plugin_image(const model *m);
-const char *kube_vfio_plugin_image(const model *m);
 /* kube_client.c: the client templates, one per client group (the nodes'
  * RDMA resources and NCCL_IB_HCA: "2nic", "shared", "2nic-nccl-1a2b3c4d";
  * kubernetes.c's layout holds the first plan of each), and

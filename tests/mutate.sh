@@ -1320,5 +1320,21 @@ mutate "k8s: nodes of other NCCL devices share one client template" targets/kube
 	'	if (hca || !hca)
 		return rdma;' \
 	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "k8s: the certificate Secrets readable in every namespace (the ClusterRole)" targets/kube_ops.c \
+	'	{"", "secrets", NULL, "get", KS_NS},' \
+	'	{"", "secrets", NULL, "get", KS_ALL},' \
+	"bash tests/rollout_k8s.sh"
+mutate "k8s: the rollout's identity may not evict (drain fails after the engines stopped)" targets/kube_ops.c \
+	'	{"", "pods", "eviction", "create", KS_ALL},' \
+	'' \
+	"bash tests/rollout_k8s.sh"
+mutate "k8s: the ClusterRole reads every namespace, not the DAOS one by name" targets/kube_ops.c \
+	'	{"", "namespaces", NULL, "get", KS_NS_OBJ},' \
+	'	{"", "namespaces", NULL, "get", KS_ALL},' \
+	"/usr/bin/python3 tests/validate/k8s_check.py"
+mutate "k8s: a rollout into a namespace nobody created starts (and fails at apply)" targets/kube_lib.sh \
+	'	dslc_kubectl get namespace "$dslc_ns" -o name >/dev/null ||' \
+	'	true ||' \
+	"bash tests/rollout_k8s.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

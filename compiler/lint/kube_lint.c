@@ -48,6 +48,35 @@ static void lint_rdma_name(model *m)
 static void lint_clients(model *m);
 static void lint_server_memory(model *m);
 
+/* Every image the pods run named by a digest: the DAOS and client images,
+ * and dslc's device plugins' (whose defaults are upstream tags: reported at
+ * the kubernetes block). */
+static void lint_image_tags(model *m, const kube_spec *ks)
+{
+	struct {
+		const char *kw;
+		const opt_str *o;
+		const char *v;
+	} imgs[] = {
+		{"image", &ks->image, ks->image.v},
+		{"client_image", &ks->client_image, ks->client_image.v},
+		{"rdma_plugin_image", &ks->rdma_plugin_image, ks->rdma_shared.set ? NULL : kube_rdma_plugin_image(m)},
+		{"vfio_plugin_image", &ks->vfio_plugin_image, kube_vfio_plugin_image(m)},
+	};
+	for (size_t i = 0; i < sizeof(imgs) / sizeof(imgs[0]); i++) {
+		const char *v = imgs[i].v;
+		if (!v || strchr(v, '@') || (i < 2 && !imgs[i].o->set))
+			continue;
+		bool dflt = !imgs[i].o->set;
+		diag *d = diag_report(m->dc, R_K8S_IMAGE_TAG, dflt ? ks->loc : imgs[i].o->loc,
+				      "%s%s is named by its tag: the registry can point it at another image, and nodes "
+				      "that pull later run that one", dflt ? "the device plugins' default image " : "", v);
+		diag_help(m->dc, d, "%s`%s %s@sha256:<digest>` (`skopeo inspect docker://%s` prints it)",
+			  dflt ? "add a mirror's copy by its digest to the kubernetes block: " : "append the digest: ", imgs[i].kw,
+			  v, v);
+	}
+}
+
 /* Whether a cpulist ("0-23,96-119") holds cpu. */
 static bool cpulist_has(const char *list, int cpu)
 {
@@ -91,15 +120,7 @@ void kube_lint_cluster(model *m)
 	}
 	lint_clients(m);
 	lint_server_memory(m);
-	const opt_str *imgs[] = {&ks->image, &ks->client_image};
-	for (int i = 0; i < 2; i++)
-		if (imgs[i]->set && !strchr(imgs[i]->v, '@')) {
-			diag *d = diag_report(m->dc, R_K8S_IMAGE_TAG, imgs[i]->loc,
-					      "%s is named by its tag: the registry can point it at another image, and nodes "
-					      "that pull later run that one", imgs[i]->v);
-			diag_help(m->dc, d, "append the digest: `%s %s@sha256:<digest>` (`skopeo inspect docker://%s` prints it)",
-				  i ? "client_image" : "image", imgs[i]->v, imgs[i]->v);
-		}
+	lint_image_tags(m, ks);
 	if (ks->surge.set && ks->surge.v > 0) {
 		diag *d = diag_report(m->dc, R_K8S_UPDATE_SURGE, ks->surge.loc,
 				      "surge %lld starts a second daos_server on a node before the first stops", (long long)ks->surge.v);

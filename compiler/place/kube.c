@@ -24,6 +24,18 @@ const char *kube_rdma_resource(const model *m)
 	return m->cluster.kube.rdma_resource.set ? m->cluster.kube.rdma_resource.v : "rdma/daos";
 }
 
+const char *kube_rdma_plugin_image(const model *m)
+{
+	const opt_str *o = &m->cluster.kube.rdma_plugin_image;
+	return o->set ? o->v : "ghcr.io/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3";
+}
+
+const char *kube_vfio_plugin_image(const model *m)
+{
+	const opt_str *o = &m->cluster.kube.vfio_plugin_image;
+	return o->set ? o->v : "docker.io/squat/generic-device-plugin:0.1.0";
+}
+
 const char *kube_nvme_resource(const model *m)
 {
 	return m->cluster.kube.nvme_resource.set ? m->cluster.kube.nvme_resource.v : "squat.ai/daos-nvme";

@@ -44,6 +44,10 @@ const kube_plan *kube_plan_of(const model *m, const node_spec *s);
 const char *kube_namespace(const model *m);
 const char *kube_rdma_resource(const model *m);
 const char *kube_nvme_resource(const model *m);
+/* dslc's device plugins' images (targets/kube_plugins.c): the setting, or
+ * the upstream release, named by its tag (k8s-image-tag). */
+const char *kube_rdma_plugin_image(const model *m);
+const char *kube_vfio_plugin_image(const model *m);
 /* The most fabric NICs a node in pods has (placed): its RDMA resources are
  * <rdma_resource>_e0 .. _e<n-1>, and the plugin configuration has n. */
 int kube_fabric_nics(const model *m);

@@ -62,18 +62,14 @@ dslc_kube_pod() {
 		sleep "$DSLC_POLL"
 	done
 }
-# GROUP: its DaemonSet and ConfigMap (and a daos-agent group's client
-# template), once no pod of it is left
+# GROUP: its DaemonSet and ConfigMap, once no pod of it is left (client
+# templates are named by the nodes' resources, not by a group: never pruned)
 dslc_kube_prune() {
 	app=${1%-*}
 	left=$(dslc_kube get pods -l "dslc.io/$app=${1##*-}" -o jsonpath='{range .items[*]}{.spec.nodeName}{" "}{end}') ||
 		dslc_fail "kubectl get pods of $1 failed"
 	[ -z "$left" ] || dslc_fail "$1 still runs pods on $left: relabel those nodes (or drain them) before it is removed"
-	if [ "$app" = daos-agent ]; then
-		run dslc_kube delete --ignore-not-found "daemonset/$1" "configmap/$1" "podtemplate/daos-client-${1##*-}"
-	else
-		run dslc_kube delete --ignore-not-found "daemonset/$1" "configmap/$1"
-	fi
+	run dslc_kube delete --ignore-not-found "daemonset/$1" "configmap/$1"
 }
 # the first gate of a second run allows the interrupted wave's nodes
 dslc_kube_gate_first() {

@@ -13,11 +13,14 @@ cluster tier0 {
   swim_suspect_timeout 120s
   log_mask             ERR
   fabric roce { gid_index 5 }
+  # dslc: allow k8s-image-tag -- the site registry keeps release tags immutable
   kubernetes {
-    # dslc: allow k8s-image-tag -- the site registry keeps release tags immutable
     image        registry.example.com/daos/daos:2.6.3  # daos_server, daos_server_helper, daos_agent
     run_as       1001:1001                             # the image's daos_server user
     agent_run_as 1002:1002                             # and its daos_agent user
+    # the device plugins' upstream releases, mirrored: nodes pull from the site registry
+    rdma_plugin_image registry.example.com/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3
+    vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0
   }
 }
 

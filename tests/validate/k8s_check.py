@@ -31,7 +31,9 @@ EXAMPLE = os.path.join(ROOT, "examples", "hgx-b200-k8s", "cluster.dsl")
 KINDS = {"DaemonSet": "io.k8s.api.apps.v1.DaemonSet", "ConfigMap": "io.k8s.api.core.v1.ConfigMap",
          "Namespace": "io.k8s.api.core.v1.Namespace", "PodTemplate": "io.k8s.api.core.v1.PodTemplate",
          "PodDisruptionBudget": "io.k8s.api.policy.v1.PodDisruptionBudget", "ClusterRole": "io.k8s.api.rbac.v1.ClusterRole",
-         "ServiceAccount": "io.k8s.api.core.v1.ServiceAccount", "ResourceQuota": "io.k8s.api.core.v1.ResourceQuota"}
+         "ServiceAccount": "io.k8s.api.core.v1.ServiceAccount", "ResourceQuota": "io.k8s.api.core.v1.ResourceQuota",
+         "Role": "io.k8s.api.rbac.v1.Role", "RoleBinding": "io.k8s.api.rbac.v1.RoleBinding",
+         "ClusterRoleBinding": "io.k8s.api.rbac.v1.ClusterRoleBinding"}
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")  # IsValidLabelValue
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
@@ -565,9 +567,12 @@ def client_templates(out, objs, client_hosts=()):
               "securityContext" not in c and set(c["resources"]) == {"limits"} and
               not {"cpu", "memory"} & set(c["resources"]["limits"]))
     listed = re.findall(r"^- (\S+)$", open(os.path.join(kdir, "kustomization.yaml")).read(), re.M)
-    # rollout-rbac.yaml is applied once by a cluster admin: whoever applies it needs the rights it grants
-    files = sorted(f for f in os.listdir(kdir) if f.endswith(".yaml") and f not in ("kustomization.yaml", "rollout-rbac.yaml"))
-    check("kustomization lists every object file but rollout-rbac.yaml, the client templates too",
+    # rollout-rbac.yaml (the namespace, the rollout's identity) and client-namespaces.yaml are a
+    # cluster admin's: whoever applies them needs the rights they grant, and the rollout may not
+    # set a namespace's Pod Security level
+    files = sorted(f for f in os.listdir(kdir) if f.endswith(".yaml") and
+                   f not in ("kustomization.yaml", "rollout-rbac.yaml", "client-namespaces.yaml"))
+    check("kustomization lists every object file but rollout-rbac.yaml and client-namespaces.yaml, the client templates too",
           sorted(listed) == files and "rollout-rbac.yaml" in os.listdir(kdir), (listed, files))
 
 
@@ -583,10 +588,87 @@ def rules_of(fs, rule):
     return [f for f in fs if f["ruleId"] == rule]
 
 
+def rbac_shape(objs, ns="daos"):
+    """Issue 69 item 4: what the rollout's identity may do, as rules. The namespaced verbs in a
+    Role of the DAOS namespace; the ClusterRole only for what is cluster-scoped or in every
+    namespace (nodes; the drain's pods, evictions and DaemonSet lookups; the DAOS Namespace by
+    name); both bound to the ServiceAccount the file makes, in a namespace the file makes."""
+    rb = [o for f, o in objs if f == "rollout-rbac.yaml"]
+    rules = {o["kind"]: sorted((r["apiGroups"][0], r["resources"][0], tuple(r.get("resourceNames", ())), tuple(r["verbs"]))
+                               for r in o.get("rules", [])) for o in rb if o["kind"] in ("Role", "ClusterRole")}
+    check("rbac: the ClusterRole's rules (golden)", rules.get("ClusterRole") == sorted([
+        ("", "nodes", (), ("get", "list", "patch")), ("", "pods", (), ("get", "list")), ("", "pods/eviction", (), ("create",)),
+        ("apps", "daemonsets", (), ("get",)), ("", "namespaces", (ns,), ("get",))]), rules.get("ClusterRole"))
+    check("rbac: the Role's rules (golden)", rules.get("Role") == sorted([
+        ("", "pods", (), ("delete",)), ("apps", "daemonsets", (), ("list", "watch", "create", "patch", "delete")),
+        ("", "configmaps", (), ("get", "create", "patch", "delete")), ("", "podtemplates", (), ("get", "create", "patch")),
+        ("policy", "poddisruptionbudgets", (), ("get", "create", "patch")), ("", "serviceaccounts", (), ("get", "create", "patch")),
+        ("", "resourcequotas", (), ("get", "create", "patch")), ("", "secrets", (), ("get",)),
+        ("coordination.k8s.io", "leases", (), ("get", "create", "update"))]), rules.get("Role"))
+    kinds = [(o["kind"], o["metadata"]["name"], o["metadata"].get("namespace")) for o in rb]
+    check("rbac: the namespace first, then its ServiceAccount, the Role and its binding, the ClusterRole and its binding",
+          kinds == [("Namespace", ns, None), ("ServiceAccount", "dslc-rollout", ns), ("Role", "dslc-rollout", ns),
+                    ("RoleBinding", "dslc-rollout", ns), ("ClusterRole", f"dslc-rollout-{ns}", None),
+                    ("ClusterRoleBinding", f"dslc-rollout-{ns}", None)], kinds)
+    for o in rb:
+        if o["kind"].endswith("Binding"):
+            check(f"rbac: {o['kind']} binds {o['roleRef']['kind']} {o['roleRef']['name']} to the ServiceAccount {ns}/dslc-rollout",
+                  o["subjects"] == [{"kind": "ServiceAccount", "name": "dslc-rollout", "namespace": ns}] and
+                  o["roleRef"]["kind"] == o["kind"][:-len("Binding")] and
+                  any(x["kind"] == o["roleRef"]["kind"] and x["metadata"]["name"] == o["roleRef"]["name"] for x in rb), o)
+    nsdoc = [o for f, o in objs if o["kind"] == "Namespace" and f != "client-namespaces.yaml"]
+    check("rbac: the DAOS namespace only in rollout-rbac.yaml, Pod Security privileged",
+          len(nsdoc) == 1 and nsdoc[0]["metadata"]["labels"].get("pod-security.kubernetes.io/enforce") == "privileged", nsdoc)
+
+
+DIGEST = "@sha256:" + "0123456789abcdef" * 4
+
+
+def plugin_images(dslc, tmp, objs):
+    """Issue 69 item 4: dslc's device plugins pull once, ask for what they use, and their
+    images are covered by k8s-image-tag: the defaults are upstream tags (reported at the
+    kubernetes block), each help line applied with a digest leaves no finding."""
+    for f, o in objs:
+        if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("dslc-"):
+            c = o["spec"]["template"]["spec"]["containers"][0]
+            check(f"{o['metadata']['name']}: imagePullPolicy IfNotPresent, cpu and memory requested, no limit",
+                  c.get("imagePullPolicy") == "IfNotPresent" and set(c.get("resources", {}).get("requests", {})) == {"cpu", "memory"}
+                  and "limits" not in c.get("resources", {}), c)
+    bare = [("  # dslc: allow k8s-image-tag -- the site registry keeps release tags immutable\n", ""),
+            ("registry.example.com/daos/daos:2.6.3 ", "registry.example.com/daos/daos:2.6.3" + DIGEST + " "),
+            ("    rdma_plugin_image registry.example.com/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3\n", ""),
+            ("    vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0\n", "")]
+    v = variant(tmp, "plugin-defaults", bare)
+    fs = rules_of(findings(dslc, v), "k8s-image-tag")
+    text = " ".join(f["message"] + " ".join(n["message"] for n in f.get("notes", [])) + f.get("help", "") for f in fs)
+    kline = open(v).read().split("\n").index("  kubernetes {") + 1
+    check("plugin images unset: one k8s-image-tag at the kubernetes block naming both default tags",
+          len(fs) == 1 and fs[0]["line"] == kline and "k8s-rdma-shared-dev-plugin:v1.5.3 is named by its tag" in text
+          and "generic-device-plugin:0.1.0 is named by its tag" in text, fs)
+    helps = re.findall(r"`((?:rdma|vfio)_plugin_image \S+)@sha256:<digest>`", text)
+    applied = [h + DIGEST for h in helps]
+    v2 = variant(tmp, "plugin-pinned", bare + [("  kubernetes {\n", "  kubernetes {\n    " + "\n    ".join(applied) + "\n")])
+    fs2 = findings(dslc, v2)
+    check(f"the help's {len(helps)} plugin images applied with a digest: no k8s-image-tag, and the DaemonSets run them",
+          len(helps) == 2 and not rules_of(fs2, "k8s-image-tag"), (helps, rules_of(fs2, "k8s-image-tag")))
+    r = validate_tree(dslc, tmp, "plugin-pinned", v2, "1.33")
+    if r:
+        imgs = sorted(o["spec"]["template"]["spec"]["containers"][0]["image"] for f, o in r[1]
+                      if o["kind"] == "DaemonSet" and o["metadata"]["name"].startswith("dslc-"))
+        check("plugin images pinned: each DaemonSet's image is the digest given", imgs == sorted(h.split(" ", 1)[1] for h in applied), imgs)
+    v3 = variant(tmp, "plugin-tag", bare[:3] + [("vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0",
+                                               "vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0  # mirrored")])
+    fs3 = rules_of(findings(dslc, v3), "k8s-image-tag")
+    vline = next(i + 1 for i, l in enumerate(open(v3).read().split("\n")) if "vfio_plugin_image" in l)
+    check("a plugin image set by its tag: k8s-image-tag at its line, with its digest as the help; the other default at the block",
+          sorted(f["line"] for f in fs3) == sorted([vline, kline]) and
+          any("`vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0@sha256:<digest>`" in f.get("help", "") for f in fs3), fs3)
+
+
 def objects_owned(objs, ns="daos"):
     """Issue 52 items 4 and 14: dslc writes only objects it owns, every one labeled as dslc's;
     the ServiceAccounts and the quota its pods need are in the tree."""
-    namespaced = [(f, o) for f, o in objs if o["kind"] not in ("Namespace", "ClusterRole")]
+    namespaced = [(f, o) for f, o in objs if o["kind"] not in ("Namespace", "ClusterRole", "ClusterRoleBinding")]
     check("no object outside the DAOS namespace (a site's kube-system ConfigMaps stay as they are)",
           all(o["metadata"].get("namespace") == ns for f, o in namespaced),
           [(o["kind"], o["metadata"]["name"], o["metadata"].get("namespace")) for f, o in namespaced if o["metadata"].get("namespace") != ns])
@@ -955,6 +1037,8 @@ def main():
             consumers(out, objs)
             client_templates(out, objs)
             objects_owned(objs)
+            rbac_shape(objs)
+            plugin_images(dslc, tmp, objs)
             pre_stop(objs, tmp)
             containerd(out)
             vfio_script(out, tmp)
@@ -962,6 +1046,9 @@ def main():
         gpu_training(dslc, tmp)
         # variants: the oldest version dslc accepts, plain transport, rolling updates, other resources
         validate_tree(dslc, tmp, "k8s-1.30", variant(tmp, "v130", [("version        1.33", "version        1.30")]), "1.30")
+        r = validate_tree(dslc, tmp, "k8s-1.34", variant(tmp, "v134", [("version        1.33", "version        1.34")]), "1.34")
+        if r:
+            rbac_shape(r[1])
         v = variant(tmp, "insecure", [("fabric roce { gid_index 5 }", "fabric roce { gid_index 5 }\n  transport insecure"),
                                       ("agent_run_as 1002:1002", "agent_run_as 1002:1002  update rolling  namespace storage-system"
                                                                  "  rdma_resource example.com/rdma_storage  nvme_resource example.com/nvme")])
@@ -1000,7 +1087,8 @@ def main():
                   all(nss.get(n, {}).get("metadata", {}).get("labels", {}).get("pod-security.kubernetes.io/enforce") == "privileged"
                       for n in ("ml-train", "research")), list(nss))
             listed = open(os.path.join(r[0], "cluster/kubernetes/kustomization.yaml")).read()
-            check("client namespaces are in the kustomization", "- client-namespaces.yaml\n" in listed)
+            check("client namespaces are not in the kustomization (a cluster admin's, as the DAOS namespace)",
+                  "- client-namespaces.yaml\n" not in listed and "client-namespaces.yaml" in os.listdir(os.path.join(r[0], "cluster/kubernetes")))
         # the GDS guide's training pod: 8 GPUs, 4 GiB of huge pages, IPC_LOCK
         v = variant(tmp, "gpu", [("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_gpus 8  client_hugepages 4GiB"
                                                             "  client_memory 64GiB  client_ipc_lock true")])

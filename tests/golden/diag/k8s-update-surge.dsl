@@ -3,7 +3,9 @@ daos 2.6
 cluster tier0 {
   provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
   access_points gpu[001-003]
-  kubernetes { image registry.example.com/daos:2.6.3@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef  run_as 1001:1001  update rolling surge 1 }
+  kubernetes { image registry.example.com/daos:2.6.3@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef  run_as 1001:1001  update rolling surge 1
+    rdma_plugin_image registry.example.com/mellanox/k8s-rdma-shared-dev-plugin:v1.5.3@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+    vfio_plugin_image registry.example.com/squat/generic-device-plugin:0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef }
 }
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {

@@ -3,8 +3,8 @@
 """Writes openapi-v1.NN.json: the definitions of Kubernetes' OpenAPI v2 spec
 (api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
 vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,
-ConfigMap, Namespace, PodTemplate, PodDisruptionBudget, ClusterRole,
-ServiceAccount and ResourceQuota reach,
+ConfigMap, Namespace, PodTemplate, PodDisruptionBudget, Role, RoleBinding,
+ClusterRole, ClusterRoleBinding, ServiceAccount and ResourceQuota reach,
 without descriptions. Data, not code: the
 tests validate dslc's objects against it (k8s_check.py).
 
@@ -16,9 +16,10 @@ import sys
 
 # kubernetes-client/python commits whose scripts/constants.py says
 # KUBERNETES_BRANCH = "release-1.NN" and that regenerated kubernetes/swagger.json.unprocessed
-COMMITS = {"1.30": "2aa427de8", "1.33": "1cc7ca51b"}
+COMMITS = {"1.30": "2aa427de8", "1.33": "1cc7ca51b", "1.34": "4f585b3b8"}
 ROOTS = ["io.k8s.api.apps.v1.DaemonSet", "io.k8s.api.core.v1.ConfigMap", "io.k8s.api.core.v1.Namespace",
          "io.k8s.api.core.v1.PodTemplate", "io.k8s.api.policy.v1.PodDisruptionBudget", "io.k8s.api.rbac.v1.ClusterRole",
+         "io.k8s.api.rbac.v1.Role", "io.k8s.api.rbac.v1.RoleBinding", "io.k8s.api.rbac.v1.ClusterRoleBinding",
          "io.k8s.api.core.v1.ServiceAccount", "io.k8s.api.core.v1.ResourceQuota"]
 
 

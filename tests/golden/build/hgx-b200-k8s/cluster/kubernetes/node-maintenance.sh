@@ -39,9 +39,10 @@ get pods - all
 list pods - all
 create pods eviction all
 get daemonsets.apps - all
-list daemonsets.apps - all
-watch daemonsets.apps - all
+get namespaces/daos - all
 delete pods - daos
+list daemonsets.apps - daos
+watch daemonsets.apps - daos
 create daemonsets.apps - daos
 patch daemonsets.apps - daos
 delete daemonsets.apps - daos
@@ -52,13 +53,9 @@ delete configmaps - daos
 get podtemplates - daos
 create podtemplates - daos
 patch podtemplates - daos
-delete podtemplates - daos
 get poddisruptionbudgets.policy - daos
 create poddisruptionbudgets.policy - daos
 patch poddisruptionbudgets.policy - daos
-get namespaces - all
-create namespaces - all
-patch namespaces - all
 get serviceaccounts - daos
 create serviceaccounts - daos
 patch serviceaccounts - daos
@@ -842,8 +839,9 @@ dslc_kube_gate() {
 	[ -z "$bad" ] || dslc_fail "daos-server pods outside this wave are not Ready: $bad"
 	echo "dslc: every daos-server pod outside the wave is Ready" >&2
 }
-# every permission the script may use ($dslc_can_i: "VERB RESOURCE SUBRESOURCE|-
-# NAMESPACE|all" lines, targets/kube_ops.c's table) granted, before anything
+# every permission the script may use ($dslc_can_i: "VERB RESOURCE[/NAME]
+# SUBRESOURCE|- NAMESPACE|all" lines, targets/kube_ops.c's table) granted, and
+# the DAOS namespace there, before anything
 # changes: kubectl auth can-i answers yes (exit 0) or no (exit 1)
 # (staging/src/k8s.io/kubectl/pkg/cmd/auth/cani.go)
 dslc_kube_can_i() {
@@ -858,8 +856,12 @@ dslc_kube_can_i() {
 	done <<DSLC_CAN_I
 $dslc_can_i
 DSLC_CAN_I
-	[ -z "$missing" ] || dslc_fail "kubectl auth can-i says no to: $missing. A cluster admin applies cluster/kubernetes/rollout-rbac.yaml (ClusterRole dslc-rollout) and binds it to this identity: kubectl create clusterrolebinding dslc-rollout --clusterrole=dslc-rollout --user=NAME"
+	[ -z "$missing" ] || dslc_fail "kubectl auth can-i says no to: $missing. A cluster admin applies cluster/kubernetes/rollout-rbac.yaml (the ServiceAccount $dslc_ns/dslc-rollout, its Role dslc-rollout and ClusterRole dslc-rollout-$dslc_ns); run this with that account's token (kubectl -n $dslc_ns create token dslc-rollout), or bind both roles to this identity (the file's header)"
 	echo 'dslc: kubectl auth can-i: every permission the script uses is granted' >&2
+	# the namespace is the cluster admin's, with its Pod Security level: an
+	# apply into a missing one fails halfway (namespaces "..." not found)
+	dslc_kubectl get namespace "$dslc_ns" -o name >/dev/null ||
+		dslc_fail "namespace $dslc_ns not found: a cluster admin applies cluster/kubernetes/rollout-rbac.yaml first (it creates the namespace)"
 }
 # the Secrets the pods copy their certificates from ($dslc_secrets: "NAME KEY..."
 # lines, targets/kube_ops.c's table), each with every key: a missing one leaves
