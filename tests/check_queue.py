@@ -109,6 +109,8 @@ PROGRAMS = [
     ("tiers_diff", "py", (24, []), (8, ["--sample4", "0", "--tiers", "2"]), None),
     ("acl_diff", "py", (4, []), (3, ["--count", "100"]), None),
     ("daos_diff", "py", (21, []), None, None),
+    ("kubelet_admit", "bare", (60, [PY, "tests/validate/kubelet_admit.py", "{build}/dslc"]),
+     (30, [PY, "tests/validate/kubelet_admit.py", "{build}/dslc", "40"]), None),
     ("ansible_apply", "py", (200, ["runs,hostile"]), None, None),
     ("ansible_rollout", "bare", (150, [PY, "tests/ansible_apply.py", "{build}/dslc", "bios,planned,rollout"]), None, None),
     ("validate", "validate", (19, []), (33, []), None),

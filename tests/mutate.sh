@@ -433,9 +433,9 @@ mutate "keywords: kube-system accepted as a namespace" compiler/model/kube_keywo
 	'{"default", "kube-public", "kube-node-lease", "kube-public"}' \
 	"/usr/bin/python3 tests/validate/k8s_check.py"
 mutate "kubelet: single-numa-node by default again" compiler/place/node_os.c \
-	'k->topology = ks->topology.set ? ks->topology.v : "restricted";' \
-	'k->topology = ks->topology.set ? ks->topology.v : "single-numa-node";' \
-	"/usr/bin/python3 tests/validate/k8s_check.py"
+	'			? "restricted" : "best-effort";' \
+	'			? "single-numa-node" : "best-effort";' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py" "/usr/bin/python3 tests/validate/k8s_check.py"
 mutate "topology export: GPUs counted only as VGA controllers" compiler/model/topology_xml.c \
 	'		else if ((cls >> 8) == 0x03 && p->attr->pcidev.vendor_id == 0x10de) {' \
 	'		else if (cls == 0x0300 && p->attr->pcidev.vendor_id == 0x10de) {' \
@@ -1336,5 +1336,22 @@ mutate "k8s: a rollout into a namespace nobody created starts (and fails at appl
 	'	dslc_kubectl get namespace "$dslc_ns" -o name >/dev/null ||' \
 	'	true ||' \
 	"bash tests/rollout_k8s.sh"
+# issue 69 item 1: the kubelet's admission (kube_admit.c) against tests/validate/kubelet_admit.py
+mutate "k8s: a merge preferred whatever each manager's mask (restricted's refusal never said)" compiler/place/kube_admit.c \
+	'here = c->lists[l].pref[h] && (c->lists[l].mask[h] == 0 || c->lists[l].mask[h] == mk) &&' \
+	'here = c->lists[l].pref[h] &&' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py"
+mutate "k8s: the CPU manager's narrowest size from the free CPUs, not the machine's" compiler/place/kube_admit.c \
+	'	hints_of(c, total, avail, 1, &want, false);' \
+	'	hints_of(c, avail, avail, 1, &want, false);' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py"
+mutate "k8s: the default policy restricted even where it refuses the training pod" compiler/place/node_os.c \
+	'			? "restricted" : "best-effort";' \
+	'			? "restricted" : "restricted";' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py"
+mutate "k8s: the build summary's aligned NUMA nodes from the GPUs alone" compiler/cli/build_cmd.c \
+	'a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.mask));' \
+	'a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.gpu_mask));' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

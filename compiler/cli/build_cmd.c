@@ -3,6 +3,7 @@
  * tree, say where each spec's engines went. */
 #include "cli.h"
 
+#include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
 #include "compiler/tree/output.h"
 #include "compiler/tree/render.h"
@@ -41,6 +42,31 @@ static void describe_placement(const model *m, FILE *out)
 	}
 }
 
+/* What the kubelet does with the training pod where dslc planned the kubelet:
+ * the policy, and what stays pinned (kube_admit.c decides as the kubelet). */
+static void describe_training(const model *m, FILE *out)
+{
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		const kubelet_plan *k = node_kubelet_plan(m, s);
+		if (!k || !spec_in_pods(s))
+			continue;
+		kube_admission a = node_kubelet_admit(m, s, NULL);
+		if (!a.admitted || !a.asks || strcmp(k->topology, "none") == 0)
+			continue; /* refused: k8s-client-topology said so; none: nothing aligned */
+		fprintf(out, "dslc: %s: training pod under topology %s: ", s->origin, k->topology);
+		if (a.aligned)
+			fprintf(out, "aligned to NUMA node%s %s", a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.mask));
+		else
+			fprintf(out, "not aligned (restricted would refuse it: no NUMA node set every manager prefers)%s%s",
+				a.mask ? ", NUMA affinity " : "", a.mask ? kube_numa_list(m->ar, a.mask) : "");
+		fprintf(out, "%s\n", a.guaranteed && strcmp(k->cpu_manager, "static") == 0
+					 ? (strcmp(k->memory_manager, "static") == 0 ? "; exclusive CPUs and memory from those nodes"
+										     : "; exclusive CPUs from those nodes")
+					 : a.guaranteed ? "" : "; Burstable: CPUs and memory from the shared pool");
+	}
+}
+
 static int build_with(const cli *c)
 {
 	if (!c->out)
@@ -69,6 +95,7 @@ static int build_with(const cli *c)
 		fprintf(stderr, "dslc: %zu files for %zu nodes in %s: %zu written, %zu unchanged, %zu removed\n", st.files,
 			comp.m.nnodes, c->out, st.written, st.unchanged, st.removed);
 		describe_placement(&comp.m, stderr);
+		describe_training(&comp.m, stderr);
 	} else if (c->check) {
 		if (rc == 0 && !c->quiet)
 			fprintf(stderr, "dslc: %s is up to date (%zu files)\n", c->out, st.files);

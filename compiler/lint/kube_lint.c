@@ -77,23 +77,6 @@ static void lint_image_tags(model *m, const kube_spec *ks)
 	}
 }
 
-/* Whether a cpulist ("0-23,96-119") holds cpu. */
-static bool cpulist_has(const char *list, int cpu)
-{
-	for (const char *p = list; p && *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p)
-			return false;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (cpu >= a && cpu <= b)
-			return true;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	return false;
-}
-
 void kube_lint_cluster(model *m)
 {
 	const node_spec *s = first_in_pods(m);
@@ -145,7 +128,7 @@ static pod_room room_of(const node_spec *s, const kubelet_plan *k)
 	int per[MODEL_MAX_NUMA] = {0};
 	for (int c = 0; k && c < t->ncores; c++)
 		for (int u = 0; u < t->cores[c].npus; u++)
-			if (!cpulist_has(k->reserved_cpus, t->cores[c].pus[u]) && t->cores[c].numa < MODEL_MAX_NUMA)
+			if (!topo_cpulist_has(k->reserved_cpus, t->cores[c].pus[u]) && t->cores[c].numa < MODEL_MAX_NUMA)
 				per[t->cores[c].numa]++;
 	for (int n = 0; n < t->nnuma && n < MODEL_MAX_NUMA; n++) {
 		r.gpus += t->numa[n].gpus;
@@ -179,26 +162,69 @@ static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const 
 			      "at most %d (TopologyAffinityError)", (long long)ask->v, shown, s->origin, numa);
 	if (s->kubelet.topology.set)
 		diag_note_at(m->dc, d, ask->loc, "the pod's ask");
-	diag_help(m->dc, d, "write `topology restricted` in the kubelet block (it admits a pod spread over the fewest "
-		  "NUMA nodes that hold it), or ask for at most %d: `client_%s %d`", numa, what, numa);
+	const char *admits = node_kubelet_admit(m, s, "restricted").admitted ? "restricted" : "best-effort";
+	diag_help(m->dc, d, "write `topology %s` in the kubelet block (%s), or ask for at most %d: `client_%s %d`", admits,
+		  admits[0] == 'r' ? "it admits a pod spread over the fewest NUMA nodes that hold it"
+				   : "it admits the pod; restricted would refuse it too", numa, what, numa);
 	return true;
+}
+
+/* What the topology manager refuses beyond a count one NUMA node lacks:
+ * restricted with a Guaranteed pod whose GPUs prefer more NUMA nodes than
+ * its CPUs or memory (kube_admit.c). Reported at the spec's topology line
+ * (the planned default never refuses). */
+static void lint_admission(model *m, const node_spec *s, const kubelet_plan *k)
+{
+	kube_admission a = node_kubelet_admit(m, s, NULL);
+	if (a.admitted || !s->kubelet.topology.set)
+		return;
+	const kube_spec *ks = &m->cluster.kube;
+	bool gpus_spread = a.gpu_mask && (a.gpu_mask & (a.gpu_mask - 1));
+	diag *d;
+	bool pinned = strcmp(k->cpu_manager, "static") == 0 || strcmp(k->memory_manager, "static") == 0;
+	if (gpus_spread && a.guaranteed && pinned)
+		d = diag_report(m->dc, R_K8S_CLIENT_TOPOLOGY, s->kubelet.topology.loc,
+				"topology %s refuses the Guaranteed training pod on %s (TopologyAffinityError): its %lld GPUs "
+				"need NUMA nodes %s, while its %s one NUMA node",
+				k->topology, s->origin, (long long)ks->client_gpus.v, kube_numa_list(m->ar, a.gpu_mask),
+				strcmp(k->memory_manager, "static") == 0 && strcmp(k->cpu_manager, "static") == 0
+					? "CPUs and memory fit" : strcmp(k->cpu_manager, "static") == 0 ? "CPUs fit" : "memory fits");
+	else
+		d = diag_report(m->dc, R_K8S_CLIENT_TOPOLOGY, s->kubelet.topology.loc,
+				"topology %s refuses the training pod on %s (TopologyAffinityError): no NUMA node set is "
+				"preferred by every resource it asks for", k->topology, s->origin);
+	diag_note_at(m->dc, d, SRC_LOC_NONE,
+		     "%s admits only a merged hint every manager prefers; each prefers the fewest NUMA nodes the machine "
+		     "could give it (pkg/kubelet/cm/topologymanager/policy.go, mergePermutation)", k->topology);
+	/* the policy dslc would write: restricted where that admits the pod */
+	const char *admits = node_kubelet_admit(m, s, "restricted").admitted ? "restricted" : "best-effort";
+	kube_admission be = node_kubelet_admit(m, s, admits);
+	diag_help(m->dc, d, "write `topology %s` in the kubelet block, or drop `topology` (dslc then writes %s): the pod is "
+		  "admitted%s%s%s", admits, admits, be.mask ? " with NUMA affinity " : "",
+		  be.mask ? kube_numa_list(m->ar, be.mask) : "", a.guaranteed && strcmp(k->cpu_manager, "static") == 0
+		  ? ", its CPUs still exclusive" : "");
 }
 
 static void lint_clients(model *m)
 {
 	const kube_spec *ks = &m->cluster.kube;
 	bool gpus = ks->client_gpus.set, cpus = ks->client_cpus.set;
-	for (size_t i = 0; i < m->nspecs && (gpus || cpus); i++) {
+	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_spec *s = m->specs[i];
 		if (!kube_in_pods(s))
 			continue;
 		const kubelet_plan *k = node_kubelet_plan(m, s);
 		pod_room r = room_of(s, k);
-		if (gpus && r.gpus_known && lint_ask(m, s, k, &ks->client_gpus, "gpus", "GPUs", r.gpus, r.numa_gpus))
+		bool told = false;
+		if (gpus && r.gpus_known && (told = lint_ask(m, s, k, &ks->client_gpus, "gpus", "GPUs", r.gpus, r.numa_gpus)))
 			gpus = false; /* once: the line is the cluster's */
 		if (cpus && k && strcmp(k->cpu_manager, "static") == 0 &&
-		    lint_ask(m, s, k, &ks->client_cpus, "cpus", "CPUs", r.cpus, r.numa_cpus))
+		    lint_ask(m, s, k, &ks->client_cpus, "cpus", "CPUs", r.cpus, r.numa_cpus)) {
 			cpus = false;
+			told = true;
+		}
+		if (k && !told)
+			lint_admission(m, s, k);
 	}
 	if (ks->client_cpus.set && !ks->client_memory.set) {
 		diag *d = diag_report(m->dc, R_K8S_CLIENT_QOS, ks->client_cpus.loc,
@@ -332,7 +358,7 @@ static void lint_kubelet(model *m, const node_spec *s)
 	}
 	/* an override the kubelet cannot parse is the gate's (safety.c): no
 	 * advice is built on it */
-	if (!(ks->reserved_cpus.set && safe_cpulist(m->ar, ks->reserved_cpus.v, 0)) && !cpulist_has(k->reserved_cpus, 0)) {
+	if (!(ks->reserved_cpus.set && safe_cpulist(m->ar, ks->reserved_cpus.v, 0)) && !topo_cpulist_has(k->reserved_cpus, 0)) {
 		diag *d = diag_report(m->dc, R_K8S_CPU0, ks->reserved_cpus.set ? ks->reserved_cpus.loc : s->os_cores.set ? s->os_cores.loc : at,
 				      "CPU 0 is not in reservedSystemCPUs (%s): a Guaranteed pod can take it, and SPDK in the "
 				      "daos-server pod pins its main thread there", k->reserved_cpus);

@@ -71,3 +71,19 @@ uint64_t topo_total_memory(const topology *t)
 		total += t->numa[n].memory;
 	return total;
 }
+
+bool topo_cpulist_has(const char *list, int cpu)
+{
+	for (const char *p = list; p && *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}

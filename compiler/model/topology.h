@@ -123,5 +123,7 @@ char *topo_nic_names(arena *a, const topology *t, const char *pci);
 
 /* Formats a set of CPU numbers as a kernel cpulist ("0-3,96-99"). */
 char *topo_cpulist(arena *a, const int *cpus, int n);
+/* Whether a kernel cpulist ("0-23,96-119") holds CPU cpu. */
+bool topo_cpulist_has(const char *list, int cpu);
 
 #endif

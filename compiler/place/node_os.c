@@ -167,6 +167,19 @@ uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa)
 	return k && numa < k->nnuma ? daos_memory_on(m, s, k, numa) : 0;
 }
 
+/* 2 MiB pages the kernel reserves at boot (hugepagesz=2M hugepages=N). */
+static uint64_t boot_2m_pages(const kernel_plan *kp)
+{
+	const char *size = NULL, *pages = NULL;
+	for (size_t i = 0; kp && i < kp->params.n; i++) {
+		if (strcmp(kp->params.items[i].name, "hugepagesz") == 0)
+			size = kp->params.items[i].value;
+		else if (strcmp(kp->params.items[i].name, "hugepages") == 0 && size && strcmp(size, "2M") == 0)
+			pages = kp->params.items[i].value;
+	}
+	return pages ? strtoull(pages, NULL, 10) : 0;
+}
+
 static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
@@ -179,10 +192,7 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	kubelet_plan *k = arena_alloc(m->ar, sizeof(*k));
 	k->reserved_cpus = ks->reserved_cpus.set ? ks->reserved_cpus.v : place_reserved_cpus(m->ar, p);
 	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
-	/* restricted, not single-numa-node: it still aligns what fits one NUMA
-	 * node, and admits the training pod whose GPUs span two (k8s-client-
-	 * topology says why) */
-	k->topology = ks->topology.set ? ks->topology.v : "restricted";
+	k->topology = ks->topology.set ? ks->topology.v : NULL; /* below, once memory is reserved */
 	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
 	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
 	k->minor = minor_of(ks->version.set ? ks->version.v
@@ -224,6 +234,16 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	for (int n = 0; n < k->nnuma; n++)
 		k->numa_reserved[n] += rest / (uint64_t)k->nnuma * KiB;
 	k->numa_reserved[0] += rest % (uint64_t)k->nnuma * KiB;
+	/* restricted, not single-numa-node: it aligns what one NUMA node
+	 * holds, and admits a pod spread over the fewest NUMA nodes when every
+	 * manager prefers that spread. Where the training pod's GPUs prefer
+	 * more NUMA nodes than its CPUs or memory, restricted refuses it
+	 * (kube_admit.c says why): best-effort admits it, still with exclusive
+	 * CPUs and the memory manager's NUMA nodes. */
+	if (!k->topology)
+		k->topology = kube_admit(m, s, &(kube_managers){k->reserved_cpus, k->cpu_manager, k->memory_manager,
+							      k->numa_reserved, boot_2m_pages(p->kernel)}, "restricted").admitted
+			? "restricted" : "best-effort";
 	return k;
 }
 
@@ -248,5 +268,14 @@ kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s)
 {
 	plan_once(m, s);
 	return s->plan ? s->plan->kubelet : NULL;
+}
+
+kube_admission node_kubelet_admit(const model *m, const node_spec *s, const char *policy)
+{
+	const kubelet_plan *k = node_kubelet_plan(m, s);
+	if (!k)
+		return (kube_admission){.admitted = true};
+	return kube_admit(m, s, &(kube_managers){k->reserved_cpus, k->cpu_manager, k->memory_manager, k->numa_reserved,
+						  boot_2m_pages(s->plan->kernel)}, policy ? policy : k->topology);
 }
 

@@ -4,6 +4,7 @@
 #ifndef DSLC_NODE_OS_H
 #define DSLC_NODE_OS_H
 
+#include "kube_admit.h"
 #include "place.h"
 
 /* How an OS takes a kernel command line (SPEC.md section 8, the table of os values):
@@ -37,6 +38,9 @@ const char *node_grub_command(const model *m, const node_spec *s);
 /* Both return NULL when the spec has nothing of that kind to emit. */
 kernel_plan *node_kernel_plan(const model *m, const node_spec *s);
 kubelet_plan *node_kubelet_plan(const model *m, const node_spec *s);
+/* The training pod's admission on the spec's nodes under `policy` (NULL:
+ * the planned topologyManagerPolicy); admitted when no kubelet is planned. */
+kube_admission node_kubelet_admit(const model *m, const node_spec *s, const char *policy);
 /* Of the spec's reservedMemory on NUMA node numa, DAOS's: SCM, and in pods
  * with the static memory manager the daos-server pod's memory. */
 uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa);

@@ -48,8 +48,9 @@ profile converged : hgx-b200 {
   kubelet {
     version        1.33
     cpu_manager    static
-    topology       restricted        # admits a pod whose 8 GPUs span both sockets
     memory_manager static
+    # no topology: dslc writes restricted, or best-effort where restricted would refuse the
+    # training pod (GPUs over both sockets while its CPUs and memory fit one); the build says which
   }
 }
 

@@ -47,7 +47,7 @@ profile converged : hgx-b200 {
   kubelet {
     version        1.33                   # strict-cpu-reservation is beta from 1.33
     cpu_manager    static                 # OS and engine CPUs in reservedSystemCPUs
-    topology       restricted             # admits an 8-GPU pod across both sockets
+    topology       restricted             # aligns; refuses Guaranteed pods whose GPUs span sockets
     memory_manager static                 # reservedMemory per NUMA node, DAOS counted
   }
   nccl on                                 # NCCL_IB_HCA=^=mlx5_0,mlx5_1 in etc/nccl.conf
