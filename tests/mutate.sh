@@ -433,8 +433,8 @@ mutate "keywords: kube-system accepted as a namespace" compiler/model/kube_keywo
 	'{"default", "kube-public", "kube-node-lease", "kube-public"}' \
 	"/usr/bin/python3 tests/validate/k8s_check.py"
 mutate "kubelet: single-numa-node by default again" compiler/place/node_os.c \
-	'			? "restricted" : "best-effort";' \
-	'			? "single-numa-node" : "best-effort";' \
+	'admit_under(m, s, k, "restricted").admitted ? "restricted" : "best-effort";' \
+	'admit_under(m, s, k, "restricted").admitted ? "single-numa-node" : "best-effort";' \
 	"/usr/bin/python3 tests/validate/kubelet_admit.py" "/usr/bin/python3 tests/validate/k8s_check.py"
 mutate "topology export: GPUs counted only as VGA controllers" compiler/model/topology_xml.c \
 	'		else if ((cls >> 8) == 0x03 && p->attr->pcidev.vendor_id == 0x10de) {' \
@@ -1346,8 +1346,8 @@ mutate "k8s: the CPU manager's narrowest size from the free CPUs, not the machin
 	'	hints_of(c, avail, avail, 1, &want, false);' \
 	"/usr/bin/python3 tests/validate/kubelet_admit.py"
 mutate "k8s: the default policy restricted even where it refuses the training pod" compiler/place/node_os.c \
-	'			? "restricted" : "best-effort";' \
-	'			? "restricted" : "restricted";' \
+	'admit_under(m, s, k, "restricted").admitted ? "restricted" : "best-effort";' \
+	'admit_under(m, s, k, "restricted").admitted ? "restricted" : "restricted";' \
 	"/usr/bin/python3 tests/validate/kubelet_admit.py"
 mutate "k8s: the build summary's aligned NUMA nodes from the GPUs alone" compiler/cli/build_cmd.c \
 	'a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.mask));' \

@@ -76,13 +76,18 @@ bool kube_in_pods(const node_spec *s)
 	return s->plan && s->plan->ok && spec_in_pods(s);
 }
 
-uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa)
+uint64_t kube_pages_on_numa(uint64_t pages, int nnuma, int numa)
 {
 	/* hugepages=N at boot: the kernel spreads the pages round-robin over
 	 * the NUMA nodes with memory, the first ones getting one more when N
 	 * does not divide (mm/hugetlb.c, hugetlb_hstate_alloc_pages) */
-	uint64_t pages = (uint64_t)kp->boot_hugepages, nn = nnuma > 0 ? (uint64_t)nnuma : 1;
-	return (pages / nn + ((uint64_t)numa < pages % nn ? 1 : 0)) * kp->hugepage_size;
+	uint64_t nn = nnuma > 0 ? (uint64_t)nnuma : 1;
+	return pages / nn + ((uint64_t)numa < pages % nn ? 1 : 0);
+}
+
+uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa)
+{
+	return kube_pages_on_numa((uint64_t)kp->boot_hugepages, nnuma, numa) * kp->hugepage_size;
 }
 
 const kube_plan *kube_plan_of(const model *m, const node_spec *s)

@@ -30,6 +30,9 @@ typedef struct kube_plan {
 	int nvmes;              /* VFIO devices: one per drive (IOMMU group) */
 } kube_plan;
 
+/* The pages of a boot reservation of `pages` on NUMA node `numa` of
+ * `nnuma` (the kernel's round-robin). */
+uint64_t kube_pages_on_numa(uint64_t pages, int nnuma, int numa);
 /* The bytes of the boot reservation (kp->boot_hugepages) on NUMA node
  * `numa` of `nnuma`. */
 uint64_t kube_boot_hugepages_on(const kube_plan *kp, int nnuma, int numa);

@@ -162,7 +162,7 @@ static void memory_hints(admit_ctx *c, const node_spec *s, const kube_managers *
 			no_preference(c);
 			return;
 		}
-		uint64_t hp = (pages / (uint64_t)c->nnuma + ((uint64_t)n < pages % (uint64_t)c->nnuma)) * 2 * MiB;
+		uint64_t hp = kube_pages_on_numa(pages, c->nnuma, n) * 2 * MiB;
 		uint64_t off = k->numa_reserved[n] + hp;
 		total[n] = t->numa[n].memory > off ? t->numa[n].memory - off : 0;
 		total[ADMIT_MAX_NUMA + n] = hp;

@@ -180,6 +180,13 @@ static uint64_t boot_2m_pages(const kernel_plan *kp)
 	return pages ? strtoull(pages, NULL, 10) : 0;
 }
 
+/* The training pod under `policy` with the managers k plans. */
+static kube_admission admit_under(const model *m, const node_spec *s, const kubelet_plan *k, const char *policy)
+{
+	return kube_admit(m, s, &(kube_managers){k->reserved_cpus, k->cpu_manager, k->memory_manager, k->numa_reserved,
+						  boot_2m_pages(s->plan->kernel)}, policy);
+}
+
 static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 {
 	const node_plan *p = s->plan;
@@ -241,9 +248,7 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	 * (kube_admit.c says why): best-effort admits it, still with exclusive
 	 * CPUs and the memory manager's NUMA nodes. */
 	if (!k->topology)
-		k->topology = kube_admit(m, s, &(kube_managers){k->reserved_cpus, k->cpu_manager, k->memory_manager,
-							      k->numa_reserved, boot_2m_pages(p->kernel)}, "restricted").admitted
-			? "restricted" : "best-effort";
+		k->topology = admit_under(m, s, k, "restricted").admitted ? "restricted" : "best-effort";
 	return k;
 }
 
@@ -275,7 +280,6 @@ kube_admission node_kubelet_admit(const model *m, const node_spec *s, const char
 	const kubelet_plan *k = node_kubelet_plan(m, s);
 	if (!k)
 		return (kube_admission){.admitted = true};
-	return kube_admit(m, s, &(kube_managers){k->reserved_cpus, k->cpu_manager, k->memory_manager, k->numa_reserved,
-						  boot_2m_pages(s->plan->kernel)}, policy ? policy : k->topology);
+	return admit_under(m, s, k, policy ? policy : k->topology);
 }
 
