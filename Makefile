@@ -103,6 +103,7 @@ $(BUILD)/obj/targets/ansible.o: $(BUILD)/gen/targets/ansible_apply.inc
 
 $(BUILD)/obj/compiler/plan/rollout.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
 	$(BUILD)/gen/compiler/plan/rollout_lib.inc $(BUILD)/gen/compiler/plan/rollout_kube.inc
+$(BUILD)/obj/targets/containerd.o: $(BUILD)/gen/targets/containerd_cri.inc
 $(BUILD)/obj/targets/kube_ops.o: $(BUILD)/gen/targets/dmg_lib.inc $(BUILD)/gen/targets/kube_lib.inc \
 	$(BUILD)/gen/targets/node_maintenance.inc
 

@@ -119,7 +119,7 @@ const target_info target_table[] = {
 	 "The Redfish PATCH body of the BIOS settings: flat {\"Attributes\": {...}} as in DMTF's Bios schema, or grouped for `dialect nested`; optional @Redfish.SettingsApplyTime.",
 	 target_bios, NULL},
 	{"containerd", "etc/systemd/system/containerd.service.d/",
-	 "With `deploy kubernetes`: containerd's LimitMEMLOCK=infinity (a systemd drop-in) and device_ownership_from_security_context (etc/containerd/conf.d/50-dslc.toml, read when config.toml imports conf.d).",
+	 "With `deploy kubernetes`: containerd's LimitMEMLOCK=infinity (a systemd drop-in) and device_ownership_from_security_context in its CRI plugin, by release line: on 2.x etc/containerd/conf.d/50-dslc.toml (no version key); on 1.x and 2.x usr/local/sbin/dslc-containerd-cri with its unit (before containerd) and preset, which edits config.toml's CRI section (1.x) or makes config.toml import conf.d (2.x), checked by the node's containerd.",
 	 target_containerd, NULL},
 	{"vfio", "usr/local/sbin/dslc-vfio-bind",
 	 "With `deploy kubernetes`: binds the engines' drives to vfio-pci at boot (refusing a drive the host uses: a namespace or partition mounted, held by LVM, md or device-mapper, or swapped on; and shared IOMMU groups), with its unit etc/systemd/system/dslc-vfio-bind.service (before containerd and the kubelet), etc/modules-load.d/dslc-vfio.conf and a preset that enables it.",

@@ -111,6 +111,8 @@ PROGRAMS = [
     ("daos_diff", "py", (21, []), None, None),
     ("kubelet_admit", "bare", (60, [PY, "tests/validate/kubelet_admit.py", "{build}/dslc"]),
      (30, [PY, "tests/validate/kubelet_admit.py", "{build}/dslc", "40"]), None),
+    ("containerd_check", "bare", (110, [PY, "tests/validate/containerd_check.py", "{build}/dslc"]),
+     (40, [PY, "tests/validate/containerd_check.py", "{build}/dslc", "20", "30"]), None),
     ("ansible_apply", "py", (200, ["runs,hostile"]), None, None),
     ("ansible_rollout", "bare", (150, [PY, "tests/ansible_apply.py", "{build}/dslc", "bios,planned,rollout"]), None, None),
     ("validate", "validate", (19, []), (33, []), None),

@@ -30,6 +30,7 @@ SUGGEST_ONLY = {
     "nic-wrong-fabric": "whether the port carries DAOS traffic",
     "bios-attribute-name": "the group the BMC's attribute registry gives",
     "k8s-client-topology": "the topology policy or the pod's size, by workload",
+    "k8s-containerd-release": "the containerd release the nodes run (containerd --version)",
 }
 
 

@@ -90,7 +90,7 @@ n_script_golden=0
 is_script_source() {
 	case $1 in
 	*.sh | targets/pools.c | targets/redfish.c | targets/clients.c | targets/kube_ops.c | targets/kernel.c | \
-		targets/ansible_apply.yml | targets/ansible.c | \
+		targets/ansible_apply.yml | targets/ansible.c | targets/containerd.c | \
 		compiler/plan/waves.c | compiler/plan/rollout.c) return 0 ;;
 	esac
 	return 1
@@ -416,9 +416,9 @@ mutate "preStop: the engines get SIGTERM (daos_server would SIGKILL them)" targe
 	'do kill -INT \"$pid\"' \
 	'do kill -TERM \"$pid\"' \
 	"/usr/bin/python3 tests/validate/k8s_check.py"
-mutate "containerd: the 2.x key under the images plugin" targets/pod_host.c \
-	'"[plugins.\"io.containerd.cri.v1.runtime\"]\n"' \
-	'"[plugins.\"io.containerd.cri.v1.images\"]\n"' \
+mutate "containerd: the 2.x key under the images plugin" targets/containerd.c \
+	'"\n[plugins.\"io.containerd.cri.v1.runtime\"]\n  " CRI_KEY' \
+	'"\n[plugins.\"io.containerd.cri.v1.images\"]\n  " CRI_KEY' \
 	"/usr/bin/python3 tests/validate/k8s_check.py"
 mutate "rollout: the certificate Secrets not checked first" compiler/plan/waves.c \
 	'		push(a, &s, &n, "dslc_kube_secrets");' \
@@ -1353,5 +1353,43 @@ mutate "k8s: the build summary's aligned NUMA nodes from the GPUs alone" compile
 	'a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.mask));' \
 	'a.mask & (a.mask - 1) ? "s" : "", kube_numa_list(m->ar, a.gpu_mask));' \
 	"/usr/bin/python3 tests/validate/kubelet_admit.py"
+# issue 69 item 2: containerd's CRI option per release line, against the real containerd 1.6
+# and the 2.x loader model (tests/validate/containerd_check.py)
+CC="env CONTAINERD_SHAPES=40,40 /usr/bin/python3 tests/validate/containerd_check.py"
+mutate "containerd: 2.0.1 gets the runtime-only drop-in (its migration drops it under a version-2 root)" compiler/place/containerd.c \
+	'if (major == 2 && minor == 0 && patch < 2)' \
+	'if (major == 2 && minor == 0 && patch < 1)' \
+	"$CC"
+mutate "containerd: the 2.x drop-in keeps a version line (it overrides config.toml's)" targets/containerd.c \
+	'buf_puts(b, "\n[plugins.\"io.containerd.cri.v1.runtime' \
+	'buf_puts(b, "version = 2\n[plugins.\"io.containerd.cri.v1.runtime' \
+	"$CC"
+mutate "containerd: debian12 taken as containerd 2 (a drop-in that 1.6 lets replace the CRI section)" compiler/place/containerd.c \
+	'{"debian12", "1.6"},' \
+	'{"debian12", "2.1"},' \
+	"$CC"
+# shellcheck disable=SC2016 # the script's own text, not expanded
+mutate "containerd 1.x script: an earlier value of the key in the section kept" targets/containerd_cri.sh \
+	'in_cri && $0 ~ "^[ \t]*" key "[ \t]*=" { next }' \
+	'in_cri && 0 { next }' \
+	"$CC"
+# shellcheck disable=SC2016 # the script's own text, not expanded
+mutate "containerd script: a writer during the run overwritten" targets/containerd_cri.sh \
+	'cmp -s "$conf" "$tmp/old" || refuse' \
+	'true || refuse' \
+	"$CC"
+# shellcheck disable=SC2016 # the script's own text, not expanded
+mutate "containerd script: the edit not compared with containerd's view before" targets/containerd_cri.sh \
+	'if [ "$new_view" != "$want" ]; then' \
+	'if false; then' \
+	"$CC"
+mutate "containerd 2.x script: the release check lets a 2.0.2+ drop-in onto 2.0.0" targets/containerd_cri.sh \
+	'2.0.0 | 2.0.0[!0-9]* | 2.0.1 | 2.0.1[!0-9]*) way=both ;;' \
+	'2.0.0[!0-9]* | 2.0.1[!0-9]*) way=both ;;' \
+	"$CC"
+mutate "containerd: an unknown release not an error (nothing written, silently)" compiler/lint/kube_lint.c \
+	'	if (r.way != CTRD_UNKNOWN)' \
+	'	if (r.way != CTRD_UNKNOWN || 1)' \
+	"$CC"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

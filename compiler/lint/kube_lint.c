@@ -8,6 +8,7 @@
 
 #include "compiler/base/safe.h"
 #include "compiler/base/value.h"
+#include "compiler/place/containerd.h"
 #include "compiler/place/kube.h"
 #include "compiler/place/node_os.h"
 #include "compiler/place/place.h"
@@ -392,6 +393,21 @@ static void lint_kubelet(model *m, const node_spec *s)
 	}
 }
 
+/* dslc writes containerd's CRI option only where it knows how the node's
+ * release merges it (compiler/place/containerd.c) */
+static void lint_containerd(model *m, const node_spec *s)
+{
+	ctrd_release r = ctrd_of(s);
+	if (r.way != CTRD_UNKNOWN)
+		return;
+	diag *d = diag_report(m->dc, R_K8S_CONTAINERD_RELEASE, r.loc,
+			      "%s: dslc cannot tell which containerd the nodes run%s, and containerd 1.x and 2.x take "
+			      "device_ownership_from_security_context differently: it writes neither", s->origin,
+			      s->os.set ? arena_printf(m->ar, " (%s ships none)", s->os.v) : " (no `os` line)");
+	diag_help(m->dc, d, "write `containerd 1.7` (major.minor of what `containerd --version` prints on the nodes) in %s",
+		  s->origin);
+}
+
 void kube_lint_spec(model *m, const node_spec *s)
 {
 	const kube_plan *kp = kube_plan_of(m, s);
@@ -400,6 +416,7 @@ void kube_lint_spec(model *m, const node_spec *s)
 	const kube_spec *ks = &m->cluster.kube;
 	lint_env(m, s->plan);
 	lint_kernel(m, s, kp);
+	lint_containerd(m, s);
 	lint_kubelet(m, s);
 	if (ks->client_hugepages.set && kp->hugepage_size == GiB) {
 		diag *d = diag_report(m->dc, R_K8S_CLIENT_HUGEPAGES, ks->client_hugepages.loc,

@@ -997,6 +997,38 @@ static void pr_kubelet(kw_ctx *k)
 	kw_apply(k->r, b, t, 1, &s->kubelet, -1);
 }
 
+/* `containerd <major.minor[.patch]>`: the containerd the nodes run, which
+ * decides how dslc reaches its CRI plugin (node_os.h node_containerd).
+ * 1.6 is the oldest with the CRI v1 API that the kubelet needs from 1.26. */
+static void pr_containerd(kw_ctx *k)
+{
+	node_spec *s = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "a containerd release", &w, &l))
+		return;
+	int major = -1, minor = -1, patch = -1, n = 0;
+	int got = sscanf(w, "%d.%d%n", &major, &minor, &n);
+	if (got == 2 && w[n] == '.') {
+		int n2 = 0;
+		if (sscanf(w + n + 1, "%d%n", &patch, &n2) == 1 && w[n + 1] >= '0' && w[n + 1] <= '9')
+			n += 1 + n2;
+		else
+			patch = -2;
+	}
+	bool digits = w[0] >= '0' && w[0] <= '9';
+	if (got != 2 || w[n] || !digits || patch == -2 || minor < 0 || minor > 99 || patch > 999) {
+		kw_bad(k, l, "'%s' is not a containerd release: major.minor or major.minor.patch, as `containerd --version` prints it (e.g. 1.7 or 2.1.4)", w);
+		return;
+	}
+	if (major < 1 || major > 2 || (major == 1 && minor < 6)) {
+		kw_bad(k, l, "containerd %s is not supported: Kubernetes 1.26 and later need the CRI v1 API of containerd 1.6 or later, and dslc knows the configuration loaders of 1.6 to 2.x", w);
+		return;
+	}
+	if (kw_once(k, &s->containerd.loc, &s->containerd.set))
+		s->containerd = (opt_str){w, src_loc_join(k->kwloc, l), true};
+}
+
 static const char *const os_names[] = {"debian12", "debian13", "ubuntu22.04", "ubuntu24.04", "rhel8", "rhel9",
 	"rhel10", "rocky8", "rocky9", "rocky10", "alma8", "alma9", "alma10", "azurelinux3", "sles15", NULL};
 
@@ -1004,6 +1036,7 @@ static const char *const deploy_models[] = {"systemd", "kubernetes", NULL};
 
 static const keyword profile_kws[] = {
 	{"os", "os <distribution>", "The node's OS (debian12, ubuntu24.04, rhel9, rocky9, azurelinux3, ...).", KW_ENUM, F(node_spec, os), 0, 0, os_names, NULL},
+	{"containerd", "containerd <release>", "The containerd release of the nodes under `deploy kubernetes` (1.6 to 2.x, as `containerd --version` prints it; default: the one the OS ships, debian12 1.6, debian13, ubuntu22.04, ubuntu24.04 and sles15 1.7, azurelinux3 2.0). It decides how dslc sets containerd's CRI options without resetting the node's own.", KW_CUSTOM, 0, 0, 0, NULL, pr_containerd},
 	{"deploy", "deploy <systemd|kubernetes>", "How daos_server and daos_agent run: host services (systemd, the default) or pods of DaemonSets (kubernetes; the cluster's kubernetes block).", KW_ENUM, F(node_spec, deploy), 0, 0, deploy_models, NULL},
 	{"reserve", "reserve os <n> cores per numa [at start|end]", "Physical cores of each NUMA node kept for the OS and kubelet, at the start (default) or end of the node.", KW_CUSTOM, 0, 0, 0, NULL, pr_reserve},
 	{"engine", "engine per numa { ... } | engine numa <n> { ... }", "One DAOS engine on every NUMA node, or settings for the engine of one NUMA node.", KW_CUSTOM, 0, 0, 0, NULL, pr_engine},

@@ -327,7 +327,7 @@ def pins(out, objs):
         import tomllib
         t = tomllib.loads(open(os.path.join(g1, "etc/containerd/conf.d/50-dslc.toml")).read())
         check("containerd: device ownership from the security context",
-              t["plugins"]["io.containerd.grpc.v1.cri"]["device_ownership_from_security_context"] is True)
+              t["plugins"]["io.containerd.cri.v1.runtime"]["device_ownership_from_security_context"] is True)
     except ImportError:
         print("skip containerd TOML: python has no tomllib")
     check("no daos_server.yml on the host", not os.path.exists(os.path.join(g1, "etc/daos/daos_server.yml")))
@@ -803,81 +803,6 @@ def pre_stop(objs, tmp):
           (r.returncode, got, [p.returncode for p in procs], round(took, 1), r.stderr[-200:]))
 
 
-def containerd(out):
-    """Item 6: the drop-in against containerd's own loaders. Debian's containerd 1.x merges it
-    (`containerd config dump`); containerd 2's migration is modelled from
-    cmd/containerd/server/config/config.go (LoadConfigWithPlugins: a drop-in of a higher
-    version than the root is refused, a lower one migrated file by file in 2.1+; 2.0
-    migrates the merged config only when the root is below version 3) and
-    plugins/cri/runtime/plugin.go migrateConfig (grpc.v1.cri keys move to cri.v1.runtime
-    unless that already has them)."""
-    path = os.path.join(out, "nodes/gpu001/etc/containerd/conf.d/50-dslc.toml")
-    try:
-        import tomllib
-    except ImportError:
-        print("skip containerd TOML: python has no tomllib")
-        return
-    drop = tomllib.loads(open(path).read())
-    skip = {"sandbox_image", "registry", "image_decryption", "max_concurrent_downloads", "image_pull_progress_timeout",
-            "image_pull_with_sync_fs", "stats_collect_period", "disable_tcp_service", "stream_server_address",
-            "stream_server_port", "stream_idle_timeout", "enable_tls_streaming", "x509_key_pair_streaming", "cni", "containerd"}
-
-    def migrate(conf):
-        conf = copy.deepcopy(conf)
-        plugins = conf.setdefault("plugins", {})
-        src = plugins.get("io.containerd.grpc.v1.cri")
-        if isinstance(src, dict):
-            dst = plugins.setdefault("io.containerd.cri.v1.runtime", {})
-            for k, v in src.items():
-                if k not in skip and k not in dst:
-                    dst[k] = v
-        conf["version"] = 3
-        return conf
-
-    def merge(a, b):
-        out = copy.deepcopy(a)
-        for k, v in b.items():
-            out[k] = merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-        return out
-
-    def load(root, drop, per_file):
-        if drop.get("version", 1) > root["version"]:
-            return None  # "drop-in config version higher than root config version": containerd does not start
-        if per_file:  # 2.1 and later
-            root = migrate(root) if root["version"] < 3 else root
-            return merge(root, migrate(drop) if drop.get("version", 1) < 3 else drop)
-        merged = merge(root, drop)  # 2.0.x: the merged config, at the root's version
-        return migrate(merged) if root["version"] < 3 else merged
-
-    check("containerd: the drop-in is version 2 (never above a 1.x root's)", drop.get("version") == 2, drop.get("version"))
-    for rootv in (2, 3):
-        for per_file in (False, True):
-            got = load({"version": rootv, "imports": ["/etc/containerd/conf.d/*.toml"]}, drop, per_file)
-            rt = (got or {}).get("plugins", {}).get("io.containerd.cri.v1.runtime", {})
-            check(f"containerd 2.{'1+' if per_file else '0'} with a version-{rootv} config.toml: "
-                  "device_ownership_from_security_context reaches io.containerd.cri.v1.runtime",
-                  got is not None and rt.get("device_ownership_from_security_context") is True, got)
-    # the model is not a rubber stamp: 1.x's key alone is lost on 2.0 with a version-3 root
-    old = {"version": 2, "plugins": {"io.containerd.grpc.v1.cri": {"device_ownership_from_security_context": True}}}
-    got = load({"version": 3}, old, False)
-    check("containerd model: the 1.x key alone is lost on 2.0 with a version-3 config.toml",
-          "io.containerd.cri.v1.runtime" not in got.get("plugins", {}), got)
-    if not shutil.which("containerd"):
-        print("skip containerd config dump: containerd is not installed")
-        return
-    with tempfile.TemporaryDirectory() as d:
-        os.makedirs(os.path.join(d, "conf.d"))
-        shutil.copy(path, os.path.join(d, "conf.d"))
-        root = os.path.join(d, "config.toml")
-        open(root, "w").write(f'version = 2\nimports = ["{d}/conf.d/*.toml"]\n')
-        r = subprocess.run(["containerd", "--config", root, "config", "dump"], capture_output=True, text=True)
-        dump = tomllib.loads(r.stdout) if r.returncode == 0 else {}
-        cri = dump.get("plugins", {}).get("io.containerd.grpc.v1.cri", {})
-        check("containerd 1.x (Debian's) config dump: the drop-in is imported and CRI's key is true",
-              r.returncode == 0 and cri.get("device_ownership_from_security_context") is True and
-              any(i.endswith("50-dslc.toml") for i in dump.get("imports", [])), (r.returncode, r.stderr[-300:]))
-
-
 # the example leaves topology to dslc's default; these variants write one
 SNN = ("    memory_manager static\n", "    memory_manager static\n    topology single-numa-node\n")
 SPEC_CLIENT = ("agent_run_as 1002:1002", "agent_run_as 1002:1002\n    client_gpus 8  client_cpus 32  client_hugepages 4GiB"
@@ -992,7 +917,7 @@ def gpu_training(dslc, tmp):
         rc, err = build(dslc, v9, os.path.join(tmp, f"ns-{ns}"))
         check(f"client_namespace {ns} refused at its line", rc != 0 and f"'{ns}' is Kubernetes' own namespace" in err, err[-300:])
     # item 8: SELinux on the RHEL family
-    v10 = variant(tmp, "rocky", [("os azurelinux3", "os rocky9")])
+    v10 = variant(tmp, "rocky", [("os azurelinux3", "os rocky9\n  containerd 1.7")])
     r10 = validate_tree(dslc, tmp, "k8s-rocky9", v10, "1.33")
     if r10:
         daos = [(n, ps) for n, ps in pod_specs(r10[1]) if n.startswith("daos-server-") or n.startswith("daos-agent-")]
@@ -1049,7 +974,6 @@ def main():
             rbac_shape(objs)
             plugin_images(dslc, tmp, objs)
             pre_stop(objs, tmp)
-            containerd(out)
             vfio_script(out, tmp)
             negative(tmp, objs)
         gpu_training(dslc, tmp)

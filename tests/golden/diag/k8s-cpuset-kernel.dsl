@@ -8,6 +8,7 @@ cluster tier0 {
 include "../../../examples/hgx-b200/hardware.dsl"
 profile converged : hgx-b200 {
   os rhel9
+  containerd 1.7
   # dslc: allow k8s-shared-engine-cpus -- training pods are Guaranteed
   deploy kubernetes
   reserve os 4 cores per numa

@@ -1,0 +1,24 @@
+# error: rocky9 ships no containerd: dslc cannot tell how to set its CRI option
+daos 2.6
+cluster tier0 {
+  provider "ofi+verbs;ofi_rxm"; fabric roce { gid_index 3 }
+  access_points gpu[001-003]
+  kubernetes { image registry.example.com/daos:2.6.3@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef  run_as 1001:1001 }
+}
+include "../../../examples/hgx-b200/hardware.dsl"
+profile converged : hgx-b200 {
+  os rocky9
+  # dslc: allow k8s-shared-engine-cpus -- training pods are Guaranteed
+  deploy kubernetes
+  reserve os 4 cores per numa
+  engine per numa {
+    targets 16
+    helpers 2
+    scm ram 64GiB
+    nvme roles [wal meta data]
+  }
+  # dslc: allow kubelet-hugepages -- a ResourceQuota keeps pods off hugepages
+  kubelet { version 1.33  }
+}
+nodes gpu[001-014] : converged
+
