@@ -26,7 +26,8 @@ on 2.0.x, the unmigrated merge for `config dump`.
   and 2.0.1 (line 54) make io.containerd.cri.v1.runtime the
   io.containerd.grpc.v1.cri section itself; 2.0.2 on (configMigration, line
   189, migrateConfig 206) copy into it only the keys it lacks, minus those
-  that moved to the images plugin or the CRI server. The images plugin's
+  that moved to the images plugin or the CRI server; from 2.1.0 the cni
+  section too, bin_dir as bin_dirs. The images plugin's
   (plugins/cri/images/plugin.go:151) takes sandbox_image as
   pinned_images.sandbox and copies registry and the pull settings.
 - Version migrations (config.go:46): 0 is 1; 1 to 2 renames short plugin
@@ -130,7 +131,7 @@ def _migrate_version(conf, target):
         conf["version"] += 1
 
 
-def _runtime_migration(rel_line, plugins):
+def _runtime_migration(rel_line, plugins, cni):
     src = plugins.get(CRI)
     if not isinstance(src, dict):
         return
@@ -141,7 +142,7 @@ def _runtime_migration(rel_line, plugins):
     if not isinstance(dst, dict):
         dst = {}
     for k, v in src.items():
-        if k in ("containerd", "cni") or k in TO_IMAGES or k in TO_SERVER:
+        if k == "containerd" or (k == "cni" and cni) or k in TO_IMAGES or k in TO_SERVER:
             continue
         dst.setdefault(k, v)
     if isinstance(src.get("containerd"), dict):
@@ -150,7 +151,7 @@ def _runtime_migration(rel_line, plugins):
             if k not in ("snapshotter", "disable_snapshot_annotations", "discard_unpacked_layers"):
                 nc.setdefault(k, v)
         dst["containerd"] = nc
-    if rel_line == "2.3+" and isinstance(src.get("cni"), dict):
+    if cni and isinstance(src.get("cni"), dict):  # from 2.1.0: bin_dir becomes bin_dirs
         cni = dst.get("cni") if isinstance(dst.get("cni"), dict) else {}
         for k, v in src["cni"].items():
             if k == "bin_dir":
@@ -174,11 +175,11 @@ def _images_migration(plugins):
     plugins[IMAGES] = dst
 
 
-def _plugin_migrations(rel_line, version, plugins):
+def _plugin_migrations(release, version, plugins):
     if version >= 3:
         return
     _images_migration(plugins)  # the registry's order: images before runtime
-    _runtime_migration(rel_line, plugins)
+    _runtime_migration(line(release), plugins, cni=int(release.split(".")[1]) >= 1)
 
 
 def load(release, path, migrate=True):
@@ -198,7 +199,7 @@ def load(release, path, migrate=True):
             if conf["version"] < out["version"]:
                 for v in range(conf["version"], out["version"]):
                     _migrate_version(conf, v + 1)
-                    _plugin_migrations(rel_line, v, conf["plugins"])
+                    _plugin_migrations(release, v, conf["plugins"])
         elif conf["version"] in (0, 1):
             _migrate_version(conf, out["version"])
         imports = conf.get("imports", [])
@@ -211,7 +212,7 @@ def load(release, path, migrate=True):
     daemon_migrates = rel_line != "2.3+"
     if migrate and daemon_migrates and out["version"] < 3:
         for v in range(out["version"], 3):
-            _plugin_migrations(rel_line, v, out["plugins"])
+            _plugin_migrations(release, v, out["plugins"])
     return out
 
 

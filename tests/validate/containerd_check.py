@@ -373,7 +373,8 @@ def root_2x(shape, confd):
                     f"    [{c}.containerd.runtimes.nvidia]", '      runtime_type = "io.containerd.runc.v2"',
                     f"      [{c}.containerd.runtimes.nvidia.options]",
                     '        BinaryName = "/usr/bin/nvidia-container-runtime"', "        SystemdCgroup = true",
-                    f"  [{c}.registry]", '    config_path = "/etc/containerd/certs.d"']
+                    f"  [{c}.registry]", '    config_path = "/etc/containerd/certs.d"',
+                    f"  [{c}.cni]", '    bin_dir = "/opt/cni/bin"', '    conf_dir = "/etc/cni/net.d"']
         out += [f"    [{c}.containerd.runtimes.runc]", '      runtime_type = "io.containerd.runc.v2"',
                 f"      [{c}.containerd.runtimes.runc.options]", "        SystemdCgroup = true"]
     return "\n".join(out) + "\n"
