@@ -5,15 +5,8 @@
  * host directories (containerd's part is containerd.c). */
 #include <string.h>
 
+#include "compiler/place/node_os.h"
 #include "targets.h"
-
-static bool any_nvme(const node_plan *p)
-{
-	for (int i = 0; i < p->nengines; i++)
-		if (p->engines[i].nnvmes)
-			return true;
-	return false;
-}
 
 /* The binding script. A drive the host uses is never unbound: its
  * namespaces and their partitions must have no holder (LVM, md,
@@ -122,7 +115,7 @@ target_result target_vfio(const model *m, const node *nd, target_file *tf)
 {
 	(void)m;
 	const node_plan *p = nd->spec->plan;
-	if (!spec_in_pods(nd->spec) || !p || !p->ok || !any_nvme(p) || tf->index > 3)
+	if (!spec_in_pods(nd->spec) || !p || !p->ok || !node_has_nvme(p) || tf->index > 3)
 		return TARGET_SKIP;
 	switch (tf->index) {
 	case 0:

@@ -997,8 +997,27 @@ static void pr_kubelet(kw_ctx *k)
 	kw_apply(k->r, b, t, 1, &s->kubelet, -1);
 }
 
+/* "1.7" or "2.1.4": its dot-separated numbers of 1 to 3 digits into part[],
+ * how many (2 or 3); 0 when w is not that. */
+static int release_parts(const char *w, int part[3])
+{
+	int n = 0;
+	for (const char *p = w; n < 3; p++) {
+		size_t d = strspn(p, "0123456789");
+		if (d == 0 || d > 3)
+			return 0;
+		part[n++] = atoi(p);
+		p += d;
+		if (!*p)
+			return n >= 2 ? n : 0;
+		if (*p != '.')
+			return 0;
+	}
+	return 0;
+}
+
 /* `containerd <major.minor[.patch]>`: the containerd the nodes run, which
- * decides how dslc reaches its CRI plugin (node_os.h node_containerd).
+ * decides how dslc reaches its CRI plugin (compiler/place/containerd.h).
  * 1.6 is the oldest with the CRI v1 API that the kubelet needs from 1.26. */
 static void pr_containerd(kw_ctx *k)
 {
@@ -1007,21 +1026,12 @@ static void pr_containerd(kw_ctx *k)
 	src_loc l;
 	if (!kw_word(k, "a containerd release", &w, &l))
 		return;
-	int major = -1, minor = -1, patch = -1, n = 0;
-	int got = sscanf(w, "%d.%d%n", &major, &minor, &n);
-	if (got == 2 && w[n] == '.') {
-		int n2 = 0;
-		if (sscanf(w + n + 1, "%d%n", &patch, &n2) == 1 && w[n + 1] >= '0' && w[n + 1] <= '9')
-			n += 1 + n2;
-		else
-			patch = -2;
-	}
-	bool digits = w[0] >= '0' && w[0] <= '9';
-	if (got != 2 || w[n] || !digits || patch == -2 || minor < 0 || minor > 99 || patch > 999) {
+	int part[3];
+	if (!release_parts(w, part) || part[1] > 99) {
 		kw_bad(k, l, "'%s' is not a containerd release: major.minor or major.minor.patch, as `containerd --version` prints it (e.g. 1.7 or 2.1.4)", w);
 		return;
 	}
-	if (major < 1 || major > 2 || (major == 1 && minor < 6)) {
+	if (part[0] < 1 || part[0] > 2 || (part[0] == 1 && part[1] < 6)) {
 		kw_bad(k, l, "containerd %s is not supported: Kubernetes 1.26 and later need the CRI v1 API of containerd 1.6 or later, and dslc knows the configuration loaders of 1.6 to 2.x", w);
 		return;
 	}

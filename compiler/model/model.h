@@ -236,7 +236,7 @@ typedef struct node_spec {
 	const char *origin; /* "profile converged", "node gpu007", for messages */
 	hardware *hw;
 	opt_str os;
-	opt_str containerd; /* `containerd 1.7`: the release line the nodes run (node_os.h node_containerd) */
+	opt_str containerd; /* `containerd 1.7`: the release line the nodes run (compiler/place/containerd.h) */
 	opt_str deploy; /* systemd (default) or kubernetes */
 	opt_int os_cores;
 	opt_str os_at; /* "start" (default) or "end" of each NUMA node */

@@ -52,9 +52,9 @@ static ctrd_way way_of(const char *release)
 ctrd_release ctrd_of(const node_spec *s)
 {
 	if (s->containerd.set)
-		return (ctrd_release){way_of(s->containerd.v), s->containerd.v, false, s->containerd.loc};
+		return (ctrd_release){way_of(s->containerd.v), s->containerd.v, s->containerd.loc};
 	for (size_t i = 0; s->os.set && i < sizeof(os_containerd) / sizeof(os_containerd[0]); i++)
 		if (strcmp(s->os.v, os_containerd[i].os) == 0)
-			return (ctrd_release){way_of(os_containerd[i].release), os_containerd[i].release, true, s->os.loc};
-	return (ctrd_release){CTRD_UNKNOWN, NULL, false, s->os.set ? s->os.loc : s->deploy.loc};
+			return (ctrd_release){way_of(os_containerd[i].release), os_containerd[i].release, s->os.loc};
+	return (ctrd_release){CTRD_UNKNOWN, NULL, s->os.set ? s->os.loc : s->deploy.loc};
 }

@@ -24,8 +24,7 @@ typedef enum ctrd_way {
 
 typedef struct ctrd_release {
 	ctrd_way way;
-	const char *name; /* "1.7", "2.0" (the declared word or the OS's) */
-	bool from_os;     /* not declared: the release the OS ships */
+	const char *name; /* "1.7", "2.0.0" (the declared word or the OS's) */
 	src_loc loc;      /* the containerd line, else the os line */
 } ctrd_release;
 

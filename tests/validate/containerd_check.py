@@ -82,6 +82,23 @@ def node_files(out):
 FEATURES = ("nvidia", "systemd_cgroup", "sandbox", "registry", "cdi")
 
 
+def runtime_lines(table, q, nvidia, nvidia_cgroup, runc):
+    """A site's runtimes under its CRI section `table` (quotes q): NVIDIA's as the
+    default, and runc with SystemdCgroup."""
+    out = []
+    if nvidia:
+        out += [f"  [{table}.containerd]", f"    default_runtime_name = {q}nvidia{q}",
+                f"    [{table}.containerd.runtimes.nvidia]", f"      runtime_type = {q}io.containerd.runc.v2{q}",
+                f"      [{table}.containerd.runtimes.nvidia.options]",
+                f"        BinaryName = {q}/usr/bin/nvidia-container-runtime{q}"]
+        if nvidia_cgroup:
+            out.append("        SystemdCgroup = true")
+    if runc:
+        out += [f"    [{table}.containerd.runtimes.runc]", f"      runtime_type = {q}io.containerd.runc.v2{q}",
+                f"      [{table}.containerd.runtimes.runc.options]", "        SystemdCgroup = true"]
+    return out
+
+
 def root_text(shape):
     """A config.toml as sites write them for containerd 1.x (version 2)."""
     if shape["missing"]:
@@ -106,17 +123,8 @@ def root_text(shape):
         comment = "  # the CRI plugin" if shape["header"] == "comment" else ""
         out.append(f"[{cri}]{comment}")
         out += top
-    sub = []
-    if "nvidia" in shape["features"]:
-        sub += [f"  [{cri}.containerd]", '    default_runtime_name = "nvidia"', "",
-                f"    [{cri}.containerd.runtimes.nvidia]", '      runtime_type = "io.containerd.runc.v2"',
-                f"      [{cri}.containerd.runtimes.nvidia.options]",
-                '        BinaryName = "/usr/bin/nvidia-container-runtime"']
-        if "systemd_cgroup" in shape["features"]:
-            sub.append("        SystemdCgroup = true")
-    if "systemd_cgroup" in shape["features"]:
-        sub += [f"    [{cri}.containerd.runtimes.runc]", '      runtime_type = "io.containerd.runc.v2"',
-                f"      [{cri}.containerd.runtimes.runc.options]", "        SystemdCgroup = true"]
+    cgroup = "systemd_cgroup" in shape["features"]
+    sub = runtime_lines(cri, '"', "nvidia" in shape["features"], cgroup, cgroup)
     if "registry" in shape["features"]:
         sub += [f"  [{cri}.registry]", '    config_path = "/etc/containerd/certs.d"']
     if shape["header"] == "none" and not top and not sub:
@@ -351,13 +359,8 @@ def root_2x(shape, confd):
         if shape["key"] is not None:
             out.append(f"    {KEY} = {'true' if shape['key'] else 'false'}")
         if rich:
-            out += ["    enable_cdi = true", "    cdi_spec_dirs = ['/etc/cdi', '/var/run/cdi']",
-                    f"    [{rt}.containerd]", "      default_runtime_name = 'nvidia'",
-                    f"      [{rt}.containerd.runtimes.nvidia]", "        runtime_type = 'io.containerd.runc.v2'",
-                    f"        [{rt}.containerd.runtimes.nvidia.options]",
-                    "          BinaryName = '/usr/bin/nvidia-container-runtime'", "          SystemdCgroup = true"]
-        out += [f"    [{rt}.containerd.runtimes.runc]", "      runtime_type = 'io.containerd.runc.v2'",
-                f"      [{rt}.containerd.runtimes.runc.options]", "        SystemdCgroup = true"]
+            out += ["    enable_cdi = true", "    cdi_spec_dirs = ['/etc/cdi', '/var/run/cdi']"]
+        out += runtime_lines(rt, "'", rich, True, True)
         if rich:
             im = "plugins.'io.containerd.cri.v1.images'"
             out += [f"  [{im}]", f"    [{im}.pinned_images]", "      sandbox = 'registry.example.com/k8s/pause:3.10'",
@@ -368,15 +371,11 @@ def root_2x(shape, confd):
         if shape["key"] is not None:
             out.append(f"  {KEY} = {'true' if shape['key'] else 'false'}")
         if rich:
-            out += ['  sandbox_image = "registry.example.com/k8s/pause:3.9"', "  enable_cdi = true",
-                    f"  [{c}.containerd]", '    default_runtime_name = "nvidia"',
-                    f"    [{c}.containerd.runtimes.nvidia]", '      runtime_type = "io.containerd.runc.v2"',
-                    f"      [{c}.containerd.runtimes.nvidia.options]",
-                    '        BinaryName = "/usr/bin/nvidia-container-runtime"', "        SystemdCgroup = true",
-                    f"  [{c}.registry]", '    config_path = "/etc/containerd/certs.d"',
+            out += ['  sandbox_image = "registry.example.com/k8s/pause:3.9"', "  enable_cdi = true"]
+        out += runtime_lines(c, '"', rich, True, True)
+        if rich:
+            out += [f"  [{c}.registry]", '    config_path = "/etc/containerd/certs.d"',
                     f"  [{c}.cni]", '    bin_dir = "/opt/cni/bin"', '    conf_dir = "/etc/cni/net.d"']
-        out += [f"    [{c}.containerd.runtimes.runc]", '      runtime_type = "io.containerd.runc.v2"',
-                f"      [{c}.containerd.runtimes.runc.options]", "        SystemdCgroup = true"]
     return "\n".join(out) + "\n"
 
 
