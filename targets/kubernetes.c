@@ -512,7 +512,10 @@ static bool namespace_yaml(const model *m, buf *out)
  * matching, so relabeling every node in one loop restarts every engine at
  * once (the rollout of `dslc plan --format script` moves them by waves).
  * Nodes already labeled right are left alone; the table is "HOST SERVER
- * AGENT CLIENT", '-' for no daos-server (a client-only node). The client
+ * AGENT CLIENT [NODE]", '-' for no daos-server (a client-only node), NODE
+ * the node's name in Kubernetes where it is not HOST (k8s_node_name). A
+ * node Kubernetes does not have is named at the end, exit 1, after the
+ * others are labeled: one node not joined yet holds back no other. The client
  * label (the client templates' group, kube_client.c) moves no DaemonSet's
  * pod: it is set, or overwritten, wherever it differs. */
 static bool label_script(const model *m, const kube_layout *l, buf *out)
@@ -535,19 +538,24 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 		const node_plan *p = nd->spec->plan;
 		if (!p || !p->kube_agent || !spec_in_pods(nd->spec))
 			continue;
-		buf_printf(out, "%s %s %s %s\n", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
+		buf_printf(out, "%s %s %s %s", nd->host, p->kube_server ? l->server[p->kube_server - 1].digest : "-",
 			   l->agent[p->kube_agent - 1].digest, l->client[p->kube_client - 1].name);
+		if (strcmp(node_k8s_name(nd), nd->host) != 0)
+			buf_printf(out, " %s", node_k8s_name(nd));
+		buf_puts(out, "\n");
 	}
 	buf_puts(out, "EOF\n"
 		      ")\n"
 		      "now=$(kubectl \"$@\" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{\"|\"}{.metadata.labels.dslc\\.io/daos-server}{\"|\"}{.metadata.labels.dslc\\.io/daos-agent}{\"|\"}{.metadata.labels.dslc\\.io/daos-client}{\"\\n\"}{end}')\n"
-		      "# per node: \"move HOST ...\" (in another group now), \"label HOST SERVER AGENT CLIENT\", or nothing\n"
+		      "# per node: \"move NODE ...\" (in another group now), \"missing NODE HOST\" (Kubernetes has no such\n"
+		      "# node), \"label NODE SERVER AGENT CLIENT\", or nothing\n"
 		      "todo=$(printf '%s\\n' \"$nodes\" | awk -v now=\"$now\" '\n"
-		      "\tBEGIN { n = split(now, l, \"\\n\"); for (i = 1; i <= n; i++) { split(l[i], f, \"|\"); s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } }\n"
-		      "\t{ ws = $2 == \"-\" ? \"\" : $2 }\n"
-		      "\t(s[$1] != \"\" && s[$1] != ws) || (a[$1] != \"\" && a[$1] != $3) {\n"
-		      "\t\tprint \"move \" $1 \" (daos-server \" (s[$1] == \"\" ? \"-\" : s[$1]) \", daos-agent \" (a[$1] == \"\" ? \"-\" : a[$1]) \")\"; next }\n"
-		      "\ts[$1] != ws || a[$1] != $3 || c[$1] != $4 { print \"label\", $1, $2, $3, $4 }')\n"
+		      "\tBEGIN { n = split(now, l, \"\\n\"); for (i = 1; i <= n; i++) { split(l[i], f, \"|\"); if (f[1] != \"\") { s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } } }\n"
+		      "\t{ k = NF >= 5 ? $5 : $1; ws = $2 == \"-\" ? \"\" : $2 }\n"
+		      "\t!(k in s) { print \"missing\", k, $1; next }\n"
+		      "\t(s[k] != \"\" && s[k] != ws) || (a[k] != \"\" && a[k] != $3) {\n"
+		      "\t\tprint \"move \" k \" (daos-server \" (s[k] == \"\" ? \"-\" : s[k]) \", daos-agent \" (a[k] == \"\" ? \"-\" : a[k]) \")\"; next }\n"
+		      "\ts[k] != ws || a[k] != $3 || c[k] != $4 { print \"label\", k, $2, $3, $4 }')\n"
 		      "if printf '%s\\n' \"$todo\" | grep -q '^move '; then\n"
 		      "\techo 'label-nodes.sh: these nodes are in other groups already; moving them restarts their DAOS' >&2\n"
 		      "\techo 'pods: roll the change out with `dslc plan --format script` instead:' >&2\n"
@@ -559,7 +567,15 @@ static bool label_script(const model *m, const kube_layout *l, buf *out)
 		      "\tif [ \"$s\" = - ]; then server=dslc.io/daos-server-; else server=dslc.io/daos-server=$s; fi\n"
 		      "\t# --overwrite changes only the client label: the others were checked above\n"
 		      "\tkubectl \"$@\" label node --overwrite \"$h\" \"$server\" \"dslc.io/daos-agent=$a\" \"dslc.io/daos-client=$c\"\n"
-		      "done\n");
+		      "done\n"
+		      "missing=$(printf '%s\\n' \"$todo\" | awk '$1 == \"missing\" { printf \"%s%s%s\", s, $2, $3 != $2 ? \" (DAOS host \" $3 \")\" : \"\"; s = \", \" }')\n"
+		      "if [ -n \"$missing\" ]; then\n"
+		      "\techo \"label-nodes.sh: Kubernetes has no node named $missing (the nodes it has are labeled).\" >&2\n"
+		      "\techo 'A node not joined yet is labeled by a run after it joins; a node name that differs from the' >&2\n"
+		      "\techo 'DAOS host is given by k8s_node_name in its nodes block (kubectl get nodes shows the names).' >&2\n"
+		      "\texit 1\n"
+		      "fi\n"
+	);
 	return true;
 }
 

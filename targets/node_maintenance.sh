@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 # node-maintenance.sh's own steps (targets/kube_ops.c prints its header,
 # then targets/dmg_lib.sh and kube_lib.sh, then this; compiled into dslc as
-# build/gen/targets/node_maintenance.inc). The header sets dslc_op, dslc_node, dslc_ns,
+# build/gen/targets/node_maintenance.inc). The header sets dslc_op, dslc_host (the
+# DAOS host, for dmg), dslc_node (its Kubernetes node, for kubectl), dslc_ns,
 # dslc_release, dslc_described, dslc_can_i and DSLC_REBUILD_TIMEOUT's default.
 # shellcheck shell=sh disable=SC2034,SC2154
 
+# " (Kubernetes node NODE)" in messages where the names differ
+dslc_as=''
+[ "$dslc_node" = "$dslc_host" ] || dslc_as=" (Kubernetes node $dslc_node)"
 DSLC_STOP_TIMEOUT=${DSLC_STOP_TIMEOUT:-300}
 case $DSLC_STOP_TIMEOUT in '' | *[!0-9]* | 0) echo "node-maintenance.sh: DSLC_STOP_TIMEOUT takes whole seconds (1 or more), not '$DSLC_STOP_TIMEOUT'" >&2; exit 2 ;; esac
 # what dmg_lib.sh keeps (self_heal's values) for this run; between stop and
@@ -14,7 +18,7 @@ trap 'rm -f "$DSLC_STATE" "$dslc_errf"; dslc_lock_release' EXIT
 dslc_annotation=dslc.io/self-heal-before
 
 dslc_fail() {
-	echo "node-maintenance.sh: STOPPED ($dslc_op $dslc_node): $1" >&2
+	echo "node-maintenance.sh: STOPPED ($dslc_op $dslc_host$dslc_as): $1" >&2
 	dslc_say_self_heal
 	exit 1
 }
@@ -33,12 +37,12 @@ dslc_state_from_node() {
 wait_ranks() {
 	began=$(dslc_now)
 	while :; do
-		m=$(dslc_members "$dslc_node") || dslc_fail "dmg system query --rank-hosts=$dslc_node failed"
-		[ -n "$m" ] || dslc_fail "the system has no rank on $dslc_node"
+		m=$(dslc_members "$dslc_host") || dslc_fail "dmg system query --rank-hosts=$dslc_host failed"
+		[ -n "$m" ] || dslc_fail "the system has no rank on $dslc_host"
 		others=$(printf '%s\n' "$m" | awk -F'\t' -v w="$1" 'NF == 4 && $2 != w { printf "%s rank %s %s", s, $1, $2; s = "," }')
-		[ -n "$others" ] || { echo "node-maintenance.sh: every rank of $dslc_node is $1" >&2; return 0; }
+		[ -n "$others" ] || { echo "node-maintenance.sh: every rank of $dslc_host is $1" >&2; return 0; }
 		waited=$(($(dslc_now) - began))
-		[ "$waited" -lt "$2" ] || dslc_fail "ranks of $dslc_node not $1 after $waited s:$others"
+		[ "$waited" -lt "$2" ] || dslc_fail "ranks of $dslc_host not $1 after $waited s:$others"
 		sleep "$DSLC_POLL"
 	done
 }
@@ -49,11 +53,11 @@ dslc_kube_secrets
 # one actor at a time (dmg_lib.sh), after the checks that change nothing:
 # stop holds the cluster until start; the same node's maintenance (start, or
 # stop run again) takes its lock over
-dslc_lock_resume="maintenance-$dslc_node"
-dslc_lock_take "maintenance-$dslc_node"
+dslc_lock_resume="maintenance-$dslc_host"
+dslc_lock_take "maintenance-$dslc_host"
 if [ "$dslc_op" = stop ]; then
 	dslc_list_pools
-	dslc_note_ranks "$dslc_node"
+	dslc_note_ranks "$dslc_host"
 	# the rest of the system whole: the node's own ranks may be down already
 	dslc_fleet_gate ''
 	dslc_kube_gate "$dslc_node"
@@ -61,21 +65,21 @@ if [ "$dslc_op" = stop ]; then
 	dslc_self_heal_off
 	v=$(grep '^self_heal' "$DSLC_STATE" | awk '{ printf "%s%s", s, $0; s = "," }')
 	[ -z "$v" ] || run dslc_kubectl annotate node --overwrite "$dslc_node" "$dslc_annotation=$v"
-	run dmg system stop --rank-hosts="$dslc_node"
+	run dmg system stop --rank-hosts="$dslc_host"
 	wait_ranks stopped "$DSLC_STOP_TIMEOUT"
 	run dslc_kubectl drain "$dslc_node" --ignore-daemonsets --delete-emptydir-data --timeout="${DSLC_POD_TIMEOUT}s"
 	# the lock stays, and the Lease until its duration ends: no other actor
 	# stops engines while this node is down
 	dslc_lock_me=''
 	dslc_lease_held=''
-	echo "node-maintenance.sh: $dslc_node is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_node (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
+	echo "node-maintenance.sh: $dslc_host$dslc_as is stopped and drained: reboot it, then run: node-maintenance.sh start $dslc_host (until then no other dslc script acts on the cluster: $dslc_lock_key)" >&2
 	exit 0
 fi
 dslc_state_from_node
 annotated=''
 if grep -q '^self_heal' "$DSLC_STATE"; then
 	annotated=1
-	dslc_self_heal="off since node-maintenance.sh stop $dslc_node (the node's $dslc_annotation annotation)"
+	dslc_self_heal="off since node-maintenance.sh stop $dslc_host (the node's $dslc_annotation annotation)"
 fi
 run dslc_kubectl uncordon "$dslc_node"
 began=$(dslc_now)
@@ -88,10 +92,10 @@ while :; do
 	sleep "$DSLC_POLL"
 done
 dslc_list_pools
-dslc_note_ranks "$dslc_node"
-run dmg system start --rank-hosts="$dslc_node"
-dslc_wait_joined "$dslc_node"
-dslc_reintegrate "$dslc_node"
+dslc_note_ranks "$dslc_host"
+run dmg system start --rank-hosts="$dslc_host"
+dslc_wait_joined "$dslc_host"
+dslc_reintegrate "$dslc_host"
 dslc_self_heal_restore
 [ -z "$annotated" ] || run dslc_kubectl annotate node "$dslc_node" "$dslc_annotation-"
-echo "node-maintenance.sh: $dslc_node is back: its ranks Joined, reintegrated where a pool had excluded them, self_heal as before" >&2
+echo "node-maintenance.sh: $dslc_host$dslc_as is back: its ranks Joined, reintegrated where a pool had excluded them, self_heal as before" >&2

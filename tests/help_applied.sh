@@ -331,4 +331,17 @@ check "unused-value: the helps' blocks ($storage, $bond) added, the warnings go,
 	"[ -n '$storage' ] && [ -n '$bond' ] && grep -q 'warning\\[unused-value\\]' '$T/u1' && [ $rcu = 0 ] && ! grep -q '\\[unused-value\\]' '$T/u2' &&
 	 grep -rqs 'Address=10.20.0.11/24' '$T/u-out/nodes/gpu002/etc/systemd/network' && grep -rqs 'Address=10.10.0.11/24' '$T/u-out/nodes/gpu002/etc/systemd/network' || { cat '$T/u1' '$T/u2' \"$U\"; false; }"
 
+# k8s_node_name (issue 69 item 5): a name Kubernetes refuses (upper case),
+# the help's template written in its place, and label-nodes.sh names the nodes by it
+K=$T/r/examples/hgx-b200-k8s/.help-k8s.dsl
+sed 's|^  bmc     10.30.0.{10+i}|&\n  k8s_node_name "{host}.Example.com"|' examples/hgx-b200-k8s/cluster.dsl >"$K"
+$DSLC lint "$K" >"$T/k1" 2>&1
+# shellcheck disable=SC2016 # backquotes of the help text, not expansions
+kv=$(sed -n 's/.*e\.g\. `k8s_node_name \("[^"]*"\)`.*/\1/p' "$T/k1" | head -n 1)
+sed -i "s|k8s_node_name \"{host}.Example.com\"|k8s_node_name $kv|" "$K"
+$DSLC build "$K" -o "$T/k-out" >"$T/k2" 2>&1; rck=$?
+check "k8s_node_name: an upper-case name is bad-value at its line, the help's template ($kv) builds, label-nodes.sh names gpu001 by it" \
+	"grep -q \"error\\[bad-value\\]: k8s_node_name '{host}.Example.com' gives 'gpu001.Example.com' for gpu001\" '$T/k1' && [ -n '$kv' ] && [ $rck = 0 ] &&
+	 grep -q '^gpu001 [0-9a-f]* [0-9a-f]* [a-z0-9]* gpu001.example.com\$' '$T/k-out/cluster/kubernetes/label-nodes.sh' || { cat '$T/k1' '$T/k2'; false; }"
+
 tests_end

@@ -435,8 +435,14 @@ for v in '0-3,foo' '0-99999' '7-3' '0-3,'; do
 done
 sed 's|^nodes gpu\[001-014\]|nodes GPU_[001-014]|; s|^node gpu007|node GPU_007|' "$C/k8s.orig" >"$K"
 dslc_in build hgx-b200-k8s/cluster.dsl -o out
-check "a pods node named GPU_001: unsafe-value (a Kubernetes node name), nothing written (exit $RC)" \
-	"[ $RC = 1 ] && grep -q 'error\\[unsafe-value\\]: Kubernetes node name .GPU_001.' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+check "a pods node named GPU_001: unsafe-value (its Kubernetes node name, lower case: gpu_001), nothing written (exit $RC)" \
+	"[ $RC = 1 ] && grep -q 'error\\[unsafe-value\\]: Kubernetes node name .gpu_001.' '$ERR' && [ ! -e '$C/w/out' ] || { head -5 '$ERR'; false; }"
+# k8s_node_name (issue 69 item 5): a name with shell in it, even with its
+# bad-value disabled, is refused (unsafe-value) and nothing is written
+sed "s|^  bmc     10.30.0.{10+i}|&\\n  k8s_node_name \"a';touch $C/pwn;'{i}\"|" "$C/k8s.orig" >"$K"
+dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable bad-value
+check "k8s_node_name with shell in it, bad-value disabled: unsafe-value, nothing written (exit $RC)" \
+	"[ $RC = 1 ] && grep -q 'error\\[unsafe-value\\]: Kubernetes node name .a.;touch ' '$ERR' && [ ! -e '$C/w/out' ] && [ ! -e '$C/pwn' ] || { head -5 '$ERR'; false; }"
 sed 's|^cluster tier0 {|cluster tier0_ {|' "$C/k8s.orig" >"$K"
 dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable system-name
 check "cluster name tier0_ with pods: unsafe-value (a label value), nothing written (exit $RC)" \

@@ -1391,5 +1391,40 @@ mutate "containerd: an unknown release not an error (nothing written, silently)"
 	'	if (r.way != CTRD_UNKNOWN)' \
 	'	if (r.way != CTRD_UNKNOWN || 1)' \
 	"$CC"
+# k8s_node_name (issue 69 item 5)
+mutate "k8s_node_name: label-nodes.sh's table without the node's Kubernetes name" targets/kubernetes.c \
+	'		if (strcmp(node_k8s_name(nd), nd->host) != 0)' \
+	'		if (0)' \
+	"bash tests/help_applied.sh"
+mutate "k8s_node_name: {host} left in the template" compiler/model/resolve.c \
+	'		if (strncmp(p, "{host}", 6) == 0) {' \
+	'		if (0) {' \
+	"bash tests/help_applied.sh"
+mutate "k8s_node_name: two hosts on one Kubernetes node not reported" compiler/model/resolve.c \
+	'	if (owner) {' \
+	'	if (0 && owner) {' \
+	"bash tests/golden.sh"
+mutate "k8s_node_name: the rollout reads no node name from the new tree's table" compiler/plan/pods.c \
+	'	if (node)
+		strmap_put(&ix->node_of, host, node);' \
+	'	(void)node;' \
+	"bash tests/rollout_k8s.sh"
+# shellcheck disable=SC2016 # the script's own text, not expanded
+mutate "node-maintenance.sh: dmg stops the Kubernetes node's name, not the DAOS host" targets/node_maintenance.sh \
+	'run dmg system stop --rank-hosts="$dslc_host"' \
+	'run dmg system stop --rank-hosts="$dslc_node"' \
+	"bash tests/rollout_k8s.sh"
+mutate "node-maintenance.sh: a Kubernetes node name not taken for its host" targets/kube_ops.c \
+	'\"$dslc_node\" '"'"'$1 == n || $2 == n { print; exit }'"'"')' \
+	'\"$dslc_node\" '"'"'$1 == n { print; exit }'"'"')' \
+	"bash tests/rollout_k8s.sh"
+mutate "label-nodes.sh: a node Kubernetes lacks labeled anyway (kubectl fails halfway)" targets/kubernetes.c \
+	'!(k in s) { print \"missing\", k, $1; next }' \
+	'0 { print \"missing\", k, $1; next }' \
+	"bash tests/rollout_k8s.sh"
+mutate "k8s_node_name: a refused name dropped for the default (a --disable bad-value builds)" compiler/model/resolve.c \
+	'			nd->k8s_name = out ? out : o->v;' \
+	'			(void)0;' \
+	"bash tests/hostile.sh"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -37,9 +37,17 @@ sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/old.d
 sed 's/agent_run_as 1002:1002/agent_run_as 1002:1002  update rolling/' "$T/image.dsl" >"$T/rolling-new.dsl"
 # the RDMA resource renamed: the device plugin's ConfigMap and every pod template change
 sed 's|^    agent_run_as 1002:1002 .*|    agent_run_as 1002:1002\n    rdma_resource rdma/daosnic|' "$T/old.dsl" >"$T/rdma.dsl"
-for t in old new image rolling-old rolling-new rdma; do
+# Kubernetes names the nodes otherwise than DAOS (issue 69 item 5; AKS:
+# aks-<pool>-<id>-vmss<instance>), gpu007 by a name of its own
+named() { sed 's|^  bmc     10.30.0.{10+i}|&\n  k8s_node_name aks-gpu-31415926-vmss{i}|; s|^node gpu007 {|& k8s_node_name gpu007.k8s.example.com|' "$1"; }
+named "$T/old.dsl" >"$T/named-old.dsl"
+named "$T/new.dsl" >"$T/named-new.dsl"
+for t in old new image rolling-old rolling-new rdma named-old named-new; do
 	$DSLC build "$T/$t.dsl" -o "$T/$t" >/dev/null 2>"$T/err" || { no "build $t: $(tail -1 "$T/err")"; }
 done
+$DSLC plan "$T/named-new.dsl" --against "$T/named-old" --format script >"$T/named.sh" 2>"$T/err"
+rc=$?
+check "named: the plan writes a script (exit $rc)" "[ $rc = 3 ] && sh -n '$T/named.sh'"
 for t in new image server rdma; do
 	$DSLC plan "$T/$t.dsl" --against "$T/old" --format script >"$T/$t.sh" 2>"$T/err"
 	rc=$?
@@ -67,17 +75,18 @@ if [ "${2:-}" = calls ]; then
 	exit
 fi
 
-# cluster: a fake cluster running the old tree, every pod Ready
+# cluster: a fake cluster running the old tree, every pod Ready (KNODES: the
+# Kubernetes node names, default the hosts; KTREE: the tree, default old)
 cluster() {
 	rm -f "$T/kst" "$T/dst" "$T/log"
 	: >"$T/log"
-	export FAKE_LOG="$T/log" FAKE_KUBECTL_STATE="$T/kst" FAKE_KUBECTL_NODES="$HOSTS ${1:-}" FAKE_DMG_STATE="$T/dst"
+	export FAKE_LOG="$T/log" FAKE_KUBECTL_STATE="$T/kst" FAKE_KUBECTL_NODES="${KNODES:-$HOSTS} ${1:-}" FAKE_DMG_STATE="$T/dst"
 	export FAKE_DMG_HOSTS="$HOSTS" FAKE_DMG_RELEASE=2.6 FAKE_DMG_POOLS=tier0
 	# the cluster admin's step: the namespace and the rollout's identity
-	PATH="$T/bin:$PATH" kubectl apply -f "$T/old/cluster/kubernetes/rollout-rbac.yaml" >/dev/null
+	PATH="$T/bin:$PATH" kubectl apply -f "$T/${KTREE:-old}/cluster/kubernetes/rollout-rbac.yaml" >/dev/null
 	# the first deployment, by the rollout's identity: its requests count (rbac_covers)
-	PATH="$T/bin:$PATH" FAKE_KUBECTL_NEEDS="$T/needs" kubectl apply -k "$T/old/cluster/kubernetes" >/dev/null
-	PATH="$T/bin:$PATH" FAKE_KUBECTL_NEEDS="$T/needs" sh "$T/old/cluster/kubernetes/label-nodes.sh" >/dev/null
+	PATH="$T/bin:$PATH" FAKE_KUBECTL_NEEDS="$T/needs" kubectl apply -k "$T/${KTREE:-old}/cluster/kubernetes" >/dev/null
+	PATH="$T/bin:$PATH" FAKE_KUBECTL_NEEDS="$T/needs" sh "$T/${KTREE:-old}/cluster/kubernetes/label-nodes.sh" >/dev/null
 	for i in 1 2; do PATH="$T/bin:$PATH" kubectl -n daos get pods -o 'jsonpath={.items}' >/dev/null; done
 	: >"$T/log"
 }
@@ -598,4 +607,52 @@ PATH="$T/bin:$PATH" sh "$T/new/cluster/kubernetes/label-nodes.sh" >"$T/out" 2>&1
 rc=$?
 check "label-nodes.sh of a changed tree: refuses to move any node (exit $rc)" \
 	"[ $rc = 1 ] && grep -q 'roll the change out with .dslc plan --format script' '$T/out' && grep -q '^  gpu004 (daos-server $OLD4' '$T/out' && ! grep -q '^kubectl label' '$T/log'"
+
+# k8s_node_name: label-nodes.sh, the rollout and node-maintenance.sh name
+# each node by its Kubernetes name to kubectl and by its host to dmg
+knode() { # HOST: its Kubernetes name in the named trees
+	if [ "$1" = gpu007 ]; then echo gpu007.k8s.example.com; else echo "aks-gpu-31415926-vmss$((10#${1#gpu} - 1))"; fi
+}
+KN=''
+for h in $HOSTS; do KN="$KN${KN:+ }$(knode "$h")"; done
+KNODES=$KN
+cluster
+PATH="$T/bin:$PATH" sh "$T/old/cluster/kubernetes/label-nodes.sh" >"$T/out" 2>&1
+rc=$?
+check "named: label-nodes.sh of a tree that assumes node = host labels nothing and names every node Kubernetes lacks (exit $rc)" \
+	"[ $rc = 1 ] && ! grep -q '^kubectl label' '$T/log' && grep -q 'Kubernetes has no node named gpu001, gpu002, ' '$T/out' && grep -q 'k8s_node_name' '$T/out'"
+nodes_labeled() { python3 -c 'import json,sys; st=json.load(open(sys.argv[1])); print(" ".join(sorted(h for h, n in st["nodes"].items() if n["labels"].get("dslc.io/daos-agent"))))' "$T/kst"; }
+KTREE=named-old cluster
+check "named: label-nodes.sh of the named tree labels the 14 Kubernetes nodes, every pod current" \
+	"[ \"\$(nodes_labeled)\" = \"\$(echo $KN | tr ' ' '\\n' | sort | tr '\\n' ' ' | sed 's/ \$//')\" ] && [ \"\$(pods_current)\" = ok ]"
+# one node not joined yet: the others labeled, it named, exit 1
+KNODES=${KN% *} KTREE=named-old cluster
+PATH="$T/bin:$PATH" sh "$T/named-old/cluster/kubernetes/label-nodes.sh" >"$T/out" 2>&1
+rc=$?
+check "named: a node Kubernetes does not have yet is named by both names (exit $rc), the 13 others labeled" \
+	"[ $rc = 1 ] && grep -q 'Kubernetes has no node named aks-gpu-31415926-vmss13 (DAOS host gpu014) (the nodes it has are labeled)' '$T/out' && [ \"\$(nodes_labeled | wc -w)\" = 13 ]"
+KTREE=named-old cluster
+roll named.sh
+rc=$?
+named_order=''
+for h in $order; do named_order="$named_order${named_order:+ }$(knode "$h")"; done
+check "named: the rollout relabels and waits for the pods of each wave's Kubernetes node, stops its DAOS host (exit $rc)" \
+	"[ $rc = 0 ] && grep -q 'rollout done' '$T/out' && [ \"\$(relabeled)\" = '$named_order' ] && [ \"\$(pods_current)\" = ok ] && grep -q '^dmg system stop --rank-hosts=gpu007\$' '$T/log' && grep -q 'spec.nodeName=gpu007.k8s.example.com ' '$T/log' && ! grep -q 'spec.nodeName=gpu0[0-9]* \|label node --overwrite gpu0[0-9]* ' '$T/log'"
+M="$T/named-old/cluster/kubernetes/node-maintenance.sh"
+KTREE=named-old cluster
+maint stop aks-gpu-31415926-vmss4
+rc=$?
+check "named: node-maintenance.sh stop by the Kubernetes name: dmg stops gpu005, kubectl drains aks-gpu-31415926-vmss4 (exit $rc)" \
+	"[ $rc = 0 ] && grep -q '^dmg system stop --rank-hosts=gpu005\$' '$T/log' && grep -q '^kubectl drain aks-gpu-31415926-vmss4 --ignore-daemonsets' '$T/log' && grep -q 'gpu005 (Kubernetes node aks-gpu-31415926-vmss4) is stopped and drained' '$T/out'"
+: >"$T/log"
+maint start gpu005
+rc=$?
+check "named: node-maintenance.sh start by the DAOS host takes over its own stop: uncordon aks-gpu-31415926-vmss4, dmg start gpu005 (exit $rc)" \
+	"[ $rc = 0 ] && grep -q '^kubectl uncordon aks-gpu-31415926-vmss4\$' '$T/log' && grep -q '^dmg system start --rank-hosts=gpu005\$' '$T/log' && grep -q 'is back' '$T/out'"
+: >"$T/log"
+maint stop gpu099
+rc=$?
+check "named: node-maintenance.sh of a node the system does not have: exit $rc before any call, listing both names" \
+	"[ $rc = 2 ] && [ ! -s '$T/log' ] && grep -q \"'gpu099' is no server node of system tier0\" '$T/out' && grep -q 'gpu004 (aks-gpu-31415926-vmss3)' '$T/out'"
+unset KNODES
 tests_end

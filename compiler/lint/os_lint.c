@@ -384,6 +384,12 @@ static void lint_unused_addresses(model *m, const node_spec *s)
 		diag_help(dc, d, "add `mgmt bond active-backup over macvlan` to the network block, or drop the address (the "
 			  "site's image keeps the management interface)");
 	}
+	if (s->k8s_node_name.set && !spec_in_pods(s)) {
+		diag *d = diag_report(dc, R_UNUSED_VALUE, s->k8s_node_name.loc,
+				      "a Kubernetes node name that no file carries: these nodes run DAOS under systemd, and only "
+				      "the scripts of `deploy kubernetes` nodes name nodes in Kubernetes");
+		diag_help(dc, d, "drop k8s_node_name, or give these nodes a profile with `deploy kubernetes`");
+	}
 }
 
 void node_os_lint_values(model *m, const node_spec *s)

@@ -1342,10 +1342,16 @@ static void na_bmc(kw_ctx *k)
 	read_addr(k, "an address", &((node_spec *)k->target)->bmc);
 }
 
+static void na_k8s_node_name(kw_ctx *k)
+{
+	read_addr(k, "a node name or a template such as \"{host}.example.com\"", &((node_spec *)k->target)->k8s_node_name);
+}
+
 static const keyword node_addr_kws[] = {
 	{"mgmt", "mgmt <address/prefix> [gateway <address>]", "In-band management address; {i} and {n} give per-node values (never the subnet's network or broadcast address: {i} counts from 0).", KW_CUSTOM, 0, 0, 0, NULL, na_mgmt},
 	{"storage", "storage <ifname> <address/prefix>[, <ifname> <address/prefix>...]", "Addresses of the storage NICs (never the subnet's network or broadcast address).", KW_CUSTOM, 0, 0, 0, NULL, na_storage},
 	{"bmc", "bmc <address>", "The node's BMC address.", KW_CUSTOM, 0, 0, 0, NULL, na_bmc},
+	{"k8s_node_name", "k8s_node_name <name-template>", "The node's name in Kubernetes, for `deploy kubernetes` nodes (label-nodes.sh, node-maintenance.sh, the rollout): {host} is the DAOS host name, {i} and {n} per-node numbers (default: the host name in lower case, the name the kubelet registers without --hostname-override or a cloud provider).", KW_CUSTOM, 0, 0, 0, NULL, na_k8s_node_name},
 };
 const kw_table kw_node_addr = KW_TABLE("nodes", node_addr_kws);
 

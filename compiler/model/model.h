@@ -260,6 +260,9 @@ typedef struct node_spec {
 	src_loc bios_loc;
 	/* per-node addresses (templates) */
 	opt_str mgmt, gateway, bmc;
+	/* the Kubernetes node's name, a template of {host}, {i} and {n}
+	 * (default: the host name in lower case, as the kubelet registers it) */
+	opt_str k8s_node_name;
 	storage_addr *storage;
 	size_t nstorage, storage_cap;
 	node_plan *plan; /* computed once per spec by placement */
@@ -284,6 +287,7 @@ typedef struct node {
 	node_spec *spec;
 	const char *mgmt, *gateway, *bmc;
 	const char **storage; /* evaluated, parallel to spec->storage */
+	const char *k8s_name; /* its Kubernetes node's name (never NULL once resolved) */
 } node;
 
 typedef struct ap_entry {
@@ -456,6 +460,12 @@ static inline bool cluster_insecure(const cluster_spec *c)
 static inline bool spec_in_pods(const node_spec *s)
 {
 	return s->deploy.set && s->deploy.v[0] == 'k';
+}
+
+/* The node's name in Kubernetes (k8s_node_name, else its host in lower case). */
+static inline const char *node_k8s_name(const node *nd)
+{
+	return nd->k8s_name ? nd->k8s_name : nd->host;
 }
 
 /* Resolves the AST into the model. Findings go to dc. */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/base/buf.h"
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "kw.h"
 
@@ -310,12 +312,76 @@ static const char *eval_addr(resolver *r, node *nd, opt_str *o, bool prefix, add
 	return out;
 }
 
+/* tmpl with every {host} replaced by host (a host name has no brace) */
+static const char *with_host(arena *a, const char *tmpl, const char *host)
+{
+	buf b;
+	buf_init(&b);
+	for (const char *p = tmpl; *p;) {
+		if (strncmp(p, "{host}", 6) == 0) {
+			buf_puts(&b, host);
+			p += 6;
+		} else {
+			buf_add(&b, p++, 1);
+		}
+	}
+	const char *s = arena_strndup(a, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return s;
+}
+
+/* The node's Kubernetes name: its k8s_node_name template, else the host
+ * in lower case (the kubelet registers os.Hostname() lower-cased,
+ * pkg/util/node/node.go GetHostname); a template's is checked here, each
+ * used by one host only where DAOS runs in pods (safety.c refuses any
+ * that is not Kubernetes' ValidateNodeName, a DNS-1123 subdomain). */
+static void eval_k8s_name(resolver *r, node *nd, strmap *owners, addr_check *seen)
+{
+	node_spec *s = nd->spec;
+	char *lower = arena_strdup(r->ar, nd->host);
+	for (char *c = lower; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	nd->k8s_name = lower;
+	if (s->k8s_node_name.set) {
+		const char *out = NULL, *why;
+		opt_str *o = &s->k8s_node_name;
+		if (!template_eval(r->ar, with_host(r->ar, o->v, nd->host), nd->index, nd->number, &out, &why) ||
+		    (why = safe_k8s_subdomain(out)) != NULL) {
+			/* kept: safety.c refuses it too, which no --disable silences */
+			nd->k8s_name = out ? out : o->v;
+			if (already_broken(r, seen, o->loc))
+				return;
+			const char *tv = safe_echo(r->ar, o->v);
+			diag *d = out && strcmp(out, o->v) != 0
+					  ? diag_report(r->dc, R_BAD_VALUE, o->loc, "k8s_node_name '%s' gives '%s' for %s: %s", tv,
+							safe_echo(r->ar, out), nd->host, why)
+					  : diag_report(r->dc, R_BAD_VALUE, o->loc, "k8s_node_name '%s' for %s: %s", tv, nd->host, why);
+			diag_help(r->dc, d, "write the name Kubernetes shows (kubectl get nodes), e.g. `k8s_node_name \"{host}.example.com\"`, "
+				  "or one node's own in its node block");
+			return;
+		}
+		nd->k8s_name = out;
+	}
+	if (!spec_in_pods(s))
+		return;
+	const char *owner = strmap_get(owners, nd->k8s_name);
+	if (owner) {
+		diag *d = diag_report(r->dc, R_DUPLICATE, s->k8s_node_name.set ? s->k8s_node_name.loc : nd->loc,
+				      "Kubernetes node %s is %s's and %s's", nd->k8s_name, owner, nd->host);
+		diag_help(r->dc, d, "give each host its own node name, e.g. with {host}, {i} or {n}");
+		return;
+	}
+	strmap_put(owners, nd->k8s_name, (void *)nd->host);
+}
+
 static void eval_addresses(resolver *r)
 {
 	model *m = r->m;
 	addr_check ac;
 	strmap_init(&ac.owners, r->ar);
 	strmap_init(&ac.broken, r->ar);
+	strmap k8s_owners;
+	strmap_init(&k8s_owners, r->ar);
 	for (size_t i = 0; i < m->nnodes; i++) {
 		node *nd = &m->nodes[i];
 		node_spec *s = nd->spec;
@@ -324,6 +390,7 @@ static void eval_addresses(resolver *r)
 		nd->mgmt = eval_addr(r, nd, &s->mgmt, true, &ac, &ac);
 		nd->gateway = eval_addr(r, nd, &s->gateway, false, NULL, &ac);
 		nd->bmc = eval_addr(r, nd, &s->bmc, false, &ac, &ac);
+		eval_k8s_name(r, nd, &k8s_owners, &ac);
 		if (s->nstorage) {
 			nd->storage = arena_alloc(r->ar, s->nstorage * sizeof(char *));
 			for (size_t k = 0; k < s->nstorage; k++) {

@@ -141,11 +141,14 @@ void safety_check_model(model *m)
 	for (size_t i = 0; i < m->nnodes; i++) {
 		const node *nd = &m->nodes[i];
 		refuse(m, nd->loc, "host name", nd->host, safe_name(nd->host), "write host names as letters, digits, '-', '_' and '.'");
-		/* label-nodes.sh labels the node by this name: Kubernetes' own */
+		/* the scripts name the node in Kubernetes by this (label-nodes.sh,
+		 * node-maintenance.sh, the rollout): Kubernetes' own grammar */
 		if (nd->spec && spec_in_pods(nd->spec)) {
 			pods = true;
-			refuse(m, nd->loc, "Kubernetes node name", nd->host, safe_k8s_subdomain(nd->host),
-			       "name the node as `kubectl get nodes` lists it (the kubelet lower-cases the host name)");
+			const char *k = node_k8s_name(nd);
+			refuse(m, nd->spec->k8s_node_name.set ? nd->spec->k8s_node_name.loc : nd->loc, "Kubernetes node name", k,
+			       safe_k8s_subdomain(k),
+			       "name the node as `kubectl get nodes` lists it: `k8s_node_name <name>` in its nodes or node block");
 		}
 	}
 	if (pods && m->cluster.name) /* the part-of label of every object (no cluster block: reported) */

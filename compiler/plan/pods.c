@@ -29,19 +29,23 @@ void pods_init(pods_index *ix, arena *a)
 	ix->a = a;
 	strmap_init(&ix->server_of, a);
 	strmap_init(&ix->agent_of, a);
+	strmap_init(&ix->node_of, a);
 	strmap_init(&ix->groups, a);
 }
 
-/* A line of the table "HOST SERVER AGENT [CLIENT]" ('-': no daos-server);
- * the client templates' label moves no pod, and is not compared. */
+/* A line of the table "HOST SERVER AGENT [CLIENT [NODE]]" ('-': no
+ * daos-server; NODE: the Kubernetes node where it is not HOST); the client
+ * templates' label moves no pod, and is not compared. */
 static void read_row(pods_index *ix, char *line)
 {
-	char *host = strtok(line, " "), *server = strtok(NULL, " "), *agent = strtok(NULL, " ");
-	if (agent)
-		strtok(NULL, " "); /* the client group */
+	char *host = strtok(line, " "), *server = strtok(NULL, " "), *agent = strtok(NULL, " "), *node = NULL;
+	if (agent && strtok(NULL, " ")) /* the client group */
+		node = strtok(NULL, " ");
 	if (!host || !server || !agent || strtok(NULL, " "))
 		return;
 	ARENA_PUSH(ix->a, ix->hosts, ix->nhosts, ix->cap, host);
+	if (node)
+		strmap_put(&ix->node_of, host, node);
 	if (strcmp(server, "-") != 0)
 		strmap_put(&ix->server_of, host, server);
 	strmap_put(&ix->agent_of, host, agent);
@@ -170,6 +174,12 @@ const char *pods_agent_of(const pods_index *ix, const char *host)
 	return strmap_get(&ix->agent_of, host);
 }
 
+const char *pods_node_of(const pods_index *ix, const char *host)
+{
+	const char *n = strmap_get(&ix->node_of, host);
+	return n ? n : host;
+}
+
 size_t pods_files(const pods_index *ix, const char *host, pod_file out[4])
 {
 	size_t n = 0;
@@ -193,7 +203,8 @@ wave_relabel *pods_rollout_node(arena *a, wave_kube *k, const pods_index *new_si
 	uintptr_t at = (uintptr_t)strmap_get(&k->in_pods, host);
 	if (!at) {
 		const char *s = pods_server_of(new_side, host), *g = pods_agent_of(new_side, host);
-		wave_relabel r = {arena_strdup(a, host), s ? arena_strdup(a, s) : NULL, g ? arena_strdup(a, g) : NULL, false, false};
+		wave_relabel r = {arena_strdup(a, host), arena_strdup(a, pods_node_of(new_side, host)), s ? arena_strdup(a, s) : NULL,
+				  g ? arena_strdup(a, g) : NULL, false, false};
 		ARENA_PUSH(a, k->relabel, k->nrelabel, k->relabel_cap, r);
 		at = k->nrelabel;
 		strmap_put(&k->in_pods, r.host, (void *)at);

@@ -30,6 +30,7 @@ extern const char *const pods_targets[];
 typedef struct pods_index {
 	arena *a;
 	strmap server_of, agent_of; /* host -> digest */
+	strmap node_of;             /* host -> its Kubernetes node where the name differs */
 	strmap groups;              /* "daos-server-<digest>" -> pod_group * */
 	const char **names;         /* the groups' names, in file order */
 	size_t ngroups, names_cap;
@@ -45,6 +46,8 @@ void pods_read(pods_index *ix, const char *rel, const char *data, size_t len);
 /* The node's digests (NULL: not labeled for that daemon). */
 const char *pods_server_of(const pods_index *ix, const char *host);
 const char *pods_agent_of(const pods_index *ix, const char *host);
+/* The host's node name in Kubernetes (the host itself unless the table names another). */
+const char *pods_node_of(const pods_index *ix, const char *host);
 /* The node's files (up to 4): its groups' config files and pod templates. */
 size_t pods_files(const pods_index *ix, const char *host, pod_file out[4]);
 

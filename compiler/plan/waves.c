@@ -228,16 +228,16 @@ static const char *quoted_or_empty(arena *a, const char *s)
 static void kube_label_step(arena *a, const wave_relabel *r, const char ***s, size_t *n)
 {
 	if (r->changes)
-		push(a, s, n, arena_printf(a, "dslc_kube_label '%s' %s %s", r->host, quoted_or_empty(a, r->server),
+		push(a, s, n, arena_printf(a, "dslc_kube_label '%s' %s %s", r->node, quoted_or_empty(a, r->server),
 					   quoted_or_empty(a, r->agent)));
 }
 
 static void kube_pod_steps(arena *a, const wave_relabel *r, const char ***s, size_t *n)
 {
 	if (r->server)
-		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-server '%s'", r->host, r->server));
+		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-server '%s'", r->node, r->server));
 	if (r->agent)
-		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-agent '%s'", r->host, r->agent));
+		push(a, s, n, arena_printf(a, "dslc_kube_pod '%s' daos-agent '%s'", r->node, r->agent));
 }
 
 /* The wave's nodes in pods: every label first, then the pods. */
@@ -257,7 +257,7 @@ static void kube_steps(arena *a, const plan_waves *w, const plan_wave *v, const 
 
 /* The whole system before a wave: its ranks, access points and pools
  * (dslc_fleet_gate), and with pods every daos-server pod outside the wave's
- * nodes (dslc_kube_gate). */
+ * nodes (dslc_kube_gate, by their names in Kubernetes: spec.nodeName). */
 static void fleet_gate(arena *a, const plan_waves *w, const plan_wave *v, const char *arg, const char ***s, size_t *n)
 {
 	push(a, s, n, arena_printf(a, "dslc_fleet_gate%s", arg));
@@ -266,8 +266,10 @@ static void fleet_gate(arena *a, const plan_waves *w, const plan_wave *v, const 
 	buf b; /* one buffer: a wave of many nodes is not a copy per node */
 	buf_init(&b);
 	buf_puts(&b, "dslc_kube_gate '");
-	for (size_t k = 0; k < v->nhosts; k++)
-		buf_printf(&b, "%s%s", k ? " " : "", v->hosts[k]);
+	for (size_t k = 0; k < v->nhosts; k++) {
+		const wave_relabel *r = kube_entry(w, v->hosts[k]);
+		buf_printf(&b, "%s%s", k ? " " : "", r ? r->node : v->hosts[k]);
+	}
 	buf_puts(&b, "'");
 	push(a, s, n, arena_strndup(a, b.data, b.len));
 	buf_free(&b);

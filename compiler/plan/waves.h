@@ -27,10 +27,11 @@ typedef struct wave_node {
 	const char *files; /* sha256 hex of the node's new files (path, mode, bytes); NULL: none of its files changed */
 } wave_node;
 
-/* A node in pods (on the new side) and its digests (NULL: no such daemon
- * there); changes: its labels change, so the rollout relabels it. */
+/* A node in pods (on the new side), its name in Kubernetes and its digests
+ * (NULL: no such daemon there); changes: its labels change, so the rollout
+ * relabels it. */
 typedef struct wave_relabel {
-	const char *host, *server, *agent;
+	const char *host, *node, *server, *agent;
 	bool changes;
 	bool in_wave; /* a wave relabels it (set by plan_waves_kube) */
 } wave_relabel;

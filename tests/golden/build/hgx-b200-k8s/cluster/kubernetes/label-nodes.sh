@@ -27,13 +27,15 @@ gpu014 1593f14a65037fa4 69ddc2686d73f7cf 2nic
 EOF
 )
 now=$(kubectl "$@" get nodes -o 'jsonpath={range .items[*]}{.metadata.name}{"|"}{.metadata.labels.dslc\.io/daos-server}{"|"}{.metadata.labels.dslc\.io/daos-agent}{"|"}{.metadata.labels.dslc\.io/daos-client}{"\n"}{end}')
-# per node: "move HOST ..." (in another group now), "label HOST SERVER AGENT CLIENT", or nothing
+# per node: "move NODE ..." (in another group now), "missing NODE HOST" (Kubernetes has no such
+# node), "label NODE SERVER AGENT CLIENT", or nothing
 todo=$(printf '%s\n' "$nodes" | awk -v now="$now" '
-	BEGIN { n = split(now, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, "|"); s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } }
-	{ ws = $2 == "-" ? "" : $2 }
-	(s[$1] != "" && s[$1] != ws) || (a[$1] != "" && a[$1] != $3) {
-		print "move " $1 " (daos-server " (s[$1] == "" ? "-" : s[$1]) ", daos-agent " (a[$1] == "" ? "-" : a[$1]) ")"; next }
-	s[$1] != ws || a[$1] != $3 || c[$1] != $4 { print "label", $1, $2, $3, $4 }')
+	BEGIN { n = split(now, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, "|"); if (f[1] != "") { s[f[1]] = f[2]; a[f[1]] = f[3]; c[f[1]] = f[4] } } }
+	{ k = NF >= 5 ? $5 : $1; ws = $2 == "-" ? "" : $2 }
+	!(k in s) { print "missing", k, $1; next }
+	(s[k] != "" && s[k] != ws) || (a[k] != "" && a[k] != $3) {
+		print "move " k " (daos-server " (s[k] == "" ? "-" : s[k]) ", daos-agent " (a[k] == "" ? "-" : a[k]) ")"; next }
+	s[k] != ws || a[k] != $3 || c[k] != $4 { print "label", k, $2, $3, $4 }')
 if printf '%s\n' "$todo" | grep -q '^move '; then
 	echo 'label-nodes.sh: these nodes are in other groups already; moving them restarts their DAOS' >&2
 	echo 'pods: roll the change out with `dslc plan --format script` instead:' >&2
@@ -46,3 +48,10 @@ printf '%s\n' "$todo" | while read -r what h s a c; do
 	# --overwrite changes only the client label: the others were checked above
 	kubectl "$@" label node --overwrite "$h" "$server" "dslc.io/daos-agent=$a" "dslc.io/daos-client=$c"
 done
+missing=$(printf '%s\n' "$todo" | awk '$1 == "missing" { printf "%s%s%s", s, $2, $3 != $2 ? " (DAOS host " $3 ")" : ""; s = ", " }')
+if [ -n "$missing" ]; then
+	echo "label-nodes.sh: Kubernetes has no node named $missing (the nodes it has are labeled)." >&2
+	echo 'A node not joined yet is labeled by a run after it joins; a node name that differs from the' >&2
+	echo 'DAOS host is given by k8s_node_name in its nodes block (kubectl get nodes shows the names).' >&2
+	exit 1
+fi
