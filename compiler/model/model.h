@@ -468,6 +468,12 @@ static inline const char *node_k8s_name(const node *nd)
 	return nd->k8s_name ? nd->k8s_name : nd->host;
 }
 
+/* Where that name comes from: its k8s_node_name, else the host list word. */
+static inline src_loc node_k8s_name_loc(const node *nd)
+{
+	return nd->spec && nd->spec->k8s_node_name.set ? nd->spec->k8s_node_name.loc : nd->loc;
+}
+
 /* Resolves the AST into the model. Findings go to dc. */
 void model_resolve(model *m, arena *ar, diag_ctx *dc, ast_block *root);
 node *model_node(const model *m, const char *host);

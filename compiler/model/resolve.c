@@ -338,11 +338,12 @@ static const char *with_host(arena *a, const char *tmpl, const char *host)
 static void eval_k8s_name(resolver *r, node *nd, strmap *owners, addr_check *seen)
 {
 	node_spec *s = nd->spec;
-	char *lower = arena_strdup(r->ar, nd->host);
-	for (char *c = lower; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	nd->k8s_name = lower;
-	if (s->k8s_node_name.set) {
+	if (!s->k8s_node_name.set) {
+		char *lower = arena_strdup(r->ar, nd->host);
+		for (char *c = lower; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		nd->k8s_name = lower;
+	} else {
 		const char *out = NULL, *why;
 		opt_str *o = &s->k8s_node_name;
 		if (!template_eval(r->ar, with_host(r->ar, o->v, nd->host), nd->index, nd->number, &out, &why) ||
@@ -366,7 +367,7 @@ static void eval_k8s_name(resolver *r, node *nd, strmap *owners, addr_check *see
 		return;
 	const char *owner = strmap_get(owners, nd->k8s_name);
 	if (owner) {
-		diag *d = diag_report(r->dc, R_DUPLICATE, s->k8s_node_name.set ? s->k8s_node_name.loc : nd->loc,
+		diag *d = diag_report(r->dc, R_DUPLICATE, node_k8s_name_loc(nd),
 				      "Kubernetes node %s is %s's and %s's", nd->k8s_name, owner, nd->host);
 		diag_help(r->dc, d, "give each host its own node name, e.g. with {host}, {i} or {n}");
 		return;

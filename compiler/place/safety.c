@@ -146,7 +146,7 @@ void safety_check_model(model *m)
 		if (nd->spec && spec_in_pods(nd->spec)) {
 			pods = true;
 			const char *k = node_k8s_name(nd);
-			refuse(m, nd->spec->k8s_node_name.set ? nd->spec->k8s_node_name.loc : nd->loc, "Kubernetes node name", k,
+			refuse(m, node_k8s_name_loc(nd), "Kubernetes node name", k,
 			       safe_k8s_subdomain(k),
 			       "name the node as `kubectl get nodes` lists it: `k8s_node_name <name>` in its nodes or node block");
 		}
