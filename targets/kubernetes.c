@@ -13,6 +13,7 @@
 #include "compiler/base/sha256.h"
 #include "compiler/base/strmap.h"
 #include "compiler/place/kube.h"
+#include "compiler/place/node_os.h"
 #include "targets.h"
 #include "kube_yaml.h"
 
@@ -604,9 +605,11 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		return TARGET_SKIP;
 	const kube_layout *l = layout(m);
 	/* what the API server would refuse is not written, whatever the lint
-	 * rules' settings (k8s-resource-name, k8s-client-hugepages) */
+	 * rules' settings (k8s-resource-name, k8s-client-hugepages,
+	 * k8s-dra-unsupported) */
 	const kube_spec *ks = &m->cluster.kube;
-	if (l->failed || !rdma_names_fit(m) || kube_client_hugepages_why(ks))
+	const node_spec *old_kubelet;
+	if (l->failed || !rdma_names_fit(m) || kube_client_hugepages_why(ks) || node_dra_why(m, &old_kubelet))
 		return TARGET_FAIL;
 	size_t i = (size_t)tf->index;
 	bool ok = true;
@@ -645,7 +648,10 @@ target_result target_kubernetes(const model *m, target_file *tf)
 		ok = kube_pdb_yaml(m, tf->data);
 	} else if (i == (size_t)kube_has_server_pods(m) && m->cluster.kube.nclient_ns) {
 		tf->path = "kubernetes/client-namespaces.yaml";
-		ok = kube_client_namespaces(m, tf->data);
+		const node_plan **groups = arena_alloc(m->ar, (l->nclient + 1) * sizeof(*groups));
+		for (size_t g = 0; g < l->nclient; g++)
+			groups[g] = l->client[g].plan;
+		ok = kube_client_namespaces(m, groups, l->nclient, tf->data);
 	} else {
 		return TARGET_SKIP;
 	}

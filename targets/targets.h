@@ -153,7 +153,10 @@ struct yaml_out;
 void kube_rdma_limits(struct yaml_out *y, const model *m, const node_plan *p);
 /* The template of p's group: its path and bytes into tf. */
 bool kube_client_yaml(const model *m, const node_plan *p, target_file *tf);
-bool kube_client_namespaces(const model *m, buf *out);
+/* client-namespaces.yaml: each client namespace's Pod Security labels and,
+ * with client_gpu_class, the ResourceClaimTemplate of each client group
+ * (groups: a node plan of each). */
+bool kube_client_namespaces(const model *m, const node_plan *const *groups, size_t ngroups, buf *out);
 /* The device plugins' DaemonSets (the DAOS namespace) whose configuration
  * device-plugins.yaml holds, blank separated: they read it only at start. */
 const char *kube_plugin_daemonsets(const model *m);

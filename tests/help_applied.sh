@@ -236,6 +236,12 @@ check "k8s-client-topology: the proposed topology $v lints clean" \
 applied k8s-client-topology 's/.*or ask for at most [0-9]*: `client_gpus \([0-9]*\)`.*/\1/p' 's/client_gpus 8/client_gpus @V@/'
 check "k8s-client-topology: the proposed client_gpus $v lints clean under single-numa-node" \
 	"[ '$v' = 4 ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"
+# issue 69 item 5: the kubelet version the DRA help proposes; the build then writes the claim templates
+# shellcheck disable=SC2016
+applied k8s-dra-unsupported 's/.*kubelet block: `\(version [0-9.]*\)`.*/\1/p' 's/version 1.33  topology/@V@  topology/'
+$DSLC build "$H/.help-k8s-dra-unsupported.dsl" -o "$T/dra" >"$T/a3" 2>&1
+check "k8s-dra-unsupported: the proposed \`$v\` lints clean and builds the ResourceClaimTemplate" \
+	"grep -q 'error\\[k8s-dra-unsupported\\]' '$T/a1' && [ '$v' = 'version 1.34' ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' && grep -q '^kind: ResourceClaimTemplate' '$T/dra/cluster/kubernetes/client-namespaces.yaml' || { cat '$T/a1' '$T/a2' '$T/a3'; false; }"
 applied k8s-memory-request 's/.*write `server_memory \([0-9A-Za-z]*\)`.*/\1/p' 's/server_memory 100GiB/server_memory @V@/'
 check "k8s-memory-request: the proposed server_memory $v lints clean" \
 	"grep -q 'error\\[k8s-memory-request\\]' '$T/a1' && [ '$v' = 134GiB ] && [ $rc2 = 0 ] && ! grep -q 'error\\[' '$T/a2' || { cat '$T/a1' '$T/a2'; false; }"

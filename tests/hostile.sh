@@ -443,6 +443,12 @@ sed "s|^  bmc     10.30.0.{10+i}|&\\n  k8s_node_name \"a';touch $C/pwn;'{i}\"|" 
 dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable bad-value
 check "k8s_node_name with shell in it, bad-value disabled: unsafe-value, nothing written (exit $RC)" \
 	"[ $RC = 1 ] && grep -q 'error\\[unsafe-value\\]: Kubernetes node name .a.;touch ' '$ERR' && [ ! -e '$C/w/out' ] && [ ! -e '$C/pwn' ] || { head -5 '$ERR'; false; }"
+# client_gpu_class (issue 69 item 5): a DeviceClass name with shell in it, bad-value
+# disabled: kept, so the kubernetes target refuses it, and nothing is written
+sed "s|^    agent_run_as 1002:1002|&  client_gpus 8  client_namespace ml  client_gpu_class \"a';touch $C/pwn;'\"|" "$C/k8s.orig" >"$K"
+dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable bad-value
+check "client_gpu_class with shell in it, bad-value disabled: unsafe-value at its line, nothing written (exit $RC)" \
+	"[ $RC = 1 ] && grep -q '^hgx-b200-k8s/cluster.dsl:20:.*error\\[unsafe-value\\]: DeviceClass name .a.;touch ' '$ERR' && [ ! -e '$C/w/out' ] && [ ! -e '$C/pwn' ] || { head -5 '$ERR'; false; }"
 sed 's|^cluster tier0 {|cluster tier0_ {|' "$C/k8s.orig" >"$K"
 dslc_in build hgx-b200-k8s/cluster.dsl -o out --disable system-name
 check "cluster name tier0_ with pods: unsafe-value (a label value), nothing written (exit $RC)" \

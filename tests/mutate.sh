@@ -1426,5 +1426,46 @@ mutate "k8s_node_name: a refused name dropped for the default (a --disable bad-v
 	'			nd->k8s_name = out ? out : o->v;' \
 	'			(void)0;' \
 	"bash tests/hostile.sh"
+mutate "client_gpu_class: the template still asks nvidia.com/gpu beside the claim" targets/kube_client.c \
+	'	if (ks->client_gpus.set && !ks->client_gpu_class.set)' \
+	'	if (ks->client_gpus.set)' \
+	"/usr/bin/python3 tests/validate/k8s_check.py build/dslc"
+mutate "client_gpu_class: the claim's count written as a string (the API's int64 refuses it)" targets/kube_client.c \
+	'	yo_int(y, ks->client_gpus.v);' \
+	'	yo_str(y, arena_printf(m->ar, "%lld", (long long)ks->client_gpus.v));' \
+	"/usr/bin/python3 tests/validate/k8s_check.py build/dslc"
+mutate "client_gpu_class: every claim template in the first client namespace" targets/kube_client.c \
+	'			claim_template(&y, m, m->cluster.kube.client_ns[k].v, groups[g]);' \
+	'			claim_template(&y, m, m->cluster.kube.client_ns[0].v, groups[g]);' \
+	"/usr/bin/python3 tests/validate/k8s_check.py build/dslc"
+mutate "client_gpu_class: claimed GPUs still hinted to the topology manager" compiler/place/kube_admit.c \
+	'	if (ks->client_gpus.set && ks->client_gpus.v > 0 && p->topo->has_gpus && !ks->client_gpu_class.set) {' \
+	'	if (ks->client_gpus.set && ks->client_gpus.v > 0 && p->topo->has_gpus) {' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py build/dslc 12"
+mutate "k8s-dra-unsupported: a 1.33 kubelet taken for resource.k8s.io/v1" compiler/place/node_os.c \
+	'		if (kube_in_pods(s) && node_kubelet_minor(s) < 34) {' \
+	'		if (kube_in_pods(s) && node_kubelet_minor(s) < 33) {' \
+	"/usr/bin/python3 tests/validate/k8s_check.py build/dslc"
+mutate "client_gpu_class: a name with shell in it written with bad-value disabled" compiler/place/safety.c \
+	'	if (pods && m->cluster.kube.client_gpu_class.set) /* written into every ResourceClaimTemplate */' \
+	'	if (0)' \
+	"bash tests/hostile.sh build/dslc"
+# shellcheck disable=SC2016
+mutate "k8s-dra-unsupported: the help proposes a version that is still refused" compiler/lint/kube_lint.c \
+	'"`version 1.34`; else drop client_gpu_class' \
+	'"`version 1.33`; else drop client_gpu_class' \
+	"bash tests/help_applied.sh build/dslc"
+mutate "client_gpu_class: no claim without a client namespace goes unreported" compiler/place/node_os.c \
+	'	if (!ks->nclient_ns)' \
+	'	if (0)' \
+	"bash tests/golden.sh build/dslc"
+mutate "single-numa-node: claimed GPUs counted as if the device plugin hinted them" compiler/lint/kube_lint.c \
+	'r.gpus, r.numa_gpus, !ks->client_gpu_class.set)))' \
+	'r.gpus, r.numa_gpus, true)))' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py build/dslc 14"
+mutate "single-numa-node: a Burstable pod's CPUs counted as if the CPU manager hinted them" compiler/lint/kube_lint.c \
+	'r.cpus, r.numa_cpus, ks->client_memory.set)) {' \
+	'r.cpus, r.numa_cpus, true)) {' \
+	"/usr/bin/python3 tests/validate/kubelet_admit.py build/dslc 14"
 [ -n "${MUTATE_LIST:-}" ] || echo "mutate: $n_golden_only caught by golden.sh only (the others by a behaviour suite or the build); $n_script_golden of them change a script (must be 0)"
 tests_end

@@ -304,11 +304,11 @@ const char *safe_k8s_subdomain(const char *s)
 {
 	size_t n = strlen(s);
 	if (n == 0 || n > 253)
-		return "a Kubernetes node name is 1 to 253 characters";
+		return "a Kubernetes object name is 1 to 253 characters";
 	for (const char *label = s; label;) {
 		const char *dot = strchr(label, '.');
 		if (!safe_k8s_label(label, dot ? (size_t)(dot - label) : strlen(label)))
-			return "a Kubernetes node name is DNS-1123: dot-separated parts of lower-case letters, digits "
+			return "a Kubernetes object name is DNS-1123: dot-separated parts of lower-case letters, digits "
 			       "and '-', each starting and ending with a letter or digit";
 		label = dot ? dot + 1 : NULL;
 	}

@@ -51,6 +51,9 @@ static void describe_training(const model *m, FILE *out)
 		const kubelet_plan *k = node_kubelet_plan(m, s);
 		if (!k || !spec_in_pods(s))
 			continue;
+		if (m->cluster.kube.client_gpu_class.set && m->cluster.kube.client_gpus.set)
+			fprintf(out, "dslc: %s: the training pod's GPUs, claimed through DRA (%s), are aligned to no NUMA node: "
+				"the topology manager does not see claims\n", s->origin, m->cluster.kube.client_gpu_class.v);
 		kube_admission a = node_kubelet_admit(m, s, NULL);
 		if (!a.admitted || !a.asks || strcmp(k->topology, "none") == 0)
 			continue; /* refused: k8s-client-topology said so; none: nothing aligned */

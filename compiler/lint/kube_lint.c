@@ -48,6 +48,7 @@ static void lint_rdma_name(model *m)
 
 static void lint_clients(model *m);
 static void lint_server_memory(model *m);
+static void lint_dra(model *m);
 
 /* Every image the pods run named by a digest: the DAOS and client images,
  * and dslc's device plugins' (whose defaults are upstream tags: reported at
@@ -103,6 +104,7 @@ void kube_lint_cluster(model *m)
 					  : "give a multiple of 2MiB");
 	}
 	lint_clients(m);
+	lint_dra(m);
 	lint_server_memory(m);
 	lint_image_tags(m, ks);
 	if (ks->surge.set && ks->surge.v > 0) {
@@ -146,7 +148,7 @@ static pod_room room_of(const node_spec *s, const kubelet_plan *k)
  * hints only, and a pod no single node can hold is refused with
  * TopologyAffinityError). True when it reported. */
 static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const opt_int *ask, const char *what,
-		     const char *shown, int node, int numa)
+		     const char *shown, int node, int numa, bool hinted)
 {
 	if (ask->v > node) {
 		diag *d = diag_report(m->dc, R_K8S_CLIENT_FIT, ask->loc,
@@ -155,7 +157,9 @@ static bool lint_ask(model *m, const node_spec *s, const kubelet_plan *k, const 
 		diag_help(m->dc, d, "ask for at most %d: `client_%s %d`", node, what, node);
 		return true;
 	}
-	if (!k || strcmp(k->topology, "single-numa-node") || ask->v <= numa)
+	/* single-numa-node refuses only what some manager hints: no hint, no
+	 * refusal (filterSingleNumaHints keeps a nil hint list's default) */
+	if (!k || !hinted || strcmp(k->topology, "single-numa-node") || ask->v <= numa)
 		return false;
 	src_loc at = s->kubelet.topology.set ? s->kubelet.topology.loc : ask->loc;
 	diag *d = diag_report(m->dc, R_K8S_CLIENT_TOPOLOGY, at,
@@ -217,10 +221,14 @@ static void lint_clients(model *m)
 		const kubelet_plan *k = node_kubelet_plan(m, s);
 		pod_room r = room_of(s, k);
 		bool told = false;
-		if (gpus && r.gpus_known && (told = lint_ask(m, s, k, &ks->client_gpus, "gpus", "GPUs", r.gpus, r.numa_gpus)))
+		/* hints: the device plugin's GPUs, not claimed ones (DRA gives the
+		 * topology manager none); the static CPU manager's for a
+		 * Guaranteed pod only (policy_static.go GetPodTopologyHints) */
+		if (gpus && r.gpus_known &&
+		    (told = lint_ask(m, s, k, &ks->client_gpus, "gpus", "GPUs", r.gpus, r.numa_gpus, !ks->client_gpu_class.set)))
 			gpus = false; /* once: the line is the cluster's */
 		if (cpus && k && strcmp(k->cpu_manager, "static") == 0 &&
-		    lint_ask(m, s, k, &ks->client_cpus, "cpus", "CPUs", r.cpus, r.numa_cpus)) {
+		    lint_ask(m, s, k, &ks->client_cpus, "cpus", "CPUs", r.cpus, r.numa_cpus, ks->client_memory.set)) {
 			cpus = false;
 			told = true;
 		}
@@ -233,6 +241,29 @@ static void lint_clients(model *m)
 				      "manager gives exclusive CPUs to Guaranteed pods only");
 		diag_help(m->dc, d, "add `client_memory <size>` (request = limit, as the CPUs): the pod is Guaranteed then");
 	}
+}
+
+/* client_gpu_class as written cannot be served: node_dra_why says why
+ * (the target writes nothing then either). */
+static void lint_dra(model *m)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	const node_spec *s;
+	const char *why = node_dra_why(m, &s);
+	if (!why || safe_k8s_subdomain(ks->client_gpu_class.v))
+		return; /* no claim, or bad-value's */
+	if (!s) {
+		diag *d = diag_report(m->dc, R_K8S_DRA_UNSUPPORTED, ks->client_gpu_class.loc, "%s", why);
+		diag_help(m->dc, d, "%s", ks->client_gpus.set ? "add `client_namespace <name>`, the namespace of the training jobs, "
+								"to the kubernetes block"
+							      : "add `client_gpus <n>`, the GPUs a training pod claims, to the kubernetes block");
+		return;
+	}
+	src_loc at = s->kubelet.version.set ? s->kubelet.version.loc : s->kubelet.set ? s->kubelet.loc : s->deploy.loc;
+	diag *d = diag_report(m->dc, R_K8S_DRA_UNSUPPORTED, at, "%s", why);
+	diag_note_at(m->dc, d, ks->client_gpu_class.loc, "client_gpu_class asks for the GPUs through DRA here");
+	diag_help(m->dc, d, "where the cluster runs Kubernetes 1.34 or later, declare it in %s's kubelet block: "
+		  "`version 1.34`; else drop client_gpu_class (the device plugin's nvidia.com/gpu)", s->origin);
 }
 
 /* server_memory, the cluster's one override, against the spec whose pod

@@ -229,6 +229,25 @@ static void ku_client_namespace(kw_ctx *k)
 	ARENA_PUSH(k->r->ar, ks->client_ns, ks->nclient_ns, ks->client_ns_cap, ns);
 }
 
+/* A DeviceClass is a cluster-scoped object: its name a DNS-1123 subdomain
+ * (pkg/apis/resource/validation ValidateDeviceClass, ValidateObjectMeta). */
+static void ku_client_gpu_class(kw_ctx *k)
+{
+	kube_spec *ks = k->target;
+	const char *w;
+	src_loc l;
+	if (!kw_word(k, "a DeviceClass name such as gpu.nvidia.com", &w, &l))
+		return;
+	const char *why = safe_k8s_subdomain(w);
+	if (why)
+		kw_bad(k, l, "client_gpu_class '%s' is not a DeviceClass name: %s", safe_echo(k->r->ar, w), why);
+	if (!kw_once(k, &ks->client_gpu_class.loc, &ks->client_gpu_class.set))
+		return;
+	/* kept when invalid: the target asks node_dra_why, which refuses it
+	 * whatever bad-value's setting */
+	ks->client_gpu_class = (opt_str){w, src_loc_join(k->kwloc, l), true};
+}
+
 static void ku_update(kw_ctx *k)
 {
 	kube_spec *ks = k->target;
@@ -263,6 +282,7 @@ static const keyword kube_kws[] = {
 	{"rdma_resource", "rdma_resource <domain>/<name> [numa] [shared]", "RDMA resource of k8s-rdma-shared-dev-plugin, one per engine: <name>_e<i> selects engine i's NIC (default rdma/daos; the name [A-Za-z0-9_], at most 63 characters with the suffix). `shared`: the cluster runs one resource for every NIC already (rdma/rdma_shared_device_a): pods ask for it once, as is, and dslc writes no plugin configuration. `numa`: the plugin reports NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_rdma},
 	{"nvme_resource", "nvme_resource <domain>/<name>", "VFIO resource of generic-device-plugin: one device per drive's IOMMU group (default squat.ai/daos-nvme; the name [a-z0-9][-a-z0-9]*[a-z0-9], the plugin's rule). The plugin reports no NUMA topology.", KW_CUSTOM, 0, 0, 0, NULL, ku_nvme},
 	{"client_gpus", "client_gpus <n>", "GPUs the client template asks for (nvidia.com/gpu, the NVIDIA device plugin's resource; a limit, which Kubernetes makes the request too).", KW_INT, F(kube_spec, client_gpus), 1, 64, NULL, NULL},
+	{"client_gpu_class", "client_gpu_class <deviceclass>", "Claims client_gpus through Dynamic Resource Allocation (resource.k8s.io/v1, Kubernetes 1.34) from this DeviceClass, e.g. gpu.nvidia.com (NVIDIA's DRA driver), instead of the device plugin's nvidia.com/gpu: client-namespaces.yaml holds a ResourceClaimTemplate per client group in each client_namespace. The storage NICs stay on the RDMA device plugin, and the topology manager does not align claimed GPUs.", KW_CUSTOM, 0, 0, 0, NULL, ku_client_gpu_class},
 	{"client_cpus", "client_cpus <n>", "CPUs of the client template, request = limit: with client_memory the training pod is Guaranteed, and the static CPU manager gives it whole CPUs off the OS and engine cores.", KW_INT, F(kube_spec, client_cpus), 1, 4096, NULL, NULL},
 	{"client_hugepages", "client_hugepages <size>", "Huge pages of 2 MiB the client template asks for (hugepages-2Mi, request = limit: the GDS guide's training pod takes 4GiB); needs client_memory or client_cpus, as the API server refuses huge pages without a cpu or memory request.", KW_SIZE, F(kube_spec, client_hugepages), (int64_t)(2 * MiB), (int64_t)(16 * TiB), NULL, NULL},
 	{"client_memory", "client_memory <size>", "Memory request and limit of the client template (default: none, the job's to choose).", KW_SIZE, F(kube_spec, client_memory), (int64_t)(64 * MiB), (int64_t)(64 * TiB), NULL, NULL},

@@ -227,6 +227,7 @@ typedef struct kube_spec {
 	opt_int rdma_numa; /* the plugin reports NUMA topology (`numa` after the name) */
 	opt_int rdma_shared; /* one RDMA resource for every NIC, run by the cluster already (`shared`) */
 	opt_int client_gpus, client_cpus, client_hugepages, client_memory, client_ipc_lock; /* the client template's asks */
+	opt_str client_gpu_class; /* the GPUs claimed through DRA from this DeviceClass, not nvidia.com/gpu */
 	opt_str *client_ns;  /* client_namespace: namespaces of the client pods */
 	size_t nclient_ns, client_ns_cap;
 	opt_int memory_overhead, server_memory, surge;

@@ -285,7 +285,10 @@ kube_admission kube_admit(const model *m, const node_spec *s, const kube_manager
 	r.guaranteed = ks->client_cpus.set && ks->client_memory.set;
 	if (strcmp(k->cpu_manager, "static") == 0 && r.guaranteed && ks->client_cpus.v > 0)
 		cpu_hints(&c, p->topo, k, ks->client_cpus.v);
-	if (ks->client_gpus.set && ks->client_gpus.v > 0 && p->topo->has_gpus) {
+	/* GPUs claimed through DRA give no hint: the kubelet's DRA manager is
+	 * no hint provider (pkg/kubelet/cm/container_manager_linux.go adds
+	 * the device, CPU and memory managers only) */
+	if (ks->client_gpus.set && ks->client_gpus.v > 0 && p->topo->has_gpus && !ks->client_gpu_class.set) {
 		/* the NVIDIA device plugin reports each GPU's NUMA node */
 		uint64_t gpus[ADMIT_MAX_NUMA] = {0};
 		for (int n = 0; n < c.nnuma; n++)

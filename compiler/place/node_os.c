@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/base/safe.h"
 #include "compiler/base/value.h"
 #include "kube.h"
 
@@ -141,6 +142,44 @@ static int minor_of(const char *v)
 	return atoi(v + 2);
 }
 
+int node_kubelet_minor(const node_spec *s)
+{
+	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
+	return minor_of(s->kubelet.version.set ? s->kubelet.version.v
+			: s->os.set && strncmp(s->os.v, "azurelinux", 10) == 0 ? "1.30" : "1.33");
+}
+
+/* ResourceClaimTemplate and the pod's resourceClaims reach the API server
+ * as resource.k8s.io/v1 from Kubernetes 1.34 (earlier: v1beta1/v1beta2,
+ * off by default before 1.32); a template is read from the pod's own
+ * namespace (pkg/controller/resourceclaim/controller.go handleClaim), so
+ * it goes to the client namespaces, which must be named. */
+const char *node_dra_why(const model *m, const node_spec **at)
+{
+	const kube_spec *ks = &m->cluster.kube;
+	*at = NULL;
+	if (!ks->client_gpu_class.set)
+		return NULL;
+	if (safe_k8s_subdomain(ks->client_gpu_class.v))
+		return "client_gpu_class is not a DeviceClass name"; /* bad-value said so at its line */
+	if (!ks->client_gpus.set)
+		return "client_gpu_class without client_gpus: the claim would ask for no GPU";
+	if (!ks->nclient_ns)
+		return "client_gpu_class without a client_namespace: a pod's ResourceClaimTemplate is read from its own "
+		       "namespace, so dslc writes one into each client_namespace";
+	for (size_t i = 0; i < m->nspecs; i++) {
+		const node_spec *s = m->specs[i];
+		if (kube_in_pods(s) && node_kubelet_minor(s) < 34) {
+			*at = s;
+			return arena_printf(m->ar, "resource.k8s.io/v1, the API of ResourceClaimTemplate and the pod's "
+					    "resourceClaims, is served from Kubernetes 1.34; %s's kubelet is %s%s", s->origin,
+					    s->kubelet.version.set ? s->kubelet.version.v : node_kubelet_minor(s) == 30 ? "1.30" : "1.33",
+					    s->kubelet.version.set ? "" : " (the OS's own)");
+		}
+	}
+	return NULL;
+}
+
 /* DAOS's memory on NUMA node n that the kubelet reserves (plan_kubelet says
  * why): each engine's SCM there, and in pods with the static memory
  * manager its share of the daos-server pod's overhead (the remainder on
@@ -202,8 +241,7 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	k->topology = ks->topology.set ? ks->topology.v : NULL; /* below, once memory is reserved */
 	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
 	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
-	k->minor = minor_of(ks->version.set ? ks->version.v
-				: s->os.set && strncmp(s->os.v, "azurelinux", 10) == 0 ? "1.30" : "1.33");
+	k->minor = node_kubelet_minor(s);
 	/* in pods the daos-server container must reach the reserved engine CPUs */
 	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32 && !pods;
 	k->strict = strcmp(k->cpu_manager, "static") == 0 && want && k->minor >= 32;

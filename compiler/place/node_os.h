@@ -44,6 +44,16 @@ kube_admission node_kubelet_admit(const model *m, const node_spec *s, const char
 /* Of the spec's reservedMemory on NUMA node numa, DAOS's: SCM, and in pods
  * with the static memory manager the daos-server pod's memory. */
 uint64_t node_kubelet_daos_memory(const model *m, const node_spec *s, int numa);
+/* The Kubernetes minor version of the spec's kubelet: declared, or the OS's
+ * own (1.30 on Azure Linux 3, else 1.33); -1 when the declaration is not
+ * 1.<minor>. */
+int node_kubelet_minor(const node_spec *s);
+/* Why the training pods cannot claim their GPUs through DRA as written
+ * (client_gpu_class): NULL when they can, or without client_gpu_class.
+ * *at is the spec whose kubelet is too old, else NULL (the kubernetes
+ * block's settings are at fault). Asked by the lint rule and the target
+ * alike, so --disable k8s-dra-unsupported writes nothing either. */
+const char *node_dra_why(const model *m, const node_spec **at);
 /* Some engine of the plan has NVMe drives (VFIO, iommu=pt). */
 bool node_has_nvme(const node_plan *p);
 /* daos_server tests transparent hugepages at start (2.6.5 and later). */

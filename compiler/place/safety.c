@@ -151,6 +151,10 @@ void safety_check_model(model *m)
 			       "name the node as `kubectl get nodes` lists it: `k8s_node_name <name>` in its nodes or node block");
 		}
 	}
+	if (pods && m->cluster.kube.client_gpu_class.set) /* written into every ResourceClaimTemplate */
+		refuse(m, m->cluster.kube.client_gpu_class.loc, "DeviceClass name", m->cluster.kube.client_gpu_class.v,
+		       safe_k8s_subdomain(m->cluster.kube.client_gpu_class.v),
+		       "name the DeviceClass as `kubectl get deviceclasses` lists it");
 	if (pods && m->cluster.name) /* the part-of label of every object (no cluster block: reported) */
 		refuse(m, m->cluster.name_loc, "cluster name", m->cluster.name, safe_k8s_label_value(m->cluster.name),
 		       "name the cluster with a letter or digit at both ends (it is the app.kubernetes.io/part-of label)");

@@ -33,7 +33,8 @@ KINDS = {"DaemonSet": "io.k8s.api.apps.v1.DaemonSet", "ConfigMap": "io.k8s.api.c
          "PodDisruptionBudget": "io.k8s.api.policy.v1.PodDisruptionBudget", "ClusterRole": "io.k8s.api.rbac.v1.ClusterRole",
          "ServiceAccount": "io.k8s.api.core.v1.ServiceAccount", "ResourceQuota": "io.k8s.api.core.v1.ResourceQuota",
          "Role": "io.k8s.api.rbac.v1.Role", "RoleBinding": "io.k8s.api.rbac.v1.RoleBinding",
-         "ClusterRoleBinding": "io.k8s.api.rbac.v1.ClusterRoleBinding"}
+         "ClusterRoleBinding": "io.k8s.api.rbac.v1.ClusterRoleBinding",
+         "ResourceClaimTemplate": "io.k8s.api.resource.v1.ResourceClaimTemplate"}
 LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")  # IsValidLabelValue
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
@@ -72,7 +73,7 @@ def validator(version):
     doc = json.load(open(path))
     defs = strict(doc["definitions"])
     return {kind: jsonschema.Draft4Validator({"$ref": f"#/definitions/{root}", "definitions": defs})
-            for kind, root in KINDS.items()}
+            for kind, root in KINDS.items() if root in doc["roots"]}  # a kind the release lacks is unknown
 
 
 def errors(vals, obj):
@@ -961,6 +962,76 @@ def negative(tmp, objs):
     check("validator 1.30 rejects a wrongly typed appArmorProfile field", errors(old, bad) != [])
 
 
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+def claim_errors(rct):
+    """pkg/apis/resource/validation/validation.go, what the schema cannot say of a
+    ResourceClaimTemplate: validateDeviceRequest (a request name is a DNS label, unique),
+    validateExactDeviceRequest (deviceClassName a DNS subdomain; ExactCount needs count > 0)."""
+    errs, names = [], set()
+    for rq in rct["spec"]["spec"]["devices"]["requests"]:
+        if not DNS_LABEL.match(rq.get("name", "")) or rq["name"] in names:
+            errs.append(f"request name {rq.get('name')!r}")
+        names.add(rq.get("name"))
+        ex = rq.get("exactly", {})
+        if not DNS_SUBDOMAIN.match(ex.get("deviceClassName", "")):
+            errs.append(f"deviceClassName {ex.get('deviceClassName')!r}")
+        if ex.get("allocationMode", "ExactCount") == "ExactCount" and not (isinstance(ex.get("count"), int) and ex["count"] > 0):
+            errs.append(f"count {ex.get('count')!r}")
+    return errs
+
+
+def dra(dslc, tmp):
+    """client_gpu_class: the GPUs claimed through DRA, held to resource.k8s.io/v1 (1.34)."""
+    asks = "agent_run_as 1002:1002\n    client_gpus 8  client_cpus 32  client_memory 64GiB  client_gpu_class gpu.nvidia.com" \
+           "\n    client_namespace ml-train  client_namespace research"
+    v = variant(tmp, "dra", [("agent_run_as 1002:1002", asks), ("version        1.33", "version        1.34")])
+    r = validate_tree(dslc, tmp, "k8s-dra", v, "1.34")
+    if not r:
+        return
+    out, objs = r
+    pts = [o for f, o in objs if o["kind"] == "PodTemplate"]
+    rcts = [(f, o) for f, o in objs if o["kind"] == "ResourceClaimTemplate"]
+    for f, o in rcts:
+        check(f"dra: {o['metadata']['namespace']}/{o['metadata']['name']} is valid (resource validation)",
+              not claim_errors(o), claim_errors(o))
+        rq = o["spec"]["spec"]["devices"]["requests"]
+        check(f"dra: {o['metadata']['name']} asks exactly 8 devices of DeviceClass gpu.nvidia.com, nothing else",
+              f == "client-namespaces.yaml" and rq == [{"name": "gpus", "exactly": {"deviceClassName": "gpu.nvidia.com",
+                                                                                  "allocationMode": "ExactCount", "count": 8}}], (f, rq))
+    got = sorted((o["metadata"]["namespace"], o["metadata"]["name"]) for f, o in rcts)
+    want = sorted((ns, pc["resourceClaimTemplateName"]) for ns in ("ml-train", "research")
+                  for o in pts for pc in o["template"]["spec"].get("resourceClaims", []))
+    # pkg/controller/resourceclaim/controller.go handleClaim: the template is read from the pod's namespace
+    check("dra: every client namespace holds the template each PodTemplate's resourceClaims names", got == want and got, (got, want))
+    for o in pts:
+        ps = o["template"]["spec"]
+        c = ps["containers"][0]
+        # validation.go validateResourceClaimNames: a container's claim names one of the pod's resourceClaims
+        pod_claims = {pc["name"] for pc in ps.get("resourceClaims", [])}
+        check(f"dra: {o['metadata']['name']} claims gpus (a pod claim) and asks no nvidia.com/gpu",
+              c["resources"].get("claims") == [{"name": "gpus"}] and pod_claims == {"gpus"} and
+              "nvidia.com/gpu" not in c["resources"]["limits"] and "rdma/daos_e0" in c["resources"]["limits"],
+              c["resources"])
+    listed = open(os.path.join(out, "cluster/kubernetes/kustomization.yaml")).read()
+    check("dra: the claim templates are a cluster admin's (client-namespaces.yaml, outside the kustomization)",
+          "client-namespaces.yaml" not in listed)
+    # the API before 1.34 has no resource.k8s.io/v1: its validator does not know the kind
+    check("dra: Kubernetes 1.33's API has no ResourceClaimTemplate in resource.k8s.io/v1",
+          errors(validator("1.33"), rcts[0][1]) == ["unknown kind ResourceClaimTemplate"] if rcts else False)
+    # and dslc refuses to write it for a 1.33 kubelet, whatever the rule's setting
+    v133 = variant(tmp, "dra133", [("agent_run_as 1002:1002", asks)])
+    for extra in ([], ["--disable", "k8s-dra-unsupported"]):
+        o133 = os.path.join(tmp, "dra133-" + str(len(extra)))
+        b = subprocess.run([dslc, "build", *extra, v133, "-o", o133], capture_output=True, text=True)
+        check(f"dra: kubelet 1.33 {' '.join(extra) or 'as is'}: build refused, nothing written"
+              + ("" if extra else ", k8s-dra-unsupported at the version line"),
+              b.returncode != 0 and not os.path.exists(o133) and
+              (extra or re.search(r":\d+:\d+: error\[k8s-dra-unsupported\]: resource.k8s.io/v1, .* kubelet is 1.33\n +\d+ \|     version +1.33", b.stderr)),
+              b.stderr[-600:])
+
+
 def main():
     dslc = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -977,6 +1048,7 @@ def main():
             vfio_script(out, tmp)
             negative(tmp, objs)
         gpu_training(dslc, tmp)
+        dra(dslc, tmp)
         # variants: the oldest version dslc accepts, plain transport, rolling updates, other resources
         validate_tree(dslc, tmp, "k8s-1.30", variant(tmp, "v130", [("version        1.33", "version        1.30")]), "1.30")
         r = validate_tree(dslc, tmp, "k8s-1.34", variant(tmp, "v134", [("version        1.33", "version        1.34")]), "1.34")

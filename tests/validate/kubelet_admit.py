@@ -20,6 +20,9 @@ The model is written from Kubernetes' sources (v1.30-v1.34 share this logic), no
       (filterSingleNumaHints; restricted and single-numa-node admit a preferred hint only)
   pkg/kubelet/cm/topologymanager/scope_pod.go, scope_container.go (pod scope: the pod's
       summed asks; container scope: each container's; dslc's template has one container)
+  pkg/kubelet/cm/container_manager_linux.go          NewContainerManager: AddHintProvider for the
+      device, CPU and memory managers only; the DRA manager is none, so GPUs claimed through
+      DRA (client_gpu_class: the pod's resourceClaims, no nvidia.com/gpu limit) give no hint
   mm/hugetlb.c (Linux): hugepages=N at boot go round-robin over the NUMA nodes.
 The machine is the hardware's topology export (NUMA nodes' CPUs and memory) and its
 description's GPUs and NICs per NUMA node; the kubelet settings, the kernel's huge pages and the
@@ -315,6 +318,7 @@ SHAPES = {
     "memory_manager": [None, "none"],
     "rdma_numa": [False, True],
     "layout": [(4, 4), (8, 0), (2, 6)],
+    "gpu_api": [None, "dra"],  # dra: client_gpu_class gpu.nvidia.com, on Kubernetes 1.34
 }
 
 
@@ -325,6 +329,9 @@ def variant_text(v, topology):
         asks = [a for a in asks if not a.startswith("client_hugepages")]  # "HugePages require cpu or memory"
     if v["rdma_numa"]:
         asks.append("rdma_resource rdma/daos numa")
+    dra = v.get("gpu_api") == "dra" and v["gpus"]
+    if dra:
+        asks.append("client_gpu_class gpu.nvidia.com  client_namespace ml-train")
     anchor = "agent_run_as 1002:1002"
     assert anchor in text
     text = text.replace(anchor, anchor + ("\n    " + "  ".join(asks) if asks else ""), 1)
@@ -337,6 +344,9 @@ def variant_text(v, topology):
         lines.append(f"    cpu_manager {v['cpu_manager']}")
     if v["memory_manager"]:
         lines.append(f"    memory_manager {v['memory_manager']}")
+    if dra:
+        assert any(re.match(r"\s*version +1\.33$", ln) for ln in lines), "the example's kubelet version"
+        lines = [re.sub(r"version( +)1\.33$", r"version\g<1>1.34", ln) for ln in lines]
     text = text.replace(kubelet.group(0), "  kubelet {\n" + "\n".join(lines) + "\n  }")
     return text
 
@@ -391,6 +401,12 @@ def run_variant(dslc, tmp, v, i, stats):
     got = kubelet["topologyManagerPolicy"]
     ok_default = got == want and kubelet["scope"] == "pod"
     stats["default " + got] += 1
+    if v.get("gpu_api") == "dra" and v["gpus"]:
+        stats["dra default " + got] += 1
+        # the pod still gets its CPUs and memory pinned, its GPUs anywhere: the summary says so
+        check(f"{name}: the summary says the claimed GPUs are aligned to no NUMA node",
+              "dslc: nodes gpu[001-014]: the training pod's GPUs, claimed through DRA (gpu.nvidia.com), are aligned "
+              "to no NUMA node" in b.stderr, b.stderr[-500:])
     # the summary line: what the model's merged hint is
     adm, mask, pref = admit(machine, kubelet, pod, got)
     line = next((ln for ln in b.stderr.splitlines() if ln.startswith("dslc: nodes gpu[001-014]: training pod")), "")
@@ -453,6 +469,10 @@ def pinned_cases():
     yield dict(spec, topology="best-effort")                     # admitted, affinity 0-1
     yield dict(spec, topology="restricted", gpus=1, rdma_numa=True)     # one NIC per socket: refused
     yield dict(spec, topology="restricted", gpus=None, cpus=None, memory=None, hugepages=None, rdma_numa=True)  # NICs alone
+    yield dict(spec, topology="restricted", gpu_api="dra")       # the refused pod's GPUs claimed: no GPU hint, admitted
+    yield dict(spec, topology=None, gpu_api="dra")               # so the default is restricted
+    yield dict(spec, topology="single-numa-node", gpu_api="dra") # 8 claimed GPUs: no hint, single-numa-node admits
+    yield dict(spec, topology="single-numa-node", gpus=None, cpus=200, memory=None, hugepages=None)  # Burstable: no CPU hint
 
 
 def main():
@@ -484,7 +504,8 @@ def main():
             shutil.rmtree(os.path.join(tmp, f"out{i}"), ignore_errors=True)
     # the variants must reach every verdict, or the comparison proves little
     for need in ("default restricted", "default best-effort", "restricted refused", "restricted admitted",
-                 "single-numa-node refused", "single-numa-node admitted", "best-effort admitted", "help applied"):
+                 "single-numa-node refused", "single-numa-node admitted", "best-effort admitted", "help applied",
+                 "dra default restricted"):
         check(f"the variants reach `{need}` ({stats[need]})", stats[need] > 0, dict(stats))
     print(f"admit: {dict(sorted(stats.items()))}")
     print(f"admit: {passed} passed, {failed} failed")

@@ -4,7 +4,8 @@
 (api/openapi-spec/swagger.json of kubernetes/kubernetes release-1.NN, as
 vendored in kubernetes-client/python kubernetes/swagger.json.unprocessed) that DaemonSet,
 ConfigMap, Namespace, PodTemplate, PodDisruptionBudget, Role, RoleBinding,
-ClusterRole, ClusterRoleBinding, ServiceAccount and ResourceQuota reach,
+ClusterRole, ClusterRoleBinding, ServiceAccount, ResourceQuota and (1.34)
+ResourceClaimTemplate reach,
 without descriptions. Data, not code: the
 tests validate dslc's objects against it (k8s_check.py).
 
@@ -21,6 +22,9 @@ ROOTS = ["io.k8s.api.apps.v1.DaemonSet", "io.k8s.api.core.v1.ConfigMap", "io.k8s
          "io.k8s.api.core.v1.PodTemplate", "io.k8s.api.policy.v1.PodDisruptionBudget", "io.k8s.api.rbac.v1.ClusterRole",
          "io.k8s.api.rbac.v1.Role", "io.k8s.api.rbac.v1.RoleBinding", "io.k8s.api.rbac.v1.ClusterRoleBinding",
          "io.k8s.api.core.v1.ServiceAccount", "io.k8s.api.core.v1.ResourceQuota"]
+# client_gpu_class's ResourceClaimTemplate: resource.k8s.io/v1 exists from 1.34 only, so the
+# older specs stay without it (their validators refuse the kind, as their API servers do)
+ROOTS_FROM = {"1.34": ["io.k8s.api.resource.v1.ResourceClaimTemplate"]}
 
 
 def refs(node, out):
@@ -50,7 +54,8 @@ def main():
         spec = json.loads(subprocess.run(["git", "-C", git, "show", f"{commit}:kubernetes/swagger.json.unprocessed"],
                                          capture_output=True, check=True).stdout)
         defs = spec["definitions"]
-        keep, todo = set(), list(ROOTS)
+        roots = ROOTS + ROOTS_FROM.get(version, [])
+        keep, todo = set(), list(roots)
         while todo:
             name = todo.pop()
             if name in keep:
@@ -60,7 +65,7 @@ def main():
             refs(defs[name], found)
             todo.extend(found - keep)
         doc = {"source": f"https://github.com/kubernetes-client/python/blob/{full}/kubernetes/swagger.json.unprocessed",
-               "kubernetes": version, "roots": ROOTS,
+               "kubernetes": version, "roots": roots,
                "definitions": {k: strip(defs[k]) for k in sorted(keep)}}
         with open(f"openapi-v{version}.json", "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)
