@@ -1443,8 +1443,8 @@ mutate "client_gpu_class: claimed GPUs still hinted to the topology manager" com
 	'	if (ks->client_gpus.set && ks->client_gpus.v > 0 && p->topo->has_gpus) {' \
 	"/usr/bin/python3 tests/validate/kubelet_admit.py build/dslc 12"
 mutate "k8s-dra-unsupported: a 1.33 kubelet taken for resource.k8s.io/v1" compiler/place/node_os.c \
-	'		if (kube_in_pods(s) && node_kubelet_minor(s) < 34) {' \
-	'		if (kube_in_pods(s) && node_kubelet_minor(s) < 33) {' \
+	'		if (kube_in_pods(s) && minor < 34) {' \
+	'		if (kube_in_pods(s) && minor < 33) {' \
 	"/usr/bin/python3 tests/validate/k8s_check.py build/dslc"
 mutate "client_gpu_class: a name with shell in it written with bad-value disabled" compiler/place/safety.c \
 	'	if (pods && m->cluster.kube.client_gpu_class.set) /* written into every ResourceClaimTemplate */' \

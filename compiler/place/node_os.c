@@ -169,11 +169,12 @@ const char *node_dra_why(const model *m, const node_spec **at)
 		       "namespace, so dslc writes one into each client_namespace";
 	for (size_t i = 0; i < m->nspecs; i++) {
 		const node_spec *s = m->specs[i];
-		if (kube_in_pods(s) && node_kubelet_minor(s) < 34) {
+		int minor = node_kubelet_minor(s);
+		if (kube_in_pods(s) && minor < 34) {
 			*at = s;
 			return arena_printf(m->ar, "resource.k8s.io/v1, the API of ResourceClaimTemplate and the pod's "
 					    "resourceClaims, is served from Kubernetes 1.34; %s's kubelet is %s%s", s->origin,
-					    s->kubelet.version.set ? s->kubelet.version.v : node_kubelet_minor(s) == 30 ? "1.30" : "1.33",
+					    s->kubelet.version.set ? s->kubelet.version.v : arena_printf(m->ar, "1.%d", minor),
 					    s->kubelet.version.set ? "" : " (the OS's own)");
 		}
 	}
@@ -240,7 +241,6 @@ static kubelet_plan *plan_kubelet(const model *m, const node_spec *s)
 	k->cpu_manager = ks->cpu_manager.set ? ks->cpu_manager.v : "static";
 	k->topology = ks->topology.set ? ks->topology.v : NULL; /* below, once memory is reserved */
 	k->memory_manager = ks->memory_manager.set ? ks->memory_manager.v : "static";
-	/* without a declared version, the kubelet the OS ships (Azure Linux 3: 1.30) */
 	k->minor = node_kubelet_minor(s);
 	/* in pods the daos-server container must reach the reserved engine CPUs */
 	bool want = ks->strict.set ? strcmp(ks->strict.v, "on") == 0 : k->minor >= 32 && !pods;
